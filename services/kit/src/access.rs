@@ -1,0 +1,113 @@
+//! Who is calling and what they may do. Every RPC asks its `Caller` itself; the
+//! interceptor only establishes identity.
+
+use serde::{Deserialize, Serialize};
+use tonic::Request;
+
+use crate::error::{MSG_NO_RIGHTS, MSG_NOT_SIGNED_IN, ServiceError, ServiceResult};
+use crate::token::Claims;
+
+/// The three rights of DESIGN §6; each also counts as an admin-type right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Right {
+    UserManagement,
+    EducationManagement,
+    EquipmentEditing,
+}
+
+impl Right {
+    pub const ALL: [Right; 3] = [Right::UserManagement, Right::EducationManagement, Right::EquipmentEditing];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Right::UserManagement => "UserManagement",
+            Right::EducationManagement => "EducationManagement",
+            Right::EquipmentEditing => "EquipmentEditing",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Right> {
+        Right::ALL.into_iter().find(|right| right.as_str() == name)
+    }
+}
+
+/// The identity the access-token interceptor put on a request.
+#[derive(Clone, Debug, Default)]
+pub struct Caller(Option<Claims>);
+
+impl Caller {
+    pub fn anonymous() -> Self {
+        Self(None)
+    }
+
+    pub fn signed_in(claims: Claims) -> Self {
+        Self(Some(claims))
+    }
+
+    /// The caller of a request; a request that skipped the interceptor is anonymous.
+    pub fn of<T>(request: &Request<T>) -> Caller {
+        request.extensions().get::<Caller>().cloned().unwrap_or_default()
+    }
+
+    pub fn claims(&self) -> ServiceResult<&Claims> {
+        self.0
+            .as_ref()
+            .ok_or_else(|| ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into()))
+    }
+
+    pub fn user_id(&self) -> ServiceResult<i64> {
+        self.claims().map(|claims| claims.user_id)
+    }
+
+    pub fn has(&self, right: Right) -> bool {
+        self.0.as_ref().is_some_and(|claims| claims.rights.iter().any(|r| r == right.as_str()))
+    }
+
+    /// Signed in and holding `right`.
+    pub fn require(&self, right: Right) -> ServiceResult<&Claims> {
+        let claims = self.claims()?;
+        if self.has(right) {
+            Ok(claims)
+        } else {
+            Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))
+        }
+    }
+
+    /// Acting for `user_id` is allowed to that user and to holders of `right`.
+    pub fn require_self_or(&self, user_id: i64, right: Right) -> ServiceResult<&Claims> {
+        let claims = self.claims()?;
+        if claims.user_id == user_id || self.has(right) {
+            Ok(claims)
+        } else {
+            Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn learner() -> Caller {
+        Caller::signed_in(Claims::for_test(7, &[]))
+    }
+
+    #[test]
+    fn an_anonymous_caller_is_unauthenticated() {
+        assert!(matches!(Caller::anonymous().require(Right::UserManagement), Err(ServiceError::Unauthenticated(_))));
+    }
+
+    #[test]
+    fn a_learner_lacks_admin_rights_but_may_act_for_themselves() {
+        assert!(matches!(learner().require(Right::EducationManagement), Err(ServiceError::PermissionDenied(_))));
+        assert!(learner().require_self_or(7, Right::EducationManagement).is_ok());
+        assert!(matches!(learner().require_self_or(8, Right::EducationManagement), Err(ServiceError::PermissionDenied(_))));
+    }
+
+    #[test]
+    fn a_right_holder_may_act_for_others() {
+        let admin = Caller::signed_in(Claims::for_test(1, &[Right::EducationManagement]));
+        assert!(admin.require_self_or(8, Right::EducationManagement).is_ok());
+        assert!(admin.require(Right::UserManagement).is_err());
+    }
+}

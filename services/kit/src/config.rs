@@ -1,0 +1,213 @@
+//! The `portal` command line: every setting a flag with a `PORTAL_*` variable.
+//!
+//! Each value names its variable as its `value_name`, so clap's refusal of a bad
+//! value ("invalid value 'x' for '--http-addr <PORTAL_HTTP_ADDR>'") tells an
+//! operator which variable to fix.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// What this process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// Gateway and the four services in one process.
+    All,
+    Gateway,
+    Auth,
+    Education,
+    Wiki,
+    Files,
+}
+
+impl Target {
+    /// The gRPC port a service target listens on unless told otherwise.
+    pub fn default_grpc_port(self) -> u16 {
+        match self {
+            Target::Auth => 50051,
+            Target::Education => 50052,
+            Target::Wiki => 50053,
+            Target::Files => 50054,
+            Target::All | Target::Gateway => 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Debug, Parser)]
+#[command(name = "portal", version, about = "Portal: the hospital staff portal")]
+pub struct Config {
+    /// What this process runs.
+    #[arg(long, env = "PORTAL_TARGET", value_name = "PORTAL_TARGET", value_enum, default_value = "all")]
+    pub target: Target,
+
+    /// Gateway listen address (REST, gRPC, grpc-web, web client).
+    #[arg(long, env = "PORTAL_HTTP_ADDR", value_name = "PORTAL_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
+
+    /// A service target's gRPC listen address [default: 0.0.0.0:50051 auth, :50052
+    /// education, :50053 wiki, :50054 files].
+    #[arg(long, env = "PORTAL_GRPC_ADDR", value_name = "PORTAL_GRPC_ADDR")]
+    pub grpc_addr: Option<SocketAddr>,
+
+    /// SQLite files, stored files and generated keys.
+    #[arg(long, env = "PORTAL_DATA_DIR", value_name = "PORTAL_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// A service target's database: `sqlite://…` or `postgres://…` [default: a
+    /// SQLite file per service in the data dir].
+    #[arg(long, env = "PORTAL_DATABASE_URL", value_name = "PORTAL_DATABASE_URL", value_parser = parse_database_url)]
+    pub database_url: Option<String>,
+
+    /// The gateway's upstream auth service, e.g. `http://auth:50051`.
+    #[arg(long, env = "PORTAL_AUTH_URL", value_name = "PORTAL_AUTH_URL", value_parser = parse_upstream_url)]
+    pub auth_url: Option<String>,
+    /// The gateway's upstream education service.
+    #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_url)]
+    pub education_url: Option<String>,
+    /// The gateway's upstream wiki service.
+    #[arg(long, env = "PORTAL_WIKI_URL", value_name = "PORTAL_WIKI_URL", value_parser = parse_upstream_url)]
+    pub wiki_url: Option<String>,
+    /// The gateway's upstream files service.
+    #[arg(long, env = "PORTAL_FILES_URL", value_name = "PORTAL_FILES_URL", value_parser = parse_upstream_url)]
+    pub files_url: Option<String>,
+
+    /// Ed25519 private key (PKCS#8 PEM) that signs access tokens; auth only
+    /// [default: generated into the data dir by `all`].
+    #[arg(long, env = "PORTAL_JWT_PRIVATE_KEY_FILE", value_name = "PORTAL_JWT_PRIVATE_KEY_FILE")]
+    pub jwt_private_key_file: Option<PathBuf>,
+    /// Ed25519 public key (SPKI PEM) every service verifies access tokens with.
+    #[arg(long, env = "PORTAL_JWT_PUBLIC_KEY_FILE", value_name = "PORTAL_JWT_PUBLIC_KEY_FILE")]
+    pub jwt_public_key_file: Option<PathBuf>,
+
+    /// Absolute base URL people reach the portal at (QR codes, file links, cookies).
+    #[arg(long, env = "PORTAL_PUBLIC_URL", value_name = "PORTAL_PUBLIC_URL", default_value = "http://127.0.0.1:8080", value_parser = parse_public_url)]
+    pub public_url: String,
+
+    /// Where file blobs live: a local directory, or `s3://bucket/prefix`
+    /// [default: <data dir>/files].
+    #[arg(long, env = "PORTAL_FILES_STORE", value_name = "PORTAL_FILES_STORE")]
+    pub files_store: Option<String>,
+
+    /// The bootstrap admin's login, created once when no user exists.
+    #[arg(long, env = "PORTAL_ADMIN_LOGIN", value_name = "PORTAL_ADMIN_LOGIN", default_value = "admin")]
+    pub admin_login: String,
+    /// The bootstrap admin's password [default: random, printed once].
+    #[arg(long, env = "PORTAL_ADMIN_PASSWORD", value_name = "PORTAL_ADMIN_PASSWORD", hide_env_values = true)]
+    pub admin_password: Option<String>,
+
+    /// Load demo data into an empty database [default: true for `all`, false otherwise].
+    #[arg(long, env = "PORTAL_SEED_DEMO", value_name = "PORTAL_SEED_DEMO")]
+    pub seed_demo: Option<bool>,
+
+    /// Built web client served by the gateway.
+    #[arg(long, env = "PORTAL_WEB_DIR", value_name = "PORTAL_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+
+    /// tracing filter, e.g. `info` or `portal_auth=debug,info`.
+    #[arg(long, env = "PORTAL_LOG", value_name = "PORTAL_LOG", default_value = "info")]
+    pub log: String,
+    #[arg(long, env = "PORTAL_LOG_FORMAT", value_name = "PORTAL_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+}
+
+impl Config {
+    /// Demo data is for the embedded single-process mode unless asked for.
+    pub fn seed_demo(&self) -> bool {
+        self.seed_demo.unwrap_or(self.target == Target::All)
+    }
+
+    /// The gRPC address of a service target.
+    pub fn grpc_addr(&self) -> SocketAddr {
+        self.grpc_addr
+            .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], self.target.default_grpc_port())))
+    }
+
+    /// A service's database: the configured URL, else its SQLite file in the data dir.
+    pub fn database_url_for(&self, service: &str) -> String {
+        self.database_url.clone().unwrap_or_else(|| {
+            format!("sqlite://{}?mode=rwc", self.data_dir.join(format!("{service}.db")).display())
+        })
+    }
+
+    /// Settings that only make sense for some targets are refused for others,
+    /// rather than silently ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.target == Target::All && self.database_url.is_some() {
+            return Err("PORTAL_DATABASE_URL: the `all` target keeps one SQLite file per service in PORTAL_DATA_DIR; set a database URL only for a single service target".into());
+        }
+        Ok(())
+    }
+}
+
+fn parse_database_url(value: &str) -> Result<String, String> {
+    if value.starts_with("sqlite:") || value.starts_with("postgres://") || value.starts_with("postgresql://") {
+        Ok(value.to_owned())
+    } else {
+        Err("expected a URL starting with sqlite: or postgres://".into())
+    }
+}
+
+fn parse_upstream_url(value: &str) -> Result<String, String> {
+    let uri: http::Uri = value.parse().map_err(|e| format!("not a URL: {e}"))?;
+    match (uri.scheme_str(), uri.host()) {
+        (Some("http" | "https"), Some(_)) => Ok(value.trim_end_matches('/').to_owned()),
+        _ => Err("expected http://host:port".into()),
+    }
+}
+
+fn parse_public_url(value: &str) -> Result<String, String> {
+    parse_upstream_url(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        Config::try_parse_from(std::iter::once("portal").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_bad_http_addr_is_refused_naming_the_variable() {
+        let err = parse(&["--http-addr", "localhost-8080"]).unwrap_err();
+        assert!(err.contains("PORTAL_HTTP_ADDR"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_target_is_refused_naming_the_variable() {
+        let err = parse(&["--target", "billing"]).unwrap_err();
+        assert!(err.contains("PORTAL_TARGET"), "{err}");
+    }
+
+    #[test]
+    fn a_database_url_of_another_kind_is_refused() {
+        let err = parse(&["--database-url", "mysql://x"]).unwrap_err();
+        assert!(err.contains("PORTAL_DATABASE_URL"), "{err}");
+    }
+
+    #[test]
+    fn defaults_follow_the_design() {
+        let config = parse(&[]).unwrap();
+        assert_eq!(config.target, Target::All);
+        assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
+        assert!(config.seed_demo());
+        assert!(config.database_url_for("auth").ends_with("auth.db?mode=rwc"));
+        let auth = parse(&["--target", "auth"]).unwrap();
+        assert_eq!(auth.grpc_addr().to_string(), "0.0.0.0:50051");
+        assert!(!auth.seed_demo());
+    }
+
+    #[test]
+    fn the_all_target_refuses_a_shared_database_url() {
+        let config = parse(&["--database-url", "postgres://db/portal"]).unwrap();
+        assert!(config.check().unwrap_err().starts_with("PORTAL_DATABASE_URL"));
+    }
+}

@@ -1,0 +1,104 @@
+//! One database layer for both backends: sqlx's Any driver, migrations per backend
+//! embedded in the binary and chosen from the connection at start.
+//!
+//! Through Any, BOOLEAN and TIMESTAMP columns do not decode: flags are INTEGER 0/1,
+//! instants BIGINT Unix milliseconds, calendar dates TEXT `YYYY-MM-DD`.
+
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::migrate::Migrator;
+use sqlx::{AnyPool, Executor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// A service's migrations for each backend: `sqlx::migrate!("migrations/sqlite")`
+/// and `sqlx::migrate!("migrations/postgres")`.
+pub struct Migrations {
+    pub sqlite: Migrator,
+    pub postgres: Migrator,
+}
+
+#[derive(Clone, Debug)]
+pub struct Database {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("unsupported database URL (expected sqlite: or postgres://)")]
+    UnsupportedUrl,
+    #[error("connecting to the database: {0}")]
+    Connect(#[source] sqlx::Error),
+    #[error("applying migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl Database {
+    /// Connects and brings the schema up to date.
+    pub async fn connect(url: &str, migrations: &Migrations) -> Result<Database, DbError> {
+        install_default_drivers();
+        let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
+        let mut options = AnyPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10));
+        if backend == Backend::Sqlite {
+            options = options.after_connect(|connection, _| {
+                Box::pin(async move {
+                    connection.execute("PRAGMA foreign_keys = ON").await?;
+                    connection.execute("PRAGMA busy_timeout = 5000").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await.map_err(DbError::Connect)?;
+        if backend == Backend::Sqlite {
+            pool.execute("PRAGMA journal_mode = WAL").await.map_err(DbError::Connect)?;
+        }
+        let database = Database { pool, backend };
+        database.migrate(migrations).await?;
+        Ok(database)
+    }
+
+    pub async fn migrate(&self, migrations: &Migrations) -> Result<(), DbError> {
+        let migrator = match self.backend {
+            Backend::Sqlite => &migrations.sqlite,
+            Backend::Postgres => &migrations.postgres,
+        };
+        migrator.run(&self.pool).await?;
+        Ok(())
+    }
+}
+
+/// Milliseconds since the Unix epoch, the stored form of an instant.
+pub fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or_default()
+}
+
+/// A stored instant as a protobuf timestamp.
+pub fn timestamp_from_millis(millis: i64) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: millis.div_euclid(1000),
+        nanos: i32::try_from(millis.rem_euclid(1000) * 1_000_000).unwrap_or_default(),
+    }
+}

@@ -1,0 +1,115 @@
+//! One error type for every service. Each variant knows its gRPC code; messages are
+//! Russian because they reach people through the gateway's envelope; internal
+//! causes are logged in English and never shown.
+
+use std::time::Duration;
+
+use tonic::{Code, Status};
+
+pub type ServiceResult<T> = Result<T, ServiceError>;
+
+/// Metadata key carrying a rate limit's wait, in seconds, for the gateway's `Retry-After`.
+pub const RETRY_AFTER_KEY: &str = "retry-after";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error("{0}")]
+    Unauthenticated(String),
+    #[error("{0}")]
+    PermissionDenied(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{message}")]
+    RateLimited { message: String, retry_after: Duration },
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("internal error: {0:#}")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+pub const MSG_NOT_SIGNED_IN: &str = "Требуется вход в систему";
+pub const MSG_NO_RIGHTS: &str = "У вас нет доступа к данному ресурсу";
+pub const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+
+impl ServiceError {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::InvalidInput(message.into())
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::NotFound(message.into())
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::Conflict(message.into())
+    }
+
+    pub fn internal(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self::Internal(cause.into())
+    }
+}
+
+impl From<sqlx::Error> for ServiceError {
+    fn from(error: sqlx::Error) -> Self {
+        Self::Internal(Box::new(error))
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for ServiceError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        Self::Internal(Box::new(error))
+    }
+}
+
+impl From<ServiceError> for Status {
+    fn from(error: ServiceError) -> Self {
+        match error {
+            ServiceError::InvalidInput(m) => Status::invalid_argument(m),
+            ServiceError::Unauthenticated(m) => Status::unauthenticated(m),
+            ServiceError::PermissionDenied(m) => Status::permission_denied(m),
+            ServiceError::NotFound(m) => Status::not_found(m),
+            ServiceError::Conflict(m) => Status::failed_precondition(m),
+            ServiceError::TooLarge(m) => Status::out_of_range(m),
+            ServiceError::RateLimited { message, retry_after } => {
+                let mut status = Status::resource_exhausted(message);
+                if let Ok(value) = retry_after.as_secs().max(1).to_string().parse() {
+                    status.metadata_mut().insert(RETRY_AFTER_KEY, value);
+                }
+                status
+            }
+            ServiceError::Unavailable(m) => Status::unavailable(m),
+            ServiceError::Internal(cause) => {
+                tracing::error!(error = %cause, "internal error");
+                Status::new(Code::Internal, MSG_INTERNAL)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_causes_are_never_shown() {
+        let status = Status::from(ServiceError::from(sqlx::Error::RowNotFound));
+        assert_eq!(status.code(), Code::Internal);
+        assert_eq!(status.message(), MSG_INTERNAL);
+    }
+
+    #[test]
+    fn rate_limits_carry_their_wait() {
+        let status = Status::from(ServiceError::RateLimited {
+            message: "Слишком много попыток".into(),
+            retry_after: Duration::from_secs(90),
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(status.metadata().get(RETRY_AFTER_KEY).unwrap(), "90");
+    }
+}

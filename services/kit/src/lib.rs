@@ -1,0 +1,16 @@
+//! What every Portal service shares: one configuration, one database layer, one
+//! error model, access-token handling, telemetry and the gRPC serving scaffold.
+
+pub mod access;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod serve;
+pub mod telemetry;
+pub mod token;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use access::{Caller, Right};
+pub use error::{ServiceError, ServiceResult};

@@ -1,0 +1,88 @@
+//! The scaffold every gRPC service runs in: its routes plus the standard health
+//! check and reflection, drained on shutdown.
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+use tonic::service::Routes;
+use tonic_health::ServingStatus;
+
+/// `routes` plus reflection over every Portal contract and the health protocol.
+pub fn with_reflection(routes: Routes) -> Result<Routes, tonic_reflection::server::Error> {
+    let builder = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(portal_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    Ok(routes.add_service(builder().build_v1()?).add_service(builder().build_v1alpha()?))
+}
+
+/// Serves `routes` (one Portal service, `service_name` being its full gRPC name) on
+/// `listener` until `shutdown` is cancelled, then finishes in-flight calls.
+pub async fn serve_grpc(
+    listener: TcpListener,
+    service_name: &'static str,
+    routes: Routes,
+    shutdown: CancellationToken,
+) -> Result<(), ServeError> {
+    let (reporter, health) = tonic_health::server::health_reporter();
+    reporter.set_service_status(service_name, ServingStatus::Serving).await;
+    reporter.set_service_status("", ServingStatus::Serving).await;
+
+    let address = listener.local_addr().map_err(ServeError::Io)?;
+    tracing::info!(service = service_name, %address, "gRPC service listening");
+    let routes = with_reflection(routes.add_service(health))?;
+    let stopping = {
+        let shutdown = shutdown.clone();
+        async move {
+            shutdown.cancelled().await;
+            reporter.set_service_status(service_name, ServingStatus::NotServing).await;
+            reporter.set_service_status("", ServingStatus::NotServing).await;
+        }
+    };
+    tonic::transport::Server::builder()
+        .add_routes(routes)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), stopping)
+        .await?;
+    tracing::info!(service = service_name, "gRPC service stopped");
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("listener: {0}")]
+    Io(#[source] std::io::Error),
+    #[error("building reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    #[error("gRPC transport: {0}")]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// Resolves on Ctrl-C or SIGTERM (what Kubernetes sends before it kills a pod).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::warn!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: draining in-flight requests");
+}

@@ -1,0 +1,314 @@
+//! Access tokens: Ed25519-signed JWTs issued by auth and verified by every service.
+//!
+//! Keys are PEM files. The public-key file may hold several keys, one PEM block
+//! each, so a rotation can publish the next key before auth starts signing with it;
+//! tokens name their key with `kid`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ed25519_dalek::SigningKey;
+use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
+use ed25519_dalek::pkcs8::{DecodePublicKey, EncodePrivateKey, EncodePublicKey};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tonic::{Request, Status};
+
+use crate::access::{Caller, Right};
+
+pub const ISSUER: &str = "portal";
+pub const AUDIENCE: &str = "portal";
+pub const ACCESS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
+pub const MSG_SESSION_EXPIRED: &str = "Сессия истекла. Пожалуйста, войдите снова.";
+
+const PRIVATE_KEY_FILE: &str = "jwt-private.pem";
+const PUBLIC_KEY_FILE: &str = "jwt-public.pem";
+
+/// The access token's claims (DESIGN §6). `sub` is the user id as a string, as JWT
+/// requires; the web client reads `rights` and the names from it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Claims {
+    #[serde(rename = "sub", with = "id_as_string")]
+    pub user_id: i64,
+    pub login: String,
+    pub name: String,
+    pub surname: String,
+    #[serde(rename = "lastName")]
+    pub last_name: String,
+    pub rights: Vec<String>,
+    pub departments: Vec<i64>,
+    pub iat: u64,
+    pub exp: u64,
+    pub iss: String,
+    pub aud: String,
+}
+
+/// Who a token is for; the issuer adds the times, issuer and audience.
+#[derive(Clone, Debug)]
+pub struct Subject {
+    pub user_id: i64,
+    pub login: String,
+    pub name: String,
+    pub surname: String,
+    pub last_name: String,
+    pub rights: Vec<String>,
+    pub departments: Vec<i64>,
+}
+
+impl Claims {
+    /// Claims for tests of access rules; never signed.
+    pub fn for_test(user_id: i64, rights: &[Right]) -> Claims {
+        Claims {
+            user_id,
+            login: format!("user{user_id}"),
+            name: String::new(),
+            surname: String::new(),
+            last_name: String::new(),
+            rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
+            departments: Vec::new(),
+            iat: 0,
+            exp: u64::MAX,
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+        }
+    }
+}
+
+mod id_as_string {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(id: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(id)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("reading {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{path} holds no usable Ed25519 key: {reason}")]
+    Invalid { path: String, reason: String },
+}
+
+fn read(path: &Path) -> Result<String, KeyError> {
+    std::fs::read_to_string(path).map_err(|source| KeyError::Io { path: path.display().to_string(), source })
+}
+
+fn invalid(path: &Path, reason: impl ToString) -> KeyError {
+    KeyError::Invalid { path: path.display().to_string(), reason: reason.to_string() }
+}
+
+fn key_id(public_key: &ed25519_dalek::VerifyingKey) -> String {
+    hex::encode(&Sha256::digest(public_key.as_bytes())[..8])
+}
+
+/// The key files in `dir`, generated on first use (the `all` target's default).
+pub fn ensure_key_pair(dir: &Path) -> Result<(std::path::PathBuf, std::path::PathBuf), KeyError> {
+    let private_path = dir.join(PRIVATE_KEY_FILE);
+    let public_path = dir.join(PUBLIC_KEY_FILE);
+    if private_path.exists() && public_path.exists() {
+        return Ok((private_path, public_path));
+    }
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| KeyError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let signing = SigningKey::generate(&mut rand::rngs::OsRng);
+    let private_pem = signing.to_pkcs8_pem(LineEnding::LF).map_err(|e| invalid(&private_path, e))?;
+    let public_pem = signing
+        .verifying_key()
+        .to_public_key_pem(LineEnding::LF)
+        .map_err(|e| invalid(&public_path, e))?;
+    write_private(&private_path, private_pem.as_bytes()).map_err(io(&private_path))?;
+    std::fs::write(&public_path, public_pem).map_err(io(&public_path))?;
+    tracing::info!(dir = %dir.display(), "generated a new Ed25519 key pair for access tokens");
+    Ok((private_path, public_path))
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
+}
+
+/// Signs access tokens; only the auth service holds one.
+#[derive(Clone)]
+pub struct TokenIssuer {
+    key: Arc<EncodingKey>,
+    kid: String,
+}
+
+impl TokenIssuer {
+    pub fn from_pem_file(path: &Path) -> Result<Self, KeyError> {
+        use ed25519_dalek::pkcs8::DecodePrivateKey;
+        let pem = read(path)?;
+        let signing = SigningKey::from_pkcs8_pem(&pem).map_err(|e| invalid(path, e))?;
+        let key = EncodingKey::from_ed_pem(pem.as_bytes()).map_err(|e| invalid(path, e))?;
+        Ok(Self { key: Arc::new(key), kid: key_id(&signing.verifying_key()) })
+    }
+
+    /// A signed access token for `subject`, valid for [`ACCESS_TOKEN_TTL`].
+    pub fn issue(&self, subject: Subject) -> Result<String, jsonwebtoken::errors::Error> {
+        let now = unix_now();
+        let claims = Claims {
+            user_id: subject.user_id,
+            login: subject.login,
+            name: subject.name,
+            surname: subject.surname,
+            last_name: subject.last_name,
+            rights: subject.rights,
+            departments: subject.departments,
+            iat: now,
+            exp: now + ACCESS_TOKEN_TTL.as_secs(),
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+        };
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, &claims, &self.key)
+    }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
+}
+
+/// Checks access tokens against the published public keys; every service has one.
+#[derive(Clone)]
+pub struct TokenVerifier {
+    keys: Arc<HashMap<String, DecodingKey>>,
+    validation: Arc<Validation>,
+}
+
+impl TokenVerifier {
+    pub fn from_pem_file(path: &Path) -> Result<Self, KeyError> {
+        let text = read(path)?;
+        let mut keys = HashMap::new();
+        for block in text.split_inclusive("-----END PUBLIC KEY-----").filter(|b| b.contains("BEGIN")) {
+            let public = ed25519_dalek::VerifyingKey::from_public_key_pem(block.trim())
+                .map_err(|e| invalid(path, e))?;
+            let key = DecodingKey::from_ed_pem(block.trim().as_bytes()).map_err(|e| invalid(path, e))?;
+            keys.insert(key_id(&public), key);
+        }
+        if keys.is_empty() {
+            return Err(invalid(path, "no PUBLIC KEY block"));
+        }
+        let mut validation = Validation::new(Algorithm::EdDSA);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.leeway = 30;
+        Ok(Self { keys: Arc::new(keys), validation: Arc::new(validation) })
+    }
+
+    pub fn verify(&self, token: &str) -> Option<Claims> {
+        let header = jsonwebtoken::decode_header(token).ok()?;
+        let key = self.keys.get(header.kid.as_deref()?)?;
+        jsonwebtoken::decode::<Claims>(token, key, &self.validation)
+            .map(|data| data.claims)
+            .ok()
+    }
+}
+
+/// Puts the [`Caller`] on every request: anonymous without `authorization`, signed
+/// in with a valid bearer token, refused with any other.
+impl tonic::service::Interceptor for TokenVerifier {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        let caller = match request.metadata().get("authorization") {
+            None => Caller::anonymous(),
+            Some(value) => {
+                let token = value
+                    .to_str()
+                    .ok()
+                    .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+                    .ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
+                let claims = self.verify(token.trim()).ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
+                Caller::signed_in(claims)
+            }
+        };
+        request.extensions_mut().insert(caller);
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn subject() -> Subject {
+        Subject {
+            user_id: 42,
+            login: "ivanova".into(),
+            name: "Анна".into(),
+            surname: "Иванова".into(),
+            last_name: "Петровна".into(),
+            rights: vec!["EducationManagement".into()],
+            departments: vec![3],
+        }
+    }
+
+    fn keys(dir: &Path) -> (TokenIssuer, TokenVerifier) {
+        let (private, public) = ensure_key_pair(dir).unwrap();
+        (TokenIssuer::from_pem_file(&private).unwrap(), TokenVerifier::from_pem_file(&public).unwrap())
+    }
+
+    #[test]
+    fn an_issued_token_verifies_with_its_claims() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let claims = verifier.verify(&issuer.issue(subject()).unwrap()).unwrap();
+        assert_eq!(claims.user_id, 42);
+        assert_eq!(claims.rights, ["EducationManagement"]);
+        assert_eq!(claims.exp - claims.iat, ACCESS_TOKEN_TTL.as_secs());
+    }
+
+    #[test]
+    fn the_key_pair_is_generated_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = std::fs::read(ensure_key_pair(dir.path()).unwrap().1).unwrap();
+        let second = std::fs::read(ensure_key_pair(dir.path()).unwrap().1).unwrap();
+        assert_eq!(first, second);
+    }
+
+    #[test]
+    fn a_token_of_another_key_is_refused() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (issuer, _) = keys(a.path());
+        let (_, verifier) = keys(b.path());
+        assert!(verifier.verify(&issuer.issue(subject()).unwrap()).is_none());
+    }
+
+    #[test]
+    fn an_unsigned_token_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let token = issuer.issue(subject()).unwrap();
+        let mut parts = token.split('.');
+        let (_, payload) = (parts.next().unwrap(), parts.next().unwrap());
+        // {"alg":"none","typ":"JWT"}
+        let forged = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.");
+        assert!(verifier.verify(&forged).is_none());
+    }
+
+    #[test]
+    fn an_expired_token_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let mut claims = Claims::for_test(1, &[]);
+        claims.exp = unix_now() - 3600;
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(issuer.kid.clone());
+        let token = jsonwebtoken::encode(&header, &claims, &issuer.key).unwrap();
+        assert!(verifier.verify(&token).is_none());
+    }
+}
