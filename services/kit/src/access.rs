@@ -16,7 +16,11 @@ pub enum Right {
 }
 
 impl Right {
-    pub const ALL: [Right; 3] = [Right::UserManagement, Right::EducationManagement, Right::EquipmentEditing];
+    pub const ALL: [Right; 3] = [
+        Right::UserManagement,
+        Right::EducationManagement,
+        Right::EquipmentEditing,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,7 +50,11 @@ impl Caller {
 
     /// The caller of a request; a request that skipped the interceptor is anonymous.
     pub fn of<T>(request: &Request<T>) -> Caller {
-        request.extensions().get::<Caller>().cloned().unwrap_or_default()
+        request
+            .extensions()
+            .get::<Caller>()
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn claims(&self) -> ServiceResult<&Claims> {
@@ -60,7 +68,9 @@ impl Caller {
     }
 
     pub fn has(&self, right: Right) -> bool {
-        self.0.as_ref().is_some_and(|claims| claims.rights.iter().any(|r| r == right.as_str()))
+        self.0
+            .as_ref()
+            .is_some_and(|claims| claims.rights.iter().any(|r| r == right.as_str()))
     }
 
     /// Signed in and holding `right`.
@@ -94,14 +104,27 @@ mod tests {
 
     #[test]
     fn an_anonymous_caller_is_unauthenticated() {
-        assert!(matches!(Caller::anonymous().require(Right::UserManagement), Err(ServiceError::Unauthenticated(_))));
+        assert!(matches!(
+            Caller::anonymous().require(Right::UserManagement),
+            Err(ServiceError::Unauthenticated(_))
+        ));
     }
 
     #[test]
     fn a_learner_lacks_admin_rights_but_may_act_for_themselves() {
-        assert!(matches!(learner().require(Right::EducationManagement), Err(ServiceError::PermissionDenied(_))));
-        assert!(learner().require_self_or(7, Right::EducationManagement).is_ok());
-        assert!(matches!(learner().require_self_or(8, Right::EducationManagement), Err(ServiceError::PermissionDenied(_))));
+        assert!(matches!(
+            learner().require(Right::EducationManagement),
+            Err(ServiceError::PermissionDenied(_))
+        ));
+        assert!(
+            learner()
+                .require_self_or(7, Right::EducationManagement)
+                .is_ok()
+        );
+        assert!(matches!(
+            learner().require_self_or(8, Right::EducationManagement),
+            Err(ServiceError::PermissionDenied(_))
+        ));
     }
 
     #[test]

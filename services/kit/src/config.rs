@@ -44,11 +44,22 @@ pub enum LogFormat {
 #[command(name = "portal", version, about = "Portal: the hospital staff portal")]
 pub struct Config {
     /// What this process runs.
-    #[arg(long, env = "PORTAL_TARGET", value_name = "PORTAL_TARGET", value_enum, default_value = "all")]
+    #[arg(
+        long,
+        env = "PORTAL_TARGET",
+        value_name = "PORTAL_TARGET",
+        value_enum,
+        default_value = "all"
+    )]
     pub target: Target,
 
     /// Gateway listen address (REST, gRPC, grpc-web, web client).
-    #[arg(long, env = "PORTAL_HTTP_ADDR", value_name = "PORTAL_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_ADDR",
+        value_name = "PORTAL_HTTP_ADDR",
+        default_value = "127.0.0.1:8080"
+    )]
     pub http_addr: SocketAddr,
 
     /// A service target's gRPC listen address [default: 0.0.0.0:50051 auth, :50052
@@ -57,7 +68,12 @@ pub struct Config {
     pub grpc_addr: Option<SocketAddr>,
 
     /// SQLite files, stored files and generated keys.
-    #[arg(long, env = "PORTAL_DATA_DIR", value_name = "PORTAL_DATA_DIR", default_value = "./data")]
+    #[arg(
+        long,
+        env = "PORTAL_DATA_DIR",
+        value_name = "PORTAL_DATA_DIR",
+        default_value = "./data"
+    )]
     pub data_dir: PathBuf,
 
     /// A service target's database: `sqlite://…` or `postgres://…` [default: a
@@ -80,10 +96,18 @@ pub struct Config {
 
     /// Ed25519 private key (PKCS#8 PEM) that signs access tokens; auth only
     /// [default: generated into the data dir by `all`].
-    #[arg(long, env = "PORTAL_JWT_PRIVATE_KEY_FILE", value_name = "PORTAL_JWT_PRIVATE_KEY_FILE")]
+    #[arg(
+        long,
+        env = "PORTAL_JWT_PRIVATE_KEY_FILE",
+        value_name = "PORTAL_JWT_PRIVATE_KEY_FILE"
+    )]
     pub jwt_private_key_file: Option<PathBuf>,
     /// Ed25519 public key (SPKI PEM) every service verifies access tokens with.
-    #[arg(long, env = "PORTAL_JWT_PUBLIC_KEY_FILE", value_name = "PORTAL_JWT_PUBLIC_KEY_FILE")]
+    #[arg(
+        long,
+        env = "PORTAL_JWT_PUBLIC_KEY_FILE",
+        value_name = "PORTAL_JWT_PUBLIC_KEY_FILE"
+    )]
     pub jwt_public_key_file: Option<PathBuf>,
 
     /// Absolute base URL people reach the portal at (QR codes, file links, cookies).
@@ -96,10 +120,20 @@ pub struct Config {
     pub files_store: Option<String>,
 
     /// The bootstrap admin's login, created once when no user exists.
-    #[arg(long, env = "PORTAL_ADMIN_LOGIN", value_name = "PORTAL_ADMIN_LOGIN", default_value = "admin")]
+    #[arg(
+        long,
+        env = "PORTAL_ADMIN_LOGIN",
+        value_name = "PORTAL_ADMIN_LOGIN",
+        default_value = "admin"
+    )]
     pub admin_login: String,
     /// The bootstrap admin's password [default: random, printed once].
-    #[arg(long, env = "PORTAL_ADMIN_PASSWORD", value_name = "PORTAL_ADMIN_PASSWORD", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "PORTAL_ADMIN_PASSWORD",
+        value_name = "PORTAL_ADMIN_PASSWORD",
+        hide_env_values = true
+    )]
     pub admin_password: Option<String>,
 
     /// Load demo data into an empty database [default: true for `all`, false otherwise].
@@ -107,13 +141,29 @@ pub struct Config {
     pub seed_demo: Option<bool>,
 
     /// Built web client served by the gateway.
-    #[arg(long, env = "PORTAL_WEB_DIR", value_name = "PORTAL_WEB_DIR", default_value = "web/dist")]
+    #[arg(
+        long,
+        env = "PORTAL_WEB_DIR",
+        value_name = "PORTAL_WEB_DIR",
+        default_value = "web/dist"
+    )]
     pub web_dir: PathBuf,
 
     /// tracing filter, e.g. `info` or `portal_auth=debug,info`.
-    #[arg(long, env = "PORTAL_LOG", value_name = "PORTAL_LOG", default_value = "info")]
+    #[arg(
+        long,
+        env = "PORTAL_LOG",
+        value_name = "PORTAL_LOG",
+        default_value = "info"
+    )]
     pub log: String,
-    #[arg(long, env = "PORTAL_LOG_FORMAT", value_name = "PORTAL_LOG_FORMAT", value_enum, default_value = "text")]
+    #[arg(
+        long,
+        env = "PORTAL_LOG_FORMAT",
+        value_name = "PORTAL_LOG_FORMAT",
+        value_enum,
+        default_value = "text"
+    )]
     pub log_format: LogFormat,
 }
 
@@ -132,7 +182,10 @@ impl Config {
     /// A service's database: the configured URL, else its SQLite file in the data dir.
     pub fn database_url_for(&self, service: &str) -> String {
         self.database_url.clone().unwrap_or_else(|| {
-            format!("sqlite://{}?mode=rwc", self.data_dir.join(format!("{service}.db")).display())
+            format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join(format!("{service}.db")).display()
+            )
         })
     }
 
@@ -147,7 +200,10 @@ impl Config {
 }
 
 fn parse_database_url(value: &str) -> Result<String, String> {
-    if value.starts_with("sqlite:") || value.starts_with("postgres://") || value.starts_with("postgresql://") {
+    if value.starts_with("sqlite:")
+        || value.starts_with("postgres://")
+        || value.starts_with("postgresql://")
+    {
         Ok(value.to_owned())
     } else {
         Err("expected a URL starting with sqlite: or postgres://".into())
@@ -199,7 +255,11 @@ mod tests {
         assert_eq!(config.target, Target::All);
         assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
         assert!(config.seed_demo());
-        assert!(config.database_url_for("auth").ends_with("auth.db?mode=rwc"));
+        assert!(
+            config
+                .database_url_for("auth")
+                .ends_with("auth.db?mode=rwc")
+        );
         let auth = parse(&["--target", "auth"]).unwrap();
         assert_eq!(auth.grpc_addr().to_string(), "0.0.0.0:50051");
         assert!(!auth.seed_demo());
@@ -208,6 +268,11 @@ mod tests {
     #[test]
     fn the_all_target_refuses_a_shared_database_url() {
         let config = parse(&["--database-url", "postgres://db/portal"]).unwrap();
-        assert!(config.check().unwrap_err().starts_with("PORTAL_DATABASE_URL"));
+        assert!(
+            config
+                .check()
+                .unwrap_err()
+                .starts_with("PORTAL_DATABASE_URL")
+        );
     }
 }

@@ -70,7 +70,9 @@ impl Database {
         }
         let pool = options.connect(url).await.map_err(DbError::Connect)?;
         if backend == Backend::Sqlite {
-            pool.execute("PRAGMA journal_mode = WAL").await.map_err(DbError::Connect)?;
+            pool.execute("PRAGMA journal_mode = WAL")
+                .await
+                .map_err(DbError::Connect)?;
         }
         let database = Database { pool, backend };
         database.migrate(migrations).await?;

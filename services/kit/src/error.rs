@@ -26,7 +26,10 @@ pub enum ServiceError {
     #[error("{0}")]
     TooLarge(String),
     #[error("{message}")]
-    RateLimited { message: String, retry_after: Duration },
+    RateLimited {
+        message: String,
+        retry_after: Duration,
+    },
     #[error("{0}")]
     Unavailable(String),
     #[error("internal error: {0:#}")]
@@ -35,7 +38,8 @@ pub enum ServiceError {
 
 pub const MSG_NOT_SIGNED_IN: &str = "Требуется вход в систему";
 pub const MSG_NO_RIGHTS: &str = "У вас нет доступа к данному ресурсу";
-pub const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+pub const MSG_INTERNAL: &str =
+    "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
 
 impl ServiceError {
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -76,7 +80,10 @@ impl From<ServiceError> for Status {
             ServiceError::NotFound(m) => Status::not_found(m),
             ServiceError::Conflict(m) => Status::failed_precondition(m),
             ServiceError::TooLarge(m) => Status::out_of_range(m),
-            ServiceError::RateLimited { message, retry_after } => {
+            ServiceError::RateLimited {
+                message,
+                retry_after,
+            } => {
                 let mut status = Status::resource_exhausted(message);
                 if let Ok(value) = retry_after.as_secs().max(1).to_string().parse() {
                     status.metadata_mut().insert(RETRY_AFTER_KEY, value);

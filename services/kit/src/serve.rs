@@ -7,14 +7,17 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic_health::ServingStatus;
 
-/// `routes` plus reflection over every Portal contract and the health protocol.
-pub fn with_reflection(routes: Routes) -> Result<Routes, tonic_reflection::server::Error> {
-    let builder = || {
-        tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(portal_proto::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-    };
-    Ok(routes.add_service(builder().build_v1()?).add_service(builder().build_v1alpha()?))
+/// Reflection over every Portal contract and the health protocol.
+pub fn reflection() -> tonic_reflection::server::Builder<'static> {
+    tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(portal_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+}
+
+fn with_reflection(routes: Routes) -> Result<Routes, tonic_reflection::server::Error> {
+    Ok(routes
+        .add_service(reflection().build_v1()?)
+        .add_service(reflection().build_v1alpha()?))
 }
 
 /// Serves `routes` (one Portal service, `service_name` being its full gRPC name) on
@@ -26,8 +29,12 @@ pub async fn serve_grpc(
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     let (reporter, health) = tonic_health::server::health_reporter();
-    reporter.set_service_status(service_name, ServingStatus::Serving).await;
-    reporter.set_service_status("", ServingStatus::Serving).await;
+    reporter
+        .set_service_status(service_name, ServingStatus::Serving)
+        .await;
+    reporter
+        .set_service_status("", ServingStatus::Serving)
+        .await;
 
     let address = listener.local_addr().map_err(ServeError::Io)?;
     tracing::info!(service = service_name, %address, "gRPC service listening");
@@ -36,8 +43,12 @@ pub async fn serve_grpc(
         let shutdown = shutdown.clone();
         async move {
             shutdown.cancelled().await;
-            reporter.set_service_status(service_name, ServingStatus::NotServing).await;
-            reporter.set_service_status("", ServingStatus::NotServing).await;
+            reporter
+                .set_service_status(service_name, ServingStatus::NotServing)
+                .await;
+            reporter
+                .set_service_status("", ServingStatus::NotServing)
+                .await;
         }
     };
     tonic::transport::Server::builder()

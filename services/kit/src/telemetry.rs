@@ -7,7 +7,9 @@ use crate::config::LogFormat;
 /// Installs the global subscriber; a bad filter is refused naming its variable.
 pub fn init(filter: &str, format: LogFormat) -> Result<(), String> {
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("PORTAL_LOG: {e}"))?;
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_target(true);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(true);
     let result = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),

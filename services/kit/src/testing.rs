@@ -36,19 +36,29 @@ impl TestDatabase {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
                 let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
-                TestDatabase { url, _dir: Some(dir), postgres: None }
+                TestDatabase {
+                    url,
+                    _dir: Some(dir),
+                    postgres: None,
+                }
             }
             Backend::Postgres => {
                 let admin_url = std::env::var(POSTGRES_URL_VAR).expect("PORTAL_TEST_POSTGRES_URL");
                 let name = format!("portal_test_{}", hex::encode(rand::random::<[u8; 6]>()));
-                let mut admin = sqlx::AnyConnection::connect(&admin_url).await.expect("connect to PostgreSQL");
+                let mut admin = sqlx::AnyConnection::connect(&admin_url)
+                    .await
+                    .expect("connect to PostgreSQL");
                 admin
                     .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                     .await
                     .expect("create test database");
                 let base = admin_url.split('?').next().unwrap_or(&admin_url);
                 let (server, _) = base.rsplit_once('/').expect("database URL with a path");
-                TestDatabase { url: format!("{server}/{name}"), _dir: None, postgres: Some((admin_url, name)) }
+                TestDatabase {
+                    url: format!("{server}/{name}"),
+                    _dir: None,
+                    postgres: Some((admin_url, name)),
+                }
             }
         }
     }
@@ -56,15 +66,22 @@ impl TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        let Some((admin_url, name)) = self.postgres.take() else { return };
+        let Some((admin_url, name)) = self.postgres.take() else {
+            return;
+        };
         // Drop runs inside the test's runtime, which cannot be blocked on; a
         // thread with its own runtime drops the database.
         let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
             runtime.block_on(async {
                 let mut admin = sqlx::AnyConnection::connect(&admin_url).await.ok()?;
                 admin
-                    .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+                    .execute(sqlx::AssertSqlSafe(format!(
+                        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                    )))
                     .await
                     .ok()
             })

@@ -92,17 +92,26 @@ mod id_as_string {
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     #[error("reading {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("{path} holds no usable Ed25519 key: {reason}")]
     Invalid { path: String, reason: String },
 }
 
 fn read(path: &Path) -> Result<String, KeyError> {
-    std::fs::read_to_string(path).map_err(|source| KeyError::Io { path: path.display().to_string(), source })
+    std::fs::read_to_string(path).map_err(|source| KeyError::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 fn invalid(path: &Path, reason: impl ToString) -> KeyError {
-    KeyError::Invalid { path: path.display().to_string(), reason: reason.to_string() }
+    KeyError::Invalid {
+        path: path.display().to_string(),
+        reason: reason.to_string(),
+    }
 }
 
 fn key_id(public_key: &ed25519_dalek::VerifyingKey) -> String {
@@ -122,7 +131,9 @@ pub fn ensure_key_pair(dir: &Path) -> Result<(std::path::PathBuf, std::path::Pat
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let signing = SigningKey::generate(&mut rand::rngs::OsRng);
-    let private_pem = signing.to_pkcs8_pem(LineEnding::LF).map_err(|e| invalid(&private_path, e))?;
+    let private_pem = signing
+        .to_pkcs8_pem(LineEnding::LF)
+        .map_err(|e| invalid(&private_path, e))?;
     let public_pem = signing
         .verifying_key()
         .to_public_key_pem(LineEnding::LF)
@@ -155,7 +166,10 @@ impl TokenIssuer {
         let pem = read(path)?;
         let signing = SigningKey::from_pkcs8_pem(&pem).map_err(|e| invalid(path, e))?;
         let key = EncodingKey::from_ed_pem(pem.as_bytes()).map_err(|e| invalid(path, e))?;
-        Ok(Self { key: Arc::new(key), kid: key_id(&signing.verifying_key()) })
+        Ok(Self {
+            key: Arc::new(key),
+            kid: key_id(&signing.verifying_key()),
+        })
     }
 
     /// A signed access token for `subject`, valid for [`ACCESS_TOKEN_TTL`].
@@ -181,7 +195,10 @@ impl TokenIssuer {
 }
 
 fn unix_now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
 }
 
 /// Checks access tokens against the published public keys; every service has one.
@@ -195,10 +212,14 @@ impl TokenVerifier {
     pub fn from_pem_file(path: &Path) -> Result<Self, KeyError> {
         let text = read(path)?;
         let mut keys = HashMap::new();
-        for block in text.split_inclusive("-----END PUBLIC KEY-----").filter(|b| b.contains("BEGIN")) {
+        for block in text
+            .split_inclusive("-----END PUBLIC KEY-----")
+            .filter(|b| b.contains("BEGIN"))
+        {
             let public = ed25519_dalek::VerifyingKey::from_public_key_pem(block.trim())
                 .map_err(|e| invalid(path, e))?;
-            let key = DecodingKey::from_ed_pem(block.trim().as_bytes()).map_err(|e| invalid(path, e))?;
+            let key =
+                DecodingKey::from_ed_pem(block.trim().as_bytes()).map_err(|e| invalid(path, e))?;
             keys.insert(key_id(&public), key);
         }
         if keys.is_empty() {
@@ -208,7 +229,10 @@ impl TokenVerifier {
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
         validation.leeway = 30;
-        Ok(Self { keys: Arc::new(keys), validation: Arc::new(validation) })
+        Ok(Self {
+            keys: Arc::new(keys),
+            validation: Arc::new(validation),
+        })
     }
 
     pub fn verify(&self, token: &str) -> Option<Claims> {
@@ -230,9 +254,14 @@ impl tonic::service::Interceptor for TokenVerifier {
                 let token = value
                     .to_str()
                     .ok()
-                    .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+                    .and_then(|v| {
+                        v.strip_prefix("Bearer ")
+                            .or_else(|| v.strip_prefix("bearer "))
+                    })
                     .ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
-                let claims = self.verify(token.trim()).ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
+                let claims = self
+                    .verify(token.trim())
+                    .ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
                 Caller::signed_in(claims)
             }
         };
@@ -259,7 +288,10 @@ mod tests {
 
     fn keys(dir: &Path) -> (TokenIssuer, TokenVerifier) {
         let (private, public) = ensure_key_pair(dir).unwrap();
-        (TokenIssuer::from_pem_file(&private).unwrap(), TokenVerifier::from_pem_file(&public).unwrap())
+        (
+            TokenIssuer::from_pem_file(&private).unwrap(),
+            TokenVerifier::from_pem_file(&public).unwrap(),
+        )
     }
 
     #[test]

@@ -51,7 +51,10 @@ mod tests {
     #[test]
     fn timestamps_and_bytes_round_trip_through_json() {
         let sample = Sample {
-            at: Some(Timestamp { seconds: 1_700_000_000, nanos: 0 }),
+            at: Some(Timestamp {
+                seconds: 1_700_000_000,
+                nanos: 0,
+            }),
             png: vec![0x89, b'P', b'N', b'G'],
         };
         let json = serde_json::to_string(&sample).unwrap();
@@ -61,7 +64,11 @@ mod tests {
 
     #[test]
     fn an_absent_timestamp_is_null() {
-        let json = serde_json::to_string(&Sample { at: None, png: vec![] }).unwrap();
+        let json = serde_json::to_string(&Sample {
+            at: None,
+            png: vec![],
+        })
+        .unwrap();
         assert_eq!(json, r#"{"at":null,"png":""}"#);
     }
 }

@@ -1,0 +1,53 @@
+# Portal: `make run` starts the whole portal on http://127.0.0.1:8080;
+# `make test` runs every check and test the project has.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+CARGO ?= cargo
+NPM ?= npm
+
+.PHONY: run test web web-deps check rust-test web-test e2e k8s-check bench clean
+
+run: web
+	$(CARGO) build --release --locked --bin portal
+	./target/release/portal
+
+web-deps: web/node_modules/.package-lock.json
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web: web-deps
+	cd web && $(NPM) run build
+
+test: check rust-test web-test e2e k8s-check
+	@echo "make test: all checks passed"
+
+check: web-deps
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	cd web && npx buf lint ..
+	cd web && $(NPM) run typecheck
+	cd web && $(NPM) run lint
+
+rust-test:
+	$(CARGO) test --workspace --locked
+
+web-test: web-deps
+	cd web && $(NPM) test
+
+# The browser and grpc-web tests run against the real binary and web build.
+e2e: web
+	$(CARGO) build --locked --bin portal
+	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run test:grpc
+	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run e2e
+
+k8s-check:
+	@if [ -f k8s/check.sh ]; then bash k8s/check.sh; else echo "k8s: no manifests yet"; fi
+
+bench:
+	@echo "no benchmarks yet"
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules web/src/gen

@@ -1,0 +1,160 @@
+//! gRPC at the gateway: every Portal RPC is forwarded unchanged (native gRPC over
+//! h2c, or grpc-web translated by tonic-web) to the service that owns it; health
+//! and reflection are answered here for the whole portal.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+
+use axum::Router;
+use axum::body::Body;
+use http::{Request, Response, Uri, Version};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use tonic::{Code, Status};
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::health_server::{Health, HealthServer};
+use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
+use tonic_web::GrpcWebLayer;
+use tower::ServiceBuilder;
+
+use crate::upstream::{Upstream, Upstreams};
+
+type ProxyClient = Client<HttpConnector, tonic::body::Body>;
+
+pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
+
+/// Routes `/{service}/{method}` of each Portal service to its upstream, plus the
+/// gateway's own health and reflection.
+pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
+    let client: ProxyClient = Client::builder(TokioExecutor::new())
+        .http2_only(true)
+        .build_http();
+    let mut router = Router::new();
+    for upstream in upstreams.all() {
+        let forward = Forward {
+            client: client.clone(),
+            base_url: upstream.base_url.clone(),
+        };
+        let service = ServiceBuilder::new()
+            .layer(GrpcWebLayer::new())
+            .service(forward);
+        router = router.route_service(&format!("/{}/{{method}}", upstream.service), service);
+    }
+    let health = HealthServer::new(AggregateHealth {
+        upstreams: upstreams.clone(),
+    });
+    let reflection = portal_kit::serve::reflection;
+    Ok(router
+        .route_service("/grpc.health.v1.Health/{method}", health)
+        .route_service(
+            "/grpc.reflection.v1.ServerReflection/{method}",
+            reflection().build_v1()?,
+        )
+        .route_service(
+            "/grpc.reflection.v1alpha.ServerReflection/{method}",
+            reflection().build_v1alpha()?,
+        ))
+}
+
+/// Sends a request on to one upstream as it came, with HTTP/2 prior knowledge.
+#[derive(Clone)]
+struct Forward {
+    client: ProxyClient,
+    base_url: String,
+}
+
+impl tower::Service<Request<tonic::body::Body>> for Forward {
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Infallible>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, mut request: Request<tonic::body::Body>) -> Self::Future {
+        let client = self.client.clone();
+        let target = format!(
+            "{}{}",
+            self.base_url,
+            request.uri().path_and_query().map_or("/", |p| p.as_str())
+        );
+        Box::pin(async move {
+            let Ok(uri) = target.parse::<Uri>() else {
+                return Ok(Status::internal("bad upstream URL").into_http());
+            };
+            *request.uri_mut() = uri;
+            *request.version_mut() = Version::HTTP_2;
+            request.headers_mut().remove(http::header::HOST);
+            match client.request(request).await {
+                Ok(response) => Ok(response.map(Body::new)),
+                Err(error) => {
+                    tracing::warn!(%error, upstream = %target, "upstream unreachable");
+                    Ok(Status::unavailable(MSG_UPSTREAM_DOWN).into_http())
+                }
+            }
+        })
+    }
+}
+
+/// `grpc.health.v1` for the portal: the empty name means "every service serving";
+/// a service's name asks that service itself.
+struct AggregateHealth {
+    upstreams: Upstreams,
+}
+
+pub async fn upstream_status(upstream: &Upstream) -> ServingStatus {
+    let mut client = HealthClient::new(upstream.channel.clone());
+    let request = HealthCheckRequest {
+        service: upstream.service.to_owned(),
+    };
+    match client.check(request).await {
+        Ok(response) => response.into_inner().status(),
+        Err(_) => ServingStatus::NotServing,
+    }
+}
+
+#[tonic::async_trait]
+impl Health for AggregateHealth {
+    async fn check(
+        &self,
+        request: tonic::Request<HealthCheckRequest>,
+    ) -> Result<tonic::Response<HealthCheckResponse>, Status> {
+        let service = request.into_inner().service;
+        let status = if service.is_empty() {
+            let mut all = ServingStatus::Serving;
+            for upstream in self.upstreams.all() {
+                if upstream_status(upstream).await != ServingStatus::Serving {
+                    all = ServingStatus::NotServing;
+                }
+            }
+            all
+        } else {
+            let upstream = self
+                .upstreams
+                .owning(&service)
+                .ok_or_else(|| Status::new(Code::NotFound, format!("unknown service {service}")))?;
+            upstream_status(upstream).await
+        };
+        Ok(tonic::Response::new(HealthCheckResponse {
+            status: status.into(),
+        }))
+    }
+
+    type WatchStream = tokio_stream::Once<Result<HealthCheckResponse, Status>>;
+
+    /// Streaming health is answered by each service itself; through the gateway a
+    /// watcher gets the current status once.
+    async fn watch(
+        &self,
+        request: tonic::Request<HealthCheckRequest>,
+    ) -> Result<tonic::Response<Self::WatchStream>, Status> {
+        let status = self.check(request).await?.into_inner();
+        Ok(tonic::Response::new(tokio_stream::once(Ok(status))))
+    }
+}

@@ -1,0 +1,11 @@
+//! The `portal` binary's library: the targets it runs and the gateway itself
+//! (REST translation, gRPC and grpc-web forwarding, the web client).
+
+mod grpc;
+mod rest;
+mod targets;
+mod upstream;
+mod web;
+
+pub use targets::{Running, run, start};
+pub use upstream::Upstreams;

@@ -1,0 +1,604 @@
+//! The auth host's calls (spec §7): sign-in and session, departments, rights,
+//! positions, statuses and users.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum_extra::extract::cookie::{Cookie, SameSite};
+use portal_proto::auth::v1 as pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use serde::{Deserialize, Serialize};
+use tonic::transport::Channel;
+
+use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, cookie};
+
+pub const REFRESH_COOKIE: &str = "portal_refresh";
+const REFRESH_COOKIE_PATH: &str = "/api/auth";
+const REFRESH_TTL_SECONDS: i64 = 14 * 24 * 3600;
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint::post("/api/auth/login", "Вход по логину и паролю", post(login)),
+        Endpoint::post(
+            "/api/auth/refresh-token",
+            "Новый токен доступа по cookie portal_refresh",
+            post(refresh_token),
+        ),
+        Endpoint::post("/api/auth/logout", "Выход: отзыв сессии", post(logout)),
+        Endpoint::get(
+            "/api/department/get-all",
+            "Все отделения",
+            &[],
+            get(list_departments),
+        ),
+        Endpoint::get(
+            "/api/department/get-all-by-user-departments",
+            "Отделения по идентификаторам (только свои без права управления пользователями)",
+            &["departmentIds"],
+            get(list_departments_by_ids),
+        ),
+        Endpoint::get(
+            "/api/department/get-all-with-users",
+            "Отделения с сотрудниками",
+            &[],
+            get(list_departments_with_users),
+        ),
+        Endpoint::get(
+            "/api/department/get-by-id",
+            "Отделение",
+            &["departmentId"],
+            get(get_department),
+        ),
+        Endpoint::get(
+            "/api/department/get-with-users",
+            "Отделение с сотрудниками",
+            &["departmentId"],
+            get(get_department_with_users),
+        ),
+        Endpoint::post(
+            "/api/department/create",
+            "Создать отделение",
+            post(create_department),
+        ),
+        Endpoint::post(
+            "/api/department/update",
+            "Изменить отделение",
+            post(update_department),
+        ),
+        Endpoint::get("/api/rights/get-all", "Все права", &[], get(list_rights)),
+        Endpoint::get(
+            "/api/position/get-all",
+            "Все должности",
+            &[],
+            get(list_positions),
+        ),
+        Endpoint::get(
+            "/api/user/get-all-statuses",
+            "Все статусы сотрудников",
+            &[],
+            get(list_statuses),
+        ),
+        Endpoint::get(
+            "/api/user/get-all-user",
+            "Все пользователи",
+            &[],
+            get(list_users),
+        ),
+        Endpoint::get(
+            "/api/user/get-user",
+            "Пользователь",
+            &["idUser"],
+            get(get_user),
+        ),
+        Endpoint::get(
+            "/api/user/get-me",
+            "Профиль вошедшего сотрудника",
+            &[],
+            get(get_me),
+        ),
+        Endpoint::post(
+            "/api/user/create-user",
+            "Создать пользователя",
+            post(create_user),
+        ),
+        Endpoint::post(
+            "/api/user/update-user",
+            "Изменить пользователя",
+            post(update_user),
+        ),
+    ]
+}
+
+fn client(state: &AppState) -> AuthServiceClient<Channel> {
+    AuthServiceClient::new(state.upstreams.auth.channel.clone())
+}
+
+// --- Sign-in and session ---
+
+#[derive(Deserialize)]
+struct LoginBody {
+    login: String,
+    password: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccessToken {
+    access_token: String,
+    expires_in: i32,
+}
+
+fn refresh_cookie(state: &AppState, value: String, max_age: i64) -> HeaderValue {
+    let cookie = Cookie::build((REFRESH_COOKIE, value))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .path(REFRESH_COOKIE_PATH)
+        .secure(state.secure_cookies)
+        .max_age(time::Duration::seconds(max_age))
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+fn with_session(
+    state: &AppState,
+    access_token: String,
+    refresh_token: String,
+    expires_in: i32,
+) -> Response {
+    let mut response = Data(AccessToken {
+        access_token,
+        expires_in,
+    })
+    .into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        refresh_cookie(state, refresh_token, REFRESH_TTL_SECONDS),
+    );
+    response
+}
+
+fn without_session(state: &AppState, mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, refresh_cookie(state, String::new(), 0));
+    response
+}
+
+async fn login(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<LoginBody>,
+) -> Result<Response, ApiError> {
+    let request = pb::LoginRequest {
+        login: body.login,
+        password: body.password,
+    };
+    let reply = client(&state)
+        .login(caller.request(request))
+        .await?
+        .into_inner();
+    Ok(with_session(
+        &state,
+        reply.access_token,
+        reply.refresh_token,
+        reply.expires_in,
+    ))
+}
+
+async fn refresh_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+) -> Response {
+    let Some(refresh_token) = cookie(&headers, REFRESH_COOKIE).filter(|v| !v.is_empty()) else {
+        let error = ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            portal_kit::token::MSG_SESSION_EXPIRED,
+        );
+        return without_session(&state, error.into_response());
+    };
+    let request = pb::RefreshTokenRequest {
+        refresh_token: refresh_token.to_owned(),
+    };
+    match client(&state).refresh_token(caller.request(request)).await {
+        Ok(reply) => {
+            let reply = reply.into_inner();
+            with_session(
+                &state,
+                reply.access_token,
+                reply.refresh_token,
+                reply.expires_in,
+            )
+        }
+        Err(status) => without_session(&state, ApiError::from(status).into_response()),
+    }
+}
+
+async fn logout(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(refresh_token) = cookie(&headers, REFRESH_COOKIE).filter(|v| !v.is_empty()) {
+        let request = pb::LogoutRequest {
+            refresh_token: refresh_token.to_owned(),
+        };
+        client(&state).logout(caller.request(request)).await?;
+    }
+    Ok(without_session(&state, Data(()).into_response()))
+}
+
+// --- Departments ---
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DepartmentId {
+    department_id: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DepartmentIds {
+    #[serde(default)]
+    department_ids: Vec<i64>,
+}
+
+/// Spec §7 sends members as `users`; ids, or objects with an `id`, are accepted.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DepartmentBody {
+    #[serde(default)]
+    id: i64,
+    #[serde(default)]
+    title: String,
+    #[serde(default, alias = "userIds")]
+    users: Vec<IdOrObject>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IdOrObject {
+    Id(i64),
+    Object { id: i64 },
+}
+
+fn ids(links: Vec<IdOrObject>) -> Vec<i64> {
+    links
+        .into_iter()
+        .map(|link| match link {
+            IdOrObject::Id(id) | IdOrObject::Object { id } => id,
+        })
+        .collect()
+}
+
+async fn list_departments(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Vec<pb::Department>> {
+    let reply = client(&state)
+        .list_departments(caller.request(pb::ListDepartmentsRequest {}))
+        .await?;
+    Ok(Data(reply.into_inner().departments))
+}
+
+async fn list_departments_by_ids(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<DepartmentIds>,
+) -> ApiResult<Vec<pb::Department>> {
+    let request = pb::ListDepartmentsByIdsRequest {
+        department_ids: query.department_ids,
+    };
+    let reply = client(&state)
+        .list_departments_by_ids(caller.request(request))
+        .await?;
+    Ok(Data(reply.into_inner().departments))
+}
+
+async fn list_departments_with_users(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Vec<pb::DepartmentWithUsers>> {
+    let reply = client(&state)
+        .list_departments_with_users(caller.request(pb::ListDepartmentsWithUsersRequest {}))
+        .await?;
+    Ok(Data(reply.into_inner().departments))
+}
+
+async fn get_department(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<DepartmentId>,
+) -> ApiResult<Option<pb::Department>> {
+    let request = pb::GetDepartmentRequest {
+        department_id: query.department_id,
+    };
+    Ok(Data(
+        client(&state)
+            .get_department(caller.request(request))
+            .await?
+            .into_inner()
+            .department,
+    ))
+}
+
+async fn get_department_with_users(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<DepartmentId>,
+) -> ApiResult<Option<pb::DepartmentWithUsers>> {
+    let request = pb::GetDepartmentWithUsersRequest {
+        department_id: query.department_id,
+    };
+    let reply = client(&state)
+        .get_department_with_users(caller.request(request))
+        .await?;
+    Ok(Data(reply.into_inner().department))
+}
+
+async fn create_department(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<DepartmentBody>,
+) -> ApiResult<Option<pb::DepartmentWithUsers>> {
+    let request = pb::CreateDepartmentRequest {
+        title: body.title,
+        user_ids: ids(body.users),
+    };
+    Ok(Data(
+        client(&state)
+            .create_department(caller.request(request))
+            .await?
+            .into_inner()
+            .department,
+    ))
+}
+
+async fn update_department(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<DepartmentBody>,
+) -> ApiResult<Option<pb::DepartmentWithUsers>> {
+    let request = pb::UpdateDepartmentRequest {
+        id: body.id,
+        title: body.title,
+        user_ids: ids(body.users),
+    };
+    Ok(Data(
+        client(&state)
+            .update_department(caller.request(request))
+            .await?
+            .into_inner()
+            .department,
+    ))
+}
+
+// --- Reference data ---
+
+async fn list_rights(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<pb::Right>> {
+    Ok(Data(
+        client(&state)
+            .list_rights(caller.request(pb::ListRightsRequest {}))
+            .await?
+            .into_inner()
+            .rights,
+    ))
+}
+
+async fn list_positions(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Vec<pb::Position>> {
+    let reply = client(&state)
+        .list_positions(caller.request(pb::ListPositionsRequest {}))
+        .await?;
+    Ok(Data(reply.into_inner().positions))
+}
+
+async fn list_statuses(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Vec<pb::Status>> {
+    let reply = client(&state)
+        .list_statuses(caller.request(pb::ListStatusesRequest {}))
+        .await?;
+    Ok(Data(reply.into_inner().statuses))
+}
+
+// --- Users ---
+
+#[derive(Serialize, Deserialize, Default)]
+struct IdRef {
+    id: i64,
+}
+
+/// A user as spec §3 shows one: `status` an object, links as id lists.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UserJson {
+    id: i64,
+    name: String,
+    surname: String,
+    last_name: String,
+    login: String,
+    email: String,
+    status: Option<IdRef>,
+    departments: Vec<i64>,
+    positions: Vec<i64>,
+    rights: Vec<i64>,
+}
+
+impl From<pb::User> for UserJson {
+    fn from(user: pb::User) -> Self {
+        UserJson {
+            id: user.id,
+            name: user.name,
+            surname: user.surname,
+            last_name: user.last_name,
+            login: user.login,
+            email: user.email,
+            status: (user.status_id != 0).then_some(IdRef { id: user.status_id }),
+            departments: user.department_ids,
+            positions: user.position_ids,
+            rights: user.right_ids,
+        }
+    }
+}
+
+/// The detail form of spec §3: the user plus `userDepartmentsDto[].departmentDto.id`,
+/// `userPositionsDto[].positionDto.id` and `userRightsDto[].rightDto.id`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UserDetailJson {
+    #[serde(flatten)]
+    user: UserJson,
+    user_departments_dto: Vec<DepartmentLink>,
+    user_positions_dto: Vec<PositionLink>,
+    user_rights_dto: Vec<RightLink>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DepartmentLink {
+    department_dto: IdRef,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PositionLink {
+    position_dto: IdRef,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RightLink {
+    right_dto: IdRef,
+}
+
+impl From<pb::User> for UserDetailJson {
+    fn from(user: pb::User) -> Self {
+        let links = |ids: &[i64]| ids.iter().map(|&id| IdRef { id }).collect::<Vec<_>>();
+        UserDetailJson {
+            user_departments_dto: links(&user.department_ids)
+                .into_iter()
+                .map(|department_dto| DepartmentLink { department_dto })
+                .collect(),
+            user_positions_dto: links(&user.position_ids)
+                .into_iter()
+                .map(|position_dto| PositionLink { position_dto })
+                .collect(),
+            user_rights_dto: links(&user.right_ids)
+                .into_iter()
+                .map(|right_dto| RightLink { right_dto })
+                .collect(),
+            user: user.into(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UserId {
+    id_user: i64,
+}
+
+/// Create and update share one body; `status` is `{ "id": … }`, links are ids
+/// (or objects with an `id`).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct UserBody {
+    id: i64,
+    name: String,
+    surname: String,
+    last_name: String,
+    login: String,
+    password: String,
+    email: String,
+    status: Option<IdRef>,
+    #[serde(alias = "departmentIds")]
+    departments: Vec<IdOrObject>,
+    #[serde(alias = "positionIds")]
+    positions: Vec<IdOrObject>,
+    #[serde(alias = "rightIds")]
+    rights: Vec<IdOrObject>,
+}
+
+async fn list_users(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<UserJson>> {
+    let reply = client(&state)
+        .list_users(caller.request(pb::ListUsersRequest {}))
+        .await?;
+    Ok(Data(
+        reply
+            .into_inner()
+            .users
+            .into_iter()
+            .map(UserJson::from)
+            .collect(),
+    ))
+}
+
+async fn get_user(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<UserId>,
+) -> ApiResult<Option<UserDetailJson>> {
+    let reply = client(&state)
+        .get_user(caller.request(pb::GetUserRequest {
+            user_id: query.id_user,
+        }))
+        .await?;
+    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
+}
+
+async fn get_me(State(state): State<AppState>, caller: Caller) -> ApiResult<pb::GetMeResponse> {
+    Ok(Data(
+        client(&state)
+            .get_me(caller.request(pb::GetMeRequest {}))
+            .await?
+            .into_inner(),
+    ))
+}
+
+async fn create_user(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<UserBody>,
+) -> ApiResult<Option<UserDetailJson>> {
+    let request = pb::CreateUserRequest {
+        name: body.name,
+        surname: body.surname,
+        last_name: body.last_name,
+        login: body.login,
+        password: body.password,
+        email: body.email,
+        status_id: body.status.map_or(0, |s| s.id),
+        department_ids: ids(body.departments),
+        position_ids: ids(body.positions),
+        right_ids: ids(body.rights),
+    };
+    let reply = client(&state).create_user(caller.request(request)).await?;
+    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
+}
+
+async fn update_user(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<UserBody>,
+) -> ApiResult<Option<UserDetailJson>> {
+    let request = pb::UpdateUserRequest {
+        id: body.id,
+        name: body.name,
+        surname: body.surname,
+        last_name: body.last_name,
+        login: body.login,
+        password: body.password,
+        email: body.email,
+        status_id: body.status.map_or(0, |s| s.id),
+        department_ids: ids(body.departments),
+        position_ids: ids(body.positions),
+        right_ids: ids(body.rights),
+    };
+    let reply = client(&state).update_user(caller.request(request)).await?;
+    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
+}

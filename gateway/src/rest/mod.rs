@@ -1,0 +1,369 @@
+//! The spec's REST routes. Each call becomes one RPC on the owning service with the
+//! caller's bearer token; the answer comes back in the envelope
+//! `{"success", "data", "errorMessage"}` with the HTTP status of DESIGN §5.
+
+mod auth;
+mod docs;
+
+use std::net::SocketAddr;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tonic::{Code, Status};
+
+use crate::upstream::Upstreams;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub upstreams: Upstreams,
+    /// Cookies get `Secure` when people reach the portal over https.
+    pub secure_cookies: bool,
+}
+
+pub const MSG_BAD_REQUEST: &str = "Некорректный запрос";
+pub const MSG_BAD_QUERY: &str = "Некорректные параметры запроса";
+pub const MSG_NOT_FOUND: &str = "Ресурс не найден";
+pub const MSG_INTERNAL: &str =
+    "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+pub const MSG_UNIMPLEMENTED: &str = "Эта функция пока недоступна";
+
+/// One REST route: the router and the API document are both made from these.
+pub struct Endpoint {
+    pub method: Method,
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub query: &'static [&'static str],
+    pub route: MethodRouter<AppState>,
+}
+
+impl Endpoint {
+    pub fn get(
+        path: &'static str,
+        summary: &'static str,
+        query: &'static [&'static str],
+        route: MethodRouter<AppState>,
+    ) -> Self {
+        Endpoint {
+            method: Method::GET,
+            path,
+            summary,
+            query,
+            route,
+        }
+    }
+
+    pub fn post(path: &'static str, summary: &'static str, route: MethodRouter<AppState>) -> Self {
+        Endpoint {
+            method: Method::POST,
+            path,
+            summary,
+            query: &[],
+            route,
+        }
+    }
+}
+
+pub fn endpoints() -> Vec<Endpoint> {
+    auth::endpoints()
+}
+
+pub fn router(state: AppState) -> Router {
+    let endpoints = endpoints();
+    let document = docs::openapi(&endpoints);
+    let mut router = Router::new();
+    for endpoint in endpoints {
+        router = router.route(endpoint.path, endpoint.route);
+    }
+    router
+        .merge(docs::router(document))
+        .route(
+            "/api/{*unknown}",
+            axum::routing::any(|| async { ApiError::new(StatusCode::NOT_FOUND, MSG_NOT_FOUND) }),
+        )
+        .with_state(state)
+}
+
+/// The spec's backend matched the resource segment case-insensitively
+/// (`/api/User/…` = `/api/user/…`); routing is exact, so it is lowered first.
+pub fn lowercase_resource_segment<B>(mut request: http::Request<B>) -> http::Request<B> {
+    let uri = request.uri();
+    let Some(rest) = uri.path().strip_prefix("/api/") else {
+        return request;
+    };
+    let (resource, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    if !resource.chars().any(|c| c.is_ascii_uppercase()) {
+        return request;
+    }
+    let mut lowered = format!("/api/{}", resource.to_ascii_lowercase());
+    if !tail.is_empty() || rest.contains('/') {
+        lowered.push('/');
+        lowered.push_str(tail);
+    }
+    if let Some(query) = uri.query() {
+        lowered.push('?');
+        lowered.push_str(query);
+    }
+    let mut parts = uri.clone().into_parts();
+    if let Ok(path_and_query) = lowered.parse() {
+        parts.path_and_query = Some(path_and_query);
+        if let Ok(rewritten) = http::Uri::from_parts(parts) {
+            *request.uri_mut() = rewritten;
+        }
+    }
+    request
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<T> {
+    success: bool,
+    data: Option<T>,
+    error_message: Option<String>,
+}
+
+/// A successful answer: 200 with `data`.
+pub struct Data<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Data<T> {
+    fn into_response(self) -> Response {
+        axum::Json(Envelope {
+            success: true,
+            data: Some(self.0),
+            error_message: None,
+        })
+        .into_response()
+    }
+}
+
+/// A failed answer: the status of DESIGN §5 and a message for a person.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+    retry_after: Option<HeaderValue>,
+}
+
+pub type ApiResult<T> = Result<Data<T>, ApiError>;
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl From<Status> for ApiError {
+    fn from(status: Status) -> Self {
+        let (code, fallback) = match status.code() {
+            Code::InvalidArgument => (StatusCode::BAD_REQUEST, MSG_BAD_REQUEST),
+            Code::Unauthenticated => (
+                StatusCode::UNAUTHORIZED,
+                portal_kit::token::MSG_SESSION_EXPIRED,
+            ),
+            Code::PermissionDenied => (StatusCode::FORBIDDEN, portal_kit::error::MSG_NO_RIGHTS),
+            Code::NotFound => (StatusCode::NOT_FOUND, MSG_NOT_FOUND),
+            Code::AlreadyExists | Code::FailedPrecondition | Code::Aborted => {
+                (StatusCode::CONFLICT, MSG_BAD_REQUEST)
+            }
+            Code::OutOfRange => (StatusCode::PAYLOAD_TOO_LARGE, MSG_BAD_REQUEST),
+            Code::ResourceExhausted => (StatusCode::TOO_MANY_REQUESTS, MSG_BAD_REQUEST),
+            Code::Unimplemented => (StatusCode::NOT_IMPLEMENTED, MSG_UNIMPLEMENTED),
+            // An unreachable upstream says so in English from the transport: the
+            // person gets the Russian message and the log gets the cause.
+            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+                tracing::warn!(cause = %status.message(), "upstream unavailable");
+                return ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    crate::grpc::MSG_UPSTREAM_DOWN,
+                );
+            }
+            _ => {
+                tracing::error!(code = ?status.code(), cause = %status.message(), "upstream failed");
+                return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, MSG_INTERNAL);
+            }
+        };
+        let message = if status.message().is_empty() {
+            fallback
+        } else {
+            status.message()
+        };
+        let retry_after = status
+            .metadata()
+            .get(portal_kit::error::RETRY_AFTER_KEY)
+            .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok());
+        ApiError {
+            status: code,
+            message: message.to_owned(),
+            retry_after,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let envelope = Envelope::<()> {
+            success: false,
+            data: None,
+            error_message: Some(self.message),
+        };
+        let mut response = (self.status, axum::Json(envelope)).into_response();
+        if let Some(retry_after) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, retry_after);
+        }
+        response
+    }
+}
+
+/// A JSON body; a malformed one is a 400 envelope, not axum's plain text.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(Body(value)),
+            Err(rejection) => {
+                tracing::debug!(%rejection, "rejected JSON body");
+                Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST))
+            }
+        }
+    }
+}
+
+/// Query parameters (repeated keys make lists); malformed ones are a 400 envelope.
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum_extra::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum_extra::extract::Query(value)) => Ok(Query(value)),
+            Err(rejection) => {
+                tracing::debug!(%rejection, "rejected query");
+                Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_QUERY))
+            }
+        }
+    }
+}
+
+/// Who is calling, carried on to the service: the bearer token and the client
+/// address (for auth's per-address rate limit).
+pub struct Caller {
+    authorization: Option<HeaderValue>,
+    client_address: Option<String>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let client_address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip().to_string());
+        Ok(Caller {
+            authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
+            client_address,
+        })
+    }
+}
+
+impl Caller {
+    /// `message` as a gRPC request on behalf of this caller.
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        let metadata = request.metadata_mut();
+        if let Some(value) = self
+            .authorization
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+        {
+            metadata.insert("authorization", value);
+        }
+        if let Some(value) = self.client_address.as_deref().and_then(|v| v.parse().ok()) {
+            metadata.insert("x-forwarded-for", value);
+        }
+        request
+    }
+}
+
+/// Reads a cookie's value from request headers.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(uri: &str) -> String {
+        let request = http::Request::builder().uri(uri).body(()).unwrap();
+        lowercase_resource_segment(request).uri().to_string()
+    }
+
+    #[test]
+    fn the_resource_segment_is_lowered_and_nothing_else() {
+        assert_eq!(lowered("/api/User/get-all-user"), "/api/user/get-all-user");
+        assert_eq!(
+            lowered("/api/User/get-user?idUser=5"),
+            "/api/user/get-user?idUser=5"
+        );
+        assert_eq!(
+            lowered("/api/department/get-all"),
+            "/api/department/get-all"
+        );
+        assert_eq!(lowered("/courses/Abc"), "/courses/Abc");
+    }
+
+    #[test]
+    fn statuses_map_to_http_as_designed() {
+        let cases = [
+            (Status::invalid_argument("x"), 400),
+            (Status::unauthenticated("x"), 401),
+            (Status::permission_denied("x"), 403),
+            (Status::not_found("x"), 404),
+            (Status::already_exists("x"), 409),
+            (Status::failed_precondition("x"), 409),
+            (Status::out_of_range("x"), 413),
+            (Status::resource_exhausted("x"), 429),
+            (Status::unavailable("tcp connect error"), 503),
+            (Status::internal("SELECT * FROM users"), 500),
+        ];
+        for (status, expected) in cases {
+            assert_eq!(ApiError::from(status).status.as_u16(), expected);
+        }
+    }
+
+    #[test]
+    fn internal_and_transport_causes_are_not_shown() {
+        assert_eq!(
+            ApiError::from(Status::internal("SELECT * FROM users")).message,
+            MSG_INTERNAL
+        );
+        assert_eq!(
+            ApiError::from(Status::unavailable("tcp connect error")).message,
+            crate::grpc::MSG_UPSTREAM_DOWN
+        );
+    }
+}

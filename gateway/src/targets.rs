@@ -1,0 +1,229 @@
+//! What `--target` runs. `all` is the services and the gateway in one process,
+//! talking over loopback gRPC exactly as they do across a cluster.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use portal_kit::config::{Config, Target};
+use portal_kit::serve::{serve_grpc, shutdown_signal};
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+use tonic::service::Routes;
+
+use crate::upstream::Upstreams;
+
+/// A started `portal`: where it listens and how to stop it.
+pub struct Running {
+    /// The gateway's address (`all`, `gateway`) or the service's gRPC address.
+    pub addr: SocketAddr,
+    pub shutdown: CancellationToken,
+    tasks: JoinSet<anyhow::Result<()>>,
+}
+
+impl Running {
+    /// Stops accepting, lets in-flight requests finish, and reports the first failure.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        self.shutdown.cancel();
+        self.wait().await
+    }
+
+    /// Runs until a task ends (a failure, or the shutdown token), then stops the rest.
+    async fn wait(&mut self) -> anyhow::Result<()> {
+        let mut outcome = Ok(());
+        while let Some(joined) = self.tasks.join_next().await {
+            self.shutdown.cancel();
+            let result = joined.context("a task panicked").and_then(|r| r);
+            if outcome.is_ok() {
+                outcome = result;
+            }
+        }
+        outcome
+    }
+}
+
+/// Starts the target and runs it until SIGTERM or Ctrl-C.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let mut running = start(config).await?;
+    let shutdown = running.shutdown.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        shutdown.cancel();
+    });
+    running.wait().await
+}
+
+/// Binds and starts everything the target runs; returns once it is listening.
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let shutdown = CancellationToken::new();
+    let mut tasks = JoinSet::new();
+    let addr = match config.target {
+        Target::All => start_all(&config, &shutdown, &mut tasks).await?,
+        Target::Gateway => {
+            let upstreams = Upstreams::from_config(&config)?;
+            start_gateway(&config, upstreams, &shutdown, &mut tasks).await?
+        }
+        service => {
+            let listener = bind(config.grpc_addr(), "PORTAL_GRPC_ADDR").await?;
+            let addr = listener.local_addr()?;
+            let (name, routes) = service_routes(service, &config, &key_files(&config)?).await?;
+            spawn_service(&mut tasks, listener, name, routes, &shutdown);
+            addr
+        }
+    };
+    Ok(Running {
+        addr,
+        shutdown,
+        tasks,
+    })
+}
+
+async fn start_all(
+    config: &Config,
+    shutdown: &CancellationToken,
+    tasks: &mut JoinSet<anyhow::Result<()>>,
+) -> anyhow::Result<SocketAddr> {
+    std::fs::create_dir_all(&config.data_dir).with_context(|| {
+        format!(
+            "PORTAL_DATA_DIR: cannot create {}",
+            config.data_dir.display()
+        )
+    })?;
+    let keys = key_files(config)?;
+    let mut urls = Vec::new();
+    for service in [Target::Auth, Target::Education, Target::Wiki, Target::Files] {
+        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), "loopback").await?;
+        urls.push(format!("http://{}", listener.local_addr()?));
+        let (name, routes) = service_routes(service, config, &keys).await?;
+        spawn_service(tasks, listener, name, routes, shutdown);
+    }
+    let [auth, education, wiki, files] =
+        <[String; 4]>::try_from(urls).map_err(|_| anyhow::anyhow!("four services"))?;
+    let upstreams = Upstreams::connect(&auth, &education, &wiki, &files)?;
+    start_gateway(config, upstreams, shutdown, tasks).await
+}
+
+async fn start_gateway(
+    config: &Config,
+    upstreams: Upstreams,
+    shutdown: &CancellationToken,
+    tasks: &mut JoinSet<anyhow::Result<()>>,
+) -> anyhow::Result<SocketAddr> {
+    let listener = bind(config.http_addr, "PORTAL_HTTP_ADDR").await?;
+    let addr = listener.local_addr()?;
+    let app = crate::web::app(config, upstreams)?;
+    let shutdown = shutdown.clone();
+    tasks.spawn(async move {
+        tracing::info!(%addr, "gateway listening");
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+            .await
+            .context("gateway")?;
+        tracing::info!("gateway stopped");
+        Ok(())
+    });
+    Ok(addr)
+}
+
+fn spawn_service(
+    tasks: &mut JoinSet<anyhow::Result<()>>,
+    listener: TcpListener,
+    name: &'static str,
+    routes: Routes,
+    shutdown: &CancellationToken,
+) {
+    let shutdown = shutdown.clone();
+    tasks.spawn(async move {
+        serve_grpc(listener, name, routes, shutdown)
+            .await
+            .with_context(|| format!("serving {name}"))
+    });
+}
+
+async fn bind(addr: SocketAddr, variable: &str) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("{variable}: cannot listen on {addr}"))
+}
+
+/// The key files: configured ones, else (for `all`) a pair generated into the data dir.
+struct KeyFiles {
+    private: Option<PathBuf>,
+    public: PathBuf,
+}
+
+fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
+    match (&config.jwt_private_key_file, &config.jwt_public_key_file) {
+        (private, Some(public)) => Ok(KeyFiles {
+            private: private.clone(),
+            public: public.clone(),
+        }),
+        (None, None) if config.target == Target::All => {
+            let (private, public) = portal_kit::token::ensure_key_pair(&config.data_dir)?;
+            Ok(KeyFiles {
+                private: Some(private),
+                public,
+            })
+        }
+        _ => anyhow::bail!(
+            "PORTAL_JWT_PUBLIC_KEY_FILE: required for the {:?} target",
+            config.target
+        ),
+    }
+}
+
+async fn service_routes(
+    target: Target,
+    config: &Config,
+    keys: &KeyFiles,
+) -> anyhow::Result<(&'static str, Routes)> {
+    Ok(match target {
+        Target::Auth => {
+            let private_key_file = keys
+                .private
+                .clone()
+                .context("PORTAL_JWT_PRIVATE_KEY_FILE: required for the auth target")?;
+            let settings = portal_auth::AuthSettings {
+                database_url: config.database_url_for("auth"),
+                private_key_file,
+                public_key_file: keys.public.clone(),
+                admin_login: config.admin_login.clone(),
+                admin_password: config.admin_password.clone(),
+                seed_demo: config.seed_demo(),
+            };
+            (
+                portal_auth::SERVICE_NAME,
+                portal_auth::routes(settings).await?,
+            )
+        }
+        Target::Education => {
+            let settings = portal_education::EducationSettings {
+                database_url: config.database_url_for("education"),
+            };
+            (
+                portal_education::SERVICE_NAME,
+                portal_education::routes(settings).await?,
+            )
+        }
+        Target::Wiki => {
+            let settings = portal_wiki::WikiSettings {
+                database_url: config.database_url_for("wiki"),
+            };
+            (
+                portal_wiki::SERVICE_NAME,
+                portal_wiki::routes(settings).await?,
+            )
+        }
+        Target::Files => {
+            let settings = portal_files::FilesSettings {
+                database_url: config.database_url_for("files"),
+            };
+            (
+                portal_files::SERVICE_NAME,
+                portal_files::routes(settings).await?,
+            )
+        }
+        Target::All | Target::Gateway => anyhow::bail!("{target:?} is not a service"),
+    })
+}

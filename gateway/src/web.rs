@@ -1,0 +1,113 @@
+//! The gateway's HTTP surface in one router: REST, gRPC and grpc-web, health
+//! probes, and the web client with its SPA fallback, all behind security headers.
+
+use std::path::Path;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use portal_kit::config::Config;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tower::Layer;
+use tower::util::MapRequestLayer;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::rest::{self, AppState};
+use crate::upstream::Upstreams;
+
+/// Scripts only from this origin, no inline script; styles may be inline
+/// (the component library injects them); frames may show https video players.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; \
+frame-src 'self' https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// The whole gateway, with the REST resource segment lowered before routing.
+pub fn app(
+    config: &Config,
+    upstreams: Upstreams,
+) -> anyhow::Result<
+    axum::extract::connect_info::IntoMakeServiceWithConnectInfo<
+        tower::util::MapRequest<Router, fn(Request) -> Request>,
+        std::net::SocketAddr,
+    >,
+> {
+    let state = AppState {
+        upstreams: upstreams.clone(),
+        secure_cookies: config.public_url.starts_with("https://"),
+    };
+    let router = Router::new()
+        .merge(rest::router(state))
+        .merge(crate::grpc::router(&upstreams)?)
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz).with_state(upstreams))
+        .fallback_service(web_client(&config.web_dir))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ));
+    let lowered: fn(Request) -> Request = rest::lowercase_resource_segment;
+    let app = MapRequestLayer::new(lowered).layer(router);
+    Ok(
+        axum::ServiceExt::<Request>::into_make_service_with_connect_info::<std::net::SocketAddr>(
+            app,
+        ),
+    )
+}
+
+/// Ready when every upstream answers SERVING; the body says which are not.
+async fn readyz(State(upstreams): State<Upstreams>) -> Response {
+    let mut down = Vec::new();
+    for upstream in upstreams.all() {
+        if crate::grpc::upstream_status(upstream).await != ServingStatus::Serving {
+            down.push(upstream.service);
+        }
+    }
+    if down.is_empty() {
+        (StatusCode::OK, "ready").into_response()
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not serving: {}", down.join(", ")),
+        )
+            .into_response()
+    }
+}
+
+/// Built files from `web_dir`; any other path gets `index.html` so the client's
+/// router can show it. Hashed assets are cached for good, the rest revalidated.
+fn web_client(web_dir: &Path) -> Router {
+    let files = ServeDir::new(web_dir).fallback(ServeFile::new(web_dir.join("index.html")));
+    Router::new()
+        .fallback_service(files)
+        .layer(middleware::from_fn(cache_policy))
+}
+
+async fn cache_policy(request: Request, next: Next) -> Response {
+    let hashed = request.uri().path().starts_with("/assets/");
+    let mut response = next.run(request).await;
+    let policy = if hashed && response.status().is_success() {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}

@@ -1,0 +1,307 @@
+//! The spine through the gateway's one port: gRPC health and reflection, REST
+//! envelopes and statuses on real routes, the web client's fallback and headers.
+
+use std::path::Path;
+
+use clap::Parser;
+use portal_gateway::Running;
+use portal_kit::Right;
+use portal_kit::config::Config;
+use portal_kit::token::{Subject, TokenIssuer};
+use serde_json::Value;
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_reflection::pb::v1::ServerReflectionRequest;
+use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+const SERVICES: [&str; 4] = [
+    "portal.auth.v1.AuthService",
+    "portal.education.v1.EducationService",
+    "portal.wiki.v1.WikiService",
+    "portal.files.v1.FilesService",
+];
+
+struct Portal {
+    running: Running,
+    data: tempfile::TempDir,
+    base: String,
+    http: reqwest::Client,
+}
+
+fn web_dir(root: &Path) -> std::path::PathBuf {
+    let web = root.join("web");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><div id=\"root\">portal</div>",
+    )
+    .unwrap();
+    std::fs::write(web.join("assets/app-3f2a9c.js"), "console.log('portal')").unwrap();
+    web
+}
+
+async fn start(extra: &[&str]) -> Portal {
+    let data = tempfile::tempdir().unwrap();
+    let web = web_dir(data.path());
+    let mut args = vec![
+        "portal".to_owned(),
+        "--http-addr=127.0.0.1:0".to_owned(),
+        format!("--data-dir={}", data.path().display()),
+        format!("--web-dir={}", web.display()),
+        "--admin-password=spine-admin-password".to_owned(),
+        "--seed-demo=false".to_owned(),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    let running = portal_gateway::start(Config::try_parse_from(args).unwrap())
+        .await
+        .unwrap();
+    let base = format!("http://{}", running.addr);
+    Portal {
+        running,
+        data,
+        base,
+        http: reqwest::Client::new(),
+    }
+}
+
+impl Portal {
+    /// A token signed with the key `all` generated, as auth would sign it.
+    fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
+        issuer
+            .issue(Subject {
+                user_id,
+                login: format!("user{user_id}"),
+                name: "Анна".into(),
+                surname: "Иванова".into(),
+                last_name: "Петровна".into(),
+                rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
+                departments: vec![],
+            })
+            .unwrap()
+    }
+
+    async fn get(
+        &self,
+        path: &str,
+        token: Option<&str>,
+    ) -> (u16, reqwest::header::HeaderMap, String) {
+        let mut request = self.http.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        (
+            response.status().as_u16(),
+            response.headers().clone(),
+            response.text().await.unwrap(),
+        )
+    }
+}
+
+fn envelope(body: &str) -> Value {
+    let value: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"));
+    assert!(
+        value.get("success").is_some()
+            && value.get("data").is_some()
+            && value.get("errorMessage").is_some(),
+        "{value}"
+    );
+    value
+}
+
+#[tokio::test]
+async fn native_grpc_health_reaches_each_service_through_the_gateway() {
+    let portal = start(&[]).await;
+    let channel = tonic::transport::Endpoint::from_shared(portal.base.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = HealthClient::new(channel);
+    for service in SERVICES.into_iter().chain([""]) {
+        let reply = health
+            .check(HealthCheckRequest {
+                service: service.into(),
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            reply.into_inner().status(),
+            ServingStatus::Serving,
+            "{service}"
+        );
+    }
+    let unknown = health
+        .check(HealthCheckRequest {
+            service: "billing.v1.Billing".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(unknown.code(), tonic::Code::NotFound);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn reflection_lists_every_contract_and_health() {
+    let portal = start(&[]).await;
+    let channel = tonic::transport::Endpoint::from_shared(portal.base.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut reflection = ServerReflectionClient::new(channel);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut replies = reflection
+        .server_reflection_info(tokio_stream::once(request))
+        .await
+        .unwrap()
+        .into_inner();
+    let reply = replies.message().await.unwrap().unwrap();
+    let Some(MessageResponse::ListServicesResponse(list)) = reply.message_response else {
+        panic!("{reply:?}")
+    };
+    let names: Vec<_> = list.service.into_iter().map(|s| s.name).collect();
+    for expected in SERVICES.into_iter().chain(["grpc.health.v1.Health"]) {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn rest_answers_in_the_envelope_with_designed_statuses() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::UserManagement]);
+    let learner = portal.token(2, &[]);
+
+    let (status, _, body) = portal.get("/api/user/get-all-user", None).await;
+    assert_eq!(status, 401);
+    assert_eq!(envelope(&body)["success"], false);
+
+    let (status, _, body) = portal.get("/api/user/get-all-user", Some(&learner)).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(
+        envelope(&body)["errorMessage"],
+        "У вас нет доступа к данному ресурсу"
+    );
+
+    let (status, _, body) = portal
+        .get(
+            "/api/department/get-by-id?departmentId=987654",
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    envelope(&body);
+
+    let (status, _, body) = portal
+        .get("/api/department/get-by-id?departmentId=abc", Some(&admin))
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        envelope(&body)["errorMessage"],
+        "Некорректные параметры запроса"
+    );
+
+    let response = portal
+        .http
+        .post(format!("{}/api/auth/login", portal.base))
+        .header("content-type", "application/json")
+        .body("{\"login\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    envelope(&response.text().await.unwrap());
+
+    let (status, _, body) = portal.get("/api/user/get-all-user", Some(&admin)).await;
+    assert_eq!(status, 200, "{body}");
+    let users = envelope(&body)["data"].clone();
+    assert!(users.as_array().is_some_and(|u| !u.is_empty()), "{users}");
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_resource_segment_matches_case_insensitively() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::UserManagement]);
+    let (lower, _, lower_body) = portal.get("/api/user/get-all-user", Some(&admin)).await;
+    let (mixed, _, mixed_body) = portal.get("/api/User/get-all-user", Some(&admin)).await;
+    assert_eq!((lower, mixed), (200, 200));
+    assert_eq!(lower_body, mixed_body);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_unreachable_upstream_is_a_clean_503() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let url = format!("http://{closed}");
+    let portal = start(&[
+        "--target=gateway",
+        &format!("--auth-url={url}"),
+        &format!("--education-url={url}"),
+        &format!("--wiki-url={url}"),
+        &format!("--files-url={url}"),
+    ])
+    .await;
+    let (status, _, body) = portal.get("/api/department/get-all", None).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(
+        envelope(&body)["errorMessage"],
+        "Сервис временно недоступен. Пожалуйста, попробуйте позже."
+    );
+    let (ready, _, _) = portal.get("/readyz", None).await;
+    assert_eq!(ready, 503);
+    let (live, _, _) = portal.get("/healthz", None).await;
+    assert_eq!(live, 200);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_web_client_falls_back_to_index_with_cache_rules_and_security_headers() {
+    let portal = start(&[]).await;
+    let (status, headers, body) = portal.get("/courses/5/article/7", None).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("id=\"root\""));
+    assert_eq!(headers["cache-control"], "no-cache");
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+    assert!(!csp.contains("script-src 'self' 'unsafe-inline'"));
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert!(headers.contains_key("referrer-policy"));
+
+    let (status, headers, _) = portal.get("/assets/app-3f2a9c.js", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+
+    let (status, headers, body) = portal.get("/api/no-such-call", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(envelope(&body)["success"], false);
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+
+    let (ready, _, _) = portal.get("/readyz", None).await;
+    assert_eq!(ready, 200);
+    let (status, _, body) = portal.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    let document: Value = serde_json::from_str(&body).unwrap();
+    assert!(document["paths"]["/api/auth/login"]["post"].is_object());
+    portal.running.stop().await.unwrap();
+}
