@@ -5,9 +5,12 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 
+use std::net::SocketAddr;
+
 use axum::Router;
 use axum::body::Body;
-use http::{Request, Response, Uri, Version};
+use axum::extract::ConnectInfo;
+use http::{HeaderValue, Request, Response, Uri, Version};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
@@ -22,6 +25,8 @@ use tower::ServiceBuilder;
 use crate::upstream::{Upstream, Upstreams};
 
 type ProxyClient = Client<HttpConnector, tonic::body::Body>;
+
+const FORWARDED_FOR: &str = "x-forwarded-for";
 
 pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
 
@@ -91,6 +96,16 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
             *request.uri_mut() = uri;
             *request.version_mut() = Version::HTTP_2;
             request.headers_mut().remove(http::header::HOST);
+            // The client's own claim of its address is not believed: auth rate
+            // limits per address, so the gateway says who connected.
+            let peer = request
+                .extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .and_then(|ConnectInfo(addr)| HeaderValue::from_str(&addr.ip().to_string()).ok());
+            match peer {
+                Some(peer) => request.headers_mut().insert(FORWARDED_FOR, peer),
+                None => request.headers_mut().remove(FORWARDED_FOR),
+            };
             match client.request(request).await {
                 Ok(response) => Ok(response.map(Body::new)),
                 Err(error) => {

@@ -1,7 +1,11 @@
 //! The gateway's HTTP surface in one router: REST, gRPC and grpc-web, health
 //! probes, and the web client with its SPA fallback, all behind security headers.
 
+use std::net::SocketAddr;
 use std::path::Path;
+
+use axum::extract::connect_info::IntoMakeServiceWithConnectInfo;
+use tower::util::MapRequest;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -25,16 +29,12 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
 img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; \
 frame-src 'self' https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/// The gateway as `axum::serve` takes it: every connection knows its peer.
+pub type App =
+    IntoMakeServiceWithConnectInfo<MapRequest<Router, fn(Request) -> Request>, SocketAddr>;
+
 /// The whole gateway, with the REST resource segment lowered before routing.
-pub fn app(
-    config: &Config,
-    upstreams: Upstreams,
-) -> anyhow::Result<
-    axum::extract::connect_info::IntoMakeServiceWithConnectInfo<
-        tower::util::MapRequest<Router, fn(Request) -> Request>,
-        std::net::SocketAddr,
-    >,
-> {
+pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
     let state = AppState {
         upstreams: upstreams.clone(),
         secure_cookies: config.public_url.starts_with("https://"),
@@ -63,11 +63,7 @@ pub fn app(
         ));
     let lowered: fn(Request) -> Request = rest::lowercase_resource_segment;
     let app = MapRequestLayer::new(lowered).layer(router);
-    Ok(
-        axum::ServiceExt::<Request>::into_make_service_with_connect_info::<std::net::SocketAddr>(
-            app,
-        ),
-    )
+    Ok(axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(app))
 }
 
 /// Ready when every upstream answers SERVING; the body says which are not.

@@ -1,1 +1,132 @@
+//! Portal's identity service: users, departments, positions, statuses and
+//! rights; sign-in with rate limiting, access tokens and rotating refresh tokens.
+//!
+//! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
+//! check → parse → store → map); [`sessions`] holds sign-in, refresh and
+//! sign-out; [`domain`] the types that cannot be invalid and the rules;
+//! [`store`] the queries; `migrations/{sqlite,postgres}` the schema.
 
+pub mod bootstrap;
+pub mod domain;
+pub mod rpc;
+pub mod sessions;
+pub mod store;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use portal_kit::ServiceError;
+use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::token::{KeyError, Subject, TokenIssuer, TokenVerifier};
+use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
+use tonic::service::Routes;
+
+use crate::domain::login::Login;
+use crate::domain::password::{Password, Passwords};
+use crate::rpc::AuthRpc;
+use crate::sessions::Sessions;
+use crate::store::Store;
+
+/// The full gRPC name of the service, for health and routing.
+pub const SERVICE_NAME: &str = "portal.auth.v1.AuthService";
+
+/// What auth needs to start.
+#[derive(Clone)]
+pub struct AuthSettings {
+    pub database_url: String,
+    pub private_key_file: PathBuf,
+    pub public_key_file: PathBuf,
+    pub admin_login: String,
+    pub admin_password: Option<String>,
+    pub seed_demo: bool,
+}
+
+impl fmt::Debug for AuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthSettings")
+            .field("database_url", &self.database_url)
+            .field("private_key_file", &self.private_key_file)
+            .field("public_key_file", &self.public_key_file)
+            .field("admin_login", &self.admin_login)
+            .field("admin_password", &self.admin_password.as_ref().map(|_| "…"))
+            .field("seed_demo", &self.seed_demo)
+            .finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("access-token keys: {0}")]
+    Keys(#[from] KeyError),
+    #[error(
+        "the private key (PORTAL_JWT_PRIVATE_KEY_FILE) signs tokens the public key (PORTAL_JWT_PUBLIC_KEY_FILE) does not verify"
+    )]
+    KeyMismatch,
+    #[error("auth database: {0}")]
+    Database(#[from] DbError),
+    #[error("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces")]
+    AdminLogin,
+    #[error("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters")]
+    AdminPassword,
+    #[error("preparing password hashing: {0}")]
+    Hashing(#[source] ServiceError),
+    #[error("creating the bootstrap admin: {0}")]
+    Admin(#[source] ServiceError),
+    #[error("loading demo data: {0}")]
+    Demo(#[source] ServiceError),
+}
+
+/// The schema of each backend, embedded in the binary.
+pub fn migrations() -> Migrations {
+    Migrations {
+        sqlite: sqlx::migrate!("migrations/sqlite"),
+        postgres: sqlx::migrate!("migrations/postgres"),
+    }
+}
+
+/// Connects, migrates, creates the bootstrap admin and demo data if asked, and
+/// returns the service's routes (with the token interceptor installed).
+pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
+    let issuer = TokenIssuer::from_pem_file(&settings.private_key_file)?;
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    check_key_pair(&issuer, &verifier)?;
+    let admin_login = Login::parse(&settings.admin_login).map_err(|_| StartError::AdminLogin)?;
+    let admin_password = match settings.admin_password.as_deref() {
+        Some(password) => Some(Password::parse(password).map_err(|_| StartError::AdminPassword)?),
+        None => None,
+    };
+
+    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let store = Store::new(database.pool, database.backend);
+    let passwords = Passwords::new().await.map_err(StartError::Hashing)?;
+    bootstrap::admin(&store, &passwords, &admin_login, admin_password)
+        .await
+        .map_err(StartError::Admin)?;
+    if settings.seed_demo {
+        bootstrap::demo(&store, &passwords, &admin_login)
+            .await
+            .map_err(StartError::Demo)?;
+    }
+
+    let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
+    let service =
+        AuthServiceServer::with_interceptor(AuthRpc::new(store, passwords, sessions), verifier);
+    Ok(Routes::new(service))
+}
+
+fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), StartError> {
+    let probe = Subject {
+        user_id: 0,
+        login: String::new(),
+        name: String::new(),
+        surname: String::new(),
+        last_name: String::new(),
+        rights: Vec::new(),
+        departments: Vec::new(),
+    };
+    let token = issuer.issue(probe).map_err(|_| StartError::KeyMismatch)?;
+    verifier
+        .verify(&token)
+        .map(|_| ())
+        .ok_or(StartError::KeyMismatch)
+}

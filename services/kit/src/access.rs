@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use tonic::Request;
 
 use crate::error::{MSG_NO_RIGHTS, MSG_NOT_SIGNED_IN, ServiceError, ServiceResult};
-use crate::token::Claims;
+use crate::token::{Claims, MSG_SESSION_EXPIRED};
 
 /// The three rights of DESIGN §6; each also counts as an admin-type right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -36,16 +36,25 @@ impl Right {
 }
 
 /// The identity the access-token interceptor put on a request.
+///
+/// A request with an invalid or expired token is not refused by the interceptor:
+/// public calls (sign-in, refresh, the public instruction) must work whatever a
+/// browser still holds. Any call that needs a caller refuses it as expired.
 #[derive(Clone, Debug, Default)]
-pub struct Caller(Option<Claims>);
+pub enum Caller {
+    #[default]
+    Anonymous,
+    InvalidToken,
+    SignedIn(Box<Claims>),
+}
 
 impl Caller {
     pub fn anonymous() -> Self {
-        Self(None)
+        Caller::Anonymous
     }
 
     pub fn signed_in(claims: Claims) -> Self {
-        Self(Some(claims))
+        Caller::SignedIn(Box::new(claims))
     }
 
     /// The caller of a request; a request that skipped the interceptor is anonymous.
@@ -58,9 +67,11 @@ impl Caller {
     }
 
     pub fn claims(&self) -> ServiceResult<&Claims> {
-        self.0
-            .as_ref()
-            .ok_or_else(|| ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into()))
+        match self {
+            Caller::SignedIn(claims) => Ok(claims),
+            Caller::Anonymous => Err(ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into())),
+            Caller::InvalidToken => Err(ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into())),
+        }
     }
 
     pub fn user_id(&self) -> ServiceResult<i64> {
@@ -68,15 +79,26 @@ impl Caller {
     }
 
     pub fn has(&self, right: Right) -> bool {
-        self.0
-            .as_ref()
-            .is_some_and(|claims| claims.rights.iter().any(|r| r == right.as_str()))
+        match self {
+            Caller::SignedIn(claims) => claims.rights.iter().any(|r| r == right.as_str()),
+            Caller::Anonymous | Caller::InvalidToken => false,
+        }
     }
 
     /// Signed in and holding `right`.
     pub fn require(&self, right: Right) -> ServiceResult<&Claims> {
         let claims = self.claims()?;
         if self.has(right) {
+            Ok(claims)
+        } else {
+            Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))
+        }
+    }
+
+    /// Signed in and holding any admin-type right (DESIGN §6: any of the three).
+    pub fn require_admin_type(&self) -> ServiceResult<&Claims> {
+        let claims = self.claims()?;
+        if Right::ALL.into_iter().any(|right| self.has(right)) {
             Ok(claims)
         } else {
             Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))
@@ -124,6 +146,35 @@ mod tests {
         assert!(matches!(
             learner().require_self_or(8, Right::EducationManagement),
             Err(ServiceError::PermissionDenied(_))
+        ));
+    }
+
+    #[test]
+    fn an_invalid_token_is_refused_as_expired_only_where_a_caller_is_needed() {
+        let caller = Caller::InvalidToken;
+        match caller.claims() {
+            Err(ServiceError::Unauthenticated(message)) => assert_eq!(message, MSG_SESSION_EXPIRED),
+            other => panic!("{other:?}"),
+        }
+        assert!(!caller.has(Right::UserManagement));
+    }
+
+    #[test]
+    fn every_right_is_admin_type_and_a_learner_none() {
+        for right in Right::ALL {
+            assert!(
+                Caller::signed_in(Claims::for_test(1, &[right]))
+                    .require_admin_type()
+                    .is_ok()
+            );
+        }
+        assert!(matches!(
+            learner().require_admin_type(),
+            Err(ServiceError::PermissionDenied(_))
+        ));
+        assert!(matches!(
+            Caller::anonymous().require_admin_type(),
+            Err(ServiceError::Unauthenticated(_))
         ));
     }
 

@@ -245,25 +245,21 @@ impl TokenVerifier {
 }
 
 /// Puts the [`Caller`] on every request: anonymous without `authorization`, signed
-/// in with a valid bearer token, refused with any other.
+/// in with a valid bearer token, [`Caller::InvalidToken`] with any other (each RPC
+/// that needs a caller then answers UNAUTHENTICATED).
 impl tonic::service::Interceptor for TokenVerifier {
     fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
         let caller = match request.metadata().get("authorization") {
             None => Caller::anonymous(),
-            Some(value) => {
-                let token = value
-                    .to_str()
-                    .ok()
-                    .and_then(|v| {
-                        v.strip_prefix("Bearer ")
-                            .or_else(|| v.strip_prefix("bearer "))
-                    })
-                    .ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
-                let claims = self
-                    .verify(token.trim())
-                    .ok_or_else(|| Status::unauthenticated(MSG_SESSION_EXPIRED))?;
-                Caller::signed_in(claims)
-            }
+            Some(value) => value
+                .to_str()
+                .ok()
+                .and_then(|v| {
+                    v.strip_prefix("Bearer ")
+                        .or_else(|| v.strip_prefix("bearer "))
+                })
+                .and_then(|token| self.verify(token.trim()))
+                .map_or(Caller::InvalidToken, Caller::signed_in),
         };
         request.extensions_mut().insert(caller);
         Ok(request)

@@ -1,0 +1,11 @@
+//! Auth's rules and the types that carry them. A value of these types is valid by
+//! construction: handlers parse requests into them, so storage never sees invalid
+//! input. Nothing here touches the database or the network.
+
+pub mod department;
+pub mod ids;
+pub mod login;
+pub mod password;
+pub mod rate_limit;
+pub mod refresh;
+pub mod user;

@@ -1,0 +1,358 @@
+//! Users: the profile an administrator fills in, and what creating or editing
+//! one requires (spec §5: editing needs name, surname and login; creating needs
+//! a login and a password; a blank password on edit keeps the old one).
+
+use portal_kit::ServiceError;
+
+use super::ids::IdSet;
+use super::login::Login;
+use super::password::Password;
+
+pub const MAX_NAME_CHARS: usize = 100;
+pub const MAX_EMAIL_CHARS: usize = 254;
+
+pub const MSG_USER_NOT_FOUND: &str = "Пользователь не найден";
+pub const MSG_LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
+pub const MSG_EMAIL_INVALID: &str = "Некорректный адрес электронной почты";
+
+/// The three parts of a Russian full name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamePart {
+    Name,
+    Surname,
+    /// Отчество, `lastName` in the spec.
+    Patronymic,
+}
+
+impl NamePart {
+    fn required_message(self) -> &'static str {
+        match self {
+            NamePart::Name => "Введите имя",
+            NamePart::Surname => "Введите фамилию",
+            NamePart::Patronymic => "Введите отчество",
+        }
+    }
+
+    fn too_long_message(self) -> &'static str {
+        match self {
+            NamePart::Name => "Имя не должно превышать 100 символов",
+            NamePart::Surname => "Фамилия не должна превышать 100 символов",
+            NamePart::Patronymic => "Отчество не должно превышать 100 символов",
+        }
+    }
+}
+
+/// One part of a person's name: trimmed, at most [`MAX_NAME_CHARS`]; empty only
+/// where the form allows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PersonName(String);
+
+impl PersonName {
+    pub fn parse(input: &str, part: NamePart, required: bool) -> Result<PersonName, ServiceError> {
+        let name = input.trim();
+        if required && name.is_empty() {
+            Err(ServiceError::invalid(part.required_message()))
+        } else if name.chars().count() > MAX_NAME_CHARS {
+            Err(ServiceError::invalid(part.too_long_message()))
+        } else {
+            Ok(PersonName(name.to_owned()))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An e-mail address, or none (empty). Only the shape `local@domain` is checked;
+/// whether mail arrives is not this service's business.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(input: &str) -> Result<Email, ServiceError> {
+        let email = input.trim();
+        if email.is_empty() {
+            return Ok(Email(String::new()));
+        }
+        let well_formed = email.chars().count() <= MAX_EMAIL_CHARS
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+            && email.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty() && !domain.is_empty() && !domain.contains('@')
+            });
+        if well_formed {
+            Ok(Email(email.to_owned()))
+        } else {
+            Err(ServiceError::invalid(MSG_EMAIL_INVALID))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A user's profile as a request gives it, before parsing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProfileInput<'a> {
+    pub name: &'a str,
+    pub surname: &'a str,
+    pub last_name: &'a str,
+    pub login: &'a str,
+    pub email: &'a str,
+    /// 0 = no status.
+    pub status_id: i64,
+    pub department_ids: &'a [i64],
+    pub position_ids: &'a [i64],
+    pub right_ids: &'a [i64],
+}
+
+/// Everything about a user but the password.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub name: PersonName,
+    pub surname: PersonName,
+    pub last_name: PersonName,
+    pub login: Login,
+    pub email: Email,
+    pub status_id: Option<i64>,
+    pub departments: IdSet,
+    pub positions: IdSet,
+    pub rights: IdSet,
+}
+
+impl Profile {
+    fn parse(input: ProfileInput<'_>, names_required: bool) -> Result<Profile, ServiceError> {
+        Ok(Profile {
+            name: PersonName::parse(input.name, NamePart::Name, names_required)?,
+            surname: PersonName::parse(input.surname, NamePart::Surname, names_required)?,
+            last_name: PersonName::parse(input.last_name, NamePart::Patronymic, false)?,
+            login: Login::parse(input.login)?,
+            email: Email::parse(input.email)?,
+            status_id: (input.status_id != 0).then_some(input.status_id),
+            departments: IdSet::from_request(input.department_ids),
+            positions: IdSet::from_request(input.position_ids),
+            rights: IdSet::from_request(input.right_ids),
+        })
+    }
+}
+
+/// A user to create: a login and a password are required, the rest may wait.
+#[derive(Clone, Debug)]
+pub struct NewUser {
+    pub profile: Profile,
+    pub password: Password,
+}
+
+impl NewUser {
+    pub fn parse(input: ProfileInput<'_>, password: &str) -> Result<NewUser, ServiceError> {
+        let profile = Profile::parse(input, false)?;
+        Ok(NewUser {
+            profile,
+            password: Password::parse(password)?,
+        })
+    }
+}
+
+/// An edit of a user: the whole profile, and a new password only if one was typed.
+#[derive(Clone, Debug)]
+pub struct UserUpdate {
+    pub id: i64,
+    pub profile: Profile,
+    pub password: Option<Password>,
+}
+
+impl UserUpdate {
+    pub fn parse(
+        id: i64,
+        input: ProfileInput<'_>,
+        password: &str,
+    ) -> Result<UserUpdate, ServiceError> {
+        let profile = Profile::parse(input, true)?;
+        let password = if password.trim().is_empty() {
+            None
+        } else {
+            Some(Password::parse(password)?)
+        };
+        Ok(UserUpdate {
+            id,
+            profile,
+            password,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::login::MSG_LOGIN_REQUIRED;
+    use crate::domain::password::MSG_PASSWORD_TOO_SHORT;
+
+    fn complete() -> ProfileInput<'static> {
+        ProfileInput {
+            name: "Анна",
+            surname: "Иванова",
+            last_name: "Петровна",
+            login: "ivanova",
+            email: "ivanova@hospital.example",
+            ..ProfileInput::default()
+        }
+    }
+
+    fn message<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> String {
+        result.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_new_user_needs_only_a_login_and_a_password() {
+        let input = ProfileInput {
+            login: "petrov",
+            ..ProfileInput::default()
+        };
+        let user = NewUser::parse(input, "long enough").unwrap();
+        assert_eq!(user.profile.name.as_str(), "");
+        assert_eq!(user.profile.status_id, None);
+        assert_eq!(
+            message(NewUser::parse(ProfileInput::default(), "long enough")),
+            MSG_LOGIN_REQUIRED
+        );
+        assert_eq!(message(NewUser::parse(input, "")), "Введите пароль");
+    }
+
+    #[test]
+    fn a_new_users_password_has_at_least_eight_characters() {
+        assert_eq!(
+            message(NewUser::parse(complete(), "short")),
+            MSG_PASSWORD_TOO_SHORT
+        );
+    }
+
+    #[test]
+    fn an_edit_needs_name_surname_and_login() {
+        assert!(UserUpdate::parse(1, complete(), "").is_ok());
+        assert_eq!(
+            message(UserUpdate::parse(
+                1,
+                ProfileInput {
+                    name: " ",
+                    ..complete()
+                },
+                ""
+            )),
+            "Введите имя"
+        );
+        assert_eq!(
+            message(UserUpdate::parse(
+                1,
+                ProfileInput {
+                    surname: "",
+                    ..complete()
+                },
+                ""
+            )),
+            "Введите фамилию"
+        );
+        assert_eq!(
+            message(UserUpdate::parse(
+                1,
+                ProfileInput {
+                    login: "",
+                    ..complete()
+                },
+                ""
+            )),
+            MSG_LOGIN_REQUIRED
+        );
+        assert!(
+            UserUpdate::parse(
+                1,
+                ProfileInput {
+                    last_name: "",
+                    ..complete()
+                },
+                ""
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_blank_password_on_edit_keeps_the_old_one() {
+        assert!(
+            UserUpdate::parse(1, complete(), "")
+                .unwrap()
+                .password
+                .is_none()
+        );
+        assert!(
+            UserUpdate::parse(1, complete(), "   ")
+                .unwrap()
+                .password
+                .is_none()
+        );
+        assert!(
+            UserUpdate::parse(1, complete(), "new password")
+                .unwrap()
+                .password
+                .is_some()
+        );
+        assert_eq!(
+            message(UserUpdate::parse(1, complete(), "short")),
+            MSG_PASSWORD_TOO_SHORT
+        );
+    }
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        let user = NewUser::parse(
+            ProfileInput {
+                name: "  Анна ",
+                ..complete()
+            },
+            "long enough",
+        )
+        .unwrap();
+        assert_eq!(user.profile.name.as_str(), "Анна");
+        let long = "А".repeat(MAX_NAME_CHARS + 1);
+        assert_eq!(
+            message(NewUser::parse(
+                ProfileInput {
+                    surname: &long,
+                    ..complete()
+                },
+                "long enough"
+            )),
+            "Фамилия не должна превышать 100 символов"
+        );
+    }
+
+    #[test]
+    fn an_email_is_optional_but_well_formed() {
+        assert_eq!(Email::parse("").unwrap().as_str(), "");
+        assert_eq!(Email::parse(" a@b ").unwrap().as_str(), "a@b");
+        for bad in ["ivanova", "@hospital", "ivanova@", "a b@c", "a@b@c"] {
+            assert_eq!(message(Email::parse(bad)), MSG_EMAIL_INVALID, "{bad}");
+        }
+    }
+
+    #[test]
+    fn status_zero_means_none_and_links_are_sets() {
+        let input = ProfileInput {
+            status_id: 0,
+            department_ids: &[2, 2, 1],
+            ..complete()
+        };
+        let user = NewUser::parse(input, "long enough").unwrap();
+        assert_eq!(user.profile.status_id, None);
+        assert_eq!(user.profile.departments.iter().collect::<Vec<_>>(), [1, 2]);
+        let with_status = NewUser::parse(
+            ProfileInput {
+                status_id: 3,
+                ..complete()
+            },
+            "long enough",
+        )
+        .unwrap();
+        assert_eq!(with_status.profile.status_id, Some(3));
+    }
+}

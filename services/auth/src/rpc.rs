@@ -1,0 +1,468 @@
+//! The gRPC face of auth: each call checks its caller, parses the request into
+//! domain types, asks the store or the sessions, and maps the answer back.
+//!
+//! Access per call (the contract's comments): Login, RefreshToken and Logout are
+//! public; GetMe, ListDepartments, ListDepartmentsByIds, GetDepartment and the
+//! reference lists need a signed-in caller; ListDepartmentsWithUsers,
+//! GetDepartmentWithUsers and ListUsers any admin-type right; GetUser the user
+//! themself or UserManagement; every write UserManagement.
+
+use std::net::IpAddr;
+
+use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::{Caller, Right, ServiceError};
+use portal_proto::auth::v1 as pb;
+use portal_proto::auth::v1::auth_service_server::AuthService;
+use tonic::{Request, Response, Status};
+
+use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
+use crate::domain::ids::IdSet;
+use crate::domain::password::Passwords;
+use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, ProfileInput, UserUpdate};
+use crate::sessions::{IssuedTokens, Sessions};
+use crate::store::{
+    DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
+    SessionsEnded, StatusRecord, Store, UserRecord,
+};
+
+/// Metadata the gateway sets to the address of the client it serves.
+pub const FORWARDED_FOR: &str = "x-forwarded-for";
+
+pub struct AuthRpc {
+    store: Store,
+    passwords: Passwords,
+    sessions: Sessions,
+}
+
+impl AuthRpc {
+    pub fn new(store: Store, passwords: Passwords, sessions: Sessions) -> AuthRpc {
+        AuthRpc {
+            store,
+            passwords,
+            sessions,
+        }
+    }
+}
+
+type RpcResult<T> = Result<Response<T>, Status>;
+
+fn reply<T>(message: T) -> RpcResult<T> {
+    Ok(Response::new(message))
+}
+
+#[tonic::async_trait]
+impl AuthService for AuthRpc {
+    async fn login(&self, request: Request<pb::LoginRequest>) -> RpcResult<pb::LoginResponse> {
+        let address = client_address(&request);
+        let pb::LoginRequest { login, password } = request.into_inner();
+        let tokens = self.sessions.sign_in(&login, &password, &address).await?;
+        let IssuedTokens {
+            access_token,
+            refresh_token,
+            expires_in,
+        } = tokens;
+        reply(pb::LoginResponse {
+            access_token,
+            refresh_token: refresh_token.into_string(),
+            expires_in,
+        })
+    }
+
+    async fn refresh_token(
+        &self,
+        request: Request<pb::RefreshTokenRequest>,
+    ) -> RpcResult<pb::RefreshTokenResponse> {
+        let tokens = self
+            .sessions
+            .refresh(&request.into_inner().refresh_token)
+            .await?;
+        let IssuedTokens {
+            access_token,
+            refresh_token,
+            expires_in,
+        } = tokens;
+        reply(pb::RefreshTokenResponse {
+            access_token,
+            refresh_token: refresh_token.into_string(),
+            expires_in,
+        })
+    }
+
+    async fn logout(&self, request: Request<pb::LogoutRequest>) -> RpcResult<pb::LogoutResponse> {
+        self.sessions
+            .sign_out(&request.into_inner().refresh_token)
+            .await?;
+        reply(pb::LogoutResponse {})
+    }
+
+    async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {
+        let user_id = Caller::of(&request).user_id()?;
+        let me = self
+            .store
+            .user(user_id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
+        let status = match me.status_id {
+            Some(id) => self.store.status(id).await?.map(status),
+            None => None,
+        };
+        let (departments, positions, rights) = self.store.user_details(user_id).await?;
+        reply(pb::GetMeResponse {
+            user: Some(user(me)),
+            status,
+            departments: departments.into_iter().map(department).collect(),
+            positions: positions.into_iter().map(position).collect(),
+            rights: rights.into_iter().map(right).collect(),
+        })
+    }
+
+    async fn list_departments(
+        &self,
+        request: Request<pb::ListDepartmentsRequest>,
+    ) -> RpcResult<pb::ListDepartmentsResponse> {
+        Caller::of(&request).claims()?;
+        let departments = self.store.departments().await?;
+        reply(pb::ListDepartmentsResponse {
+            departments: departments.into_iter().map(department).collect(),
+        })
+    }
+
+    /// Only the caller's own departments, unless they manage users: others are
+    /// left out silently, like unknown ids.
+    async fn list_departments_by_ids(
+        &self,
+        request: Request<pb::ListDepartmentsByIdsRequest>,
+    ) -> RpcResult<pb::ListDepartmentsByIdsResponse> {
+        let caller = Caller::of(&request);
+        let user_id = caller.user_id()?;
+        let wanted = IdSet::from_request(&request.get_ref().department_ids);
+        let visible = if caller.has(Right::UserManagement) {
+            self.store.departments().await?
+        } else {
+            self.store.departments_of(user_id).await?
+        };
+        let departments = visible
+            .into_iter()
+            .filter(|d| wanted.contains(d.id))
+            .map(department)
+            .collect();
+        reply(pb::ListDepartmentsByIdsResponse { departments })
+    }
+
+    async fn list_departments_with_users(
+        &self,
+        request: Request<pb::ListDepartmentsWithUsersRequest>,
+    ) -> RpcResult<pb::ListDepartmentsWithUsersResponse> {
+        Caller::of(&request).require_admin_type()?;
+        let departments = self.store.departments_with_members().await?;
+        reply(pb::ListDepartmentsWithUsersResponse {
+            departments: departments.into_iter().map(department_with_users).collect(),
+        })
+    }
+
+    async fn get_department(
+        &self,
+        request: Request<pb::GetDepartmentRequest>,
+    ) -> RpcResult<pb::GetDepartmentResponse> {
+        Caller::of(&request).claims()?;
+        let found = self
+            .store
+            .department(request.get_ref().department_id)
+            .await?;
+        let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
+        reply(pb::GetDepartmentResponse {
+            department: Some(department(found)),
+        })
+    }
+
+    async fn get_department_with_users(
+        &self,
+        request: Request<pb::GetDepartmentWithUsersRequest>,
+    ) -> RpcResult<pb::GetDepartmentWithUsersResponse> {
+        Caller::of(&request).require_admin_type()?;
+        let found = self
+            .store
+            .department_with_members(request.get_ref().department_id)
+            .await?;
+        let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
+        reply(pb::GetDepartmentWithUsersResponse {
+            department: Some(department_with_users(found)),
+        })
+    }
+
+    async fn create_department(
+        &self,
+        request: Request<pb::CreateDepartmentRequest>,
+    ) -> RpcResult<pb::CreateDepartmentResponse> {
+        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let pb::CreateDepartmentRequest { title, user_ids } = request.into_inner();
+        let draft = DepartmentDraft::parse(&title, &user_ids)?;
+        let created = self.store.create_department(&draft, now_millis()).await?;
+        tracing::info!(
+            by = claims.user_id,
+            department_id = created.id,
+            "department created"
+        );
+        reply(pb::CreateDepartmentResponse {
+            department: Some(department_with_users(created)),
+        })
+    }
+
+    async fn update_department(
+        &self,
+        request: Request<pb::UpdateDepartmentRequest>,
+    ) -> RpcResult<pb::UpdateDepartmentResponse> {
+        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let pb::UpdateDepartmentRequest {
+            id,
+            title,
+            user_ids,
+        } = request.into_inner();
+        let draft = DepartmentDraft::parse(&title, &user_ids)?;
+        let updated = self.store.update_department(id, &draft).await?;
+        tracing::info!(
+            by = claims.user_id,
+            department_id = id,
+            "department updated"
+        );
+        reply(pb::UpdateDepartmentResponse {
+            department: Some(department_with_users(updated)),
+        })
+    }
+
+    async fn list_rights(
+        &self,
+        request: Request<pb::ListRightsRequest>,
+    ) -> RpcResult<pb::ListRightsResponse> {
+        Caller::of(&request).claims()?;
+        let rights = self.store.rights().await?;
+        reply(pb::ListRightsResponse {
+            rights: rights.into_iter().map(right).collect(),
+        })
+    }
+
+    async fn list_positions(
+        &self,
+        request: Request<pb::ListPositionsRequest>,
+    ) -> RpcResult<pb::ListPositionsResponse> {
+        Caller::of(&request).claims()?;
+        let positions = self.store.positions().await?;
+        reply(pb::ListPositionsResponse {
+            positions: positions.into_iter().map(position).collect(),
+        })
+    }
+
+    async fn list_statuses(
+        &self,
+        request: Request<pb::ListStatusesRequest>,
+    ) -> RpcResult<pb::ListStatusesResponse> {
+        Caller::of(&request).claims()?;
+        let statuses = self.store.statuses().await?;
+        reply(pb::ListStatusesResponse {
+            statuses: statuses.into_iter().map(status).collect(),
+        })
+    }
+
+    async fn list_users(
+        &self,
+        request: Request<pb::ListUsersRequest>,
+    ) -> RpcResult<pb::ListUsersResponse> {
+        Caller::of(&request).require_admin_type()?;
+        let users = self.store.users().await?;
+        reply(pb::ListUsersResponse {
+            users: users.into_iter().map(user).collect(),
+        })
+    }
+
+    async fn get_user(
+        &self,
+        request: Request<pb::GetUserRequest>,
+    ) -> RpcResult<pb::GetUserResponse> {
+        let user_id = request.get_ref().user_id;
+        Caller::of(&request).require_self_or(user_id, Right::UserManagement)?;
+        let found = self
+            .store
+            .user(user_id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
+        reply(pb::GetUserResponse {
+            user: Some(user(found)),
+        })
+    }
+
+    async fn create_user(
+        &self,
+        request: Request<pb::CreateUserRequest>,
+    ) -> RpcResult<pb::CreateUserResponse> {
+        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let r = request.into_inner();
+        let input = ProfileInput {
+            name: &r.name,
+            surname: &r.surname,
+            last_name: &r.last_name,
+            login: &r.login,
+            email: &r.email,
+            status_id: r.status_id,
+            department_ids: &r.department_ids,
+            position_ids: &r.position_ids,
+            right_ids: &r.right_ids,
+        };
+        let new_user = NewUser::parse(input, &r.password)?;
+        let hash = self.passwords.hash(&new_user.password).await?;
+        let created = self
+            .store
+            .create_user(&new_user.profile, &hash, now_millis())
+            .await?;
+        tracing::info!(by = claims.user_id, user_id = created.id, "user created");
+        reply(pb::CreateUserResponse {
+            user: Some(user(created)),
+        })
+    }
+
+    async fn update_user(
+        &self,
+        request: Request<pb::UpdateUserRequest>,
+    ) -> RpcResult<pb::UpdateUserResponse> {
+        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let r = request.into_inner();
+        let input = ProfileInput {
+            name: &r.name,
+            surname: &r.surname,
+            last_name: &r.last_name,
+            login: &r.login,
+            email: &r.email,
+            status_id: r.status_id,
+            department_ids: &r.department_ids,
+            position_ids: &r.position_ids,
+            right_ids: &r.right_ids,
+        };
+        let update = UserUpdate::parse(r.id, input, &r.password)?;
+        let hash = match &update.password {
+            Some(password) => Some(self.passwords.hash(password).await?),
+            None => None,
+        };
+        let (updated, ended) = self
+            .store
+            .update_user(update.id, &update.profile, hash.as_ref(), now_millis())
+            .await?;
+        tracing::info!(by = claims.user_id, user_id = updated.id, "user updated");
+        match ended {
+            SessionsEnded::None => {}
+            SessionsEnded::PasswordChanged => {
+                tracing::info!(user_id = updated.id, "password changed: sessions ended")
+            }
+            SessionsEnded::Blocked => tracing::info!(
+                user_id = updated.id,
+                "status blocks sign-in: sessions ended"
+            ),
+        }
+        reply(pb::UpdateUserResponse {
+            user: Some(user(updated)),
+        })
+    }
+}
+
+/// The client a sign-in comes from: the first `x-forwarded-for` entry the
+/// gateway set, else the peer of this connection.
+pub fn client_address<T>(request: &Request<T>) -> String {
+    let forwarded = request
+        .metadata()
+        .get(FORWARDED_FOR)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(',').next())
+        .and_then(|first| first.trim().parse::<IpAddr>().ok());
+    forwarded
+        .or_else(|| request.remote_addr().map(|peer| peer.ip()))
+        .map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
+}
+
+// --- Records to messages ---
+
+fn user(record: UserRecord) -> pb::User {
+    pb::User {
+        id: record.id,
+        name: record.name,
+        surname: record.surname,
+        last_name: record.last_name,
+        login: record.login,
+        email: record.email,
+        status_id: record.status_id.unwrap_or(0),
+        department_ids: record.department_ids,
+        position_ids: record.position_ids,
+        right_ids: record.right_ids,
+        created_at: Some(timestamp_from_millis(record.created_at)),
+    }
+}
+
+fn department(record: DepartmentRecord) -> pb::Department {
+    pb::Department {
+        id: record.id,
+        title: record.title,
+    }
+}
+
+fn member(record: MemberRecord) -> pb::DepartmentMember {
+    pb::DepartmentMember {
+        id: record.id,
+        name: record.name,
+        surname: record.surname,
+        last_name: record.last_name,
+    }
+}
+
+fn department_with_users(record: DepartmentWithMembers) -> pb::DepartmentWithUsers {
+    pb::DepartmentWithUsers {
+        id: record.id,
+        title: record.title,
+        users: record.members.into_iter().map(member).collect(),
+    }
+}
+
+fn status(record: StatusRecord) -> pb::Status {
+    pb::Status {
+        id: record.id,
+        name: record.name,
+    }
+}
+
+fn position(record: PositionRecord) -> pb::Position {
+    pb::Position {
+        id: record.id,
+        title: record.title,
+    }
+}
+
+fn right(record: RightRecord) -> pb::Right {
+    pb::Right {
+        id: record.id,
+        name: record.name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_forwarded_address_is_the_client() {
+        let mut request = Request::new(());
+        request
+            .metadata_mut()
+            .insert(FORWARDED_FOR, "203.0.113.7, 10.0.0.2".parse().unwrap());
+        assert_eq!(client_address(&request), "203.0.113.7");
+    }
+
+    #[test]
+    fn a_malformed_forwarded_address_is_ignored() {
+        let mut request = Request::new(());
+        request
+            .metadata_mut()
+            .insert(FORWARDED_FOR, "not-an-address".parse().unwrap());
+        assert_eq!(client_address(&request), "unknown");
+    }
+
+    #[test]
+    fn without_forwarding_the_peer_is_the_client() {
+        assert_eq!(client_address(&Request::new(())), "unknown");
+    }
+}

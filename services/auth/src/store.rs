@@ -1,0 +1,975 @@
+//! Auth's queries: one set for SQLite and PostgreSQL through sqlx's Any driver.
+//!
+//! Reads run on a pooled connection; every write that touches more than one row
+//! runs in one transaction, which checks the links it writes so that an unknown
+//! id becomes a Russian message rather than a foreign-key error. On SQLite write
+//! transactions start with `BEGIN IMMEDIATE`, so two writers queue on the busy
+//! timeout instead of failing to upgrade a read lock.
+
+use std::collections::HashMap;
+
+use portal_kit::db::Backend;
+use portal_kit::token::Subject;
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::any::Any;
+use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
+
+use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
+use crate::domain::ids::{IdSet, LinkTo};
+use crate::domain::login::LoginKey;
+use crate::domain::password::PasswordHash;
+use crate::domain::refresh::RefreshTokenHash;
+use crate::domain::user::{MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+// --- Records ---
+
+#[derive(Clone, Debug, FromRow)]
+pub struct DepartmentRecord {
+    pub id: i64,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct MemberRecord {
+    pub id: i64,
+    pub name: String,
+    pub surname: String,
+    pub last_name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct DepartmentWithMembers {
+    pub id: i64,
+    pub title: String,
+    pub members: Vec<MemberRecord>,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct StatusRecord {
+    pub id: i64,
+    pub name: String,
+    pub blocks_sign_in: i64,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct PositionRecord {
+    pub id: i64,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct RightRecord {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, FromRow)]
+struct UserRow {
+    id: i64,
+    name: String,
+    surname: String,
+    last_name: String,
+    login: String,
+    email: String,
+    status_id: Option<i64>,
+    created_at: i64,
+}
+
+/// A user with the ids of their links.
+#[derive(Clone, Debug)]
+pub struct UserRecord {
+    pub id: i64,
+    pub name: String,
+    pub surname: String,
+    pub last_name: String,
+    pub login: String,
+    pub email: String,
+    pub status_id: Option<i64>,
+    pub created_at: i64,
+    pub department_ids: Vec<i64>,
+    pub position_ids: Vec<i64>,
+    pub right_ids: Vec<i64>,
+}
+
+impl UserRecord {
+    fn from_row(
+        row: UserRow,
+        department_ids: Vec<i64>,
+        position_ids: Vec<i64>,
+        right_ids: Vec<i64>,
+    ) -> Self {
+        UserRecord {
+            id: row.id,
+            name: row.name,
+            surname: row.surname,
+            last_name: row.last_name,
+            login: row.login,
+            email: row.email,
+            status_id: row.status_id,
+            created_at: row.created_at,
+            department_ids,
+            position_ids,
+            right_ids,
+        }
+    }
+}
+
+/// What sign-in needs to know about a login.
+#[derive(Clone, Debug)]
+pub struct Credentials {
+    pub user_id: i64,
+    pub password_hash: PasswordHash,
+    pub blocked: bool,
+}
+
+/// The outcome of exchanging a refresh token for its successor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// The successor is stored; the token sent is used up.
+    Rotated { user_id: i64 },
+    /// The token had been exchanged before: someone holds a copy. Its family is
+    /// now revoked.
+    Reused { user_id: i64, family_id: i64 },
+    /// The user's status blocks sign-in; the family is now revoked.
+    Blocked { user_id: i64 },
+    /// Unknown, expired or already revoked.
+    Invalid,
+}
+
+/// Which of a user's sessions an update ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionsEnded {
+    None,
+    PasswordChanged,
+    Blocked,
+}
+
+const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users WHERE id = $1";
+
+impl Store {
+    pub fn new(pool: AnyPool, backend: Backend) -> Store {
+        Store { pool, backend }
+    }
+
+    async fn read(&self) -> ServiceResult<sqlx::pool::PoolConnection<Any>> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
+    }
+
+    // --- Reference data ---
+
+    pub async fn statuses(&self) -> ServiceResult<Vec<StatusRecord>> {
+        Ok(
+            sqlx::query_as("SELECT id, name, blocks_sign_in FROM statuses ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn positions(&self) -> ServiceResult<Vec<PositionRecord>> {
+        Ok(
+            sqlx::query_as("SELECT id, title FROM positions ORDER BY title, id")
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn rights(&self) -> ServiceResult<Vec<RightRecord>> {
+        Ok(sqlx::query_as("SELECT id, name FROM rights ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    pub async fn status(&self, id: i64) -> ServiceResult<Option<StatusRecord>> {
+        Ok(
+            sqlx::query_as("SELECT id, name, blocks_sign_in FROM statuses WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn status_named(&self, name: &str) -> ServiceResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM statuses WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn position_titled(&self, title: &str) -> ServiceResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM positions WHERE title = $1")
+                .bind(title)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    // --- Sign-in and sessions ---
+
+    pub async fn credentials(&self, login: &LoginKey) -> ServiceResult<Option<Credentials>> {
+        let row: Option<(i64, String, i64)> = sqlx::query_as(
+            "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0) \
+             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1",
+        )
+        .bind(login.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(user_id, hash, blocked)| Credentials {
+            user_id,
+            password_hash: PasswordHash::from_stored(hash),
+            blocked: blocked != 0,
+        }))
+    }
+
+    /// Who an access token for `user_id` speaks of: names, right names, department ids.
+    pub async fn subject(&self, user_id: i64) -> ServiceResult<Option<Subject>> {
+        let mut conn = self.read().await?;
+        let row: Option<(String, String, String, String)> =
+            sqlx::query_as("SELECT login, name, surname, last_name FROM users WHERE id = $1")
+                .bind(user_id)
+                .fetch_optional(&mut *conn)
+                .await?;
+        let Some((login, name, surname, last_name)) = row else {
+            return Ok(None);
+        };
+        let rights = sqlx::query_scalar(
+            "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 ORDER BY r.id",
+        )
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let departments = links(&mut conn, Link::UserDepartments, user_id).await?;
+        Ok(Some(Subject {
+            user_id,
+            login,
+            name,
+            surname,
+            last_name,
+            rights,
+            departments,
+        }))
+    }
+
+    /// Starts a session: a new family holding its first refresh token.
+    pub async fn start_session(
+        &self,
+        user_id: i64,
+        token: &RefreshTokenHash,
+        now: i64,
+        expires_at: i64,
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let family_id: i64 = sqlx::query_scalar(
+            "INSERT INTO refresh_families (user_id, created_at, expires_at) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(now)
+        .bind(expires_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        insert_refresh_token(&mut tx, family_id, token, now, expires_at).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Exchanges the token hashed `old` for the one hashed `new`, atomically: the
+    /// first statement claims the old token, so of two concurrent exchanges only
+    /// one succeeds and the other is treated as the reuse it is.
+    pub async fn rotate(
+        &self,
+        old: &RefreshTokenHash,
+        new: &RefreshTokenHash,
+        now: i64,
+        expires_at: i64,
+    ) -> ServiceResult<Rotation> {
+        let mut tx = self.write().await?;
+        let claimed = sqlx::query(
+            "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
+        )
+        .bind(now)
+        .bind(old.as_str())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        let row: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+            "SELECT t.family_id, t.expires_at, f.user_id, f.revoked_at \
+             FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id WHERE t.token_hash = $1",
+        )
+        .bind(old.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((family_id, token_expires_at, user_id, revoked_at)) = row else {
+            return Ok(Rotation::Invalid);
+        };
+        if revoked_at.is_some() || token_expires_at <= now {
+            tx.commit().await?;
+            return Ok(Rotation::Invalid);
+        }
+        if !claimed {
+            revoke_family(&mut tx, family_id, now).await?;
+            tx.commit().await?;
+            return Ok(Rotation::Reused { user_id, family_id });
+        }
+        let blocked: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(s.blocks_sign_in, 0) FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        if blocked != 0 {
+            revoke_family(&mut tx, family_id, now).await?;
+            tx.commit().await?;
+            return Ok(Rotation::Blocked { user_id });
+        }
+        let extended = sqlx::query(
+            "UPDATE refresh_families SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL",
+        )
+        .bind(expires_at)
+        .bind(family_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if extended != 1 {
+            // Revoked while this exchange waited for the row.
+            return Ok(Rotation::Invalid);
+        }
+        insert_refresh_token(&mut tx, family_id, new, now, expires_at).await?;
+        tx.commit().await?;
+        Ok(Rotation::Rotated { user_id })
+    }
+
+    /// Ends the session the token belongs to; an unknown token ends nothing.
+    pub async fn revoke_session_of(
+        &self,
+        token: &RefreshTokenHash,
+        now: i64,
+    ) -> ServiceResult<bool> {
+        let revoked = sqlx::query(
+            "UPDATE refresh_families SET revoked_at = $1 \
+             WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2)",
+        )
+        .bind(now)
+        .bind(token.as_str())
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(revoked > 0)
+    }
+
+    /// Forgets sessions whose newest token has expired.
+    pub async fn purge_expired_sessions(&self, now: i64) -> ServiceResult<u64> {
+        Ok(
+            sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
+                .bind(now)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
+    }
+
+    // --- Users ---
+
+    pub async fn count_users(&self) -> ServiceResult<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    pub async fn user_id_by_login(&self, login: &LoginKey) -> ServiceResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM users WHERE login_key = $1")
+                .bind(login.as_str())
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn user(&self, id: i64) -> ServiceResult<Option<UserRecord>> {
+        let mut conn = self.read().await?;
+        user(&mut conn, id).await
+    }
+
+    pub async fn users(&self) -> ServiceResult<Vec<UserRecord>> {
+        let mut conn = self.read().await?;
+        let rows: Vec<UserRow> = sqlx::query_as(
+            "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users \
+             ORDER BY surname, name, id",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut departments = all_links(&mut conn, Link::UserDepartments).await?;
+        let mut positions = all_links(&mut conn, Link::UserPositions).await?;
+        let mut rights = all_links(&mut conn, Link::UserRights).await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let id = row.id;
+                UserRecord::from_row(
+                    row,
+                    departments.remove(&id).unwrap_or_default(),
+                    positions.remove(&id).unwrap_or_default(),
+                    rights.remove(&id).unwrap_or_default(),
+                )
+            })
+            .collect())
+    }
+
+    /// The departments, positions and rights of a user, with names.
+    pub async fn user_details(
+        &self,
+        id: i64,
+    ) -> ServiceResult<(Vec<DepartmentRecord>, Vec<PositionRecord>, Vec<RightRecord>)> {
+        let mut conn = self.read().await?;
+        let departments = departments_of(&mut conn, id).await?;
+        let positions = sqlx::query_as(
+            "SELECT p.id, p.title FROM user_positions up JOIN positions p ON p.id = up.position_id \
+             WHERE up.user_id = $1 ORDER BY p.title, p.id",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let rights = sqlx::query_as(
+            "SELECT r.id, r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
+             WHERE ur.user_id = $1 ORDER BY r.id",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok((departments, positions, rights))
+    }
+
+    /// Creates a user with their links; the login must be free.
+    pub async fn create_user(
+        &self,
+        profile: &Profile,
+        password: &PasswordHash,
+        now: i64,
+    ) -> ServiceResult<UserRecord> {
+        let mut tx = self.write().await?;
+        check_profile_links(&mut tx, profile).await?;
+        if login_owner(&mut tx, profile).await?.is_some() {
+            return Err(ServiceError::conflict(MSG_LOGIN_TAKEN));
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (name, surname, last_name, login, login_key, email, password_hash, status_id, \
+             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(profile.name.as_str())
+        .bind(profile.surname.as_str())
+        .bind(profile.last_name.as_str())
+        .bind(profile.login.as_str())
+        .bind(profile.login.key().as_str())
+        .bind(profile.email.as_str())
+        .bind(password.as_str())
+        .bind(profile.status_id)
+        .bind(now)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(login_conflict)?;
+        write_user_links(&mut tx, id, profile).await?;
+        let user = user(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("a created user vanished"))?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// Replaces a user's profile and links, and their password if one is given.
+    /// A new password or a status that blocks sign-in ends all their sessions.
+    pub async fn update_user(
+        &self,
+        id: i64,
+        profile: &Profile,
+        password: Option<&PasswordHash>,
+        now: i64,
+    ) -> ServiceResult<(UserRecord, SessionsEnded)> {
+        let mut tx = self.write().await?;
+        let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if exists.is_none() {
+            return Err(ServiceError::not_found(MSG_USER_NOT_FOUND));
+        }
+        let blocked = check_profile_links(&mut tx, profile).await?;
+        if login_owner(&mut tx, profile)
+            .await?
+            .is_some_and(|owner| owner != id)
+        {
+            return Err(ServiceError::conflict(MSG_LOGIN_TAKEN));
+        }
+        sqlx::query(
+            "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
+             status_id = $7, updated_at = $8 WHERE id = $9",
+        )
+        .bind(profile.name.as_str())
+        .bind(profile.surname.as_str())
+        .bind(profile.last_name.as_str())
+        .bind(profile.login.as_str())
+        .bind(profile.login.key().as_str())
+        .bind(profile.email.as_str())
+        .bind(profile.status_id)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(login_conflict)?;
+        if let Some(hash) = password {
+            sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                .bind(hash.as_str())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
+            sqlx::query(link.delete_of_owner())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        write_user_links(&mut tx, id, profile).await?;
+        let ended = if blocked {
+            SessionsEnded::Blocked
+        } else if password.is_some() {
+            SessionsEnded::PasswordChanged
+        } else {
+            SessionsEnded::None
+        };
+        if ended != SessionsEnded::None {
+            sqlx::query("UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
+                .bind(now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let user = user(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("an updated user vanished"))?;
+        tx.commit().await?;
+        Ok((user, ended))
+    }
+
+    // --- Departments ---
+
+    pub async fn count_departments(&self) -> ServiceResult<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM departments")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    pub async fn departments(&self) -> ServiceResult<Vec<DepartmentRecord>> {
+        Ok(
+            sqlx::query_as("SELECT id, title FROM departments ORDER BY title, id")
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    /// The departments `user_id` belongs to.
+    pub async fn departments_of(&self, user_id: i64) -> ServiceResult<Vec<DepartmentRecord>> {
+        let mut conn = self.read().await?;
+        departments_of(&mut conn, user_id).await
+    }
+
+    pub async fn department(&self, id: i64) -> ServiceResult<Option<DepartmentRecord>> {
+        Ok(
+            sqlx::query_as("SELECT id, title FROM departments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn department_with_members(
+        &self,
+        id: i64,
+    ) -> ServiceResult<Option<DepartmentWithMembers>> {
+        let mut conn = self.read().await?;
+        department_with_members(&mut conn, id).await
+    }
+
+    pub async fn departments_with_members(&self) -> ServiceResult<Vec<DepartmentWithMembers>> {
+        let mut conn = self.read().await?;
+        let departments: Vec<DepartmentRecord> =
+            sqlx::query_as("SELECT id, title FROM departments ORDER BY title, id")
+                .fetch_all(&mut *conn)
+                .await?;
+        let rows: Vec<(i64, i64, String, String, String)> = sqlx::query_as(
+            "SELECT du.department_id, u.id, u.name, u.surname, u.last_name \
+             FROM department_users du JOIN users u ON u.id = du.user_id ORDER BY u.surname, u.name, u.id",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut members: HashMap<i64, Vec<MemberRecord>> = HashMap::new();
+        for (department_id, id, name, surname, last_name) in rows {
+            members
+                .entry(department_id)
+                .or_default()
+                .push(MemberRecord {
+                    id,
+                    name,
+                    surname,
+                    last_name,
+                });
+        }
+        Ok(departments
+            .into_iter()
+            .map(|d| DepartmentWithMembers {
+                members: members.remove(&d.id).unwrap_or_default(),
+                id: d.id,
+                title: d.title,
+            })
+            .collect())
+    }
+
+    pub async fn create_department(
+        &self,
+        draft: &DepartmentDraft,
+        now: i64,
+    ) -> ServiceResult<DepartmentWithMembers> {
+        let mut tx = self.write().await?;
+        check_links(&mut tx, LinkTo::User, &draft.members).await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO departments (title, created_at) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(draft.title.as_str())
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        write_links(&mut tx, Link::DepartmentUsers, id, &draft.members).await?;
+        let department = department_with_members(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("a created department vanished"))?;
+        tx.commit().await?;
+        Ok(department)
+    }
+
+    pub async fn update_department(
+        &self,
+        id: i64,
+        draft: &DepartmentDraft,
+    ) -> ServiceResult<DepartmentWithMembers> {
+        let mut tx = self.write().await?;
+        let updated = sqlx::query("UPDATE departments SET title = $1 WHERE id = $2")
+            .bind(draft.title.as_str())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if updated == 0 {
+            return Err(ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND));
+        }
+        check_links(&mut tx, LinkTo::User, &draft.members).await?;
+        sqlx::query(Link::DepartmentUsers.delete_of_owner())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        write_links(&mut tx, Link::DepartmentUsers, id, &draft.members).await?;
+        let department = department_with_members(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("an updated department vanished"))?;
+        tx.commit().await?;
+        Ok(department)
+    }
+
+    /// Adds `user_id` to a department, if not a member yet (demo data).
+    pub async fn add_member(&self, department_id: i64, user_id: i64) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let known: Option<i64> = sqlx::query_scalar(
+            "SELECT user_id FROM department_users WHERE department_id = $1 AND user_id = $2",
+        )
+        .bind(department_id)
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if known.is_none() {
+            write_links(
+                &mut tx,
+                Link::DepartmentUsers,
+                department_id,
+                &IdSet::from_iter([user_id]),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+// --- Link tables ---
+
+/// A many-to-many table, named from its owner's side.
+#[derive(Clone, Copy, Debug)]
+enum Link {
+    UserDepartments,
+    UserPositions,
+    UserRights,
+    DepartmentUsers,
+}
+
+impl Link {
+    fn select_of_owner(self) -> &'static str {
+        match self {
+            Link::UserDepartments => {
+                "SELECT department_id FROM department_users WHERE user_id = $1 ORDER BY department_id"
+            }
+            Link::UserPositions => {
+                "SELECT position_id FROM user_positions WHERE user_id = $1 ORDER BY position_id"
+            }
+            Link::UserRights => {
+                "SELECT right_id FROM user_rights WHERE user_id = $1 ORDER BY right_id"
+            }
+            Link::DepartmentUsers => {
+                "SELECT user_id FROM department_users WHERE department_id = $1 ORDER BY user_id"
+            }
+        }
+    }
+
+    /// (owner, target) pairs of the whole table.
+    fn select_all(self) -> &'static str {
+        match self {
+            Link::UserDepartments => {
+                "SELECT user_id, department_id FROM department_users ORDER BY user_id, department_id"
+            }
+            Link::UserPositions => {
+                "SELECT user_id, position_id FROM user_positions ORDER BY user_id, position_id"
+            }
+            Link::UserRights => {
+                "SELECT user_id, right_id FROM user_rights ORDER BY user_id, right_id"
+            }
+            Link::DepartmentUsers => {
+                "SELECT department_id, user_id FROM department_users ORDER BY department_id, user_id"
+            }
+        }
+    }
+
+    fn insert(self) -> &'static str {
+        match self {
+            Link::UserDepartments => {
+                "INSERT INTO department_users (user_id, department_id) VALUES ($1, $2)"
+            }
+            Link::UserPositions => {
+                "INSERT INTO user_positions (user_id, position_id) VALUES ($1, $2)"
+            }
+            Link::UserRights => "INSERT INTO user_rights (user_id, right_id) VALUES ($1, $2)",
+            Link::DepartmentUsers => {
+                "INSERT INTO department_users (department_id, user_id) VALUES ($1, $2)"
+            }
+        }
+    }
+
+    fn delete_of_owner(self) -> &'static str {
+        match self {
+            Link::UserDepartments => "DELETE FROM department_users WHERE user_id = $1",
+            Link::UserPositions => "DELETE FROM user_positions WHERE user_id = $1",
+            Link::UserRights => "DELETE FROM user_rights WHERE user_id = $1",
+            Link::DepartmentUsers => "DELETE FROM department_users WHERE department_id = $1",
+        }
+    }
+}
+
+impl LinkTo {
+    fn exists(self) -> &'static str {
+        match self {
+            LinkTo::Department => "SELECT id FROM departments WHERE id = $1",
+            LinkTo::Position => "SELECT id FROM positions WHERE id = $1",
+            LinkTo::Right => "SELECT id FROM rights WHERE id = $1",
+            LinkTo::Status => "SELECT id FROM statuses WHERE id = $1",
+            LinkTo::User => "SELECT id FROM users WHERE id = $1",
+        }
+    }
+}
+
+async fn links(conn: &mut AnyConnection, link: Link, owner: i64) -> ServiceResult<Vec<i64>> {
+    Ok(sqlx::query_scalar(link.select_of_owner())
+        .bind(owner)
+        .fetch_all(&mut *conn)
+        .await?)
+}
+
+async fn all_links(conn: &mut AnyConnection, link: Link) -> ServiceResult<HashMap<i64, Vec<i64>>> {
+    let pairs: Vec<(i64, i64)> = sqlx::query_as(link.select_all())
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut by_owner: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (owner, target) in pairs {
+        by_owner.entry(owner).or_default().push(target);
+    }
+    Ok(by_owner)
+}
+
+async fn write_links(
+    conn: &mut AnyConnection,
+    link: Link,
+    owner: i64,
+    targets: &IdSet,
+) -> ServiceResult<()> {
+    for target in targets.iter() {
+        sqlx::query(link.insert())
+            .bind(owner)
+            .bind(target)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Refuses the first id of `ids` that names nothing.
+async fn check_links(conn: &mut AnyConnection, to: LinkTo, ids: &IdSet) -> ServiceResult<()> {
+    for id in ids.iter() {
+        let found: Option<i64> = sqlx::query_scalar(to.exists())
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+        if found.is_none() {
+            return Err(to.unknown(id));
+        }
+    }
+    Ok(())
+}
+
+/// Checks every link of a profile; answers whether its status blocks sign-in.
+async fn check_profile_links(conn: &mut AnyConnection, profile: &Profile) -> ServiceResult<bool> {
+    let mut blocked = false;
+    if let Some(status_id) = profile.status_id {
+        let blocks: Option<i64> =
+            sqlx::query_scalar("SELECT blocks_sign_in FROM statuses WHERE id = $1")
+                .bind(status_id)
+                .fetch_optional(&mut *conn)
+                .await?;
+        blocked = blocks.ok_or_else(|| LinkTo::Status.unknown(status_id))? != 0;
+    }
+    check_links(conn, LinkTo::Department, &profile.departments).await?;
+    check_links(conn, LinkTo::Position, &profile.positions).await?;
+    check_links(conn, LinkTo::Right, &profile.rights).await?;
+    Ok(blocked)
+}
+
+async fn write_user_links(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    profile: &Profile,
+) -> ServiceResult<()> {
+    write_links(conn, Link::UserDepartments, user_id, &profile.departments).await?;
+    write_links(conn, Link::UserPositions, user_id, &profile.positions).await?;
+    write_links(conn, Link::UserRights, user_id, &profile.rights).await
+}
+
+async fn login_owner(conn: &mut AnyConnection, profile: &Profile) -> ServiceResult<Option<i64>> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM users WHERE login_key = $1")
+            .bind(profile.login.key().as_str())
+            .fetch_optional(&mut *conn)
+            .await?,
+    )
+}
+
+/// A unique violation on users is the login (its only unique column), taken by
+/// a concurrent writer after this transaction checked it.
+fn login_conflict(error: sqlx::Error) -> ServiceError {
+    match &error {
+        sqlx::Error::Database(database) if database.is_unique_violation() => {
+            ServiceError::conflict(MSG_LOGIN_TAKEN)
+        }
+        _ => error.into(),
+    }
+}
+
+async fn user(conn: &mut AnyConnection, id: i64) -> ServiceResult<Option<UserRecord>> {
+    let row: Option<UserRow> = sqlx::query_as(USER_COLUMNS_BY_ID)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let departments = links(conn, Link::UserDepartments, id).await?;
+    let positions = links(conn, Link::UserPositions, id).await?;
+    let rights = links(conn, Link::UserRights, id).await?;
+    Ok(Some(UserRecord::from_row(
+        row,
+        departments,
+        positions,
+        rights,
+    )))
+}
+
+async fn departments_of(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> ServiceResult<Vec<DepartmentRecord>> {
+    Ok(sqlx::query_as(
+        "SELECT d.id, d.title FROM departments d JOIN department_users du ON du.department_id = d.id \
+         WHERE du.user_id = $1 ORDER BY d.title, d.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+async fn department_with_members(
+    conn: &mut AnyConnection,
+    id: i64,
+) -> ServiceResult<Option<DepartmentWithMembers>> {
+    let department: Option<DepartmentRecord> =
+        sqlx::query_as("SELECT id, title FROM departments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(department) = department else {
+        return Ok(None);
+    };
+    let members = sqlx::query_as(
+        "SELECT u.id, u.name, u.surname, u.last_name FROM department_users du JOIN users u ON u.id = du.user_id \
+         WHERE du.department_id = $1 ORDER BY u.surname, u.name, u.id",
+    )
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(Some(DepartmentWithMembers {
+        id: department.id,
+        title: department.title,
+        members,
+    }))
+}
+
+async fn insert_refresh_token(
+    conn: &mut AnyConnection,
+    family_id: i64,
+    token: &RefreshTokenHash,
+    now: i64,
+    expires_at: i64,
+) -> ServiceResult<()> {
+    sqlx::query("INSERT INTO refresh_tokens (family_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+        .bind(family_id)
+        .bind(token.as_str())
+        .bind(now)
+        .bind(expires_at)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+async fn revoke_family(conn: &mut AnyConnection, family_id: i64, now: i64) -> ServiceResult<()> {
+    sqlx::query("UPDATE refresh_families SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+        .bind(now)
+        .bind(family_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}

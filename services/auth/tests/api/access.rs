@@ -1,0 +1,442 @@
+//! Who may call what: the authorization matrix, and what callers get to see.
+
+use portal_kit::Right;
+use portal_proto::auth::v1 as pb;
+use prost::Message as _;
+use tonic::{Code, Status};
+
+use crate::helpers::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Learner,
+    UserManagement,
+    EducationManagement,
+    EquipmentEditing,
+}
+
+const CALLERS: [Who; 5] = [
+    Who::Anonymous,
+    Who::Learner,
+    Who::UserManagement,
+    Who::EducationManagement,
+    Who::EquipmentEditing,
+];
+
+use Code::{Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
+
+/// Expected codes for [`CALLERS`], in that order.
+const PUBLIC: [Code; 5] = [OK, OK, OK, OK, OK];
+const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
+const ADMIN_TYPE: [Code; 5] = [UNAUTH, DENIED, OK, OK, OK];
+const USER_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, OK, DENIED, DENIED];
+
+/// Every RPC of AuthService (some in two situations) and who may call it.
+const MATRIX: &[(&str, [Code; 5])] = &[
+    ("Login", PUBLIC),
+    ("RefreshToken", PUBLIC),
+    ("Logout", PUBLIC),
+    ("GetMe", SIGNED_IN),
+    ("ListDepartments", SIGNED_IN),
+    ("ListDepartmentsByIds", SIGNED_IN),
+    ("ListDepartmentsWithUsers", ADMIN_TYPE),
+    ("GetDepartment", SIGNED_IN),
+    ("GetDepartmentWithUsers", ADMIN_TYPE),
+    ("CreateDepartment", USER_MANAGEMENT),
+    ("UpdateDepartment", USER_MANAGEMENT),
+    ("ListRights", SIGNED_IN),
+    ("ListPositions", SIGNED_IN),
+    ("ListStatuses", SIGNED_IN),
+    ("ListUsers", ADMIN_TYPE),
+    ("GetUser/another user", USER_MANAGEMENT),
+    ("GetUser/themself", SIGNED_IN),
+    ("CreateUser", USER_MANAGEMENT),
+    ("UpdateUser", USER_MANAGEMENT),
+];
+
+const LEARNER_PASSWORD: &str = "learner-password";
+
+/// Real users for each caller, and the things the calls act on.
+struct Fixture {
+    ids: [i64; 5],
+    tokens: [Option<String>; 5],
+    learner_login: String,
+    other: pb::User,
+    department_id: i64,
+    refresh_token: String,
+}
+
+async fn fixture(app: &TestApp) -> Fixture {
+    let department_id = app
+        .create_department("Кардиологическое отделение", &[])
+        .await
+        .id;
+    let learner = app
+        .staff(
+            &unique_login("learner"),
+            LEARNER_PASSWORD,
+            &[],
+            &[department_id],
+        )
+        .await;
+    let um = app
+        .staff(
+            &unique_login("users"),
+            "password-1",
+            &[RIGHT_USER_MANAGEMENT],
+            &[],
+        )
+        .await;
+    let em = app
+        .staff(
+            &unique_login("education"),
+            "password-2",
+            &[RIGHT_EDUCATION_MANAGEMENT],
+            &[],
+        )
+        .await;
+    let ee = app
+        .staff(
+            &unique_login("equipment"),
+            "password-3",
+            &[RIGHT_EQUIPMENT_EDITING],
+            &[],
+        )
+        .await;
+    let other = app
+        .staff(&unique_login("other"), "password-4", &[], &[])
+        .await;
+    let refresh_token = app
+        .login(&learner.login, LEARNER_PASSWORD)
+        .await
+        .unwrap()
+        .refresh_token;
+    Fixture {
+        ids: [0, learner.id, um.id, em.id, ee.id],
+        tokens: [
+            None,
+            Some(app.token(learner.id, &[])),
+            Some(app.token(um.id, &[Right::UserManagement])),
+            Some(app.token(em.id, &[Right::EducationManagement])),
+            Some(app.token(ee.id, &[Right::EquipmentEditing])),
+        ],
+        learner_login: learner.login,
+        other,
+        department_id,
+        refresh_token,
+    }
+}
+
+fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
+    match token {
+        Some(token) => authed(message, token),
+        None => tonic::Request::new(message),
+    }
+}
+
+/// Makes the call `rpc` as caller `who` with a request valid for a caller
+/// allowed to make it, and answers its code.
+async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Code {
+    let mut client = app.client.clone();
+    let token = fixture.tokens[who].clone();
+    fn done<T>(result: Result<tonic::Response<T>, Status>) -> Code {
+        code(&result)
+    }
+    match rpc {
+        "Login" => done(
+            client
+                .login(request(
+                    login_request(&fixture.learner_login, LEARNER_PASSWORD),
+                    &token,
+                ))
+                .await,
+        ),
+        "RefreshToken" => {
+            let message = pb::RefreshTokenRequest {
+                refresh_token: fixture.refresh_token.clone(),
+            };
+            let result = client.refresh_token(request(message, &token)).await;
+            if let Ok(response) = &result {
+                fixture.refresh_token = response.get_ref().refresh_token.clone();
+            }
+            done(result)
+        }
+        "Logout" => done(
+            client
+                .logout(request(
+                    pb::LogoutRequest {
+                        refresh_token: "unknown".into(),
+                    },
+                    &token,
+                ))
+                .await,
+        ),
+        "GetMe" => done(client.get_me(request(pb::GetMeRequest {}, &token)).await),
+        "ListDepartments" => done(
+            client
+                .list_departments(request(pb::ListDepartmentsRequest {}, &token))
+                .await,
+        ),
+        "ListDepartmentsByIds" => {
+            let message = pb::ListDepartmentsByIdsRequest {
+                department_ids: vec![fixture.department_id],
+            };
+            done(
+                client
+                    .list_departments_by_ids(request(message, &token))
+                    .await,
+            )
+        }
+        "ListDepartmentsWithUsers" => done(
+            client
+                .list_departments_with_users(request(
+                    pb::ListDepartmentsWithUsersRequest {},
+                    &token,
+                ))
+                .await,
+        ),
+        "GetDepartment" => {
+            let message = pb::GetDepartmentRequest {
+                department_id: fixture.department_id,
+            };
+            done(client.get_department(request(message, &token)).await)
+        }
+        "GetDepartmentWithUsers" => {
+            let message = pb::GetDepartmentWithUsersRequest {
+                department_id: fixture.department_id,
+            };
+            done(
+                client
+                    .get_department_with_users(request(message, &token))
+                    .await,
+            )
+        }
+        "CreateDepartment" => {
+            let message = pb::CreateDepartmentRequest {
+                title: "Приёмное отделение".into(),
+                user_ids: vec![],
+            };
+            done(client.create_department(request(message, &token)).await)
+        }
+        "UpdateDepartment" => {
+            let message = pb::UpdateDepartmentRequest {
+                id: fixture.department_id,
+                title: "Кардиологическое отделение".into(),
+                user_ids: vec![fixture.ids[1]],
+            };
+            done(client.update_department(request(message, &token)).await)
+        }
+        "ListRights" => done(
+            client
+                .list_rights(request(pb::ListRightsRequest {}, &token))
+                .await,
+        ),
+        "ListPositions" => done(
+            client
+                .list_positions(request(pb::ListPositionsRequest {}, &token))
+                .await,
+        ),
+        "ListStatuses" => done(
+            client
+                .list_statuses(request(pb::ListStatusesRequest {}, &token))
+                .await,
+        ),
+        "ListUsers" => done(
+            client
+                .list_users(request(pb::ListUsersRequest {}, &token))
+                .await,
+        ),
+        "GetUser/another user" => done(
+            client
+                .get_user(request(
+                    pb::GetUserRequest {
+                        user_id: fixture.other.id,
+                    },
+                    &token,
+                ))
+                .await,
+        ),
+        "GetUser/themself" => done(
+            client
+                .get_user(request(
+                    pb::GetUserRequest {
+                        user_id: fixture.ids[who],
+                    },
+                    &token,
+                ))
+                .await,
+        ),
+        "CreateUser" => {
+            let message = pb::CreateUserRequest {
+                login: unique_login("created"),
+                password: "created-password".into(),
+                ..Default::default()
+            };
+            done(client.create_user(request(message, &token)).await)
+        }
+        "UpdateUser" => {
+            let message = pb::UpdateUserRequest {
+                name: "Пётр".into(),
+                surname: "Петров".into(),
+                ..TestApp::unchanged(&fixture.other)
+            };
+            done(client.update_user(request(message, &token)).await)
+        }
+        other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+#[tokio::test]
+async fn every_call_enforces_its_access_rule() {
+    on_each_backend(false, |app| async move {
+        let mut fixture = fixture(&app).await;
+        let mut wrong = Vec::new();
+        for (rpc, expected) in MATRIX {
+            for (who, expected) in expected.iter().enumerate() {
+                let actual = call(&app, &mut fixture, rpc, who).await;
+                if actual != *expected {
+                    wrong.push(format!(
+                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
+                        CALLERS[who]
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "on {:?}:\n{}",
+            app.backend,
+            wrong.join("\n")
+        );
+    })
+    .await;
+}
+
+#[test]
+fn the_matrix_covers_every_rpc_of_the_contract() {
+    let descriptors =
+        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
+    let service = descriptors
+        .file
+        .iter()
+        .filter(|file| file.package() == "portal.auth.v1")
+        .flat_map(|file| &file.service)
+        .find(|service| service.name() == "AuthService")
+        .expect("AuthService in the descriptors");
+    for method in &service.method {
+        let covered = MATRIX
+            .iter()
+            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
+        assert!(
+            covered,
+            "{} is missing from the authorization matrix",
+            method.name()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_learner_gets_only_their_own_departments_by_id() {
+    on_each_backend(false, |app| async move {
+        let intensive = app
+            .create_department("Отделение реанимации и интенсивной терапии", &[])
+            .await;
+        let surgery = app.create_department("Хирургическое отделение", &[]).await;
+        let cardiology = app
+            .create_department("Кардиологическое отделение", &[])
+            .await;
+        let nurse = app
+            .staff("nurse", "nurse-password", &[], &[intensive.id, surgery.id])
+            .await;
+        let asked = pb::ListDepartmentsByIdsRequest {
+            department_ids: vec![intensive.id, surgery.id, cardiology.id, 999],
+        };
+        let mut client = app.client.clone();
+
+        let as_nurse = client
+            .list_departments_by_ids(authed(asked.clone(), &app.token(nurse.id, &[])))
+            .await
+            .unwrap();
+        let mut seen: Vec<i64> = as_nurse
+            .into_inner()
+            .departments
+            .iter()
+            .map(|d| d.id)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, [intensive.id, surgery.id]);
+
+        let as_manager = client
+            .list_departments_by_ids(authed(asked, &app.admin_token()))
+            .await
+            .unwrap();
+        let mut seen: Vec<i64> = as_manager
+            .into_inner()
+            .departments
+            .iter()
+            .map(|d| d.id)
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, [intensive.id, surgery.id, cardiology.id]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn get_me_names_the_callers_status_departments_positions_and_rights() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let positions = client
+            .list_positions(authed(pb::ListPositionsRequest {}, &app.admin_token()))
+            .await
+            .unwrap();
+        let position = positions
+            .into_inner()
+            .positions
+            .into_iter()
+            .find(|p| p.title == "Врач-кардиолог")
+            .unwrap();
+        let cardiology = app
+            .create_department("Кардиологическое отделение", &[])
+            .await;
+        let on_leave = app.status_id("В отпуске").await;
+        let doctor = app
+            .create_user(pb::CreateUserRequest {
+                name: "Елена".into(),
+                surname: "Морозова".into(),
+                login: "cardiologist".into(),
+                password: "cardiologist-password".into(),
+                status_id: on_leave,
+                department_ids: vec![cardiology.id],
+                position_ids: vec![position.id],
+                right_ids: vec![RIGHT_EDUCATION_MANAGEMENT],
+                ..Default::default()
+            })
+            .await;
+
+        let me = client
+            .get_me(authed(pb::GetMeRequest {}, &app.token(doctor.id, &[])))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(me.user.unwrap().login, "cardiologist");
+        assert_eq!(me.status.unwrap().name, "В отпуске");
+        assert_eq!(
+            me.departments,
+            [pb::Department {
+                id: cardiology.id,
+                title: "Кардиологическое отделение".into()
+            }]
+        );
+        assert_eq!(me.positions, [position]);
+        assert_eq!(
+            me.rights,
+            [pb::Right {
+                id: RIGHT_EDUCATION_MANAGEMENT,
+                name: "EducationManagement".into()
+            }]
+        );
+    })
+    .await;
+}

@@ -1,0 +1,168 @@
+//! What a database gets at start: schema, bootstrap admin, demo data.
+
+use portal_kit::db::Database;
+use portal_kit::testing::{TestDatabase, backends};
+use portal_proto::auth::v1 as pb;
+use tonic::Code;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn migrations_apply_twice_cleanly() {
+    for backend in backends() {
+        let database = TestDatabase::new(backend).await;
+        let first = Database::connect(&database.url, &portal_auth::migrations())
+            .await
+            .expect("first start");
+        let second = Database::connect(&database.url, &portal_auth::migrations())
+            .await
+            .expect("second start");
+        second
+            .migrate(&portal_auth::migrations())
+            .await
+            .expect("migrating an up-to-date schema");
+        let rights: Vec<(i64, String)> = sqlx::query_as("SELECT id, name FROM rights ORDER BY id")
+            .fetch_all(&first.pool)
+            .await
+            .unwrap();
+        let expected = [
+            (1, "UserManagement"),
+            (2, "EducationManagement"),
+            (3, "EquipmentEditing"),
+        ];
+        assert_eq!(
+            rights,
+            expected.map(|(id, name)| (id, name.to_owned())),
+            "on {backend:?}"
+        );
+        first.pool.close().await;
+        second.pool.close().await;
+    }
+}
+
+#[tokio::test]
+async fn the_bootstrap_admin_is_created_once_with_every_right() {
+    on_each_backend(false, |app| async move {
+        // A second start, even configured with another admin, creates nobody.
+        let again = AuthSettings {
+            admin_login: "another-admin".into(),
+            ..settings(&app.database.url, &app.keys, false)
+        };
+        portal_auth::routes(again).await.expect("second start");
+
+        let mut client = app.client.clone();
+        let users = client
+            .list_users(authed(pb::ListUsersRequest {}, &app.admin_token()))
+            .await
+            .unwrap();
+        let users = users.into_inner().users;
+        assert_eq!(users.len(), 1);
+        assert_eq!(
+            (users[0].id, users[0].login.as_str()),
+            (ADMIN_ID, ADMIN_LOGIN)
+        );
+        assert_eq!(users[0].right_ids, [1, 2, 3]);
+
+        let tokens = app
+            .login(ADMIN_LOGIN, ADMIN_PASSWORD)
+            .await
+            .expect("the admin signs in");
+        let claims = app.keys.verifier.verify(&tokens.access_token).unwrap();
+        assert_eq!(
+            claims.rights,
+            ["UserManagement", "EducationManagement", "EquipmentEditing"]
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_bootstrap_admin_without_a_configured_password_gets_a_random_one() {
+    for backend in backends() {
+        let keys = portal_kit::testing::TestKeys::new();
+        let database = TestDatabase::new(backend).await;
+        let settings = AuthSettings {
+            admin_password: None,
+            ..settings(&database.url, &keys, false)
+        };
+        portal_auth::routes(settings).await.expect("start");
+        let store = Database::connect(&database.url, &portal_auth::migrations())
+            .await
+            .unwrap();
+        let hash: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE login = $1")
+            .bind(ADMIN_LOGIN)
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert!(hash.starts_with("$argon2id$"), "on {backend:?}: {hash}");
+        store.pool.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_bad_admin_password_is_refused_at_start() {
+    let keys = portal_kit::testing::TestKeys::new();
+    let database = TestDatabase::new(portal_kit::db::Backend::Sqlite).await;
+    let settings = AuthSettings {
+        admin_password: Some("short".into()),
+        ..settings(&database.url, &keys, false)
+    };
+    let error = portal_auth::routes(settings).await.expect_err("refused");
+    assert!(
+        error.to_string().contains("PORTAL_ADMIN_PASSWORD"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn demo_data_gives_departments_staff_and_the_admin_memberships() {
+    on_each_backend(true, |app| async move {
+        // Starting again does not load the demo twice.
+        portal_auth::routes(settings(&app.database.url, &app.keys, true))
+            .await
+            .expect("second start");
+
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let departments = client
+            .list_departments_with_users(authed(pb::ListDepartmentsWithUsersRequest {}, &token));
+        let departments = departments.await.unwrap().into_inner().departments;
+        assert_eq!(departments.len(), 4);
+        let mut ids: Vec<i64> = departments.iter().map(|d| d.id).collect();
+        ids.sort_unstable();
+        assert_eq!(
+            ids,
+            [1, 2, 3, 4],
+            "other services' demo data refers to these ids"
+        );
+        assert!(
+            departments
+                .iter()
+                .all(|d| d.users.iter().any(|u| u.id == ADMIN_ID)),
+            "the admin is in every department"
+        );
+
+        let nurse = app
+            .login("nurse", "nurse-demo-password")
+            .await
+            .expect("the demo nurse signs in");
+        let claims = app.keys.verifier.verify(&nurse.access_token).unwrap();
+        assert_eq!(claims.departments.len(), 2);
+        assert!(claims.rights.is_empty());
+        let educator = app
+            .login("educator", "educator-demo-password")
+            .await
+            .unwrap();
+        assert_eq!(
+            app.keys
+                .verifier
+                .verify(&educator.access_token)
+                .unwrap()
+                .rights,
+            ["EducationManagement"]
+        );
+        let dismissed = app.login("dismissed", "dismissed-demo-password").await;
+        assert_eq!(dismissed.unwrap_err().code(), Code::Unauthenticated);
+    })
+    .await;
+}

@@ -1,0 +1,264 @@
+//! Spawns the real auth service on a random port with a fresh database and talks
+//! to it through the generated tonic client.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub use portal_auth::AuthSettings;
+use portal_auth::SERVICE_NAME;
+use portal_kit::Right;
+use portal_kit::db::Backend;
+use portal_kit::serve::serve_grpc;
+use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_proto::auth::v1 as pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+pub const ADMIN_LOGIN: &str = "admin";
+pub const ADMIN_PASSWORD: &str = "admin-test-password";
+/// The bootstrap admin is the first user of a fresh database.
+pub const ADMIN_ID: i64 = 1;
+pub const RIGHT_USER_MANAGEMENT: i64 = 1;
+pub const RIGHT_EDUCATION_MANAGEMENT: i64 = 2;
+pub const RIGHT_EQUIPMENT_EDITING: i64 = 3;
+
+pub type Client = AuthServiceClient<Channel>;
+
+pub struct TestApp {
+    pub client: Client,
+    pub keys: TestKeys,
+    pub backend: Backend,
+    pub database: TestDatabase,
+    shutdown: CancellationToken,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
+/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on a fresh service.
+pub async fn on_each_backend<F, Fut>(seed_demo: bool, scenario: F)
+where
+    F: Fn(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    for backend in backends() {
+        eprintln!("--- on {backend:?}");
+        scenario(spawn_app(backend, seed_demo).await).await;
+    }
+}
+
+pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSettings {
+    AuthSettings {
+        database_url: database_url.to_owned(),
+        private_key_file: keys.private_key_file.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        admin_login: ADMIN_LOGIN.into(),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        seed_demo,
+    }
+}
+
+pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
+    let keys = TestKeys::new();
+    let database = TestDatabase::new(backend).await;
+    let routes = portal_auth::routes(settings(&database.url, &keys, seed_demo))
+        .await
+        .expect("auth starts");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
+    let address = listener.local_addr().expect("local address");
+    let shutdown = CancellationToken::new();
+    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
+    let client = AuthServiceClient::connect(format!("http://{address}"))
+        .await
+        .expect("connect to auth");
+    TestApp {
+        client,
+        keys,
+        backend,
+        database,
+        shutdown,
+    }
+}
+
+/// A request carrying `token` as its bearer token.
+pub fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("header value"),
+    );
+    request
+}
+
+/// A request the gateway forwarded for the client at `address`.
+pub fn from_address<T>(message: T, address: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-forwarded-for", address.parse().expect("header value"));
+    request
+}
+
+pub fn login_request(login: &str, password: &str) -> pb::LoginRequest {
+    pb::LoginRequest {
+        login: login.into(),
+        password: password.into(),
+    }
+}
+
+/// Asserts a call failed with `code` and `message`.
+pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
+    match result {
+        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
+        Err(status) => {
+            assert_eq!(status.code(), code, "{status:?}");
+            assert_eq!(status.message(), message, "{status:?}");
+        }
+    }
+}
+
+pub fn code<T>(result: &Result<T, Status>) -> Code {
+    match result {
+        Ok(_) => Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+static UNIQUE: AtomicU32 = AtomicU32::new(0);
+
+/// A login no other call of this process has used.
+pub fn unique_login(prefix: &str) -> String {
+    format!("{prefix}{}", UNIQUE.fetch_add(1, Ordering::Relaxed))
+}
+
+impl TestApp {
+    /// A token for the bootstrap admin, who holds every right.
+    pub fn admin_token(&self) -> String {
+        self.keys.token(ADMIN_ID, &Right::ALL, &[])
+    }
+
+    pub fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        self.keys.token(user_id, rights, &[])
+    }
+
+    /// Creates a user through the API, as the admin.
+    pub async fn create_user(&self, request: pb::CreateUserRequest) -> pb::User {
+        self.client
+            .clone()
+            .create_user(authed(request, &self.admin_token()))
+            .await
+            .expect("create user")
+            .into_inner()
+            .user
+            .expect("created user")
+    }
+
+    /// Creates a named staff member with `password` and the given links.
+    pub async fn staff(
+        &self,
+        login: &str,
+        password: &str,
+        rights: &[i64],
+        departments: &[i64],
+    ) -> pb::User {
+        self.create_user(pb::CreateUserRequest {
+            name: "Ольга".into(),
+            surname: "Смирнова".into(),
+            last_name: "Викторовна".into(),
+            login: login.into(),
+            password: password.into(),
+            email: format!("{login}@hospital.example"),
+            right_ids: rights.to_vec(),
+            department_ids: departments.to_vec(),
+            ..Default::default()
+        })
+        .await
+    }
+
+    pub async fn create_department(
+        &self,
+        title: &str,
+        user_ids: &[i64],
+    ) -> pb::DepartmentWithUsers {
+        self.client
+            .clone()
+            .create_department(authed(
+                pb::CreateDepartmentRequest {
+                    title: title.into(),
+                    user_ids: user_ids.to_vec(),
+                },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("create department")
+            .into_inner()
+            .department
+            .expect("created department")
+    }
+
+    pub async fn login(&self, login: &str, password: &str) -> Result<pb::LoginResponse, Status> {
+        self.client
+            .clone()
+            .login(login_request(login, password))
+            .await
+            .map(|r| r.into_inner())
+    }
+
+    pub async fn refresh(&self, refresh_token: &str) -> Result<pb::RefreshTokenResponse, Status> {
+        self.client
+            .clone()
+            .refresh_token(pb::RefreshTokenRequest {
+                refresh_token: refresh_token.into(),
+            })
+            .await
+            .map(|r| r.into_inner())
+    }
+
+    pub async fn status_id(&self, name: &str) -> i64 {
+        let statuses = self
+            .client
+            .clone()
+            .list_statuses(authed(pb::ListStatusesRequest {}, &self.admin_token()))
+            .await
+            .expect("list statuses")
+            .into_inner()
+            .statuses;
+        statuses
+            .into_iter()
+            .find(|s| s.name == name)
+            .map(|s| s.id)
+            .expect("seeded status")
+    }
+
+    /// An update request that keeps everything of `user` as it is.
+    pub fn unchanged(user: &pb::User) -> pb::UpdateUserRequest {
+        pb::UpdateUserRequest {
+            id: user.id,
+            name: user.name.clone(),
+            surname: user.surname.clone(),
+            last_name: user.last_name.clone(),
+            login: user.login.clone(),
+            password: String::new(),
+            email: user.email.clone(),
+            status_id: user.status_id,
+            department_ids: user.department_ids.clone(),
+            position_ids: user.position_ids.clone(),
+            right_ids: user.right_ids.clone(),
+        }
+    }
+
+    pub async fn update_user(&self, request: pb::UpdateUserRequest) -> Result<pb::User, Status> {
+        self.client
+            .clone()
+            .update_user(authed(request, &self.admin_token()))
+            .await
+            .map(|r| r.into_inner().user.expect("updated user"))
+    }
+}

@@ -1,0 +1,418 @@
+//! Sign-in, rate limiting, refresh-token rotation and the ends of sessions.
+
+use portal_kit::error::RETRY_AFTER_KEY;
+use portal_kit::token::MSG_SESSION_EXPIRED;
+use portal_proto::auth::v1 as pb;
+use tonic::Code;
+
+use crate::helpers::*;
+
+const BAD_CREDENTIALS: &str = "Неверный логин или пароль";
+const TOO_MANY: &str = "Слишком много неудачных попыток входа. Попробуйте позже.";
+const BLOCKED: &str = "Учётная запись заблокирована. Обратитесь к администратору.";
+
+#[tokio::test]
+async fn a_user_signs_in_with_the_right_password() {
+    on_each_backend(false, |app| async move {
+        let department = app.create_department("Хирургическое отделение", &[]).await;
+        let nurse = app
+            .staff(
+                "Nurse",
+                "nurse-password",
+                &[RIGHT_EDUCATION_MANAGEMENT],
+                &[department.id],
+            )
+            .await;
+
+        let tokens = app
+            .login("nurse", "nurse-password")
+            .await
+            .expect("sign in, whatever the login's case");
+        assert_eq!(tokens.expires_in, 900);
+        assert_eq!(tokens.refresh_token.len(), 43);
+        let claims = app
+            .keys
+            .verifier
+            .verify(&tokens.access_token)
+            .expect("a token signed by auth");
+        assert_eq!(claims.user_id, nurse.id);
+        assert_eq!(claims.login, "Nurse");
+        assert_eq!(
+            (claims.name.as_str(), claims.surname.as_str()),
+            ("Ольга", "Смирнова")
+        );
+        assert_eq!(claims.last_name, "Викторовна");
+        assert_eq!(claims.rights, ["EducationManagement"]);
+        assert_eq!(claims.departments, [department.id]);
+
+        let me = app
+            .client
+            .clone()
+            .get_me(authed(pb::GetMeRequest {}, &tokens.access_token))
+            .await
+            .unwrap();
+        assert_eq!(me.into_inner().user.unwrap().id, nurse.id);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_login_answer_alike() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let wrong_password = app.login("nurse", "not-the-password").await;
+        let unknown_login = app.login("nobody", "nurse-password").await;
+        assert_status(wrong_password, Code::Unauthenticated, BAD_CREDENTIALS);
+        assert_status(unknown_login, Code::Unauthenticated, BAD_CREDENTIALS);
+        assert_status(
+            app.login("", "x").await,
+            Code::InvalidArgument,
+            "Введите логин и пароль",
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn brute_force_on_a_login_is_stopped_while_other_logins_sign_in() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        app.staff("doctor", "doctor-password", &[], &[]).await;
+        let mut client = app.client.clone();
+        let attacker = "198.51.100.1";
+        for _ in 0..5 {
+            let result = client
+                .login(from_address(login_request("nurse", "guess"), attacker))
+                .await;
+            assert_status(result, Code::Unauthenticated, BAD_CREDENTIALS);
+        }
+
+        let limited = client
+            .login(from_address(login_request("nurse", "guess"), attacker))
+            .await
+            .unwrap_err();
+        assert_eq!(limited.code(), Code::ResourceExhausted);
+        assert_eq!(limited.message(), TOO_MANY);
+        let wait: u64 = limited
+            .metadata()
+            .get(RETRY_AFTER_KEY)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((800..=900).contains(&wait), "retry after {wait}s");
+
+        // Even the right password is refused while the login is limited, from anywhere.
+        let right = client
+            .login(from_address(
+                login_request("nurse", "nurse-password"),
+                attacker,
+            ))
+            .await;
+        assert_status(right, Code::ResourceExhausted, TOO_MANY);
+        let elsewhere = client
+            .login(from_address(
+                login_request("nurse", "nurse-password"),
+                "198.51.100.2",
+            ))
+            .await;
+        assert_status(elsewhere, Code::ResourceExhausted, TOO_MANY);
+
+        // Another login from another address is unaffected.
+        let doctor = client
+            .login(from_address(
+                login_request("doctor", "doctor-password"),
+                "198.51.100.3",
+            ))
+            .await;
+        assert!(doctor.is_ok(), "{doctor:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_address_guessing_many_logins_is_stopped() {
+    on_each_backend(false, |app| async move {
+        app.staff("doctor", "doctor-password", &[], &[]).await;
+        let mut client = app.client.clone();
+        for i in 0..5 {
+            let result = client
+                .login(from_address(
+                    login_request(&format!("guess{i}"), "guess"),
+                    "203.0.113.9",
+                ))
+                .await;
+            assert_status(result, Code::Unauthenticated, BAD_CREDENTIALS);
+        }
+        let same_address = client
+            .login(from_address(
+                login_request("doctor", "doctor-password"),
+                "203.0.113.9",
+            ))
+            .await;
+        assert_status(same_address, Code::ResourceExhausted, TOO_MANY);
+        let other_address = client
+            .login(from_address(
+                login_request("doctor", "doctor-password"),
+                "203.0.113.10",
+            ))
+            .await;
+        assert!(other_address.is_ok(), "{other_address:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn refresh_rotates_the_refresh_token() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let first = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let second = app.refresh(&first).await.expect("refresh");
+        assert_ne!(second.refresh_token, first);
+        assert_eq!(second.expires_in, 900);
+        assert_eq!(
+            app.keys
+                .verifier
+                .verify(&second.access_token)
+                .unwrap()
+                .user_id,
+            nurse.id
+        );
+        let third = app
+            .refresh(&second.refresh_token)
+            .await
+            .expect("refresh the successor");
+        assert_ne!(third.refresh_token, second.refresh_token);
+        assert_status(
+            app.refresh("").await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        assert_status(
+            app.refresh("made-up").await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn reusing_a_rotated_token_revokes_its_family_only() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let stolen = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let other_session = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let successor = app.refresh(&stolen).await.unwrap().refresh_token;
+
+        assert_status(
+            app.refresh(&stolen).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        // The whole family is gone, including the successor...
+        assert_status(
+            app.refresh(&successor).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        // ...but not the user's other session.
+        assert!(app.refresh(&other_session).await.is_ok());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn logout_revokes_the_session() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let token = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let rotated = app.refresh(&token).await.unwrap().refresh_token;
+        let mut client = app.client.clone();
+        client
+            .logout(pb::LogoutRequest {
+                refresh_token: rotated.clone(),
+            })
+            .await
+            .expect("logout");
+        assert_status(
+            app.refresh(&rotated).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        // Logging out again, or with a token nobody issued, is fine.
+        client
+            .logout(pb::LogoutRequest {
+                refresh_token: rotated,
+            })
+            .await
+            .expect("logout twice");
+        client
+            .logout(pb::LogoutRequest {
+                refresh_token: "made-up".into(),
+            })
+            .await
+            .expect("unknown token");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_disabled_user_can_neither_refresh_nor_sign_in() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let token = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let dismissed = app.status_id("Уволен").await;
+        app.update_user(pb::UpdateUserRequest {
+            status_id: dismissed,
+            ..TestApp::unchanged(&nurse)
+        })
+        .await
+        .unwrap();
+
+        assert_status(
+            app.refresh(&token).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        assert_status(
+            app.login("nurse", "nurse-password").await,
+            Code::Unauthenticated,
+            BLOCKED,
+        );
+        // Without the right password the block is not revealed.
+        assert_status(
+            app.login("nurse", "wrong-password").await,
+            Code::Unauthenticated,
+            BAD_CREDENTIALS,
+        );
+
+        let working = app.status_id("Работает").await;
+        app.update_user(pb::UpdateUserRequest {
+            status_id: working,
+            ..TestApp::unchanged(&nurse)
+        })
+        .await
+        .unwrap();
+        assert!(app.login("nurse", "nurse-password").await.is_ok());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn changing_the_password_ends_every_session() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let first = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let second = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let change = pb::UpdateUserRequest {
+            password: "brand-new-password".into(),
+            ..TestApp::unchanged(&nurse)
+        };
+        app.update_user(change).await.unwrap();
+
+        assert_status(
+            app.refresh(&first).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        assert_status(
+            app.refresh(&second).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+        assert_status(
+            app.login("nurse", "nurse-password").await,
+            Code::Unauthenticated,
+            BAD_CREDENTIALS,
+        );
+        assert!(app.login("nurse", "brand-new-password").await.is_ok());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_edit_with_a_blank_password_keeps_password_and_sessions() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let token = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let rename = pb::UpdateUserRequest {
+            name: "Ольга".into(),
+            password: String::new(),
+            ..TestApp::unchanged(&nurse)
+        };
+        app.update_user(rename).await.unwrap();
+        assert!(app.refresh(&token).await.is_ok());
+        assert!(app.login("nurse", "nurse-password").await.is_ok());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_expired_access_token_does_not_stand_in_the_way_of_a_refresh() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let token = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .refresh_token;
+        let stale = "eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl";
+        let mut client = app.client.clone();
+        let refreshed = client
+            .refresh_token(authed(
+                pb::RefreshTokenRequest {
+                    refresh_token: token,
+                },
+                stale,
+            ))
+            .await
+            .expect("refresh ignores the access token");
+        let again = authed(login_request("nurse", "nurse-password"), stale);
+        assert!(client.login(again).await.is_ok());
+        let logout = pb::LogoutRequest {
+            refresh_token: refreshed.into_inner().refresh_token,
+        };
+        assert!(client.logout(authed(logout, stale)).await.is_ok());
+        // Calls that need a session still refuse it.
+        assert_status(
+            client.get_me(authed(pb::GetMeRequest {}, stale)).await,
+            Code::Unauthenticated,
+            MSG_SESSION_EXPIRED,
+        );
+    })
+    .await;
+}

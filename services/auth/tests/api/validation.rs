@@ -1,0 +1,371 @@
+//! What users and departments must look like (spec §5), and what is not found.
+
+use portal_proto::auth::v1 as pb;
+use tonic::Code;
+
+use crate::helpers::*;
+
+const LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
+
+fn new_user(login: &str, password: &str) -> pb::CreateUserRequest {
+    pb::CreateUserRequest {
+        login: login.into(),
+        password: password.into(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn creating_a_user_requires_a_login_and_a_long_enough_password() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let cases = [
+            (new_user("", "long-enough"), "Введите логин"),
+            (
+                new_user("anna ivanova", "long-enough"),
+                "Логин не должен содержать пробелов и служебных символов",
+            ),
+            (new_user("ivanova", ""), "Введите пароль"),
+            (
+                new_user("ivanova", "1234567"),
+                "Пароль должен содержать не менее 8 символов",
+            ),
+            (
+                pb::CreateUserRequest {
+                    email: "ivanova".into(),
+                    ..new_user("ivanova", "long-enough")
+                },
+                "Некорректный адрес электронной почты",
+            ),
+        ];
+        for (request, message) in cases {
+            assert_status(
+                client.create_user(authed(request, &token)).await,
+                Code::InvalidArgument,
+                message,
+            );
+        }
+        // Nothing else is required: a login and a password make a user.
+        let created = client
+            .create_user(authed(new_user("ivanova", "12345678"), &token))
+            .await
+            .unwrap();
+        assert_eq!(created.into_inner().user.unwrap().login, "ivanova");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_taken_login_is_refused_whatever_its_case() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let again = client
+            .create_user(authed(new_user("nurse", "another-password"), &token))
+            .await;
+        assert_status(again, Code::FailedPrecondition, LOGIN_TAKEN);
+        let upper = client
+            .create_user(authed(new_user(" NURSE ", "another-password"), &token))
+            .await;
+        assert_status(upper, Code::FailedPrecondition, LOGIN_TAKEN);
+
+        let doctor = app.staff("doctor", "doctor-password", &[], &[]).await;
+        let rename = pb::UpdateUserRequest {
+            login: "Nurse".into(),
+            ..TestApp::unchanged(&doctor)
+        };
+        assert_status(
+            app.update_user(rename).await,
+            Code::FailedPrecondition,
+            LOGIN_TAKEN,
+        );
+        // Keeping one's own login, in another case, is no conflict.
+        let recase = pb::UpdateUserRequest {
+            login: "Doctor".into(),
+            ..TestApp::unchanged(&doctor)
+        };
+        assert_eq!(app.update_user(recase).await.unwrap().login, "Doctor");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn editing_a_user_requires_name_surname_and_login() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let unchanged = TestApp::unchanged(&nurse);
+        let cases = [
+            (
+                pb::UpdateUserRequest {
+                    name: "  ".into(),
+                    ..unchanged.clone()
+                },
+                "Введите имя",
+            ),
+            (
+                pb::UpdateUserRequest {
+                    surname: String::new(),
+                    ..unchanged.clone()
+                },
+                "Введите фамилию",
+            ),
+            (
+                pb::UpdateUserRequest {
+                    login: String::new(),
+                    ..unchanged.clone()
+                },
+                "Введите логин",
+            ),
+            (
+                pb::UpdateUserRequest {
+                    password: "short".into(),
+                    ..unchanged.clone()
+                },
+                "Пароль должен содержать не менее 8 символов",
+            ),
+        ];
+        for (request, message) in cases {
+            assert_status(
+                app.update_user(request).await,
+                Code::InvalidArgument,
+                message,
+            );
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_department_needs_a_title() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let blank = pb::CreateDepartmentRequest {
+            title: "   ".into(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.create_department(authed(blank, &token)).await,
+            Code::InvalidArgument,
+            "Введите название отделения",
+        );
+        let department = app.create_department("Хирургическое отделение", &[]).await;
+        let blank = pb::UpdateDepartmentRequest {
+            id: department.id,
+            title: String::new(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.update_department(authed(blank, &token)).await,
+            Code::InvalidArgument,
+            "Введите название отделения",
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn links_to_unknown_ids_are_invalid() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let base = new_user("ivanova", "long-enough");
+        let cases = [
+            (
+                pb::CreateUserRequest {
+                    department_ids: vec![999],
+                    ..base.clone()
+                },
+                "Отделение с идентификатором 999 не существует",
+            ),
+            (
+                pb::CreateUserRequest {
+                    position_ids: vec![999],
+                    ..base.clone()
+                },
+                "Должность с идентификатором 999 не существует",
+            ),
+            (
+                pb::CreateUserRequest {
+                    right_ids: vec![4],
+                    ..base.clone()
+                },
+                "Право с идентификатором 4 не существует",
+            ),
+            (
+                pb::CreateUserRequest {
+                    status_id: 999,
+                    ..base.clone()
+                },
+                "Статус с идентификатором 999 не существует",
+            ),
+        ];
+        for (request, message) in cases {
+            assert_status(
+                client.create_user(authed(request, &token)).await,
+                Code::InvalidArgument,
+                message,
+            );
+        }
+        let users = client
+            .list_users(authed(pb::ListUsersRequest {}, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .users;
+        assert_eq!(users.len(), 1, "nothing was written by the refused calls");
+
+        let members = pb::CreateDepartmentRequest {
+            title: "Хирургическое отделение".into(),
+            user_ids: vec![ADMIN_ID, 999],
+        };
+        let refused = client.create_department(authed(members, &token)).await;
+        assert_status(
+            refused,
+            Code::InvalidArgument,
+            "Пользователь с идентификатором 999 не существует",
+        );
+        let departments = client
+            .list_departments(authed(pb::ListDepartmentsRequest {}, &token))
+            .await
+            .unwrap();
+        assert!(departments.into_inner().departments.is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn unknown_users_and_departments_are_not_found() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let user = client
+            .get_user(authed(pb::GetUserRequest { user_id: 999 }, &token))
+            .await;
+        assert_status(user, Code::NotFound, "Пользователь не найден");
+        let update = pb::UpdateUserRequest {
+            id: 999,
+            name: "Анна".into(),
+            surname: "Иванова".into(),
+            login: "ivanova".into(),
+            ..Default::default()
+        };
+        assert_status(
+            app.update_user(update).await,
+            Code::NotFound,
+            "Пользователь не найден",
+        );
+
+        let department = client
+            .get_department(authed(
+                pb::GetDepartmentRequest { department_id: 999 },
+                &token,
+            ))
+            .await;
+        assert_status(department, Code::NotFound, "Отделение не найдено");
+        let with_users = pb::GetDepartmentWithUsersRequest { department_id: 999 };
+        assert_status(
+            client
+                .get_department_with_users(authed(with_users, &token))
+                .await,
+            Code::NotFound,
+            "Отделение не найдено",
+        );
+        let update = pb::UpdateDepartmentRequest {
+            id: 999,
+            title: "Приёмное отделение".into(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.update_department(authed(update, &token)).await,
+            Code::NotFound,
+            "Отделение не найдено",
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_users_links_are_replaced_on_edit() {
+    on_each_backend(false, |app| async move {
+        let surgery = app.create_department("Хирургическое отделение", &[]).await;
+        let intensive = app
+            .create_department("Отделение реанимации и интенсивной терапии", &[])
+            .await;
+        let nurse = app
+            .staff(
+                "nurse",
+                "nurse-password",
+                &[RIGHT_EQUIPMENT_EDITING],
+                &[surgery.id],
+            )
+            .await;
+        assert_eq!(nurse.department_ids, [surgery.id]);
+        assert_eq!(nurse.right_ids, [RIGHT_EQUIPMENT_EDITING]);
+        assert!(nurse.created_at.is_some());
+
+        let moved = pb::UpdateUserRequest {
+            department_ids: vec![intensive.id, intensive.id],
+            right_ids: vec![],
+            ..TestApp::unchanged(&nurse)
+        };
+        let updated = app.update_user(moved).await.unwrap();
+        assert_eq!(updated.department_ids, [intensive.id]);
+        assert!(updated.right_ids.is_empty());
+
+        let mut client = app.client.clone();
+        let fetched = client
+            .get_user(authed(
+                pb::GetUserRequest { user_id: nurse.id },
+                &app.admin_token(),
+            ))
+            .await;
+        assert_eq!(fetched.unwrap().into_inner().user.unwrap(), updated);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_departments_members_are_replaced_on_edit() {
+    on_each_backend(false, |app| async move {
+        let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
+        let doctor = app.staff("doctor", "doctor-password", &[], &[]).await;
+        let created = app
+            .create_department("  Хирургическое отделение ", &[nurse.id])
+            .await;
+        assert_eq!(created.title, "Хирургическое отделение");
+        assert_eq!(
+            created.users.iter().map(|u| u.id).collect::<Vec<_>>(),
+            [nurse.id]
+        );
+        assert_eq!(created.users[0].last_name, "Викторовна");
+
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let update = pb::UpdateDepartmentRequest {
+            id: created.id,
+            title: "Хирургия".into(),
+            user_ids: vec![doctor.id],
+        };
+        let updated = client
+            .update_department(authed(update, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .department
+            .unwrap();
+        assert_eq!(updated.title, "Хирургия");
+        assert_eq!(
+            updated.users.iter().map(|u| u.id).collect::<Vec<_>>(),
+            [doctor.id]
+        );
+
+        let all = client
+            .list_departments_with_users(authed(pb::ListDepartmentsWithUsersRequest {}, &token))
+            .await;
+        assert_eq!(all.unwrap().into_inner().departments, [updated]);
+    })
+    .await;
+}
