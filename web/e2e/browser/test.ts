@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+
+import { test as base } from '@playwright/test';
+
+export { expect } from '@playwright/test';
+
+const screenshotDir = resolve(import.meta.dirname, '../screenshots');
+
+type Fixtures = {
+  /** Saves the page to e2e/screenshots/<name>.png, for a person to look at. */
+  saveScreenshot: (name: string) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures>({
+  // Known only once global setup has started the server, so read in the worker.
+  baseURL: async ({}, use) => {
+    await use(process.env.PORTAL_E2E_URL);
+  },
+  saveScreenshot: async ({ page }, use) => {
+    await use(async (name) => {
+      await page.screenshot({
+        path: resolve(screenshotDir, `${name}.png`),
+        fullPage: true,
+        animations: 'disabled',
+      });
+    });
+  },
+});

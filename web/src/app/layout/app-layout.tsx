@@ -1,0 +1,95 @@
+import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
+import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Box, Button, Drawer, IconButton, Stack, Toolbar, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Link, Outlet } from 'react-router';
+
+import { OrganisationLogo, PortalLogo } from '@/components/logos';
+import { paths } from '@/config/paths';
+import { useCanSeeAdmin } from '@/features/auth/hooks/use-can-see-admin';
+import { strings } from '@/lib/strings';
+
+import { SectionHeading } from './section-heading';
+import { SidebarNav } from './sidebar-nav';
+
+const drawerWidth = 300;
+
+// Ward PCs get a permanent sidebar; phones (often opened from an equipment QR code)
+// get the same links in a drawer behind the menu button.
+export function AppLayout() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const canSeeAdmin = useCanSeeAdmin();
+  const closeDrawer = () => setDrawerOpen(false);
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        sx={{ zIndex: (theme) => theme.zIndex.drawer + 1, borderBottom: 1, borderColor: 'divider' }}
+      >
+        <Toolbar sx={{ gap: { xs: 1, sm: 2 } }}>
+          <IconButton
+            edge="start"
+            aria-label={strings.app.openMenu}
+            onClick={() => setDrawerOpen(true)}
+            sx={{ display: { md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Stack
+            direction="row"
+            spacing={1.5}
+            component={Link}
+            to={paths.home}
+            sx={{ alignItems: 'center', color: 'inherit', textDecoration: 'none', minWidth: 0 }}
+          >
+            <PortalLogo titleAccess={strings.app.logoAlt} sx={{ fontSize: 40 }} />
+            <Box sx={{ minWidth: 0, display: { xs: 'none', sm: 'block' } }}>
+              <Typography variant="subtitle1" noWrap sx={{ fontWeight: 700, lineHeight: 1.2 }}>
+                {strings.app.name}
+              </Typography>
+              <Typography variant="caption" noWrap sx={{ color: 'text.secondary', display: 'block' }}>
+                {strings.app.organisation}
+              </Typography>
+            </Box>
+          </Stack>
+          <Box sx={{ flexGrow: 1 }} />
+          {/* No session exists yet, so signing out is only going to the sign-in page. */}
+          <Button color="inherit" component={Link} to={paths.login} startIcon={<LogoutOutlined />}>
+            {strings.app.signOut}
+          </Button>
+          <OrganisationLogo titleAccess={strings.app.organisationLogoAlt} sx={{ fontSize: 40 }} />
+        </Toolbar>
+      </AppBar>
+
+      <Drawer
+        variant="temporary"
+        open={drawerOpen}
+        onClose={closeDrawer}
+        sx={{ display: { xs: 'block', md: 'none' }, '& .MuiDrawer-paper': { width: drawerWidth } }}
+      >
+        <Toolbar />
+        <SidebarNav canSeeAdmin={canSeeAdmin} onNavigate={closeDrawer} />
+      </Drawer>
+      <Drawer
+        variant="permanent"
+        sx={{
+          display: { xs: 'none', md: 'block' },
+          width: drawerWidth,
+          flexShrink: 0,
+          '& .MuiDrawer-paper': { width: drawerWidth, boxSizing: 'border-box' },
+        }}
+      >
+        <Toolbar />
+        <SidebarNav canSeeAdmin={canSeeAdmin} />
+      </Drawer>
+
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}>
+        <Toolbar />
+        <SectionHeading />
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

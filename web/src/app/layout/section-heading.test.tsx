@@ -1,0 +1,35 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { renderRoute } from '@/testing/render-route';
+
+import { sectionTitle } from './section-title';
+
+describe('section heading', () => {
+  it.each([
+    ['/courses', 'Раздел 3. Обучение и развитие'],
+    ['/courses/7/article/3/test/5', 'Раздел 3. Обучение и развитие'],
+    ['/departments', 'Раздел 7. Медицинское оборудование'],
+    ['/departments/environments/2/environment/9/short-instruction', 'Раздел 7. Медицинское оборудование'],
+    ['/home', 'Неизвестный раздел'],
+    ['/admin/statistics', 'Неизвестный раздел'],
+    ['/coursesque', 'Неизвестный раздел'],
+  ])('names the section of %s', (pathname, title) => {
+    expect(sectionTitle(pathname)).toBe(title);
+  });
+
+  it('shows the education section on a course route', () => {
+    renderRoute('/courses/1/article/2');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Раздел 3. Обучение и развитие');
+  });
+
+  it('shows the equipment section on an equipment route', () => {
+    renderRoute('/departments/environments/1/environment/4/documentation');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Раздел 7. Медицинское оборудование');
+  });
+
+  it('shows an unknown section elsewhere', () => {
+    renderRoute('/home');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Неизвестный раздел');
+  });
+});

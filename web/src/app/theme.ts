@@ -1,0 +1,24 @@
+import { createTheme } from '@mui/material';
+import { ruRU } from '@mui/material/locale';
+
+// Calm blue and teal on light grey: readable on ward PCs and phones alike.
+export const theme = createTheme(
+  {
+    palette: {
+      primary: { main: '#0b5f8a' },
+      secondary: { main: '#12897f' },
+      error: { main: '#c62f3c' },
+      background: { default: '#f3f6f9', paper: '#ffffff' },
+      text: { primary: '#1d2b36', secondary: '#5a6b78' },
+    },
+    shape: { borderRadius: 8 },
+    typography: {
+      fontFamily: '"Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+      button: { textTransform: 'none', fontWeight: 600 },
+    },
+    components: {
+      MuiAppBar: { defaultProps: { elevation: 0 } },
+    },
+  },
+  ruRU,
+);

@@ -1,0 +1,23 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+
+import { renderRoute } from '@/testing/render-route';
+
+describe('error pages', () => {
+  it('an unknown address says the page does not exist and leads home', async () => {
+    const router = renderRoute('/no/such/page');
+    expect(screen.getByRole('heading', { name: 'Такой страницы не существует :(' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('link', { name: 'На главную' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+  });
+
+  it('the no-access page says so and leads to sign-in', async () => {
+    const router = renderRoute('/not-allowed');
+    expect(screen.getByRole('heading', { name: 'У вас нет доступа к данному ресурсу' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('link', { name: 'На страницу авторизации' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+});

@@ -1,0 +1,84 @@
+import { act, render, screen, waitForElementToBeRemoved } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { enqueueSnackbar, SnackbarProvider } from 'notistack';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { notify } from './notifications';
+
+vi.mock('notistack', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('notistack')>();
+  // Read through the namespace on each call: notistack rebinds enqueueSnackbar when a provider mounts.
+  return {
+    ...actual,
+    enqueueSnackbar: vi.fn((...args: Parameters<typeof actual.enqueueSnackbar>) =>
+      actual.enqueueSnackbar(...args),
+    ),
+  };
+});
+
+describe('notify', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    render(
+      <>
+        <SnackbarProvider />
+        <p>Страница</p>
+      </>,
+    );
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.mocked(enqueueSnackbar).mockClear();
+  });
+
+  it('shows an error at the top centre for 6 seconds', async () => {
+    act(() => {
+      notify.error('Не удалось');
+    });
+    expect(enqueueSnackbar).toHaveBeenCalledWith(
+      'Не удалось',
+      expect.objectContaining({
+        variant: 'error',
+        autoHideDuration: 6000,
+        anchorOrigin: { vertical: 'top', horizontal: 'center' },
+      }),
+    );
+    expect(await screen.findByText('Не удалось')).toBeVisible();
+
+    await act(() => vi.advanceTimersByTimeAsync(5500));
+    expect(screen.getByText('Не удалось')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitForElementToBeRemoved(() => screen.queryByText('Не удалось'));
+  });
+
+  it('shows a success at the bottom right for 3 seconds', async () => {
+    act(() => {
+      notify.success('Сохранено');
+    });
+    expect(enqueueSnackbar).toHaveBeenCalledWith(
+      'Сохранено',
+      expect.objectContaining({
+        variant: 'success',
+        autoHideDuration: 3000,
+        anchorOrigin: { vertical: 'bottom', horizontal: 'right' },
+      }),
+    );
+    expect(await screen.findByText('Сохранено')).toBeVisible();
+
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.getByText('Сохранено')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitForElementToBeRemoved(() => screen.queryByText('Сохранено'));
+  });
+
+  it('a click elsewhere does not close a toast', async () => {
+    act(() => {
+      notify.error('Ошибка сервера');
+    });
+    await screen.findByText('Ошибка сервера');
+
+    await userEvent.click(screen.getByText('Страница'));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByText('Ошибка сервера')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,6 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  readonly VITE_MAIN_SITE_URL?: string;
+  readonly VITE_TASK_SITE_URL?: string;
+}
