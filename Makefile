@@ -13,8 +13,11 @@ run: web
 	./target/release/portal
 
 web-deps: web/node_modules/.package-lock.json
+# `npm install`, not `npm ci`: the registry mirror lacks some other platforms'
+# optional binaries at the locked versions, so the lock can never list them all
+# and `npm ci` refuses it; `npm install` still installs the locked versions.
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
-	cd web && $(NPM) ci --no-audit --no-fund
+	cd web && $(NPM) install --no-audit --no-fund
 	@touch $@
 
 web: web-deps

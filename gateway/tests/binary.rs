@@ -1,0 +1,94 @@
+//! The `portal` binary as an operator meets it: refusals at start name the
+//! variable, and SIGTERM drains and exits 0.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
+
+fn portal(data: &std::path::Path) -> Command {
+    let mut command = Command::new(PORTAL);
+    command
+        .env("PORTAL_DATA_DIR", data)
+        .env("PORTAL_ADMIN_PASSWORD", "binary-test-password")
+        .env("PORTAL_SEED_DEMO", "false")
+        .env("PORTAL_LOG", "warn")
+        .stdin(Stdio::null());
+    command
+}
+
+#[test]
+fn a_bad_http_addr_is_refused_at_start_naming_the_variable() {
+    let data = tempfile::tempdir().unwrap();
+    let output = portal(data.path())
+        .env("PORTAL_HTTP_ADDR", "localhost-8080")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("PORTAL_HTTP_ADDR"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_target_is_refused_at_start_naming_the_variable() {
+    let data = tempfile::tempdir().unwrap();
+    let output = portal(data.path())
+        .env("PORTAL_TARGET", "billing")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("PORTAL_TARGET"));
+}
+
+#[tokio::test]
+async fn sigterm_drains_and_exits_zero() {
+    let data = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = portal(data.path())
+        .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
+        .env("PORTAL_WEB_DIR", data.path())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let ready_url = format!("http://127.0.0.1:{port}/readyz");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if reqwest::get(&ready_url)
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "portal exited before it was ready"
+        );
+        assert!(Instant::now() < deadline, "portal not ready in 60 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("portal did not stop within 20 s of SIGTERM");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        data.path().join("jwt-public.pem").exists(),
+        "all generates its key pair into the data dir"
+    );
+}
