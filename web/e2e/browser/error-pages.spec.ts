@@ -1,9 +1,12 @@
+import { nurse } from '../support/accounts';
+import { signIn } from './session';
 import { expect, test } from './test';
 
 test('an unknown address shows the not-found page, whose button leads home', async ({
   page,
   saveScreenshot,
 }) => {
+  await signIn(page, nurse);
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: 'Такой страницы не существует :(' })).toBeVisible();
   await saveScreenshot('not-found');

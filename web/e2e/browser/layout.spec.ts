@@ -1,3 +1,5 @@
+import { nurse } from '../support/accounts';
+import { signIn } from './session';
 import { expect, test } from './test';
 
 const sectionHeadings = [
@@ -10,6 +12,10 @@ const sectionHeadings = [
   { name: 'home', path: '/home', heading: 'Неизвестный раздел' },
 ];
 
+test.beforeEach(async ({ page }) => {
+  await signIn(page, nurse);
+});
+
 for (const { name, path, heading } of sectionHeadings) {
   test(`the ${name} route ${path} is headed '${heading}'`, async ({ page, saveScreenshot }) => {
     await page.goto(path);
@@ -21,12 +27,15 @@ for (const { name, path, heading } of sectionHeadings) {
 test('on a phone the sidebar is a drawer behind the menu button', async ({ page, saveScreenshot }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/home');
-  await expect(page.getByRole('link', { name: 'Обучение' })).toBeHidden();
+  const sidebarLink = page
+    .getByRole('navigation', { name: 'Навигация' })
+    .getByRole('link', { name: 'Обучение' });
+  await expect(sidebarLink).toBeHidden();
 
   await page.getByRole('button', { name: 'Открыть меню' }).click();
-  await expect(page.getByRole('link', { name: 'Обучение' })).toBeVisible();
+  await expect(sidebarLink).toBeVisible();
   await saveScreenshot('phone-drawer');
-  await page.getByRole('link', { name: 'Обучение' }).click();
+  await sidebarLink.click();
 
   await expect(page).toHaveURL(/\/courses$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Раздел 3. Обучение и развитие');

@@ -7,8 +7,8 @@ export { expect } from '@playwright/test';
 const screenshotDir = resolve(import.meta.dirname, '../screenshots');
 
 type Fixtures = {
-  /** Saves the page to e2e/screenshots/<name>.png, for a person to look at. */
-  saveScreenshot: (name: string) => Promise<void>;
+  /** Saves the page (whole, or only what is in view) to e2e/screenshots/<name>.png, for a person to look at. */
+  saveScreenshot: (name: string, options?: { fullPage?: boolean }) => Promise<void>;
 };
 
 export const test = base.extend<Fixtures>({
@@ -17,10 +17,10 @@ export const test = base.extend<Fixtures>({
     await use(process.env.PORTAL_E2E_URL);
   },
   saveScreenshot: async ({ page }, use) => {
-    await use(async (name) => {
+    await use(async (name, { fullPage = true } = {}) => {
       await page.screenshot({
         path: resolve(screenshotDir, `${name}.png`),
-        fullPage: true,
+        fullPage,
         animations: 'disabled',
       });
     });

@@ -18,6 +18,11 @@ export const theme = createTheme(
     },
     components: {
       MuiAppBar: { defaultProps: { elevation: 0 } },
+      // Lists sit in outlined papers: the last row's divider would double the paper's border.
+      MuiListItem: { styleOverrides: { divider: { '&:last-child': { borderBottom: 0 } } } },
+      MuiListItemButton: { styleOverrides: { divider: { '&:last-child': { borderBottom: 0 } } } },
+      // Long department titles stay inside their card on a phone.
+      MuiChip: { styleOverrides: { root: { maxWidth: '100%' } } },
     },
   },
   ruRU,

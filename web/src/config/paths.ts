@@ -10,6 +10,14 @@ export const paths = {
   myTests: '/my-tests',
   myStatistics: '/my-statistics',
   admin: '/admin',
+  adminEducation: '/admin/education',
+  adminTests: '/admin/education/tests',
+  adminEquipment: '/admin/equipments',
+  adminUsersManagement: '/admin/users-management',
+  adminDepartments: '/admin/users-management/admin-departments',
+  adminUsers: '/admin/users-management/admin-users',
+  adminRoles: '/admin/users-management/admin-roles',
+  adminStatistics: '/admin/statistics',
   // The QR code of an equipment model points here (DESIGN §8): keep in step with the wiki service.
   publicShortInstruction: '/short-instruction/:environmentId',
 } as const;

@@ -2,13 +2,16 @@ import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Button, Drawer, IconButton, Stack, Toolbar, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useNavigate } from 'react-router';
 
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
-import { useCanSeeAdmin } from '@/features/auth/hooks/use-can-see-admin';
+import { signOut } from '@/lib/session/auth-api';
+import { useIsAdmin } from '@/lib/session/rights';
+import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
 
+import { Breadcrumbs } from './breadcrumbs';
 import { SectionHeading } from './section-heading';
 import { SidebarNav } from './sidebar-nav';
 
@@ -18,8 +21,14 @@ const drawerWidth = 300;
 // get the same links in a drawer behind the menu button.
 export function AppLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const canSeeAdmin = useCanSeeAdmin();
+  const canSeeAdmin = useIsAdmin();
+  const user = useSession()?.user;
+  const navigate = useNavigate();
   const closeDrawer = () => setDrawerOpen(false);
+  const exit = async () => {
+    await signOut();
+    await navigate(paths.login, { replace: true });
+  };
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
@@ -55,8 +64,15 @@ export function AppLayout() {
             </Box>
           </Stack>
           <Box sx={{ flexGrow: 1 }} />
-          {/* No session exists yet, so signing out is only going to the sign-in page. */}
-          <Button color="inherit" component={Link} to={paths.login} startIcon={<LogoutOutlined />}>
+          {user && (
+            <Typography
+              noWrap
+              sx={{ display: { xs: 'none', sm: 'block' }, color: 'text.secondary', minWidth: 0 }}
+            >
+              {[user.name, user.surname].filter(Boolean).join(' ')}
+            </Typography>
+          )}
+          <Button color="inherit" onClick={() => void exit()} startIcon={<LogoutOutlined />}>
             {strings.app.signOut}
           </Button>
           <OrganisationLogo titleAccess={strings.app.organisationLogoAlt} sx={{ fontSize: 40 }} />
@@ -88,6 +104,7 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}>
         <Toolbar />
         <SectionHeading />
+        <Breadcrumbs />
         <Outlet />
       </Box>
     </Box>

@@ -1,11 +1,16 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { renderRoute } from '@/testing/render-route';
+import { signInAs } from '@/testing/session';
 
 import { sectionTitle } from './section-title';
 
 describe('section heading', () => {
+  beforeEach(() => {
+    signInAs();
+  });
+
   it.each([
     ['/courses', 'Раздел 3. Обучение и развитие'],
     ['/courses/7/article/3/test/5', 'Раздел 3. Обучение и развитие'],

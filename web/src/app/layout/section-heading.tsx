@@ -6,7 +6,7 @@ import { sectionTitle } from './section-title';
 export function SectionHeading() {
   const { pathname } = useLocation();
   return (
-    <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 3 }}>
+    <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 2 }}>
       {sectionTitle(pathname)}
     </Typography>
   );

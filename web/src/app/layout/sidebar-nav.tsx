@@ -14,7 +14,7 @@ import { paths } from '@/config/paths';
 import { strings } from '@/lib/strings';
 
 type SidebarNavProps = {
-  /** Shows the Admin panel link; see `useCanSeeAdmin`. */
+  /** Shows the Admin panel link; see `useIsAdmin`. */
   canSeeAdmin: boolean;
   /** Called after a link is chosen, so the phone drawer can close. */
   onNavigate?: () => void;

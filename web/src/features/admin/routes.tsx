@@ -1,60 +1,68 @@
+import { Typography } from '@mui/material';
 import { Navigate, type RouteObject } from 'react-router';
 
 import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
+import { crumb } from '@/lib/breadcrumbs';
+import { RequireRight } from '@/lib/session/guards';
+import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-// Each list route takes an optional detail id: the page shows the list without it and
-// the entity with it (spec §2: the list hides while a detail is open).
+import { AdminLayout } from './components/admin-layout';
+import { usersManagementRoutes } from './users-management/routes';
+
+const placeholder = (title: string): RouteObject => ({
+  element: <UnderConstruction title={title} />,
+  handle: crumb(title),
+});
+
+// /admin opens to any admin-type right; each section needs its own (spec §2, DESIGN §6).
+// Education and equipment keep an optional detail id until their pages arrive.
 export const adminRoutes: RouteObject[] = [
   {
     path: paths.admin,
+    element: <RequireRight anyOf={adminRights} />,
+    handle: crumb(strings.pages.admin),
     children: [
-      { index: true, element: <UnderConstruction title={strings.pages.admin} /> },
       {
-        path: 'education',
+        element: <AdminLayout />,
         children: [
-          { index: true, element: <Navigate to="courses" replace /> },
           {
-            path: 'courses/:adminCourseId?',
-            element: <UnderConstruction title={strings.pages.adminCourses} />,
+            index: true,
+            element: <Typography sx={{ color: 'text.secondary' }}>{strings.admin.chooseSection}</Typography>,
           },
           {
-            path: 'articles/:adminArticleId?',
-            element: <UnderConstruction title={strings.pages.adminArticles} />,
+            path: paths.adminEducation,
+            element: <RequireRight anyOf={[Right.EducationManagement]} />,
+            handle: crumb(strings.pages.adminEducation),
+            children: [
+              { index: true, element: <Navigate to="courses" replace /> },
+              { path: 'courses/:adminCourseId?', ...placeholder(strings.pages.adminCourses) },
+              { path: 'articles/:adminArticleId?', ...placeholder(strings.pages.adminArticles) },
+              { path: 'tests/:adminTestId?', ...placeholder(strings.pages.adminTests) },
+            ],
           },
-          { path: 'tests/:adminTestId?', element: <UnderConstruction title={strings.pages.adminTests} /> },
+          {
+            path: paths.adminEquipment,
+            element: <RequireRight anyOf={[Right.EquipmentEditing]} />,
+            handle: crumb(strings.pages.adminEquipment),
+            children: [
+              { index: true, element: <Navigate to="equipment-models" replace /> },
+              {
+                path: 'equipment-models/:adminEnvironmentModelId?',
+                ...placeholder(strings.pages.adminEquipmentModels),
+              },
+            ],
+          },
+          {
+            path: paths.adminUsersManagement,
+            element: <RequireRight anyOf={[Right.UserManagement]} />,
+            handle: crumb(strings.pages.adminUsersManagement),
+            children: usersManagementRoutes,
+          },
+          { path: paths.adminStatistics, ...placeholder(strings.pages.adminStatistics) },
         ],
       },
-      {
-        path: 'equipments',
-        children: [
-          { index: true, element: <Navigate to="equipment-models" replace /> },
-          {
-            path: 'equipment-models/:adminEnvironmentModelId?',
-            element: <UnderConstruction title={strings.pages.adminEquipmentModels} />,
-          },
-        ],
-      },
-      {
-        path: 'users-management',
-        children: [
-          { index: true, element: <Navigate to="admin-departments" replace /> },
-          {
-            path: 'admin-departments/:adminDepartmentId?',
-            element: <UnderConstruction title={strings.pages.adminDepartments} />,
-          },
-          {
-            path: 'admin-users/:adminUserId?',
-            element: <UnderConstruction title={strings.pages.adminUsers} />,
-          },
-          {
-            path: 'admin-roles/:adminRoleId?',
-            element: <UnderConstruction title={strings.pages.adminRoles} />,
-          },
-        ],
-      },
-      { path: 'statistics', element: <UnderConstruction title={strings.pages.adminStatistics} /> },
     ],
   },
 ];

@@ -1,15 +1,7 @@
 import type { RouteObject } from 'react-router';
 
-import { StandalonePage } from '@/components/standalone-page';
-import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
-import { strings } from '@/lib/strings';
 
-export const loginRoute: RouteObject = {
-  path: paths.login,
-  element: (
-    <StandalonePage>
-      <UnderConstruction title={strings.pages.login} />
-    </StandalonePage>
-  ),
-};
+import { LoginPage } from './components/login-page';
+
+export const loginRoute: RouteObject = { path: paths.login, element: <LoginPage /> };

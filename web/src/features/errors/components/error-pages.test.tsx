@@ -3,9 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { renderRoute } from '@/testing/render-route';
+import { signInAs } from '@/testing/session';
 
 describe('error pages', () => {
   it('an unknown address says the page does not exist and leads home', async () => {
+    signInAs();
     const router = renderRoute('/no/such/page');
     expect(screen.getByRole('heading', { name: 'Такой страницы не существует :(' })).toBeInTheDocument();
 

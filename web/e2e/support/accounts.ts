@@ -1,0 +1,9 @@
+// Demo staff loaded by target `all` (services/auth/src/bootstrap.rs): each password is the
+// login followed by `-demo-password`.
+import { adminLogin, adminPassword } from './portal-server';
+
+export type Account = { login: string; password: string };
+
+export const admin: Account = { login: adminLogin, password: adminPassword };
+export const nurse: Account = { login: 'nurse', password: 'nurse-demo-password' };
+export const doctor: Account = { login: 'doctor', password: 'doctor-demo-password' };

@@ -1,0 +1,104 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { endSession } from '@/lib/session/session';
+import { renderRoute } from '@/testing/render-route';
+import { signInAs } from '@/testing/session';
+
+const adminRights = ['UserManagement', 'EducationManagement', 'EquipmentEditing'];
+
+describe('access to routes', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each(['/home', '/courses', '/departments', '/cabinet', '/admin'])(
+    'signed out, %s leads to the no-access page',
+    (path) => {
+      const router = renderRoute(path);
+      expect(router.state.location.pathname).toBe('/not-allowed');
+    },
+  );
+
+  it.each(['/login', '/not-allowed', '/short-instruction/5', '/no/such/page'])(
+    'signed out, %s opens as it is',
+    (path) => {
+      const router = renderRoute(path);
+      expect(router.state.location.pathname).toBe(path);
+    },
+  );
+
+  it('a learner sees neither the admin panel link nor its tile, and /admin is refused', () => {
+    signInAs({ rights: [] });
+    renderRoute('/home');
+    expect(screen.getByRole('link', { name: 'Обучение Курсы, статьи и тесты' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Админ-панель' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Панель администратора/ })).not.toBeInTheDocument();
+
+    const router = renderRoute('/admin');
+    expect(router.state.location.pathname).toBe('/not-allowed');
+  });
+
+  it('an admin sees the admin panel link and tile', () => {
+    signInAs({ rights: adminRights });
+    renderRoute('/home');
+    expect(screen.getAllByRole('link', { name: 'Админ-панель' })[0]).toHaveAttribute('href', '/admin');
+    expect(screen.getByRole('link', { name: /Панель администратора/ })).toHaveAttribute('href', '/admin');
+  });
+
+  it('the admin sections show to the holders of their rights; statistics to every admin', () => {
+    signInAs({ rights: ['EducationManagement', 'EquipmentEditing'] });
+    renderRoute('/admin');
+    const sections = within(screen.getByRole('tablist', { name: 'Разделы админ-панели' }));
+    expect(sections.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Обучение',
+      'Оборудование',
+      'Статистика',
+    ]);
+  });
+
+  it('a section is refused without its right', () => {
+    signInAs({ rights: ['EducationManagement'] });
+    const router = renderRoute('/admin/users-management/admin-users');
+    expect(router.state.location.pathname).toBe('/not-allowed');
+  });
+
+  it('external home tiles open a new tab', () => {
+    signInAs();
+    renderRoute('/home');
+    const tile = screen.getByRole('link', { name: /Реестр лекарственных средств/ });
+    expect(tile).toHaveAttribute('target', '_blank');
+    expect(tile).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('link', { name: /Оборудование/ })).toHaveAttribute('href', '/departments');
+  });
+
+  it('breadcrumbs lead from home through the path to the current page', () => {
+    signInAs({ rights: adminRights });
+    renderRoute('/admin/statistics');
+    const trail = within(screen.getByRole('navigation', { name: 'Навигационная цепочка' }));
+    expect(trail.getByRole('link', { name: 'Главная' })).toHaveAttribute('href', '/home');
+    expect(trail.getByRole('link', { name: 'Админ-панель' })).toHaveAttribute('href', '/admin');
+    expect(trail.getByText('Статистика')).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('a session that ends while inside leads to the sign-in page', () => {
+    signInAs();
+    const router = renderRoute('/home');
+    act(() => endSession());
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('Выход revokes the session and opens the sign-in page', async () => {
+    const fetchMock = vi.fn<typeof fetch>(() =>
+      Promise.resolve(new Response(JSON.stringify({ success: true, data: null, errorMessage: null }))),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    signInAs();
+    const router = renderRoute('/home');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Выход' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/logout', expect.objectContaining({ method: 'POST' }));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});

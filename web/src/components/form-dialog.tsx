@@ -1,0 +1,74 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
+
+import { strings } from '@/lib/strings';
+
+type FormDialogProps = {
+  open: boolean;
+  title: string;
+  /** The `id` of the form inside, which the submit button submits. */
+  formId: string;
+  submitLabel: string;
+  pending: boolean;
+  /** The form was saved: the dialog waits `closeDelayMs` (spec §9), then calls `onDone`. */
+  succeeded: boolean;
+  closeDelayMs: number;
+  onClose: () => void;
+  /** Resets the form and closes the dialog after a success. */
+  onDone: () => void;
+  children: ReactNode;
+};
+
+/** A create dialog (spec §4): after a success it stays a moment, then resets and closes. */
+export function FormDialog({
+  open,
+  title,
+  formId,
+  submitLabel,
+  pending,
+  succeeded,
+  closeDelayMs,
+  onClose,
+  onDone,
+  children,
+}: FormDialogProps) {
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const done = useEffectEvent(onDone);
+
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = setTimeout(done, closeDelayMs);
+    return () => clearTimeout(timer);
+  }, [succeeded, closeDelayMs]);
+
+  return (
+    <Dialog
+      open={open}
+      onClose={pending ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={phone}
+      aria-labelledby={`${formId}-title`}
+    >
+      <DialogTitle id={`${formId}-title`}>{title}</DialogTitle>
+      <DialogContent dividers>{children}</DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} disabled={pending}>
+          {strings.common.close}
+        </Button>
+        <Button type="submit" form={formId} variant="contained" loading={pending} disabled={succeeded}>
+          {submitLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,31 @@
+import { Autocomplete, TextField } from '@mui/material';
+
+export type Choice = { id: bigint; label: string };
+
+type MultiSelectProps = {
+  label: string;
+  options: Choice[];
+  /** Ids of the chosen options. */
+  value: bigint[];
+  onChange: (value: bigint[]) => void;
+  disabled?: boolean;
+};
+
+/** Several entities chosen from a searchable list (staff of a department, a user's positions). */
+export function MultiSelect({ label, options, value, onChange, disabled }: MultiSelectProps) {
+  return (
+    <Autocomplete
+      multiple
+      disableCloseOnSelect
+      filterSelectedOptions
+      disabled={disabled}
+      options={options}
+      value={options.filter((option) => value.includes(option.id))}
+      onChange={(_, chosen) => onChange(chosen.map((option) => option.id))}
+      getOptionLabel={(option) => option.label}
+      isOptionEqualToValue={(option, other) => option.id === other.id}
+      getOptionKey={(option) => String(option.id)}
+      renderInput={(params) => <TextField {...params} label={label} />}
+    />
+  );
+}

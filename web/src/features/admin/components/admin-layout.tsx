@@ -1,0 +1,37 @@
+import { Box } from '@mui/material';
+import { Outlet } from 'react-router';
+
+import { NavTabs, type NavTab } from '@/components/nav-tabs';
+import { paths } from '@/config/paths';
+import { hasRight, Right } from '@/lib/session/rights';
+import { useSession } from '@/lib/session/session';
+import { strings } from '@/lib/strings';
+
+// Spec §2: each section shows to the holders of its right; statistics to every admin.
+const sections: { tab: NavTab; right?: Right }[] = [
+  {
+    tab: { label: strings.pages.adminEducation, to: paths.adminEducation },
+    right: Right.EducationManagement,
+  },
+  { tab: { label: strings.pages.adminEquipment, to: paths.adminEquipment }, right: Right.EquipmentEditing },
+  {
+    tab: { label: strings.pages.adminUsersManagement, to: paths.adminUsersManagement },
+    right: Right.UserManagement,
+  },
+  { tab: { label: strings.pages.adminStatistics, to: paths.adminStatistics } },
+];
+
+export function AdminLayout() {
+  const session = useSession();
+  const tabs = sections
+    .filter(({ right }) => right === undefined || hasRight(right, session) === true)
+    .map(({ tab }) => tab);
+  return (
+    <>
+      <NavTabs label={strings.admin.sectionsLabel} tabs={tabs} />
+      <Box sx={{ pt: 2 }}>
+        <Outlet />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import { Box } from '@mui/material';
+import { Outlet } from 'react-router';
+
+import { NavTabs } from '@/components/nav-tabs';
+import { paths } from '@/config/paths';
+import { strings } from '@/lib/strings';
+
+const tabs = [
+  { label: strings.pages.adminDepartments, to: paths.adminDepartments },
+  { label: strings.pages.adminUsers, to: paths.adminUsers },
+  { label: strings.pages.adminRoles, to: paths.adminRoles },
+];
+
+export function UsersManagementLayout() {
+  return (
+    <>
+      <NavTabs label={strings.admin.usersManagementTabsLabel} tabs={tabs} nested />
+      <Box sx={{ pt: 3 }}>
+        <Outlet />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,155 @@
+import {
+  Checkbox,
+  FormControl,
+  FormControlLabel,
+  FormGroup,
+  FormLabel,
+  Grid,
+  MenuItem,
+  TextField,
+} from '@mui/material';
+import { useState, type SubmitEvent } from 'react';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { MultiSelect } from '@/components/multi-select';
+import { rightLabel } from '@/lib/session/rights';
+import { strings } from '@/lib/strings';
+
+import { useUserFormChoices } from '../../api/auth-queries';
+import type { UserFormValues } from '../../utils/user-form-values';
+
+type TextKey = 'name' | 'surname' | 'lastName' | 'login' | 'password' | 'email';
+type Errors = Partial<Record<TextKey, string>>;
+
+const text = strings.admin.user;
+
+// Spec §5: editing requires name, surname and login; the create form marks nothing and
+// shows the server's refusal instead.
+const requiredOnEdit: [TextKey, string][] = [
+  ['name', text.nameRequired],
+  ['surname', text.surnameRequired],
+  ['login', text.loginRequired],
+];
+
+type UserFormProps = {
+  /** Lets a button outside the form (dialog actions, page footer) submit it. */
+  id: string;
+  mode: 'create' | 'edit';
+  initial: UserFormValues;
+  disabled: boolean;
+  onSubmit: (values: UserFormValues) => void;
+};
+
+/** A user's profile, links and rights: the create dialog and the user page share it. */
+export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProps) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Errors>({});
+  const choices = useUserFormChoices();
+
+  if (choices.isError) return <LoadError message={strings.errors.formLoadFailed} />;
+  if (choices.isPending) return <Loading />;
+
+  const change = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const missing: Errors =
+      mode === 'edit'
+        ? Object.fromEntries(requiredOnEdit.filter(([field]) => values[field].trim() === ''))
+        : {};
+    setErrors(missing);
+    if (Object.keys(missing).length === 0) onSubmit(values);
+  };
+
+  const field = (name: TextKey, label: string, extra: { type?: string; autoComplete?: string } = {}) => (
+    <TextField
+      label={label}
+      value={values[name]}
+      onChange={(event) => change(name, event.target.value)}
+      required={mode === 'edit' && requiredOnEdit.some(([required]) => required === name)}
+      error={errors[name] !== undefined}
+      helperText={
+        errors[name] ?? (mode === 'edit' && name === 'password' ? text.passwordUnchanged : undefined)
+      }
+      disabled={disabled}
+      fullWidth
+      {...extra}
+    />
+  );
+
+  const toggleRight = (rightId: bigint, on: boolean) =>
+    change(
+      'rightIds',
+      on ? [...values.rightIds, rightId] : values.rightIds.filter((held) => held !== rightId),
+    );
+
+  return (
+    <Grid component="form" id={id} noValidate container spacing={2.5} onSubmit={submit}>
+      <Grid size={{ xs: 12, sm: 4 }}>{field('surname', text.surname)}</Grid>
+      <Grid size={{ xs: 12, sm: 4 }}>{field('name', text.name)}</Grid>
+      <Grid size={{ xs: 12, sm: 4 }}>{field('lastName', text.lastName)}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('login', text.login, { autoComplete: 'off' })}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        {field('password', text.password, { type: 'password', autoComplete: 'new-password' })}
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('email', text.email, { type: 'email' })}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <TextField
+          select
+          label={text.status}
+          value={String(values.statusId)}
+          onChange={(event) => change('statusId', BigInt(event.target.value))}
+          disabled={disabled}
+          fullWidth
+        >
+          <MenuItem value="0">{text.noStatus}</MenuItem>
+          {choices.statuses.map((status) => (
+            <MenuItem key={status.id} value={String(status.id)}>
+              {status.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Grid>
+      <Grid size={12}>
+        <MultiSelect
+          label={text.positions}
+          options={choices.positions.map((position) => ({ id: position.id, label: position.title }))}
+          value={values.positionIds}
+          onChange={(ids) => change('positionIds', ids)}
+          disabled={disabled}
+        />
+      </Grid>
+      <Grid size={12}>
+        <MultiSelect
+          label={text.departments}
+          options={choices.departments.map((department) => ({ id: department.id, label: department.title }))}
+          value={values.departmentIds}
+          onChange={(ids) => change('departmentIds', ids)}
+          disabled={disabled}
+        />
+      </Grid>
+      <Grid size={12}>
+        <FormControl component="fieldset" variant="standard" disabled={disabled}>
+          <FormLabel component="legend">{text.rights}</FormLabel>
+          <FormGroup>
+            {choices.rights.map((right) => (
+              <FormControlLabel
+                key={right.id}
+                label={rightLabel(right.name)}
+                control={
+                  <Checkbox
+                    checked={values.rightIds.includes(right.id)}
+                    onChange={(event) => toggleRight(right.id, event.target.checked)}
+                  />
+                }
+              />
+            ))}
+          </FormGroup>
+        </FormControl>
+      </Grid>
+    </Grid>
+  );
+}

@@ -1,0 +1,46 @@
+import type { User } from '@/gen/portal/auth/v1/auth_pb';
+
+/** The fields of CreateUserRequest and UpdateUserRequest (without the id). */
+export type UserFormValues = {
+  name: string;
+  surname: string;
+  lastName: string;
+  login: string;
+  /** Blank when editing: the password stays as it is. */
+  password: string;
+  email: string;
+  /** 0 = no status. */
+  statusId: bigint;
+  departmentIds: bigint[];
+  positionIds: bigint[];
+  rightIds: bigint[];
+};
+
+export const emptyUser: UserFormValues = {
+  name: '',
+  surname: '',
+  lastName: '',
+  login: '',
+  password: '',
+  email: '',
+  statusId: 0n,
+  departmentIds: [],
+  positionIds: [],
+  rightIds: [],
+};
+
+/** A stored user as the edit form starts from it; the password field starts blank. */
+export function formValuesOf(user: User): UserFormValues {
+  return {
+    name: user.name,
+    surname: user.surname,
+    lastName: user.lastName,
+    login: user.login,
+    password: '',
+    email: user.email,
+    statusId: user.statusId,
+    departmentIds: user.departmentIds,
+    positionIds: user.positionIds,
+    rightIds: user.rightIds,
+  };
+}

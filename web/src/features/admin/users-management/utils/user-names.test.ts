@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+
+import { crumbName, groupUsersByLetter, listName } from './user-names';
+
+const person = (surname: string, name: string, lastName = '') => ({ surname, name, lastName });
+
+describe('user names', () => {
+  it('lists show surname, name, patronymic; breadcrumbs name, surname, patronymic', () => {
+    const nurse = person('Смирнова', 'Ольга', 'Викторовна');
+    expect(listName(nurse)).toBe('Смирнова Ольга Викторовна');
+    expect(crumbName(nurse)).toBe('Ольга Смирнова Викторовна');
+    expect(listName(person('', 'Администратор'))).toBe('Администратор');
+  });
+
+  it('groups users by the uppercase first letter of the listed name, in Russian order', () => {
+    const users = [
+      person('Волков', 'Дмитрий', 'Олегович'),
+      person('смирнова', 'Ольга'),
+      person('Кузнецов', 'Андрей', 'Игоревич'),
+      person('Семёнов', 'Илья'),
+      person('', 'Администратор'),
+      person('Ёлкина', 'Анна'),
+      person('Егоров', 'Пётр'),
+    ];
+
+    const groups = groupUsersByLetter(users).map(({ letter, items }) => [letter, items.map(listName)]);
+
+    expect(groups).toEqual([
+      ['А', ['Администратор']],
+      ['В', ['Волков Дмитрий Олегович']],
+      ['Е', ['Егоров Пётр']],
+      ['Ё', ['Ёлкина Анна']],
+      ['К', ['Кузнецов Андрей Игоревич']],
+      ['С', ['Семёнов Илья', 'смирнова Ольга']],
+    ]);
+  });
+
+  it('puts a user without any name under #', () => {
+    expect(groupUsersByLetter([person('', '')])).toEqual([{ letter: '#', items: [person('', '')] }]);
+  });
+});

@@ -1,0 +1,124 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { renderRoute } from '@/testing/render-route';
+import { fakeToken } from '@/testing/session';
+
+const envelope = (status: number, body: object) =>
+  Promise.resolve(
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+  );
+
+describe('the login page', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  const user = () => userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+
+  async function signIn(login: string, password: string) {
+    const typing = user();
+    await typing.type(screen.getByLabelText('Введите логин:'), login);
+    await typing.type(screen.getByLabelText('Введите пароль:'), password);
+    await typing.click(screen.getByRole('button', { name: 'Войти' }));
+  }
+
+  it('labels its fields as the spec says', () => {
+    renderRoute('/login');
+    expect(screen.getByLabelText('Введите логин:')).toHaveAttribute('placeholder', 'Логин');
+    expect(screen.getByLabelText('Введите логин:')).toBeRequired();
+    expect(screen.getByLabelText('Введите пароль:')).toHaveAttribute('placeholder', 'Пароль');
+    expect(screen.getByLabelText('Введите пароль:')).toHaveAttribute('type', 'password');
+    expect(screen.getByLabelText('Введите пароль:')).toBeRequired();
+  });
+
+  it('on success stores the session, says so and opens home after 1.5 s', async () => {
+    const token = fakeToken({ login: 'nurse' });
+    fetchMock.mockReturnValueOnce(
+      envelope(200, { success: true, data: { accessToken: token, expiresIn: 900 }, errorMessage: null }),
+    );
+    const router = renderRoute('/login');
+
+    await signIn('nurse', 'nurse-demo-password');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Вы успешно авторизовались.');
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/auth/login',
+      expect.objectContaining({
+        method: 'POST',
+        credentials: 'same-origin',
+        body: JSON.stringify({ login: 'nurse', password: 'nurse-demo-password' }),
+      }),
+    );
+    expect(localStorage.getItem('token')).toBe(token);
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(router.state.location.pathname).toBe('/login');
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(router.state.location.pathname).toBe('/home');
+  });
+
+  it("on failure shows the server's message, and typing clears it", async () => {
+    fetchMock.mockReturnValueOnce(
+      envelope(401, { success: false, data: null, errorMessage: 'Неверный логин или пароль' }),
+    );
+    const router = renderRoute('/login');
+
+    await signIn('nurse', 'wrong');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Неверный логин или пароль');
+    expect(localStorage.getItem('token')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(router.state.location.pathname).toBe('/login');
+
+    await user().type(screen.getByLabelText('Введите пароль:'), 'x');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('typing in the login field clears the alert too', async () => {
+    fetchMock.mockReturnValueOnce(
+      envelope(401, { success: false, data: null, errorMessage: 'Неверный логин или пароль' }),
+    );
+    renderRoute('/login');
+    await signIn('nurse', 'wrong');
+    await screen.findByRole('alert');
+
+    await user().type(screen.getByLabelText('Введите логин:'), 'a');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('too many attempts (429) shows its Russian message', async () => {
+    fetchMock.mockReturnValueOnce(
+      envelope(429, {
+        success: false,
+        data: null,
+        errorMessage: 'Слишком много неудачных попыток входа. Попробуйте позже.',
+      }),
+    );
+    renderRoute('/login');
+    await signIn('nurse', 'wrong');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Слишком много неудачных попыток входа. Попробуйте позже.',
+    );
+  });
+
+  it('an unreachable server gets the generic request message', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    renderRoute('/login');
+    await signIn('nurse', 'nurse-demo-password');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.',
+    );
+  });
+});

@@ -1,0 +1,86 @@
+import { useQuery } from '@connectrpc/connect-query';
+import { Avatar, Box, Chip, Divider, Paper, Stack, Typography } from '@mui/material';
+import { Fragment, type ReactNode } from 'react';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { rightLabel } from '@/lib/session/rights';
+import { strings } from '@/lib/strings';
+
+const text = (value: string | undefined) => value || strings.common.notSet;
+
+const chips = (labels: string[], none: string = strings.common.notSet) =>
+  labels.length === 0 ? (
+    text(none)
+  ) : (
+    <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
+      {labels.map((label) => (
+        <Chip key={label} label={label} size="small" />
+      ))}
+    </Stack>
+  );
+
+/** The signed-in user's own profile (GetMe). */
+export function CabinetPage() {
+  const me = useQuery(AuthService.method.getMe);
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <LoadError />;
+
+  const { user, status, positions, departments, rights } = me.data;
+  const fullName = [user?.surname, user?.name, user?.lastName].filter(Boolean).join(' ');
+  const initials = [user?.name, user?.surname].map((part) => part?.charAt(0) ?? '').join('');
+  const fields: [string, ReactNode][] = [
+    [strings.cabinet.surname, text(user?.surname)],
+    [strings.cabinet.name, text(user?.name)],
+    [strings.cabinet.lastName, text(user?.lastName)],
+    [strings.cabinet.login, text(user?.login)],
+    [strings.cabinet.email, text(user?.email)],
+    [strings.cabinet.status, text(status?.name)],
+    [strings.cabinet.positions, chips(positions.map((position) => position.title))],
+    [strings.cabinet.departments, chips(departments.map((department) => department.title))],
+    [
+      strings.cabinet.rights,
+      chips(
+        rights.map((right) => rightLabel(right.name)),
+        strings.cabinet.noRights,
+      ),
+    ],
+  ];
+
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2.5, sm: 4 }, maxWidth: 880 }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 3 }}>
+        <Avatar sx={{ bgcolor: 'primary.main', width: 64, height: 64, fontSize: 24 }}>{initials}</Avatar>
+        <div>
+          <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
+            {fullName}
+          </Typography>
+          <Typography sx={{ color: 'text.secondary' }}>{user?.login}</Typography>
+        </div>
+      </Stack>
+      <Divider />
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' },
+          columnGap: 3,
+          rowGap: { xs: 0.5, sm: 2 },
+          m: 0,
+          mt: 3,
+        }}
+      >
+        {fields.map(([label, value]) => (
+          <Fragment key={label}>
+            <Typography component="dt" sx={{ color: 'text.secondary', mt: { xs: 1.5, sm: 0 } }}>
+              {label}
+            </Typography>
+            <Typography component="dd" sx={{ m: 0 }}>
+              {value}
+            </Typography>
+          </Fragment>
+        ))}
+      </Box>
+    </Paper>
+  );
+}
