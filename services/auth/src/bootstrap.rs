@@ -34,7 +34,7 @@ pub async fn admin(
         .collect();
     let profile = Profile {
         name: PersonName::parse("Администратор", NamePart::Name, true)?,
-        surname: PersonName::parse("", NamePart::Surname, false)?,
+        surname: PersonName::parse("Системный", NamePart::Surname, true)?,
         last_name: PersonName::parse("", NamePart::Patronymic, false)?,
         login: login.clone(),
         email: Email::parse("")?,
