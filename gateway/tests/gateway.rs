@@ -68,6 +68,15 @@ async fn start(extra: &[&str]) -> Portal {
 }
 
 impl Portal {
+    /// A native gRPC (HTTP/2) connection to the gateway.
+    async fn grpc_channel(&self) -> tonic::transport::Channel {
+        tonic::transport::Endpoint::from_shared(self.base.clone())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
     /// A token signed with the key `all` generated, as auth would sign it.
     fn token(&self, user_id: i64, rights: &[Right]) -> String {
         let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
@@ -116,11 +125,7 @@ fn envelope(body: &str) -> Value {
 #[tokio::test]
 async fn native_grpc_health_reaches_each_service_through_the_gateway() {
     let portal = start(&[]).await;
-    let channel = tonic::transport::Endpoint::from_shared(portal.base.clone())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = portal.grpc_channel().await;
     let mut health = HealthClient::new(channel);
     for service in SERVICES.into_iter().chain([""]) {
         let reply = health
@@ -148,11 +153,7 @@ async fn native_grpc_health_reaches_each_service_through_the_gateway() {
 #[tokio::test]
 async fn reflection_lists_every_contract_and_health() {
     let portal = start(&[]).await;
-    let channel = tonic::transport::Endpoint::from_shared(portal.base.clone())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = portal.grpc_channel().await;
     let mut reflection = ServerReflectionClient::new(channel);
     let request = ServerReflectionRequest {
         host: String::new(),

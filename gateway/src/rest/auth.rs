@@ -524,6 +524,23 @@ struct UserBody {
     rights: Vec<IdOrObject>,
 }
 
+impl From<UserBody> for pb::UserDraft {
+    fn from(body: UserBody) -> Self {
+        pb::UserDraft {
+            name: body.name,
+            surname: body.surname,
+            last_name: body.last_name,
+            login: body.login,
+            password: body.password,
+            email: body.email,
+            status_id: body.status.map_or(0, |s| s.id),
+            department_ids: ids(body.departments),
+            position_ids: ids(body.positions),
+            right_ids: ids(body.rights),
+        }
+    }
+}
+
 async fn list_users(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<UserJson>> {
     let reply = client(&state)
         .list_users(caller.request(pb::ListUsersRequest {}))
@@ -566,16 +583,7 @@ async fn create_user(
     Body(body): Body<UserBody>,
 ) -> ApiResult<Option<UserDetailJson>> {
     let request = pb::CreateUserRequest {
-        name: body.name,
-        surname: body.surname,
-        last_name: body.last_name,
-        login: body.login,
-        password: body.password,
-        email: body.email,
-        status_id: body.status.map_or(0, |s| s.id),
-        department_ids: ids(body.departments),
-        position_ids: ids(body.positions),
-        right_ids: ids(body.rights),
+        user: Some(body.into()),
     };
     let reply = client(&state).create_user(caller.request(request)).await?;
     Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
@@ -588,16 +596,7 @@ async fn update_user(
 ) -> ApiResult<Option<UserDetailJson>> {
     let request = pb::UpdateUserRequest {
         id: body.id,
-        name: body.name,
-        surname: body.surname,
-        last_name: body.last_name,
-        login: body.login,
-        password: body.password,
-        email: body.email,
-        status_id: body.status.map_or(0, |s| s.id),
-        department_ids: ids(body.departments),
-        position_ids: ids(body.positions),
-        right_ids: ids(body.rights),
+        user: Some(body.into()),
     };
     let reply = client(&state).update_user(caller.request(request)).await?;
     Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))

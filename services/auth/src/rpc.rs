@@ -18,7 +18,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
 use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
-use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, ProfileInput, UserUpdate};
+use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, UserUpdate};
 use crate::sessions::{IssuedTokens, Sessions};
 use crate::store::{
     DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
@@ -295,19 +295,8 @@ impl AuthService for AuthRpc {
         request: Request<pb::CreateUserRequest>,
     ) -> RpcResult<pb::CreateUserResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let r = request.into_inner();
-        let input = ProfileInput {
-            name: &r.name,
-            surname: &r.surname,
-            last_name: &r.last_name,
-            login: &r.login,
-            email: &r.email,
-            status_id: r.status_id,
-            department_ids: &r.department_ids,
-            position_ids: &r.position_ids,
-            right_ids: &r.right_ids,
-        };
-        let new_user = NewUser::parse(input, &r.password)?;
+        let draft = request.into_inner().user.unwrap_or_default();
+        let new_user = NewUser::parse(&draft)?;
         let hash = self.passwords.hash(&new_user.password).await?;
         let created = self
             .store
@@ -325,18 +314,7 @@ impl AuthService for AuthRpc {
     ) -> RpcResult<pb::UpdateUserResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
         let r = request.into_inner();
-        let input = ProfileInput {
-            name: &r.name,
-            surname: &r.surname,
-            last_name: &r.last_name,
-            login: &r.login,
-            email: &r.email,
-            status_id: r.status_id,
-            department_ids: &r.department_ids,
-            position_ids: &r.position_ids,
-            right_ids: &r.right_ids,
-        };
-        let update = UserUpdate::parse(r.id, input, &r.password)?;
+        let update = UserUpdate::parse(r.id, &r.user.unwrap_or_default())?;
         let hash = match &update.password {
             Some(password) => Some(self.passwords.hash(password).await?),
             None => None,

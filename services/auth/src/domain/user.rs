@@ -3,6 +3,7 @@
 //! a login and a password; a blank password on edit keeps the old one).
 
 use portal_kit::ServiceError;
+use portal_proto::auth::v1::UserDraft;
 
 use super::ids::IdSet;
 use super::login::Login;
@@ -92,21 +93,6 @@ impl Email {
     }
 }
 
-/// A user's profile as a request gives it, before parsing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ProfileInput<'a> {
-    pub name: &'a str,
-    pub surname: &'a str,
-    pub last_name: &'a str,
-    pub login: &'a str,
-    pub email: &'a str,
-    /// 0 = no status.
-    pub status_id: i64,
-    pub department_ids: &'a [i64],
-    pub position_ids: &'a [i64],
-    pub right_ids: &'a [i64],
-}
-
 /// Everything about a user but the password.
 #[derive(Clone, Debug)]
 pub struct Profile {
@@ -122,17 +108,17 @@ pub struct Profile {
 }
 
 impl Profile {
-    fn parse(input: ProfileInput<'_>, names_required: bool) -> Result<Profile, ServiceError> {
+    fn parse(input: &UserDraft, names_required: bool) -> Result<Profile, ServiceError> {
         Ok(Profile {
-            name: PersonName::parse(input.name, NamePart::Name, names_required)?,
-            surname: PersonName::parse(input.surname, NamePart::Surname, names_required)?,
-            last_name: PersonName::parse(input.last_name, NamePart::Patronymic, false)?,
-            login: Login::parse(input.login)?,
-            email: Email::parse(input.email)?,
+            name: PersonName::parse(&input.name, NamePart::Name, names_required)?,
+            surname: PersonName::parse(&input.surname, NamePart::Surname, names_required)?,
+            last_name: PersonName::parse(&input.last_name, NamePart::Patronymic, false)?,
+            login: Login::parse(&input.login)?,
+            email: Email::parse(&input.email)?,
             status_id: (input.status_id != 0).then_some(input.status_id),
-            departments: IdSet::from_request(input.department_ids),
-            positions: IdSet::from_request(input.position_ids),
-            rights: IdSet::from_request(input.right_ids),
+            departments: IdSet::from_request(&input.department_ids),
+            positions: IdSet::from_request(&input.position_ids),
+            rights: IdSet::from_request(&input.right_ids),
         })
     }
 }
@@ -145,11 +131,11 @@ pub struct NewUser {
 }
 
 impl NewUser {
-    pub fn parse(input: ProfileInput<'_>, password: &str) -> Result<NewUser, ServiceError> {
-        let profile = Profile::parse(input, false)?;
+    pub fn parse(draft: &UserDraft) -> Result<NewUser, ServiceError> {
+        let profile = Profile::parse(draft, false)?;
         Ok(NewUser {
             profile,
-            password: Password::parse(password)?,
+            password: Password::parse(&draft.password)?,
         })
     }
 }
@@ -163,16 +149,12 @@ pub struct UserUpdate {
 }
 
 impl UserUpdate {
-    pub fn parse(
-        id: i64,
-        input: ProfileInput<'_>,
-        password: &str,
-    ) -> Result<UserUpdate, ServiceError> {
-        let profile = Profile::parse(input, true)?;
-        let password = if password.trim().is_empty() {
+    pub fn parse(id: i64, draft: &UserDraft) -> Result<UserUpdate, ServiceError> {
+        let profile = Profile::parse(draft, true)?;
+        let password = if draft.password.trim().is_empty() {
             None
         } else {
-            Some(Password::parse(password)?)
+            Some(Password::parse(&draft.password)?)
         };
         Ok(UserUpdate {
             id,
@@ -188,14 +170,16 @@ mod tests {
     use crate::domain::login::MSG_LOGIN_REQUIRED;
     use crate::domain::password::MSG_PASSWORD_TOO_SHORT;
 
-    fn complete() -> ProfileInput<'static> {
-        ProfileInput {
-            name: "Анна",
-            surname: "Иванова",
-            last_name: "Петровна",
-            login: "ivanova",
-            email: "ivanova@hospital.example",
-            ..ProfileInput::default()
+    /// A draft with every profile field filled and the given password.
+    fn complete(password: &str) -> UserDraft {
+        UserDraft {
+            name: "Анна".into(),
+            surname: "Иванова".into(),
+            last_name: "Петровна".into(),
+            login: "ivanova".into(),
+            email: "ivanova@hospital.example".into(),
+            password: password.into(),
+            ..UserDraft::default()
         }
     }
 
@@ -205,123 +189,73 @@ mod tests {
 
     #[test]
     fn a_new_user_needs_only_a_login_and_a_password() {
-        let input = ProfileInput {
-            login: "petrov",
-            ..ProfileInput::default()
+        let draft = UserDraft {
+            login: "petrov".into(),
+            password: "long enough".into(),
+            ..UserDraft::default()
         };
-        let user = NewUser::parse(input, "long enough").unwrap();
+        let user = NewUser::parse(&draft).unwrap();
         assert_eq!(user.profile.name.as_str(), "");
         assert_eq!(user.profile.status_id, None);
-        assert_eq!(
-            message(NewUser::parse(ProfileInput::default(), "long enough")),
-            MSG_LOGIN_REQUIRED
-        );
-        assert_eq!(message(NewUser::parse(input, "")), "Введите пароль");
+        let no_login = UserDraft {
+            login: String::new(),
+            ..draft.clone()
+        };
+        assert_eq!(message(NewUser::parse(&no_login)), MSG_LOGIN_REQUIRED);
+        let no_password = UserDraft {
+            password: String::new(),
+            ..draft
+        };
+        assert_eq!(message(NewUser::parse(&no_password)), "Введите пароль");
     }
 
     #[test]
     fn a_new_users_password_has_at_least_eight_characters() {
         assert_eq!(
-            message(NewUser::parse(complete(), "short")),
+            message(NewUser::parse(&complete("short"))),
             MSG_PASSWORD_TOO_SHORT
         );
     }
 
     #[test]
     fn an_edit_needs_name_surname_and_login() {
-        assert!(UserUpdate::parse(1, complete(), "").is_ok());
-        assert_eq!(
-            message(UserUpdate::parse(
-                1,
-                ProfileInput {
-                    name: " ",
-                    ..complete()
-                },
-                ""
-            )),
-            "Введите имя"
-        );
-        assert_eq!(
-            message(UserUpdate::parse(
-                1,
-                ProfileInput {
-                    surname: "",
-                    ..complete()
-                },
-                ""
-            )),
-            "Введите фамилию"
-        );
-        assert_eq!(
-            message(UserUpdate::parse(
-                1,
-                ProfileInput {
-                    login: "",
-                    ..complete()
-                },
-                ""
-            )),
-            MSG_LOGIN_REQUIRED
-        );
-        assert!(
-            UserUpdate::parse(
-                1,
-                ProfileInput {
-                    last_name: "",
-                    ..complete()
-                },
-                ""
-            )
-            .is_ok()
-        );
+        assert!(UserUpdate::parse(1, &complete("")).is_ok());
+        let edit = |change: fn(&mut UserDraft)| {
+            let mut draft = complete("");
+            change(&mut draft);
+            UserUpdate::parse(1, &draft)
+        };
+        assert_eq!(message(edit(|d| d.name = " ".into())), "Введите имя");
+        assert_eq!(message(edit(|d| d.surname.clear())), "Введите фамилию");
+        assert_eq!(message(edit(|d| d.login.clear())), MSG_LOGIN_REQUIRED);
+        assert!(edit(|d| d.last_name.clear()).is_ok());
     }
 
     #[test]
     fn a_blank_password_on_edit_keeps_the_old_one() {
-        assert!(
-            UserUpdate::parse(1, complete(), "")
-                .unwrap()
-                .password
-                .is_none()
-        );
-        assert!(
-            UserUpdate::parse(1, complete(), "   ")
-                .unwrap()
-                .password
-                .is_none()
-        );
-        assert!(
-            UserUpdate::parse(1, complete(), "new password")
-                .unwrap()
-                .password
-                .is_some()
-        );
-        assert_eq!(
-            message(UserUpdate::parse(1, complete(), "short")),
-            MSG_PASSWORD_TOO_SHORT
-        );
+        let password_of = |typed: &str| UserUpdate::parse(1, &complete(typed)).map(|u| u.password);
+        assert!(password_of("").unwrap().is_none());
+        assert!(password_of("   ").unwrap().is_none());
+        assert!(password_of("new password").unwrap().is_some());
+        assert_eq!(message(password_of("short")), MSG_PASSWORD_TOO_SHORT);
     }
 
     #[test]
     fn names_are_trimmed_and_bounded() {
-        let user = NewUser::parse(
-            ProfileInput {
-                name: "  Анна ",
-                ..complete()
-            },
-            "long enough",
-        )
-        .unwrap();
-        assert_eq!(user.profile.name.as_str(), "Анна");
-        let long = "А".repeat(MAX_NAME_CHARS + 1);
+        let padded = UserDraft {
+            name: "  Анна ".into(),
+            ..complete("long enough")
+        };
         assert_eq!(
-            message(NewUser::parse(
-                ProfileInput {
-                    surname: &long,
-                    ..complete()
-                },
-                "long enough"
-            )),
+            NewUser::parse(&padded).unwrap().profile.name.as_str(),
+            "Анна"
+        );
+        let long = UserDraft {
+            surname: "А".repeat(MAX_NAME_CHARS + 1),
+            ..complete("long enough")
+        };
+        assert_eq!(
+            message(NewUser::parse(&long)),
             "Фамилия не должна превышать 100 символов"
         );
     }
@@ -337,22 +271,21 @@ mod tests {
 
     #[test]
     fn status_zero_means_none_and_links_are_sets() {
-        let input = ProfileInput {
+        let draft = UserDraft {
             status_id: 0,
-            department_ids: &[2, 2, 1],
-            ..complete()
+            department_ids: vec![2, 2, 1],
+            ..complete("long enough")
         };
-        let user = NewUser::parse(input, "long enough").unwrap();
+        let user = NewUser::parse(&draft).unwrap();
         assert_eq!(user.profile.status_id, None);
         assert_eq!(user.profile.departments.iter().collect::<Vec<_>>(), [1, 2]);
-        let with_status = NewUser::parse(
-            ProfileInput {
-                status_id: 3,
-                ..complete()
-            },
-            "long enough",
-        )
-        .unwrap();
-        assert_eq!(with_status.profile.status_id, Some(3));
+        let with_status = UserDraft {
+            status_id: 3,
+            ..complete("long enough")
+        };
+        assert_eq!(
+            NewUser::parse(&with_status).unwrap().profile.status_id,
+            Some(3)
+        );
     }
 }

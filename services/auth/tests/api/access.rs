@@ -107,11 +107,7 @@ async fn fixture(app: &TestApp) -> Fixture {
     let other = app
         .staff(&unique_login("other"), "password-4", &[], &[])
         .await;
-    let refresh_token = app
-        .login(&learner.login, LEARNER_PASSWORD)
-        .await
-        .unwrap()
-        .refresh_token;
+    let refresh_token = app.session_of(&learner.login, LEARNER_PASSWORD).await;
     Fixture {
         ids: [0, learner.id, um.id, em.id, ee.id],
         tokens: [
@@ -268,19 +264,20 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 .await,
         ),
         "CreateUser" => {
-            let message = pb::CreateUserRequest {
+            let message = creating(pb::UserDraft {
                 login: unique_login("created"),
                 password: "created-password".into(),
                 ..Default::default()
-            };
+            });
             done(client.create_user(request(message, &token)).await)
         }
         "UpdateUser" => {
-            let message = pb::UpdateUserRequest {
+            let draft = pb::UserDraft {
                 name: "Пётр".into(),
                 surname: "Петров".into(),
                 ..TestApp::unchanged(&fixture.other)
             };
+            let message = updating(fixture.other.id, draft);
             done(client.update_user(request(message, &token)).await)
         }
         other => panic!("the matrix names an unknown call {other}"),
@@ -402,7 +399,7 @@ async fn get_me_names_the_callers_status_departments_positions_and_rights() {
             .await;
         let on_leave = app.status_id("В отпуске").await;
         let doctor = app
-            .create_user(pb::CreateUserRequest {
+            .create_user(pb::UserDraft {
                 name: "Елена".into(),
                 surname: "Морозова".into(),
                 login: "cardiologist".into(),

@@ -138,6 +138,17 @@ pub fn unique_login(prefix: &str) -> String {
     format!("{prefix}{}", UNIQUE.fetch_add(1, Ordering::Relaxed))
 }
 
+pub fn creating(draft: pb::UserDraft) -> pb::CreateUserRequest {
+    pb::CreateUserRequest { user: Some(draft) }
+}
+
+pub fn updating(id: i64, draft: pb::UserDraft) -> pb::UpdateUserRequest {
+    pb::UpdateUserRequest {
+        id,
+        user: Some(draft),
+    }
+}
+
 impl TestApp {
     /// A token for the bootstrap admin, who holds every right.
     pub fn admin_token(&self) -> String {
@@ -149,10 +160,10 @@ impl TestApp {
     }
 
     /// Creates a user through the API, as the admin.
-    pub async fn create_user(&self, request: pb::CreateUserRequest) -> pb::User {
+    pub async fn create_user(&self, draft: pb::UserDraft) -> pb::User {
         self.client
             .clone()
-            .create_user(authed(request, &self.admin_token()))
+            .create_user(authed(creating(draft), &self.admin_token()))
             .await
             .expect("create user")
             .into_inner()
@@ -168,7 +179,7 @@ impl TestApp {
         rights: &[i64],
         departments: &[i64],
     ) -> pb::User {
-        self.create_user(pb::CreateUserRequest {
+        self.create_user(pb::UserDraft {
             name: "Ольга".into(),
             surname: "Смирнова".into(),
             last_name: "Викторовна".into(),
@@ -211,6 +222,14 @@ impl TestApp {
             .map(|r| r.into_inner())
     }
 
+    /// Signs in and returns the new session's refresh token.
+    pub async fn session_of(&self, login: &str, password: &str) -> String {
+        self.login(login, password)
+            .await
+            .expect("sign in")
+            .refresh_token
+    }
+
     pub async fn refresh(&self, refresh_token: &str) -> Result<pb::RefreshTokenResponse, Status> {
         self.client
             .clone()
@@ -237,10 +256,9 @@ impl TestApp {
             .expect("seeded status")
     }
 
-    /// An update request that keeps everything of `user` as it is.
-    pub fn unchanged(user: &pb::User) -> pb::UpdateUserRequest {
-        pb::UpdateUserRequest {
-            id: user.id,
+    /// A draft that keeps everything of `user` as it is.
+    pub fn unchanged(user: &pb::User) -> pb::UserDraft {
+        pb::UserDraft {
             name: user.name.clone(),
             surname: user.surname.clone(),
             last_name: user.last_name.clone(),
@@ -254,10 +272,10 @@ impl TestApp {
         }
     }
 
-    pub async fn update_user(&self, request: pb::UpdateUserRequest) -> Result<pb::User, Status> {
+    pub async fn update_user(&self, id: i64, draft: pb::UserDraft) -> Result<pb::User, Status> {
         self.client
             .clone()
-            .update_user(authed(request, &self.admin_token()))
+            .update_user(authed(updating(id, draft), &self.admin_token()))
             .await
             .map(|r| r.into_inner().user.expect("updated user"))
     }

@@ -167,11 +167,7 @@ async fn an_address_guessing_many_logins_is_stopped() {
 async fn refresh_rotates_the_refresh_token() {
     on_each_backend(false, |app| async move {
         let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
-        let first = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
+        let first = app.session_of("nurse", "nurse-password").await;
         let second = app.refresh(&first).await.expect("refresh");
         assert_ne!(second.refresh_token, first);
         assert_eq!(second.expires_in, 900);
@@ -206,16 +202,8 @@ async fn refresh_rotates_the_refresh_token() {
 async fn reusing_a_rotated_token_revokes_its_family_only() {
     on_each_backend(false, |app| async move {
         app.staff("nurse", "nurse-password", &[], &[]).await;
-        let stolen = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
-        let other_session = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
+        let stolen = app.session_of("nurse", "nurse-password").await;
+        let other_session = app.session_of("nurse", "nurse-password").await;
         let successor = app.refresh(&stolen).await.unwrap().refresh_token;
 
         assert_status(
@@ -239,11 +227,7 @@ async fn reusing_a_rotated_token_revokes_its_family_only() {
 async fn logout_revokes_the_session() {
     on_each_backend(false, |app| async move {
         app.staff("nurse", "nurse-password", &[], &[]).await;
-        let token = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
+        let token = app.session_of("nurse", "nurse-password").await;
         let rotated = app.refresh(&token).await.unwrap().refresh_token;
         let mut client = app.client.clone();
         client
@@ -278,16 +262,15 @@ async fn logout_revokes_the_session() {
 async fn a_disabled_user_can_neither_refresh_nor_sign_in() {
     on_each_backend(false, |app| async move {
         let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
-        let token = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
+        let token = app.session_of("nurse", "nurse-password").await;
         let dismissed = app.status_id("Уволен").await;
-        app.update_user(pb::UpdateUserRequest {
-            status_id: dismissed,
-            ..TestApp::unchanged(&nurse)
-        })
+        app.update_user(
+            nurse.id,
+            pb::UserDraft {
+                status_id: dismissed,
+                ..TestApp::unchanged(&nurse)
+            },
+        )
         .await
         .unwrap();
 
@@ -309,10 +292,13 @@ async fn a_disabled_user_can_neither_refresh_nor_sign_in() {
         );
 
         let working = app.status_id("Работает").await;
-        app.update_user(pb::UpdateUserRequest {
-            status_id: working,
-            ..TestApp::unchanged(&nurse)
-        })
+        app.update_user(
+            nurse.id,
+            pb::UserDraft {
+                status_id: working,
+                ..TestApp::unchanged(&nurse)
+            },
+        )
         .await
         .unwrap();
         assert!(app.login("nurse", "nurse-password").await.is_ok());
@@ -324,21 +310,13 @@ async fn a_disabled_user_can_neither_refresh_nor_sign_in() {
 async fn changing_the_password_ends_every_session() {
     on_each_backend(false, |app| async move {
         let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
-        let first = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
-        let second = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
-        let change = pb::UpdateUserRequest {
+        let first = app.session_of("nurse", "nurse-password").await;
+        let second = app.session_of("nurse", "nurse-password").await;
+        let change = pb::UserDraft {
             password: "brand-new-password".into(),
             ..TestApp::unchanged(&nurse)
         };
-        app.update_user(change).await.unwrap();
+        app.update_user(nurse.id, change).await.unwrap();
 
         assert_status(
             app.refresh(&first).await,
@@ -364,17 +342,13 @@ async fn changing_the_password_ends_every_session() {
 async fn an_edit_with_a_blank_password_keeps_password_and_sessions() {
     on_each_backend(false, |app| async move {
         let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
-        let token = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
-        let rename = pb::UpdateUserRequest {
+        let token = app.session_of("nurse", "nurse-password").await;
+        let rename = pb::UserDraft {
             name: "Ольга".into(),
             password: String::new(),
             ..TestApp::unchanged(&nurse)
         };
-        app.update_user(rename).await.unwrap();
+        app.update_user(nurse.id, rename).await.unwrap();
         assert!(app.refresh(&token).await.is_ok());
         assert!(app.login("nurse", "nurse-password").await.is_ok());
     })
@@ -385,11 +359,7 @@ async fn an_edit_with_a_blank_password_keeps_password_and_sessions() {
 async fn an_expired_access_token_does_not_stand_in_the_way_of_a_refresh() {
     on_each_backend(false, |app| async move {
         app.staff("nurse", "nurse-password", &[], &[]).await;
-        let token = app
-            .login("nurse", "nurse-password")
-            .await
-            .unwrap()
-            .refresh_token;
+        let token = app.session_of("nurse", "nurse-password").await;
         let stale = "eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl";
         let mut client = app.client.clone();
         let refreshed = client

@@ -7,8 +7,8 @@ use crate::helpers::*;
 
 const LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
 
-fn new_user(login: &str, password: &str) -> pb::CreateUserRequest {
-    pb::CreateUserRequest {
+fn new_user(login: &str, password: &str) -> pb::UserDraft {
+    pb::UserDraft {
         login: login.into(),
         password: password.into(),
         ..Default::default()
@@ -32,7 +32,7 @@ async fn creating_a_user_requires_a_login_and_a_long_enough_password() {
                 "Пароль должен содержать не менее 8 символов",
             ),
             (
-                pb::CreateUserRequest {
+                pb::UserDraft {
                     email: "ivanova".into(),
                     ..new_user("ivanova", "long-enough")
                 },
@@ -41,14 +41,14 @@ async fn creating_a_user_requires_a_login_and_a_long_enough_password() {
         ];
         for (request, message) in cases {
             assert_status(
-                client.create_user(authed(request, &token)).await,
+                client.create_user(authed(creating(request), &token)).await,
                 Code::InvalidArgument,
                 message,
             );
         }
         // Nothing else is required: a login and a password make a user.
         let created = client
-            .create_user(authed(new_user("ivanova", "12345678"), &token))
+            .create_user(authed(creating(new_user("ivanova", "12345678")), &token))
             .await
             .unwrap();
         assert_eq!(created.into_inner().user.unwrap().login, "ivanova");
@@ -63,30 +63,39 @@ async fn a_taken_login_is_refused_whatever_its_case() {
         let token = app.admin_token();
         app.staff("nurse", "nurse-password", &[], &[]).await;
         let again = client
-            .create_user(authed(new_user("nurse", "another-password"), &token))
+            .create_user(authed(
+                creating(new_user("nurse", "another-password")),
+                &token,
+            ))
             .await;
         assert_status(again, Code::FailedPrecondition, LOGIN_TAKEN);
         let upper = client
-            .create_user(authed(new_user(" NURSE ", "another-password"), &token))
+            .create_user(authed(
+                creating(new_user(" NURSE ", "another-password")),
+                &token,
+            ))
             .await;
         assert_status(upper, Code::FailedPrecondition, LOGIN_TAKEN);
 
         let doctor = app.staff("doctor", "doctor-password", &[], &[]).await;
-        let rename = pb::UpdateUserRequest {
+        let rename = pb::UserDraft {
             login: "Nurse".into(),
             ..TestApp::unchanged(&doctor)
         };
         assert_status(
-            app.update_user(rename).await,
+            app.update_user(doctor.id, rename).await,
             Code::FailedPrecondition,
             LOGIN_TAKEN,
         );
         // Keeping one's own login, in another case, is no conflict.
-        let recase = pb::UpdateUserRequest {
+        let recase = pb::UserDraft {
             login: "Doctor".into(),
             ..TestApp::unchanged(&doctor)
         };
-        assert_eq!(app.update_user(recase).await.unwrap().login, "Doctor");
+        assert_eq!(
+            app.update_user(doctor.id, recase).await.unwrap().login,
+            "Doctor"
+        );
     })
     .await;
 }
@@ -98,28 +107,28 @@ async fn editing_a_user_requires_name_surname_and_login() {
         let unchanged = TestApp::unchanged(&nurse);
         let cases = [
             (
-                pb::UpdateUserRequest {
+                pb::UserDraft {
                     name: "  ".into(),
                     ..unchanged.clone()
                 },
                 "Введите имя",
             ),
             (
-                pb::UpdateUserRequest {
+                pb::UserDraft {
                     surname: String::new(),
                     ..unchanged.clone()
                 },
                 "Введите фамилию",
             ),
             (
-                pb::UpdateUserRequest {
+                pb::UserDraft {
                     login: String::new(),
                     ..unchanged.clone()
                 },
                 "Введите логин",
             ),
             (
-                pb::UpdateUserRequest {
+                pb::UserDraft {
                     password: "short".into(),
                     ..unchanged.clone()
                 },
@@ -128,7 +137,7 @@ async fn editing_a_user_requires_name_surname_and_login() {
         ];
         for (request, message) in cases {
             assert_status(
-                app.update_user(request).await,
+                app.update_user(nurse.id, request).await,
                 Code::InvalidArgument,
                 message,
             );
@@ -174,28 +183,28 @@ async fn links_to_unknown_ids_are_invalid() {
         let base = new_user("ivanova", "long-enough");
         let cases = [
             (
-                pb::CreateUserRequest {
+                pb::UserDraft {
                     department_ids: vec![999],
                     ..base.clone()
                 },
                 "Отделение с идентификатором 999 не существует",
             ),
             (
-                pb::CreateUserRequest {
+                pb::UserDraft {
                     position_ids: vec![999],
                     ..base.clone()
                 },
                 "Должность с идентификатором 999 не существует",
             ),
             (
-                pb::CreateUserRequest {
+                pb::UserDraft {
                     right_ids: vec![4],
                     ..base.clone()
                 },
                 "Право с идентификатором 4 не существует",
             ),
             (
-                pb::CreateUserRequest {
+                pb::UserDraft {
                     status_id: 999,
                     ..base.clone()
                 },
@@ -204,7 +213,7 @@ async fn links_to_unknown_ids_are_invalid() {
         ];
         for (request, message) in cases {
             assert_status(
-                client.create_user(authed(request, &token)).await,
+                client.create_user(authed(creating(request), &token)).await,
                 Code::InvalidArgument,
                 message,
             );
@@ -245,15 +254,14 @@ async fn unknown_users_and_departments_are_not_found() {
             .get_user(authed(pb::GetUserRequest { user_id: 999 }, &token))
             .await;
         assert_status(user, Code::NotFound, "Пользователь не найден");
-        let update = pb::UpdateUserRequest {
-            id: 999,
+        let update = pb::UserDraft {
             name: "Анна".into(),
             surname: "Иванова".into(),
             login: "ivanova".into(),
             ..Default::default()
         };
         assert_status(
-            app.update_user(update).await,
+            app.update_user(999, update).await,
             Code::NotFound,
             "Пользователь не найден",
         );
@@ -306,12 +314,12 @@ async fn a_users_links_are_replaced_on_edit() {
         assert_eq!(nurse.right_ids, [RIGHT_EQUIPMENT_EDITING]);
         assert!(nurse.created_at.is_some());
 
-        let moved = pb::UpdateUserRequest {
+        let moved = pb::UserDraft {
             department_ids: vec![intensive.id, intensive.id],
             right_ids: vec![],
             ..TestApp::unchanged(&nurse)
         };
-        let updated = app.update_user(moved).await.unwrap();
+        let updated = app.update_user(nurse.id, moved).await.unwrap();
         assert_eq!(updated.department_ids, [intensive.id]);
         assert!(updated.right_ids.is_empty());
 

@@ -1,6 +1,6 @@
 import type { User } from '@/gen/portal/auth/v1/auth_pb';
 
-/** The fields of CreateUserRequest and UpdateUserRequest (without the id). */
+/** The fields of a UserDraft, as the create and edit forms hold them. */
 export type UserFormValues = {
   name: string;
   surname: string;

@@ -45,10 +45,13 @@ export function CreateUserDialog() {
           initial={emptyUser}
           disabled={create.isPending || create.isSuccess}
           onSubmit={(values) =>
-            create.mutate(values, {
-              onSuccess: () => notify.success(strings.admin.user.created),
-              onError: (error) => notify.error(strings.admin.user.createFailed + errorMessage(error)),
-            })
+            create.mutate(
+              { user: values },
+              {
+                onSuccess: () => notify.success(strings.admin.user.created),
+                onError: (error) => notify.error(strings.admin.user.createFailed + errorMessage(error)),
+              },
+            )
           }
         />
       </FormDialog>

@@ -39,7 +39,7 @@ export function UserPage() {
           disabled={update.isPending}
           onSubmit={(values) =>
             update.mutate(
-              { id: user.id, ...values },
+              { id: user.id, user: values },
               {
                 onSuccess: () => notify.success(strings.admin.user.saved),
                 onError: (error) => notify.error(errorMessage(error)),
