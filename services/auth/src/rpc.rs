@@ -267,7 +267,7 @@ impl AuthService for AuthRpc {
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> RpcResult<pb::ListUsersResponse> {
-        Caller::of(&request).require_admin_type()?;
+        Caller::of(&request).require(Right::UserManagement)?;
         let users = self.store.users().await?;
         reply(pb::ListUsersResponse {
             users: users.into_iter().map(user).collect(),

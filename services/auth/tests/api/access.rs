@@ -48,7 +48,7 @@ const MATRIX: &[(&str, [Code; 5])] = &[
     ("ListRights", SIGNED_IN),
     ("ListPositions", SIGNED_IN),
     ("ListStatuses", SIGNED_IN),
-    ("ListUsers", ADMIN_TYPE),
+    ("ListUsers", USER_MANAGEMENT),
     ("GetUser/another user", USER_MANAGEMENT),
     ("GetUser/themself", SIGNED_IN),
     ("CreateUser", USER_MANAGEMENT),
