@@ -57,16 +57,13 @@ impl Sessions {
             return Err(ServiceError::invalid(MSG_CREDENTIALS_REQUIRED));
         }
         let key = LoginKey::of(login);
-        let attempt = self
-            .limiter
-            .begin(&key, address, Instant::now())
-            .inspect_err(|_| {
-                tracing::warn!(
-                    login = key.as_str(),
-                    address,
-                    "sign-in refused: too many failures"
-                );
-            })?;
+        let attempt = self.limiter.begin(&key, address).await.inspect_err(|_| {
+            tracing::warn!(
+                login = key.as_str(),
+                address,
+                "sign-in refused: too many failures or unfinished attempts"
+            );
+        })?;
         let credentials = self.store.credentials(&key).await?;
         // No password can be this long, so it is not worth hashing.
         let plausible = password.chars().count() <= MAX_PASSWORD_CHARS;

@@ -132,6 +132,26 @@ async fn brute_force_on_a_login_is_stopped_while_other_logins_sign_in() {
 }
 
 #[tokio::test]
+async fn a_shift_signing_in_at_once_behind_one_address_all_get_in() {
+    on_each_backend(false, |app| async move {
+        // More colleagues than the address's limit, each with the right password.
+        let shift: Vec<String> = (0..8).map(|i| format!("nurse{i}")).collect();
+        for login in &shift {
+            app.staff(login, "nurse-password", &[], &[]).await;
+        }
+        let sign_ins = shift.iter().map(|login| {
+            let mut client = app.client.clone();
+            let request = from_address(login_request(login, "nurse-password"), "192.0.2.50");
+            async move { client.login(request).await }
+        });
+        for result in futures_util::future::join_all(sign_ins).await {
+            assert!(result.is_ok(), "{result:?}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn an_address_guessing_many_logins_is_stopped() {
     on_each_backend(false, |app| async move {
         app.staff("doctor", "doctor-password", &[], &[]).await;
