@@ -33,9 +33,12 @@ pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недост�
 /// Routes `/{service}/{method}` of each Portal service to its upstream, plus the
 /// gateway's own health and reflection.
 pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
+    let mut connector = HttpConnector::new();
+    // Small gRPC frames must not wait for Nagle's algorithm.
+    connector.set_nodelay(true);
     let client: ProxyClient = Client::builder(TokioExecutor::new())
         .http2_only(true)
-        .build_http();
+        .build(connector);
     let mut router = Router::new();
     for upstream in upstreams.all() {
         let forward = Forward {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use portal_kit::config::{Config, Target};
 use portal_kit::serve::{serve_grpc, shutdown_signal};
 use tokio::net::TcpListener;
@@ -116,6 +117,12 @@ async fn start_gateway(
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
         tracing::info!(%addr, "gateway listening");
+        // Small gRPC frames must not wait for Nagle's algorithm.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "TCP_NODELAY not set on a connection");
+            }
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(async move { shutdown.cancelled().await })
             .await

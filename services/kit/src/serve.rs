@@ -2,9 +2,9 @@
 //! check and reflection, drained on shutdown.
 
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
+use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 
 /// Reflection over every Portal contract and the health protocol.
@@ -53,7 +53,11 @@ pub async fn serve_grpc(
     };
     tonic::transport::Server::builder()
         .add_routes(routes)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), stopping)
+        .serve_with_incoming_shutdown(
+            // Small gRPC frames must not wait for Nagle's algorithm.
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            stopping,
+        )
         .await?;
     tracing::info!(service = service_name, "gRPC service stopped");
     Ok(())
