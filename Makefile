@@ -48,8 +48,9 @@ e2e: web
 k8s-check:
 	@if [ -f k8s/check.sh ]; then bash k8s/check.sh; else echo "k8s: no manifests yet"; fi
 
+# Release build; prints tables of ratios against baselines measured in the same run.
 bench:
-	@echo "no benchmarks yet"
+	$(CARGO) bench --locked -p portal-gateway --bench identity
 
 clean:
 	$(CARGO) clean
