@@ -10,6 +10,7 @@
 use std::net::IpAddr;
 
 use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_server::AuthService;
@@ -116,12 +117,18 @@ impl AuthService for AuthRpc {
         })
     }
 
+    /// Every department for an admin-type right; a learner's own otherwise.
     async fn list_departments(
         &self,
         request: Request<pb::ListDepartmentsRequest>,
     ) -> RpcResult<pb::ListDepartmentsResponse> {
-        Caller::of(&request).claims()?;
-        let departments = self.store.departments().await?;
+        let caller = Caller::of(&request);
+        let user_id = caller.user_id()?;
+        let departments = if caller.is_admin_type() {
+            self.store.departments().await?
+        } else {
+            self.store.departments_of(user_id).await?
+        };
         reply(pb::ListDepartmentsResponse {
             departments: departments.into_iter().map(department).collect(),
         })
@@ -160,16 +167,22 @@ impl AuthService for AuthRpc {
         })
     }
 
+    /// Any department for an admin-type right; a learner's own otherwise.
     async fn get_department(
         &self,
         request: Request<pb::GetDepartmentRequest>,
     ) -> RpcResult<pb::GetDepartmentResponse> {
-        Caller::of(&request).claims()?;
-        let found = self
-            .store
-            .department(request.get_ref().department_id)
-            .await?;
+        let caller = Caller::of(&request);
+        let user_id = caller.user_id()?;
+        let department_id = request.get_ref().department_id;
+        let found = self.store.department(department_id).await?;
         let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
+        if !caller.is_admin_type() {
+            let own = self.store.departments_of(user_id).await?;
+            if !own.iter().any(|d| d.id == department_id) {
+                return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
+            }
+        }
         reply(pb::GetDepartmentResponse {
             department: Some(department(found)),
         })

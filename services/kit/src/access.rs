@@ -95,10 +95,15 @@ impl Caller {
         }
     }
 
-    /// Signed in and holding any admin-type right (DESIGN §6: any of the three).
+    /// Holds any admin-type right (DESIGN §6: any of the three).
+    pub fn is_admin_type(&self) -> bool {
+        Right::ALL.into_iter().any(|right| self.has(right))
+    }
+
+    /// Signed in and holding any admin-type right.
     pub fn require_admin_type(&self) -> ServiceResult<&Claims> {
         let claims = self.claims()?;
-        if Right::ALL.into_iter().any(|right| self.has(right)) {
+        if self.is_admin_type() {
             Ok(claims)
         } else {
             Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))

@@ -41,7 +41,8 @@ const MATRIX: &[(&str, [Code; 5])] = &[
     ("ListDepartments", SIGNED_IN),
     ("ListDepartmentsByIds", SIGNED_IN),
     ("ListDepartmentsWithUsers", ADMIN_TYPE),
-    ("GetDepartment", SIGNED_IN),
+    ("GetDepartment/their own", SIGNED_IN),
+    ("GetDepartment/another", ADMIN_TYPE),
     ("GetDepartmentWithUsers", ADMIN_TYPE),
     ("CreateDepartment", USER_MANAGEMENT),
     ("UpdateDepartment", USER_MANAGEMENT),
@@ -63,13 +64,20 @@ struct Fixture {
     tokens: [Option<String>; 5],
     learner_login: String,
     other: pb::User,
+    /// The learner's department.
     department_id: i64,
+    /// A department the learner is not in.
+    other_department_id: i64,
     refresh_token: String,
 }
 
 async fn fixture(app: &TestApp) -> Fixture {
     let department_id = app
         .create_department("Кардиологическое отделение", &[])
+        .await
+        .id;
+    let other_department_id = app
+        .create_department("Хирургическое отделение", &[])
         .await
         .id;
     let learner = app
@@ -120,6 +128,7 @@ async fn fixture(app: &TestApp) -> Fixture {
         learner_login: learner.login,
         other,
         department_id,
+        other_department_id,
         refresh_token,
     }
 }
@@ -192,9 +201,15 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 ))
                 .await,
         ),
-        "GetDepartment" => {
+        "GetDepartment/their own" => {
             let message = pb::GetDepartmentRequest {
                 department_id: fixture.department_id,
+            };
+            done(client.get_department(request(message, &token)).await)
+        }
+        "GetDepartment/another" => {
+            let message = pb::GetDepartmentRequest {
+                department_id: fixture.other_department_id,
             };
             done(client.get_department(request(message, &token)).await)
         }
@@ -334,7 +349,7 @@ fn the_matrix_covers_every_rpc_of_the_contract() {
 }
 
 #[tokio::test]
-async fn a_learner_gets_only_their_own_departments_by_id() {
+async fn a_learner_reads_only_their_own_departments() {
     on_each_backend(false, |app| async move {
         let intensive = app
             .create_department("Отделение реанимации и интенсивной терапии", &[])
@@ -376,6 +391,33 @@ async fn a_learner_gets_only_their_own_departments_by_id() {
             .collect();
         seen.sort_unstable();
         assert_eq!(seen, [intensive.id, surgery.id, cardiology.id]);
+
+        let listed = |token: String| {
+            let mut client = app.client.clone();
+            async move {
+                let reply = client
+                    .list_departments(authed(pb::ListDepartmentsRequest {}, &token))
+                    .await
+                    .unwrap();
+                let mut ids: Vec<i64> = reply
+                    .into_inner()
+                    .departments
+                    .iter()
+                    .map(|d| d.id)
+                    .collect();
+                ids.sort_unstable();
+                ids
+            }
+        };
+        assert_eq!(
+            listed(app.token(nurse.id, &[])).await,
+            [intensive.id, surgery.id]
+        );
+        let engineer = app.token(nurse.id, &[Right::EquipmentEditing]);
+        assert_eq!(
+            listed(engineer).await,
+            [intensive.id, surgery.id, cardiology.id]
+        );
     })
     .await;
 }
