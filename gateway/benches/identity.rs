@@ -104,8 +104,13 @@ fn per_call(total: Duration, count: usize) -> f64 {
     total.as_secs_f64() * 1e6 / count as f64
 }
 
-fn row(what: &str, micros: f64, baseline: f64) {
-    println!("| {what} | {:.1} µs | {:.2}× |", micros, micros / baseline);
+/// A Markdown table of per-call times; the first row is the baseline.
+fn table(title: &str, baseline: &str, rows: &[(&str, f64)]) {
+    println!("\n| {title} | per call | vs {baseline} |\n|---|---|---|");
+    let base = rows.first().map_or(1.0, |&(_, micros)| micros);
+    for (what, micros) in rows {
+        println!("| {what} | {micros:.1} µs | {:.2}× |", micros / base);
+    }
 }
 
 async fn sign_in(http: &reqwest::Client, base: &str) -> String {
@@ -191,29 +196,23 @@ async fn main() {
     .await;
     let after_reads = portal.rss_mib();
 
-    println!("portal (target all), {CONCURRENCY} callers in flight\n");
-    println!("| sign-in ({SIGN_INS} calls) | per call | vs bare argon2id |");
-    println!("|---|---|---|");
-    let argon2_each = per_call(argon2, SIGN_INS);
-    row("argon2id verify (baseline)", argon2_each, argon2_each);
-    row(
-        "POST /api/auth/login",
-        per_call(rest_sign_in, SIGN_INS),
-        argon2_each,
+    println!("portal (target all), {CONCURRENCY} callers in flight");
+    table(
+        &format!("sign-in ({SIGN_INS} calls)"),
+        "bare argon2id",
+        &[
+            ("argon2id verify (baseline)", per_call(argon2, SIGN_INS)),
+            ("POST /api/auth/login", per_call(rest_sign_in, SIGN_INS)),
+        ],
     );
-    println!("\n| read ({READS} calls) | per call | vs /healthz |");
-    println!("|---|---|---|");
-    let healthz_each = per_call(healthz, READS);
-    row("GET /healthz (baseline)", healthz_each, healthz_each);
-    row(
-        "GET /api/user/get-me",
-        per_call(rest_get_me, READS),
-        healthz_each,
-    );
-    row(
-        "gRPC AuthService/GetMe",
-        per_call(grpc_get_me, READS),
-        healthz_each,
+    table(
+        &format!("read ({READS} calls)"),
+        "/healthz",
+        &[
+            ("GET /healthz (baseline)", per_call(healthz, READS)),
+            ("GET /api/user/get-me", per_call(rest_get_me, READS)),
+            ("gRPC AuthService/GetMe", per_call(grpc_get_me, READS)),
+        ],
     );
     println!("\n| memory | RSS | vs idle |");
     println!("|---|---|---|");

@@ -1,14 +1,11 @@
 //! The spine through the gateway's one port: gRPC health and reflection, REST
 //! envelopes and statuses on real routes, the web client's fallback and headers.
 
-use std::path::Path;
+mod support;
 
-use clap::Parser;
-use portal_gateway::Running;
 use portal_kit::Right;
-use portal_kit::config::Config;
-use portal_kit::token::{Subject, TokenIssuer};
 use serde_json::Value;
+use support::{envelope, start};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -23,104 +20,6 @@ const SERVICES: [&str; 4] = [
     "portal.wiki.v1.WikiService",
     "portal.files.v1.FilesService",
 ];
-
-struct Portal {
-    running: Running,
-    data: tempfile::TempDir,
-    base: String,
-    http: reqwest::Client,
-}
-
-fn web_dir(root: &Path) -> std::path::PathBuf {
-    let web = root.join("web");
-    std::fs::create_dir_all(web.join("assets")).unwrap();
-    std::fs::write(
-        web.join("index.html"),
-        "<!doctype html><div id=\"root\">portal</div>",
-    )
-    .unwrap();
-    std::fs::write(web.join("assets/app-3f2a9c.js"), "console.log('portal')").unwrap();
-    web
-}
-
-async fn start(extra: &[&str]) -> Portal {
-    let data = tempfile::tempdir().unwrap();
-    let web = web_dir(data.path());
-    let mut args = vec![
-        "portal".to_owned(),
-        "--http-addr=127.0.0.1:0".to_owned(),
-        format!("--data-dir={}", data.path().display()),
-        format!("--web-dir={}", web.display()),
-        "--admin-password=spine-admin-password".to_owned(),
-        "--seed-demo=false".to_owned(),
-    ];
-    args.extend(extra.iter().map(|a| (*a).to_owned()));
-    let running = portal_gateway::start(Config::try_parse_from(args).unwrap())
-        .await
-        .unwrap();
-    let base = format!("http://{}", running.addr);
-    Portal {
-        running,
-        data,
-        base,
-        http: reqwest::Client::new(),
-    }
-}
-
-impl Portal {
-    /// A native gRPC (HTTP/2) connection to the gateway.
-    async fn grpc_channel(&self) -> tonic::transport::Channel {
-        tonic::transport::Endpoint::from_shared(self.base.clone())
-            .unwrap()
-            .connect()
-            .await
-            .unwrap()
-    }
-
-    /// A token signed with the key `all` generated, as auth would sign it.
-    fn token(&self, user_id: i64, rights: &[Right]) -> String {
-        let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
-        issuer
-            .issue(Subject {
-                user_id,
-                login: format!("user{user_id}"),
-                name: "Анна".into(),
-                surname: "Иванова".into(),
-                last_name: "Петровна".into(),
-                rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
-                departments: vec![],
-            })
-            .unwrap()
-    }
-
-    async fn get(
-        &self,
-        path: &str,
-        token: Option<&str>,
-    ) -> (u16, reqwest::header::HeaderMap, String) {
-        let mut request = self.http.get(format!("{}{path}", self.base));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.unwrap();
-        (
-            response.status().as_u16(),
-            response.headers().clone(),
-            response.text().await.unwrap(),
-        )
-    }
-}
-
-fn envelope(body: &str) -> Value {
-    let value: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"));
-    assert!(
-        value.get("success").is_some()
-            && value.get("data").is_some()
-            && value.get("errorMessage").is_some(),
-        "{value}"
-    );
-    value
-}
 
 #[tokio::test]
 async fn native_grpc_health_reaches_each_service_through_the_gateway() {

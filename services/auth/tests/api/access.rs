@@ -348,6 +348,12 @@ fn the_matrix_covers_every_rpc_of_the_contract() {
     }
 }
 
+fn sorted_ids(departments: &[pb::Department]) -> Vec<i64> {
+    let mut ids: Vec<i64> = departments.iter().map(|d| d.id).collect();
+    ids.sort_unstable();
+    ids
+}
+
 #[tokio::test]
 async fn a_learner_reads_only_their_own_departments() {
     on_each_backend(false, |app| async move {
@@ -370,27 +376,19 @@ async fn a_learner_reads_only_their_own_departments() {
             .list_departments_by_ids(authed(asked.clone(), &app.token(nurse.id, &[])))
             .await
             .unwrap();
-        let mut seen: Vec<i64> = as_nurse
-            .into_inner()
-            .departments
-            .iter()
-            .map(|d| d.id)
-            .collect();
-        seen.sort_unstable();
-        assert_eq!(seen, [intensive.id, surgery.id]);
+        assert_eq!(
+            sorted_ids(&as_nurse.into_inner().departments),
+            [intensive.id, surgery.id]
+        );
 
         let as_manager = client
             .list_departments_by_ids(authed(asked, &app.admin_token()))
             .await
             .unwrap();
-        let mut seen: Vec<i64> = as_manager
-            .into_inner()
-            .departments
-            .iter()
-            .map(|d| d.id)
-            .collect();
-        seen.sort_unstable();
-        assert_eq!(seen, [intensive.id, surgery.id, cardiology.id]);
+        assert_eq!(
+            sorted_ids(&as_manager.into_inner().departments),
+            [intensive.id, surgery.id, cardiology.id]
+        );
 
         let listed = |token: String| {
             let mut client = app.client.clone();
@@ -399,14 +397,7 @@ async fn a_learner_reads_only_their_own_departments() {
                     .list_departments(authed(pb::ListDepartmentsRequest {}, &token))
                     .await
                     .unwrap();
-                let mut ids: Vec<i64> = reply
-                    .into_inner()
-                    .departments
-                    .iter()
-                    .map(|d| d.id)
-                    .collect();
-                ids.sort_unstable();
-                ids
+                sorted_ids(&reply.into_inner().departments)
             }
         };
         assert_eq!(
