@@ -68,6 +68,8 @@ pub enum StartError {
     AdminLogin,
     #[error("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters")]
     AdminPassword,
+    #[error("keying department titles: {0}")]
+    TitleKeys(#[source] ServiceError),
     #[error("preparing password hashing: {0}")]
     Hashing(#[source] ServiceError),
     #[error("creating the bootstrap admin: {0}")]
@@ -98,6 +100,10 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
 
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool, database.backend);
+    store
+        .key_department_titles()
+        .await
+        .map_err(StartError::TitleKeys)?;
     let passwords = Passwords::new().await.map_err(StartError::Hashing)?;
     bootstrap::admin(&store, &passwords, &admin_login, admin_password)
         .await

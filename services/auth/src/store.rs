@@ -14,7 +14,9 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::Any;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 
-use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
+use crate::domain::department::{
+    DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN, title_key,
+};
 use crate::domain::ids::{IdSet, LinkTo};
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
@@ -482,7 +484,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await
-        .map_err(login_conflict)?;
+        .map_err(conflict_on_unique(MSG_LOGIN_TAKEN))?;
         write_user_links(&mut tx, id, profile).await?;
         let user = user(&mut tx, id)
             .await?
@@ -530,7 +532,7 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await
-        .map_err(login_conflict)?;
+        .map_err(conflict_on_unique(MSG_LOGIN_TAKEN))?;
         if let Some(hash) = password {
             sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
                 .bind(hash.as_str())
@@ -646,13 +648,18 @@ impl Store {
     ) -> ServiceResult<DepartmentWithMembers> {
         let mut tx = self.write().await?;
         check_links(&mut tx, LinkTo::User, &draft.members).await?;
+        if title_owner(&mut tx, draft).await?.is_some() {
+            return Err(ServiceError::conflict(MSG_TITLE_TAKEN));
+        }
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO departments (title, created_at) VALUES ($1, $2) RETURNING id",
+            "INSERT INTO departments (title, title_key, created_at) VALUES ($1, $2, $3) RETURNING id",
         )
         .bind(draft.title.as_str())
+        .bind(draft.title.key())
         .bind(now)
         .fetch_one(&mut *tx)
-        .await?;
+        .await
+        .map_err(conflict_on_unique(MSG_TITLE_TAKEN))?;
         write_links(&mut tx, Link::DepartmentUsers, id, &draft.members).await?;
         let department = department_with_members(&mut tx, id)
             .await?
@@ -667,12 +674,21 @@ impl Store {
         draft: &DepartmentDraft,
     ) -> ServiceResult<DepartmentWithMembers> {
         let mut tx = self.write().await?;
-        let updated = sqlx::query("UPDATE departments SET title = $1 WHERE id = $2")
-            .bind(draft.title.as_str())
-            .bind(id)
-            .execute(&mut *tx)
+        if title_owner(&mut tx, draft)
             .await?
-            .rows_affected();
+            .is_some_and(|owner| owner != id)
+        {
+            return Err(ServiceError::conflict(MSG_TITLE_TAKEN));
+        }
+        let updated =
+            sqlx::query("UPDATE departments SET title = $1, title_key = $2 WHERE id = $3")
+                .bind(draft.title.as_str())
+                .bind(draft.title.key())
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(conflict_on_unique(MSG_TITLE_TAKEN))?
+                .rows_affected();
         if updated == 0 {
             return Err(ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND));
         }
@@ -687,6 +703,31 @@ impl Store {
             .ok_or_else(|| ServiceError::internal("an updated department vanished"))?;
         tx.commit().await?;
         Ok(department)
+    }
+
+    /// Gives departments stored before titles had keys their key. Where two old
+    /// departments share one, the later stays without a key (and so without the
+    /// uniqueness check) until an admin renames it; the log says which.
+    pub async fn key_department_titles(&self) -> ServiceResult<()> {
+        let unkeyed: Vec<(i64, String)> =
+            sqlx::query_as("SELECT id, title FROM departments WHERE title_key IS NULL ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
+        for (id, title) in unkeyed {
+            let keyed = sqlx::query("UPDATE departments SET title_key = $1 WHERE id = $2")
+                .bind(title_key(&title))
+                .bind(id)
+                .execute(&self.pool)
+                .await;
+            match keyed {
+                Ok(_) => {}
+                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                    tracing::warn!(id, %title, "another department has this title; rename one of them");
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Ok(())
     }
 
     /// Adds `user_id` to a department, if not a member yet (demo data).
@@ -881,12 +922,25 @@ async fn login_owner(conn: &mut AnyConnection, profile: &Profile) -> ServiceResu
     )
 }
 
-/// A unique violation on users is the login (its only unique column), taken by
-/// a concurrent writer after this transaction checked it.
-fn login_conflict(error: sqlx::Error) -> ServiceError {
-    match &error {
+async fn title_owner(
+    conn: &mut AnyConnection,
+    draft: &DepartmentDraft,
+) -> ServiceResult<Option<i64>> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM departments WHERE title_key = $1")
+            .bind(draft.title.key())
+            .fetch_optional(&mut *conn)
+            .await?,
+    )
+}
+
+/// A write's unique violation as the conflict `message` names: a login or a
+/// department title (each table's only unique column) taken by a concurrent
+/// writer after this transaction checked it.
+fn conflict_on_unique(message: &'static str) -> impl Fn(sqlx::Error) -> ServiceError {
+    move |error| match &error {
         sqlx::Error::Database(database) if database.is_unique_violation() => {
-            ServiceError::conflict(MSG_LOGIN_TAKEN)
+            ServiceError::conflict(message)
         }
         _ => error.into(),
     }

@@ -8,6 +8,7 @@ pub const MAX_TITLE_CHARS: usize = 200;
 pub const MSG_TITLE_REQUIRED: &str = "Введите название отделения";
 pub const MSG_TITLE_TOO_LONG: &str = "Название отделения не должно превышать 200 символов";
 pub const MSG_DEPARTMENT_NOT_FOUND: &str = "Отделение не найдено";
+pub const MSG_TITLE_TAKEN: &str = "Отделение с таким названием уже существует";
 
 /// A department's title: trimmed, not blank, at most [`MAX_TITLE_CHARS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,23 @@ impl Title {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// What makes two titles one department to the people choosing from a list:
+    /// case, runs of spaces and ё written as е do not tell departments apart.
+    /// Folded here rather than in SQL, where SQLite's `lower` folds only ASCII.
+    pub fn key(&self) -> String {
+        title_key(&self.0)
+    }
+}
+
+/// The key of any stored title (see [`Title::key`]).
+pub fn title_key(title: &str) -> String {
+    title
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+        .replace('ё', "е")
 }
 
 /// What creating or updating a department writes: the title and the complete
@@ -78,6 +96,19 @@ mod tests {
                 .to_string(),
             MSG_TITLE_TOO_LONG
         );
+    }
+
+    #[test]
+    fn titles_differing_in_case_spacing_or_yo_share_a_key() {
+        let key = Title::parse("Приёмное отделение").unwrap().key();
+        for same in [
+            "приемное  отделение",
+            "ПРИЁМНОЕ ОТДЕЛЕНИЕ",
+            " Приемное\tотделение ",
+        ] {
+            assert_eq!(Title::parse(same).unwrap().key(), key, "{same}");
+        }
+        assert_ne!(Title::parse("Приёмное отделение 2").unwrap().key(), key);
     }
 
     #[test]

@@ -41,6 +41,49 @@ async fn migrations_apply_twice_cleanly() {
 }
 
 #[tokio::test]
+async fn departments_stored_before_title_keys_get_them_at_start() {
+    for backend in backends() {
+        let database = TestDatabase::new(backend).await;
+        let migrated = Database::connect(&database.url, &portal_auth::migrations())
+            .await
+            .expect("migrate");
+        // As departments were written before the keys: no title_key, a duplicate.
+        for title in [
+            "Приёмное отделение",
+            "Хирургическое отделение",
+            "приемное отделение",
+        ] {
+            sqlx::query("INSERT INTO departments (title, created_at) VALUES ($1, 0)")
+                .bind(title)
+                .execute(&migrated.pool)
+                .await
+                .unwrap();
+        }
+
+        let keys = portal_kit::testing::TestKeys::new();
+        portal_auth::routes(settings(&database.url, &keys, false))
+            .await
+            .expect("a start with duplicate old titles still succeeds");
+
+        let stored: Vec<(i64, Option<String>)> =
+            sqlx::query_as("SELECT id, title_key FROM departments ORDER BY id")
+                .fetch_all(&migrated.pool)
+                .await
+                .unwrap();
+        assert_eq!(
+            stored,
+            [
+                (1, Some("приемное отделение".to_owned())),
+                (2, Some("хирургическое отделение".to_owned())),
+                (3, None),
+            ],
+            "on {backend:?}: the later duplicate waits for an admin to rename it"
+        );
+        migrated.pool.close().await;
+    }
+}
+
+#[tokio::test]
 async fn the_bootstrap_admin_is_created_once_with_every_right() {
     on_each_backend(false, |app| async move {
         // A second start, even configured with another admin, creates nobody.

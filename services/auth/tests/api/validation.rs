@@ -6,6 +6,7 @@ use tonic::Code;
 use crate::helpers::*;
 
 const LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
+const TITLE_TAKEN: &str = "Отделение с таким названием уже существует";
 
 fn new_user(login: &str, password: &str) -> pb::UserDraft {
     pb::UserDraft {
@@ -171,6 +172,53 @@ async fn a_department_needs_a_title() {
             Code::InvalidArgument,
             "Введите название отделения",
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_taken_department_title_is_refused_whatever_its_case_spacing_or_yo() {
+    on_each_backend(false, |app| async move {
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let reception = app.create_department("Приёмное отделение", &[]).await;
+        let again = pb::CreateDepartmentRequest {
+            title: " ПРИЕМНОЕ   отделение".into(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.create_department(authed(again, &token)).await,
+            Code::FailedPrecondition,
+            TITLE_TAKEN,
+        );
+
+        let surgery = app.create_department("Хирургическое отделение", &[]).await;
+        let rename = pb::UpdateDepartmentRequest {
+            id: surgery.id,
+            title: "приёмное отделение".into(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.update_department(authed(rename, &token)).await,
+            Code::FailedPrecondition,
+            TITLE_TAKEN,
+        );
+        // Keeping one's own title, in another case, is no conflict.
+        let recase = pb::UpdateDepartmentRequest {
+            id: reception.id,
+            title: "ПРИЁМНОЕ ОТДЕЛЕНИЕ".into(),
+            user_ids: vec![],
+        };
+        let recased = client.update_department(authed(recase, &token)).await;
+        assert_eq!(
+            recased.unwrap().into_inner().department.unwrap().title,
+            "ПРИЁМНОЕ ОТДЕЛЕНИЕ"
+        );
+        let all = client
+            .list_departments(authed(pb::ListDepartmentsRequest {}, &token))
+            .await
+            .unwrap();
+        assert_eq!(all.into_inner().departments.len(), 2);
     })
     .await;
 }
