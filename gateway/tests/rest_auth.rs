@@ -105,6 +105,12 @@ async fn sign_in_sets_the_cookie_refresh_rotates_it_and_logout_kills_it() {
 
     let wrong = sign_in(&portal, "admin", "not-the-password").await;
     assert_eq!(error(401, wrong), "Неверный логин или пароль");
+    let no_password = Post {
+        json: Some(json!({ "login": "admin" })),
+        ..Post::default()
+    };
+    let refused = portal.post("/api/auth/login", no_password).await;
+    assert_eq!(error(400, refused), "Введите логин и пароль");
 
     let (status, headers, body) = sign_in(&portal, "admin", ADMIN_PASSWORD).await;
     let session = data(status, &body);
@@ -201,6 +207,24 @@ async fn department_calls_answer_with_the_spec_fields() {
     .await["id"]
         .as_i64()
         .unwrap();
+
+    let twin = Post {
+        json: Some(json!({ "title": "хирургическое  отделение", "users": [] })),
+        token: Some(&admin),
+        ..Post::default()
+    };
+    let refused = portal.post("/api/department/create", twin).await;
+    assert_eq!(
+        error(409, refused),
+        "Отделение с таким названием уже существует"
+    );
+    let oversized = Post {
+        json: Some(json!({ "title": "Ж".repeat(3 << 20), "users": [] })),
+        token: Some(&admin),
+        ..Post::default()
+    };
+    let refused = portal.post("/api/department/create", oversized).await;
+    assert_eq!(error(413, refused), "Слишком большой запрос");
 
     let all = get_data(&portal, "/api/department/get-all", &admin).await;
     assert_eq!(ids(&all), [surgery, intensive]);

@@ -116,7 +116,9 @@ fn client(state: &AppState) -> AuthServiceClient<Channel> {
 
 // --- Sign-in and session ---
 
-#[derive(Deserialize)]
+/// A missing field reaches auth as blank, which names what to fill in.
+#[derive(Default, Deserialize)]
+#[serde(default)]
 struct LoginBody {
     login: String,
     password: String,

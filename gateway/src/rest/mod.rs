@@ -28,6 +28,7 @@ pub struct AppState {
 
 pub const MSG_BAD_REQUEST: &str = "Некорректный запрос";
 pub const MSG_BAD_QUERY: &str = "Некорректные параметры запроса";
+pub const MSG_TOO_LARGE: &str = "Слишком большой запрос";
 pub const MSG_NOT_FOUND: &str = "Ресурс не найден";
 pub const MSG_INTERNAL: &str =
     "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
@@ -225,7 +226,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON body; a malformed one is a 400 envelope, not axum's plain text.
+/// A JSON body; a malformed one is a 400 envelope and one over the body limit a
+/// 413 envelope, not axum's plain text.
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
@@ -234,6 +236,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Body(value)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                tracing::debug!(%rejection, "rejected JSON body");
+                Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE))
+            }
             Err(rejection) => {
                 tracing::debug!(%rejection, "rejected JSON body");
                 Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST))
