@@ -150,3 +150,20 @@ test('users management fits a phone', async ({ page, saveScreenshot }) => {
   await expect(page.getByRole('link', { name: /Смирнова Ольга Викторовна/ })).toBeVisible();
   await saveScreenshot('admin-users-phone');
 });
+
+test('the users list narrows to the people whose name or login the admin types', async ({ page }) => {
+  await signIn(page, admin);
+  await page.goto('/admin/users-management/admin-users');
+  const search = page.getByRole('searchbox', { name: 'Поиск по ФИО или логину' });
+
+  await search.fill('ольга смир');
+  await expect(page.getByRole('link', { name: /Смирнова Ольга Викторовна/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Кузнецов Андрей Игоревич/ })).toHaveCount(0);
+
+  await search.fill('doctor');
+  await expect(page.getByRole('link', { name: /Кузнецов Андрей Игоревич/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Смирнова/ })).toHaveCount(0);
+
+  await search.fill('никто-такой');
+  await expect(page.getByText('Никого не найдено.')).toBeVisible();
+});

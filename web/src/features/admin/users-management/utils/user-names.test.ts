@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { crumbName, groupUsersByLetter, listName } from './user-names';
+import { crumbName, groupUsersByLetter, listName, matchesUserSearch } from './user-names';
 
 const person = (surname: string, name: string, lastName = '') => ({ surname, name, lastName });
 
@@ -37,5 +37,21 @@ describe('user names', () => {
 
   it('puts a user without any name under #', () => {
     expect(groupUsersByLetter([person('', '')])).toEqual([{ letter: '#', items: [person('', '')] }]);
+  });
+});
+
+describe('user search', () => {
+  const nurse = { ...person('Семёнова', 'Ольга', 'Викторовна'), login: 'nurse' };
+
+  it('matches the beginnings of name words and the login, whatever the case and ё/е', () => {
+    for (const search of ['', '  ', 'сем', 'СЕМЕН', 'ольга семён', 'викт', 'nur', ' Ольга  Семенова ']) {
+      expect(matchesUserSearch(nurse, search), search).toBe(true);
+    }
+  });
+
+  it('refuses a word that starts no part of the name or login', () => {
+    for (const search of ['ёнова', 'ольга петрова', 'urse', 'doctor']) {
+      expect(matchesUserSearch(nurse, search), search).toBe(false);
+    }
   });
 });

@@ -16,3 +16,17 @@ export const crumbName = (user: Named) => join(user.name, user.surname, user.las
  */
 export const groupUsersByLetter = <T extends Named>(users: readonly T[]) =>
   groupByFirstLetter(users, listName);
+
+const fold = (text: string) => text.toLocaleLowerCase('ru-RU').replaceAll('ё', 'е');
+
+/**
+ * Whether a user answers what an admin typed in the search field: every word of it
+ * starts a word of the name or the login, whatever the case and ё/е ("смир ольг").
+ */
+export function matchesUserSearch(user: Named & { login: string }, search: string): boolean {
+  const words = fold(join(listName(user), user.login)).split(/\s+/);
+  return fold(search)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((typed) => words.some((word) => word.startsWith(typed)));
+}

@@ -1,4 +1,14 @@
-import { Avatar, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
+import SearchOutlined from '@mui/icons-material/SearchOutlined';
+import {
+  Avatar,
+  InputAdornment,
+  ListItemAvatar,
+  ListItemButton,
+  ListItemText,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 
 import { LetterGroups } from '@/components/letter-groups';
@@ -8,21 +18,27 @@ import { paths } from '@/config/paths';
 import { strings } from '@/lib/strings';
 
 import { useUsers } from '../../api/auth-queries';
-import { groupUsersByLetter, listName } from '../../utils/user-names';
+import { groupUsersByLetter, listName, matchesUserSearch } from '../../utils/user-names';
 import { CreateUserDialog } from './create-user-dialog';
+
+const hint = (text: string) => <Typography sx={{ color: 'text.secondary' }}>{text}</Typography>;
 
 export function UsersPage() {
   const query = useUsers();
+  // A hospital has hundreds of staff: the admin finds one by typing, not scrolling.
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const found = query.data?.users.filter((user) => matchesUserSearch(user, deferredSearch)) ?? [];
 
   let content;
   if (query.isPending) content = <Loading />;
   else if (query.isError) content = <LoadError />;
-  else if (query.data.users.length === 0) {
-    content = <Typography sx={{ color: 'text.secondary' }}>{strings.admin.user.empty}</Typography>;
-  } else {
+  else if (query.data.users.length === 0) content = hint(strings.admin.user.empty);
+  else if (found.length === 0) content = hint(strings.admin.user.notFound);
+  else {
     content = (
       <LetterGroups
-        groups={groupUsersByLetter(query.data.users)}
+        groups={groupUsersByLetter(found)}
         renderItem={(user) => (
           <ListItemButton key={user.id} component={Link} to={`${paths.adminUsers}/${user.id}`} divider>
             <ListItemAvatar>
@@ -38,6 +54,25 @@ export function UsersPage() {
   return (
     <>
       <PageHeader title={strings.pages.adminUsers} action={<CreateUserDialog />} />
+      <TextField
+        type="search"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        placeholder={strings.admin.user.search}
+        fullWidth
+        size="small"
+        sx={{ mb: 2 }}
+        slotProps={{
+          htmlInput: { 'aria-label': strings.admin.user.search },
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchOutlined />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
       {content}
     </>
   );
