@@ -465,9 +465,6 @@ impl Store {
     ) -> ServiceResult<UserRecord> {
         let mut tx = self.write().await?;
         check_profile_links(&mut tx, profile).await?;
-        if login_owner(&mut tx, profile).await?.is_some() {
-            return Err(ServiceError::conflict(MSG_LOGIN_TAKEN));
-        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO users (name, surname, last_name, login, login_key, email, password_hash, status_id, \
              created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
@@ -511,12 +508,6 @@ impl Store {
             return Err(ServiceError::not_found(MSG_USER_NOT_FOUND));
         }
         let blocked = check_profile_links(&mut tx, profile).await?;
-        if login_owner(&mut tx, profile)
-            .await?
-            .is_some_and(|owner| owner != id)
-        {
-            return Err(ServiceError::conflict(MSG_LOGIN_TAKEN));
-        }
         sqlx::query(
             "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
              status_id = $7, updated_at = $8 WHERE id = $9",
@@ -648,9 +639,6 @@ impl Store {
     ) -> ServiceResult<DepartmentWithMembers> {
         let mut tx = self.write().await?;
         check_links(&mut tx, LinkTo::User, &draft.members).await?;
-        if title_owner(&mut tx, draft).await?.is_some() {
-            return Err(ServiceError::conflict(MSG_TITLE_TAKEN));
-        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO departments (title, title_key, created_at) VALUES ($1, $2, $3) RETURNING id",
         )
@@ -674,12 +662,6 @@ impl Store {
         draft: &DepartmentDraft,
     ) -> ServiceResult<DepartmentWithMembers> {
         let mut tx = self.write().await?;
-        if title_owner(&mut tx, draft)
-            .await?
-            .is_some_and(|owner| owner != id)
-        {
-            return Err(ServiceError::conflict(MSG_TITLE_TAKEN));
-        }
         let updated =
             sqlx::query("UPDATE departments SET title = $1, title_key = $2 WHERE id = $3")
                 .bind(draft.title.as_str())
@@ -913,30 +895,9 @@ async fn write_user_links(
     write_links(conn, Link::UserRights, user_id, &profile.rights).await
 }
 
-async fn login_owner(conn: &mut AnyConnection, profile: &Profile) -> ServiceResult<Option<i64>> {
-    Ok(
-        sqlx::query_scalar("SELECT id FROM users WHERE login_key = $1")
-            .bind(profile.login.key().as_str())
-            .fetch_optional(&mut *conn)
-            .await?,
-    )
-}
-
-async fn title_owner(
-    conn: &mut AnyConnection,
-    draft: &DepartmentDraft,
-) -> ServiceResult<Option<i64>> {
-    Ok(
-        sqlx::query_scalar("SELECT id FROM departments WHERE title_key = $1")
-            .bind(draft.title.key())
-            .fetch_optional(&mut *conn)
-            .await?,
-    )
-}
-
 /// A write's unique violation as the conflict `message` names: a login or a
-/// department title (each table's only unique column) taken by a concurrent
-/// writer after this transaction checked it.
+/// department title, each its table's only unique column. The unique index is
+/// the one check, so concurrent writers cannot both pass it.
 fn conflict_on_unique(message: &'static str) -> impl Fn(sqlx::Error) -> ServiceError {
     move |error| match &error {
         sqlx::Error::Database(database) if database.is_unique_violation() => {
