@@ -175,7 +175,7 @@ impl From<Status> for ApiError {
             Code::AlreadyExists | Code::FailedPrecondition | Code::Aborted => {
                 (StatusCode::CONFLICT, MSG_BAD_REQUEST)
             }
-            Code::OutOfRange => (StatusCode::PAYLOAD_TOO_LARGE, MSG_BAD_REQUEST),
+            Code::OutOfRange => (StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE),
             Code::ResourceExhausted => (StatusCode::TOO_MANY_REQUESTS, MSG_BAD_REQUEST),
             Code::Unimplemented => (StatusCode::NOT_IMPLEMENTED, MSG_UNIMPLEMENTED),
             // An unreachable upstream says so in English from the transport: the
@@ -236,13 +236,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Body(value)),
-            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                tracing::debug!(%rejection, "rejected JSON body");
-                Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE))
-            }
             Err(rejection) => {
                 tracing::debug!(%rejection, "rejected JSON body");
-                Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST))
+                Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE)
+                } else {
+                    ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST)
+                })
             }
         }
     }
