@@ -8,9 +8,12 @@ NPM ?= npm
 
 .PHONY: run test web web-deps check rust-test web-test e2e k8s-check bench clean
 
+# Demo accounts (published passwords) only here, and said so; an explicit
+# PORTAL_SEED_DEMO=false in the environment still wins.
 run: web
 	$(CARGO) build --release --locked --bin portal
-	./target/release/portal
+	@echo "make run: loading demo data and demo accounts (PORTAL_SEED_DEMO=$${PORTAL_SEED_DEMO:-true}); start with PORTAL_SEED_DEMO=false for none"
+	PORTAL_SEED_DEMO=$${PORTAL_SEED_DEMO:-true} ./target/release/portal
 
 web-deps: web/node_modules/.package-lock.json
 # `npm install`, not `npm ci`: the registry mirror lacks some other platforms'

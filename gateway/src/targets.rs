@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use axum::serve::ListenerExt;
 use portal_kit::config::{Config, Target};
+use portal_kit::net::TrustedProxies;
 use portal_kit::serve::{serve_grpc, shutdown_signal};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -154,6 +155,16 @@ async fn bind(addr: SocketAddr, variable: &str) -> anyhow::Result<TcpListener> {
         .with_context(|| format!("{variable}: cannot listen on {addr}"))
 }
 
+/// Whose forwarded client address a service believes: in `all` only loopback,
+/// where the in-process gateway is its one caller; otherwise the configured
+/// proxies (the gateway's pods).
+fn service_trusted_proxies(config: &Config) -> TrustedProxies {
+    match config.target {
+        Target::All => TrustedProxies::loopback(),
+        _ => config.trusted_proxies.clone(),
+    }
+}
+
 /// The key files: configured ones, else (for `all`) a pair generated into the data dir.
 struct KeyFiles {
     private: Option<PathBuf>,
@@ -197,7 +208,8 @@ async fn service_routes(
                 public_key_file: keys.public.clone(),
                 admin_login: config.admin_login.clone(),
                 admin_password: config.admin_password.clone(),
-                seed_demo: config.seed_demo(),
+                seed_demo: config.seed_demo,
+                trusted_proxies: service_trusted_proxies(config),
             };
             (
                 portal_auth::SERVICE_NAME,

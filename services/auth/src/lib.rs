@@ -17,6 +17,7 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::net::TrustedProxies;
 use portal_kit::token::{KeyError, Subject, TokenIssuer, TokenVerifier};
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use tonic::service::Routes;
@@ -39,6 +40,8 @@ pub struct AuthSettings {
     pub admin_login: String,
     pub admin_password: Option<String>,
     pub seed_demo: bool,
+    /// Callers whose forwarded client address is believed (the gateway).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl fmt::Debug for AuthSettings {
@@ -50,6 +53,7 @@ impl fmt::Debug for AuthSettings {
             .field("admin_login", &self.admin_login)
             .field("admin_password", &self.admin_password.as_ref().map(|_| "…"))
             .field("seed_demo", &self.seed_demo)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }
@@ -115,8 +119,10 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     }
 
     let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
-    let service =
-        AuthServiceServer::with_interceptor(AuthRpc::new(store, passwords, sessions), verifier);
+    let service = AuthServiceServer::with_interceptor(
+        AuthRpc::new(store, passwords, sessions, settings.trusted_proxies),
+        verifier,
+    );
     Ok(Routes::new(service))
 }
 

@@ -11,6 +11,7 @@ use std::net::IpAddr;
 
 use portal_kit::db::{now_millis, timestamp_from_millis};
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_server::AuthService;
@@ -26,22 +27,37 @@ use crate::store::{
     SessionsEnded, StatusRecord, Store, UserRecord,
 };
 
-/// Metadata the gateway sets to the address of the client it serves.
-pub const FORWARDED_FOR: &str = "x-forwarded-for";
-
 pub struct AuthRpc {
     store: Store,
     passwords: Passwords,
     sessions: Sessions,
+    trusted_proxies: TrustedProxies,
 }
 
 impl AuthRpc {
-    pub fn new(store: Store, passwords: Passwords, sessions: Sessions) -> AuthRpc {
+    pub fn new(
+        store: Store,
+        passwords: Passwords,
+        sessions: Sessions,
+        trusted_proxies: TrustedProxies,
+    ) -> AuthRpc {
         AuthRpc {
             store,
             passwords,
             sessions,
+            trusted_proxies,
         }
+    }
+
+    /// The client a call is made for: the forwarded address when the caller is a
+    /// trusted proxy (the gateway), else the caller itself.
+    fn client_address<T>(&self, request: &Request<T>) -> Option<IpAddr> {
+        let forwarded = request
+            .metadata()
+            .get(FORWARDED_FOR)
+            .and_then(|value| value.to_str().ok());
+        let peer = request.remote_addr()?.ip();
+        Some(self.trusted_proxies.client(peer, forwarded))
     }
 }
 
@@ -54,7 +70,9 @@ fn reply<T>(message: T) -> RpcResult<T> {
 #[tonic::async_trait]
 impl AuthService for AuthRpc {
     async fn login(&self, request: Request<pb::LoginRequest>) -> RpcResult<pb::LoginResponse> {
-        let address = client_address(&request);
+        let address = self
+            .client_address(&request)
+            .map_or_else(|| "unknown".to_owned(), limit_key);
         let pb::LoginRequest { login, password } = request.into_inner();
         let tokens = self.sessions.sign_in(&login, &password, &address).await?;
         let IssuedTokens {
@@ -353,20 +371,6 @@ impl AuthService for AuthRpc {
     }
 }
 
-/// The client a sign-in comes from: the first `x-forwarded-for` entry the
-/// gateway set, else the peer of this connection.
-pub fn client_address<T>(request: &Request<T>) -> String {
-    let forwarded = request
-        .metadata()
-        .get(FORWARDED_FOR)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(',').next())
-        .and_then(|first| first.trim().parse::<IpAddr>().ok());
-    forwarded
-        .or_else(|| request.remote_addr().map(|peer| peer.ip()))
-        .map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
-}
-
 // --- Records to messages ---
 
 fn user(record: UserRecord) -> pb::User {
@@ -427,33 +431,5 @@ fn right(record: RightRecord) -> pb::Right {
     pb::Right {
         id: record.id,
         name: record.name,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_first_forwarded_address_is_the_client() {
-        let mut request = Request::new(());
-        request
-            .metadata_mut()
-            .insert(FORWARDED_FOR, "203.0.113.7, 10.0.0.2".parse().unwrap());
-        assert_eq!(client_address(&request), "203.0.113.7");
-    }
-
-    #[test]
-    fn a_malformed_forwarded_address_is_ignored() {
-        let mut request = Request::new(());
-        request
-            .metadata_mut()
-            .insert(FORWARDED_FOR, "not-an-address".parse().unwrap());
-        assert_eq!(client_address(&request), "unknown");
-    }
-
-    #[test]
-    fn without_forwarding_the_peer_is_the_client() {
-        assert_eq!(client_address(&Request::new(())), "unknown");
     }
 }

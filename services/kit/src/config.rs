@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
+use crate::net::TrustedProxies;
+
 /// What this process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Target {
@@ -136,9 +138,27 @@ pub struct Config {
     )]
     pub admin_password: Option<String>,
 
-    /// Load demo data into an empty database [default: true for `all`, false otherwise].
-    #[arg(long, env = "PORTAL_SEED_DEMO", value_name = "PORTAL_SEED_DEMO")]
-    pub seed_demo: Option<bool>,
+    /// Load demo data (with published demo passwords) into an empty database.
+    /// Never by default: `make run` asks for it.
+    #[arg(
+        long,
+        env = "PORTAL_SEED_DEMO",
+        value_name = "PORTAL_SEED_DEMO",
+        default_value_t = false,
+        action = clap::ArgAction::Set
+    )]
+    pub seed_demo: bool,
+
+    /// Proxies whose `X-Forwarded-For` is believed, as comma-separated CIDRs: for
+    /// the gateway, the ingress in front of it; for a service, the gateway
+    /// [default: none; a service in `all` trusts loopback].
+    #[arg(
+        long,
+        env = "PORTAL_TRUSTED_PROXIES",
+        value_name = "PORTAL_TRUSTED_PROXIES",
+        default_value = ""
+    )]
+    pub trusted_proxies: TrustedProxies,
 
     /// Built web client served by the gateway.
     #[arg(
@@ -168,11 +188,6 @@ pub struct Config {
 }
 
 impl Config {
-    /// Demo data is for the embedded single-process mode unless asked for.
-    pub fn seed_demo(&self) -> bool {
-        self.seed_demo.unwrap_or(self.target == Target::All)
-    }
-
     /// The gRPC address of a service target.
     pub fn grpc_addr(&self) -> SocketAddr {
         self.grpc_addr
@@ -254,7 +269,8 @@ mod tests {
         let config = parse(&[]).unwrap();
         assert_eq!(config.target, Target::All);
         assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
-        assert!(config.seed_demo());
+        assert!(!config.seed_demo, "demo accounts only when asked");
+        assert_eq!(config.trusted_proxies, TrustedProxies::none());
         assert!(
             config
                 .database_url_for("auth")
@@ -262,7 +278,15 @@ mod tests {
         );
         let auth = parse(&["--target", "auth"]).unwrap();
         assert_eq!(auth.grpc_addr().to_string(), "0.0.0.0:50051");
-        assert!(!auth.seed_demo());
+        assert!(!auth.seed_demo);
+    }
+
+    #[test]
+    fn trusted_proxies_are_cidrs_and_a_bad_one_names_the_variable() {
+        let config = parse(&["--trusted-proxies", "10.0.0.0/8,192.0.2.7"]).unwrap();
+        assert!(config.trusted_proxies.trusts("10.2.3.4".parse().unwrap()));
+        let err = parse(&["--trusted-proxies", "ingress"]).unwrap_err();
+        assert!(err.contains("PORTAL_TRUSTED_PROXIES"), "{err}");
     }
 
     #[test]

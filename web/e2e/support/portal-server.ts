@@ -54,6 +54,7 @@ export async function startPortal(): Promise<PortalServer> {
       PORTAL_WEB_DIR: join(webDir, 'dist'),
       PORTAL_ADMIN_LOGIN: adminLogin,
       PORTAL_ADMIN_PASSWORD: adminPassword,
+      PORTAL_SEED_DEMO: 'true',
       PORTAL_LOG: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -8,6 +8,7 @@ pub use portal_auth::AuthSettings;
 use portal_auth::SERVICE_NAME;
 use portal_kit::Right;
 use portal_kit::db::Backend;
+use portal_kit::net::TrustedProxies;
 use portal_kit::serve::serve_grpc;
 use portal_kit::testing::{TestDatabase, TestKeys, backends};
 use portal_proto::auth::v1 as pb;
@@ -62,6 +63,8 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         admin_login: ADMIN_LOGIN.into(),
         admin_password: Some(ADMIN_PASSWORD.into()),
         seed_demo,
+        // The tests call from loopback, as the gateway of `all` does.
+        trusted_proxies: TrustedProxies::loopback(),
     }
 }
 
