@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream;
-use portal_auth::domain::password::{Password, Passwords};
+use portal_auth::domain::password::{Password, Passwords, Queue};
 use portal_proto::auth::v1::GetMeRequest;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde_json::Value;
@@ -145,7 +145,7 @@ async fn main() {
     let argon2 = timed(SIGN_INS, || async {
         assert!(
             passwords
-                .verify(PASSWORD, Some(&stored))
+                .verify(PASSWORD, Some(&stored), Queue::Ordinary)
                 .await
                 .expect("verify")
         );

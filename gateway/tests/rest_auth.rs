@@ -11,15 +11,21 @@ const SESSION_EXPIRED: &str = "Сессия истекла. Пожалуйста
 
 /// The `portal_refresh` cookie a response sets, as (value, attributes).
 fn refresh_cookie(headers: &HeaderMap) -> (String, String) {
+    set_cookie(headers, "portal_refresh")
+}
+
+/// The cookie `name` a response sets, as (value, attributes).
+fn set_cookie(headers: &HeaderMap, name: &str) -> (String, String) {
+    let prefix = format!("{name}=");
     let cookie = headers
         .get_all(SET_COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("portal_refresh="))
-        .unwrap_or_else(|| panic!("no portal_refresh cookie in {headers:?}"))
+        .find(|c| c.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no {name} cookie in {headers:?}"))
         .to_owned();
     let (pair, attributes) = cookie.split_once(';').unwrap_or((&cookie, ""));
-    let value = pair.trim_start_matches("portal_refresh=").to_owned();
+    let value = pair.trim_start_matches(&prefix).to_owned();
     (value, attributes.to_owned())
 }
 
@@ -408,6 +414,40 @@ async fn user_calls_answer_with_the_spec_fields() {
         error(409, conflict),
         "Пользователь с таким логином уже существует"
     );
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_admins_own_browser_signs_in_while_guesses_limit_new_devices() {
+    let portal = start(&[]).await;
+    let (status, headers, body) = sign_in(&portal, "admin", ADMIN_PASSWORD).await;
+    data(status, &body);
+    let (device, attributes) = set_cookie(&headers, "portal_device");
+    assert_eq!(device.len(), 43);
+    for attribute in [
+        "HttpOnly",
+        "SameSite=Strict",
+        "Path=/api/auth",
+        "Max-Age=31536000",
+    ] {
+        assert!(attributes.contains(attribute), "{attributes}");
+    }
+    for _ in 0..20 {
+        let _ = sign_in(&portal, "admin", "a-guess").await;
+    }
+    let new_device = sign_in(&portal, "admin", ADMIN_PASSWORD).await;
+    assert_eq!(
+        error(429, new_device),
+        "Слишком много неудачных попыток входа. Попробуйте позже."
+    );
+    let own_browser = Post {
+        json: Some(json!({ "login": "admin", "password": ADMIN_PASSWORD })),
+        device_cookie: Some(&device),
+        ..Post::default()
+    };
+    let (status, headers, body) = portal.post("/api/auth/login", own_browser).await;
+    data(status, &body);
+    assert_eq!(set_cookie(&headers, "portal_device").0, device);
     portal.running.stop().await.unwrap();
 }
 

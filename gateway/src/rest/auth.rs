@@ -14,8 +14,12 @@ use tonic::transport::Channel;
 use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, cookie};
 
 pub const REFRESH_COOKIE: &str = "portal_refresh";
-const REFRESH_COOKIE_PATH: &str = "/api/auth";
+/// The browser's device token: it has signed in as a person before, so
+/// strangers' failed guesses at that person do not lock it out.
+pub const DEVICE_COOKIE: &str = "portal_device";
+const AUTH_COOKIE_PATH: &str = "/api/auth";
 const REFRESH_TTL_SECONDS: i64 = 14 * 24 * 3600;
+const DEVICE_TTL_SECONDS: i64 = 365 * 24 * 3600;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -132,10 +136,15 @@ struct AccessToken {
 }
 
 fn refresh_cookie(state: &AppState, value: String, max_age: i64) -> HeaderValue {
-    let cookie = Cookie::build((REFRESH_COOKIE, value))
+    auth_cookie(state, REFRESH_COOKIE, value, max_age)
+}
+
+/// An HttpOnly, same-site cookie only the sign-in calls receive.
+fn auth_cookie(state: &AppState, name: &'static str, value: String, max_age: i64) -> HeaderValue {
+    let cookie = Cookie::build((name, value))
         .http_only(true)
         .same_site(SameSite::Strict)
-        .path(REFRESH_COOKIE_PATH)
+        .path(AUTH_COOKIE_PATH)
         .secure(state.secure_cookies)
         .max_age(time::Duration::seconds(max_age))
         .build();
@@ -170,22 +179,36 @@ fn without_session(state: &AppState, mut response: Response) -> Response {
 async fn login(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Body(body): Body<LoginBody>,
 ) -> Result<Response, ApiError> {
     let request = pb::LoginRequest {
         login: body.login,
         password: body.password,
+        device_token: cookie(&headers, DEVICE_COOKIE)
+            .unwrap_or_default()
+            .to_owned(),
     };
     let reply = client(&state)
         .login(caller.request(request))
         .await?
         .into_inner();
-    Ok(with_session(
+    let mut response = with_session(
         &state,
         reply.access_token,
         reply.refresh_token,
         reply.expires_in,
-    ))
+    );
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        auth_cookie(
+            &state,
+            DEVICE_COOKIE,
+            reply.device_token,
+            DEVICE_TTL_SECONDS,
+        ),
+    );
+    Ok(response)
 }
 
 async fn refresh_token(

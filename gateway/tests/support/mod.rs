@@ -108,6 +108,8 @@ pub struct Post<'a> {
     pub token: Option<&'a str>,
     /// The value of the `portal_refresh` cookie.
     pub refresh_cookie: Option<&'a str>,
+    /// The value of the `portal_device` cookie.
+    pub device_cookie: Option<&'a str>,
 }
 
 impl Portal {
@@ -125,6 +127,9 @@ impl Portal {
         }
         if let Some(value) = post.refresh_cookie {
             request = request.header("cookie", format!("portal_refresh={value}"));
+        }
+        if let Some(value) = post.device_cookie {
+            request = request.header("cookie", format!("portal_device={value}"));
         }
         let response = request.send().await.unwrap();
         (

@@ -8,6 +8,7 @@
 
 pub mod bootstrap;
 pub mod domain;
+pub mod limits;
 pub mod rpc;
 pub mod sessions;
 pub mod store;

@@ -21,7 +21,7 @@ use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
 use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
 use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, UserUpdate};
-use crate::sessions::{IssuedTokens, Sessions};
+use crate::sessions::{IssuedTokens, Sessions, SignInForm, SignedIn};
 use crate::store::{
     DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
     SessionsEnded, StatusRecord, Store, UserRecord,
@@ -73,8 +73,20 @@ impl AuthService for AuthRpc {
         let address = self
             .client_address(&request)
             .map_or_else(|| "unknown".to_owned(), limit_key);
-        let pb::LoginRequest { login, password } = request.into_inner();
-        let tokens = self.sessions.sign_in(&login, &password, &address).await?;
+        let pb::LoginRequest {
+            login,
+            password,
+            device_token,
+        } = request.into_inner();
+        let form = SignInForm {
+            login: &login,
+            password: &password,
+            device_token: &device_token,
+        };
+        let SignedIn {
+            tokens,
+            device_token,
+        } = self.sessions.sign_in(form, &address).await?;
         let IssuedTokens {
             access_token,
             refresh_token,
@@ -84,6 +96,7 @@ impl AuthService for AuthRpc {
             access_token,
             refresh_token: refresh_token.into_string(),
             expires_in,
+            device_token: device_token.into_string(),
         })
     }
 

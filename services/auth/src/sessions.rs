@@ -1,15 +1,15 @@
 //! Sign-in, refresh and sign-out: the rules of DESIGN §6 over the store.
 
-use std::time::Instant;
-
 use portal_kit::db::now_millis;
 use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
-use crate::domain::login::LoginKey;
-use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords};
-use crate::domain::rate_limit::SignInLimiter;
-use crate::domain::refresh::{RefreshToken, expires_at};
+use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
+use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
+use crate::domain::rate_limit::AttemptKeys;
+use crate::domain::refresh::expires_at;
+use crate::domain::secret::SecretToken;
+use crate::limits::SignInLimits;
 use crate::store::{Rotation, Store};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
@@ -17,11 +17,29 @@ pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пар
 /// Shown only after the right password, so it tells a guesser nothing.
 pub const MSG_ACCOUNT_BLOCKED: &str = "Учётная запись заблокирована. Обратитесь к администратору.";
 
+/// How long a device nobody signs in on stays known: a year.
+const DEVICE_FORGOTTEN_AFTER_MILLIS: i64 = 365 * 24 * 3600 * 1000;
+
+/// What a person typed, and the device token their browser holds ("" if none).
+#[derive(Clone, Copy)]
+pub struct SignInForm<'a> {
+    pub login: &'a str,
+    pub password: &'a str,
+    pub device_token: &'a str,
+}
+
+/// A signed-in session, and the device token to present at later sign-ins.
+#[derive(Debug)]
+pub struct SignedIn {
+    pub tokens: IssuedTokens,
+    pub device_token: SecretToken,
+}
+
 /// An access token and the refresh token that renews it.
 #[derive(Debug)]
 pub struct IssuedTokens {
     pub access_token: String,
-    pub refresh_token: RefreshToken,
+    pub refresh_token: SecretToken,
     /// Lifetime of the access token in seconds.
     pub expires_in: i32,
 }
@@ -30,54 +48,77 @@ pub struct IssuedTokens {
 pub struct Sessions {
     store: Store,
     passwords: Passwords,
-    limiter: SignInLimiter,
+    limits: SignInLimits,
     issuer: TokenIssuer,
 }
 
 impl Sessions {
     pub fn new(store: Store, passwords: Passwords, issuer: TokenIssuer) -> Sessions {
         Sessions {
+            limits: SignInLimits::new(store.clone()),
             store,
             passwords,
-            limiter: SignInLimiter::new(),
             issuer,
         }
     }
 
-    /// Signs `login` in from client `address`. An unknown login and a wrong
-    /// password cost the same and answer the same; both count against the limits
-    /// of the login and of the address.
-    pub async fn sign_in(
-        &self,
-        login: &str,
-        password: &str,
-        address: &str,
-    ) -> ServiceResult<IssuedTokens> {
+    /// Signs a person in from client `address` (its limit key). An unknown login
+    /// and a wrong password cost the same and answer the same; both count against
+    /// the limits (see [`crate::domain::rate_limit`]).
+    pub async fn sign_in(&self, form: SignInForm<'_>, address: &str) -> ServiceResult<SignedIn> {
+        let SignInForm {
+            login,
+            password,
+            device_token,
+        } = form;
         if login.trim().is_empty() || password.is_empty() {
             return Err(ServiceError::invalid(MSG_CREDENTIALS_REQUIRED));
         }
-        let key = LoginKey::of(login);
-        let attempt = self.limiter.begin(&key, address).await.inspect_err(|_| {
+        // No login can be this long: it matches nobody, and neither it nor its
+        // length is kept or logged whole.
+        let key = (login.chars().count() <= MAX_LOGIN_CHARS).then(|| LoginKey::of(login));
+        let credentials = match &key {
+            Some(key) => self.store.credentials(key).await?,
+            None => None,
+        };
+        let device = SecretToken::from_client(device_token);
+        let known_device = match (&credentials, device.is_empty()) {
+            (Some(user), false) => self.known_device(&device, user.user_id).await?,
+            _ => None,
+        };
+        let keys = AttemptKeys {
+            address: address.to_owned(),
+            login: match known_device {
+                Some(_) => None,
+                None => Some(key.as_ref().map_or("", LoginKey::as_str).to_owned()),
+            },
+            device: known_device.clone(),
+        };
+        let login_shown = key.as_ref().map_or("(too long)", LoginKey::as_str);
+        let attempt = self.limits.begin(&keys).await.inspect_err(|_| {
             tracing::warn!(
-                login = key.as_str(),
+                login = login_shown,
                 address,
-                "sign-in refused: too many failures or unfinished attempts"
+                "sign-in refused by the limits"
             );
         })?;
-        let credentials = self.store.credentials(&key).await?;
         // No password can be this long, so it is not worth hashing.
         let plausible = password.chars().count() <= MAX_PASSWORD_CHARS;
         let stored = credentials
             .as_ref()
             .filter(|_| plausible)
             .map(|c| &c.password_hash);
-        let matches = plausible && self.passwords.verify(password, stored).await?;
+        let queue = match known_device {
+            Some(_) => Queue::Priority,
+            None => Queue::Ordinary,
+        };
+        let matches = plausible && self.passwords.verify(password, stored, queue).await?;
         let Some(user) = credentials.filter(|_| matches) else {
-            attempt.failed(Instant::now());
-            tracing::info!(login = key.as_str(), address, "sign-in failed");
+            attempt.failed().await?;
+            tracing::info!(login = login_shown, address, "sign-in failed");
             return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
         };
-        attempt.succeeded();
+        attempt.succeeded().await?;
         if user.blocked {
             tracing::info!(
                 user_id = user.user_id,
@@ -90,21 +131,68 @@ impl Sessions {
         if purged > 0 {
             tracing::debug!(purged, "forgot expired sessions");
         }
-        let refresh_token = RefreshToken::generate();
+        let device_token = self.remember_device(device, user.user_id, now).await?;
+        let refresh_token = SecretToken::generate();
         self.store
             .start_session(user.user_id, &refresh_token.hash(), now, expires_at(now))
             .await?;
         tracing::info!(user_id = user.user_id, "signed in");
-        self.issue(user.user_id, refresh_token).await
+        Ok(SignedIn {
+            tokens: self.issue(user.user_id, refresh_token).await?,
+            device_token,
+        })
+    }
+
+    /// The limit key of a device token that has signed in as `user_id` before
+    /// and has not failed too often since; `None` for any other.
+    async fn known_device(
+        &self,
+        device: &SecretToken,
+        user_id: i64,
+    ) -> ServiceResult<Option<String>> {
+        let hash = device.hash();
+        if !self.store.is_known_device(&hash, user_id).await? {
+            return Ok(None);
+        }
+        let key = format!("{}:{user_id}", hash.as_str());
+        if self.limits.device_exhausted(&key).await? {
+            tracing::info!(
+                user_id,
+                "a known device failed too often: treated as unknown for now"
+            );
+            return Ok(None);
+        }
+        Ok(Some(key))
+    }
+
+    /// The device token to hand back: the one presented if any person has signed
+    /// in with it before (a shared ward PC is known for all its staff), else a new one.
+    async fn remember_device(
+        &self,
+        presented: SecretToken,
+        user_id: i64,
+        now: i64,
+    ) -> ServiceResult<SecretToken> {
+        let token = if !presented.is_empty() && self.store.device_exists(&presented.hash()).await? {
+            presented
+        } else {
+            SecretToken::generate()
+        };
+        self.store
+            .remember_device(&token.hash(), user_id, now)
+            .await?;
+        let unused_since = now.saturating_sub(DEVICE_FORGOTTEN_AFTER_MILLIS);
+        self.store.purge_unused_devices(unused_since).await?;
+        Ok(token)
     }
 
     /// Exchanges a refresh token for a new access token and the token's successor.
     pub async fn refresh(&self, token: &str) -> ServiceResult<IssuedTokens> {
-        let token = RefreshToken::from_client(token);
+        let token = SecretToken::from_client(token);
         if token.is_empty() {
             return Err(session_expired());
         }
-        let next = RefreshToken::generate();
+        let next = SecretToken::generate();
         let now = now_millis();
         match self
             .store
@@ -130,7 +218,7 @@ impl Sessions {
 
     /// Ends the session of a refresh token; unknown or revoked tokens are fine.
     pub async fn sign_out(&self, token: &str) -> ServiceResult<()> {
-        let token = RefreshToken::from_client(token);
+        let token = SecretToken::from_client(token);
         if !token.is_empty()
             && self
                 .store
@@ -142,11 +230,7 @@ impl Sessions {
         Ok(())
     }
 
-    async fn issue(
-        &self,
-        user_id: i64,
-        refresh_token: RefreshToken,
-    ) -> ServiceResult<IssuedTokens> {
+    async fn issue(&self, user_id: i64, refresh_token: SecretToken) -> ServiceResult<IssuedTokens> {
         let subject = self.store.subject(user_id).await?.ok_or_else(|| {
             ServiceError::internal(format!("user {user_id} of a session does not exist"))
         })?;

@@ -20,7 +20,8 @@ use crate::domain::department::{
 use crate::domain::ids::{IdSet, LinkTo};
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
-use crate::domain::refresh::RefreshTokenHash;
+use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
+use crate::domain::secret::SecretHash;
 use crate::domain::user::{MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
 
 #[derive(Clone)]
@@ -271,7 +272,7 @@ impl Store {
     pub async fn start_session(
         &self,
         user_id: i64,
-        token: &RefreshTokenHash,
+        token: &SecretHash,
         now: i64,
         expires_at: i64,
     ) -> ServiceResult<()> {
@@ -294,8 +295,8 @@ impl Store {
     /// one succeeds and the other is treated as the reuse it is.
     pub async fn rotate(
         &self,
-        old: &RefreshTokenHash,
-        new: &RefreshTokenHash,
+        old: &SecretHash,
+        new: &SecretHash,
         now: i64,
         expires_at: i64,
     ) -> ServiceResult<Rotation> {
@@ -357,11 +358,7 @@ impl Store {
     }
 
     /// Ends the session the token belongs to; an unknown token ends nothing.
-    pub async fn revoke_session_of(
-        &self,
-        token: &RefreshTokenHash,
-        now: i64,
-    ) -> ServiceResult<bool> {
+    pub async fn revoke_session_of(&self, token: &SecretHash, now: i64) -> ServiceResult<bool> {
         let revoked = sqlx::query(
             "UPDATE refresh_families SET revoked_at = $1 \
              WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2)",
@@ -379,6 +376,140 @@ impl Store {
         Ok(
             sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
                 .bind(now)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
+    }
+
+    // --- Sign-in limits and known devices ---
+
+    /// Records an attempt before its password is checked and returns its id with
+    /// what the window holds for its keys, itself and earlier attempts included:
+    /// of parallel attempts, each sees those that started before it.
+    pub async fn begin_sign_in_attempt(
+        &self,
+        keys: &AttemptKeys,
+        now: i64,
+    ) -> ServiceResult<(i64, Counts)> {
+        let mut conn = self.read().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO sign_in_attempts (at, address_key, login_key, device_key) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(now)
+        .bind(keys.address.as_str())
+        .bind(keys.login.as_deref())
+        .bind(keys.device.as_deref())
+        .fetch_one(&mut *conn)
+        .await?;
+        let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
+            "SELECT \
+               COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
+               COALESCE(SUM(CASE WHEN address_key = $2 THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN login_key = $1 THEN at END) \
+             FROM sign_in_attempts \
+             WHERE at > $3 AND id <= $4 AND (login_key = $1 OR address_key = $2)",
+        )
+        .bind(keys.login.as_deref())
+        .bind(keys.address.as_str())
+        .bind(window_start(now))
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok((
+            id,
+            Counts {
+                login,
+                address,
+                login_oldest_at,
+            },
+        ))
+    }
+
+    pub async fn fail_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+        sqlx::query("UPDATE sign_in_attempts SET failed = 1 WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets an attempt that was right, or never finished.
+    pub async fn forget_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+        sqlx::query("DELETE FROM sign_in_attempts WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets attempts that no window holds any more.
+    pub async fn purge_sign_in_attempts(&self, now: i64) -> ServiceResult<u64> {
+        Ok(sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
+            .bind(window_start(now))
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// Failed attempts with a known device's key within the window.
+    pub async fn device_failures(&self, device_key: &str, now: i64) -> ServiceResult<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sign_in_attempts WHERE device_key = $1 AND failed = 1 AND at > $2",
+        )
+        .bind(device_key)
+        .bind(window_start(now))
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// Whether the browser holding the device token hashed `device` has signed
+    /// in as `user_id` before.
+    pub async fn is_known_device(&self, device: &SecretHash, user_id: i64) -> ServiceResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT user_id FROM known_devices WHERE token_hash = $1 AND user_id = $2",
+        )
+        .bind(device.as_str())
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
+    }
+
+    /// Whether any person has signed in on the browser holding this device token.
+    pub async fn device_exists(&self, device: &SecretHash) -> ServiceResult<bool> {
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT user_id FROM known_devices WHERE token_hash = $1 LIMIT 1")
+                .bind(device.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(found.is_some())
+    }
+
+    /// Notes that `user_id` signed in on the browser holding this device token.
+    pub async fn remember_device(
+        &self,
+        device: &SecretHash,
+        user_id: i64,
+        now: i64,
+    ) -> ServiceResult<()> {
+        sqlx::query(
+            "INSERT INTO known_devices (token_hash, user_id, last_used_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (token_hash, user_id) DO UPDATE SET last_used_at = excluded.last_used_at",
+        )
+        .bind(device.as_str())
+        .bind(user_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets devices nobody has signed in on since `before`.
+    pub async fn purge_unused_devices(&self, before: i64) -> ServiceResult<u64> {
+        Ok(
+            sqlx::query("DELETE FROM known_devices WHERE last_used_at < $1")
+                .bind(before)
                 .execute(&self.pool)
                 .await?
                 .rows_affected(),
@@ -966,7 +1097,7 @@ async fn department_with_members(
 async fn insert_refresh_token(
     conn: &mut AnyConnection,
     family_id: i64,
-    token: &RefreshTokenHash,
+    token: &SecretHash,
     now: i64,
     expires_at: i64,
 ) -> ServiceResult<()> {

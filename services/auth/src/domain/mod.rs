@@ -8,4 +8,5 @@ pub mod login;
 pub mod password;
 pub mod rate_limit;
 pub mod refresh;
+pub mod secret;
 pub mod user;

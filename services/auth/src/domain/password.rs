@@ -2,6 +2,7 @@
 //! runtime with bounded concurrency and bounded memory.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +21,10 @@ pub const HASHING_CONCURRENCY: usize = 2;
 /// Length of a generated password (the bootstrap admin's).
 pub const GENERATED_PASSWORD_CHARS: usize = 16;
 /// How long a call waits for a hashing slot before it is turned away.
-pub const QUEUE_TIMEOUT: Duration = Duration::from_secs(10);
+pub const QUEUE_TIMEOUT: Duration = Duration::from_secs(3);
+/// Calls waiting for a slot beyond which an ordinary call is turned away at
+/// once: a flood of guesses fills the queue, not the wait of a person's sign-in.
+pub const QUEUE_LIMIT: usize = 8 * HASHING_CONCURRENCY;
 
 pub const MSG_PASSWORD_REQUIRED: &str = "Введите пароль";
 pub const MSG_PASSWORD_TOO_SHORT: &str = "Пароль должен содержать не менее 8 символов";
@@ -80,11 +84,22 @@ impl PasswordHash {
     }
 }
 
+/// Which calls may wait in a full hashing queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queue {
+    /// Turned away at once while [`QUEUE_LIMIT`] calls wait.
+    Ordinary,
+    /// Waits anyway: a sign-in from a device known to that person, an admin's write.
+    Priority,
+}
+
 /// Hashes and verifies passwords on the blocking pool, a few at a time, so a
-/// burst of sign-ins neither stalls the runtime nor exhausts memory.
+/// burst of sign-ins neither stalls the runtime nor exhausts memory; a call
+/// waits at most [`QUEUE_TIMEOUT`] for its turn.
 #[derive(Clone)]
 pub struct Passwords {
     permits: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
     memories: Memories,
     /// Verified when a login is unknown, so that answer costs the same as a
     /// wrong password.
@@ -95,6 +110,7 @@ impl Passwords {
     pub async fn new() -> Result<Passwords, ServiceError> {
         let placeholder = Passwords {
             permits: Arc::new(Semaphore::new(HASHING_CONCURRENCY)),
+            waiting: Arc::default(),
             memories: Memories::default(),
             dummy: PasswordHash(String::new()),
         };
@@ -109,7 +125,9 @@ impl Passwords {
     pub async fn hash(&self, password: &Password) -> Result<PasswordHash, ServiceError> {
         let password = password.clone();
         let phc = self
-            .blocking(move |memory| hash_phc(memory, password.expose().as_bytes()))
+            .blocking(Queue::Priority, move |memory| {
+                hash_phc(memory, password.expose().as_bytes())
+            })
             .await?
             .map_err(|e| ServiceError::internal(format!("hashing a password: {e}")))?;
         Ok(PasswordHash(phc))
@@ -121,12 +139,15 @@ impl Passwords {
         &self,
         password: &str,
         stored: Option<&PasswordHash>,
+        queue: Queue,
     ) -> Result<bool, ServiceError> {
         let known = stored.is_some();
         let hash = stored.unwrap_or(&self.dummy).0.clone();
         let password = password.to_owned();
         let outcome = self
-            .blocking(move |memory| verify_phc(memory, password.as_bytes(), &hash))
+            .blocking(queue, move |memory| {
+                verify_phc(memory, password.as_bytes(), &hash)
+            })
             .await?;
         let matches = outcome.unwrap_or_else(|error| {
             tracing::error!(%error, "a stored password hash cannot be checked");
@@ -137,17 +158,53 @@ impl Passwords {
 
     async fn blocking<T: Send + 'static>(
         &self,
+        queue: Queue,
         work: impl FnOnce(&mut Vec<Block>) -> T + Send + 'static,
     ) -> Result<T, ServiceError> {
-        let _permit = self
-            .permits
-            .acquire()
+        let waiting = Waiting::join(&self.waiting);
+        if queue == Queue::Ordinary && waiting.ahead >= QUEUE_LIMIT {
+            tracing::warn!(
+                waiting = waiting.ahead,
+                "password hashing queue full: call turned away"
+            );
+            return Err(overloaded());
+        }
+        let _permit = tokio::time::timeout(QUEUE_TIMEOUT, self.permits.acquire())
             .await
+            .map_err(|_| {
+                tracing::warn!("no password hashing slot within the queue time-out");
+                overloaded()
+            })?
             .map_err(ServiceError::internal)?;
+        drop(waiting);
         let memories = self.memories.clone();
         tokio::task::spawn_blocking(move || memories.lend(work))
             .await
             .map_err(ServiceError::internal)
+    }
+}
+
+fn overloaded() -> ServiceError {
+    ServiceError::Unavailable(MSG_OVERLOADED.into())
+}
+
+/// A call's place in the hashing queue, left when dropped.
+struct Waiting<'a> {
+    count: &'a AtomicUsize,
+    /// Calls that were waiting when this one joined.
+    ahead: usize,
+}
+
+impl<'a> Waiting<'a> {
+    fn join(count: &'a AtomicUsize) -> Waiting<'a> {
+        let ahead = count.fetch_add(1, Ordering::SeqCst);
+        Waiting { count, ahead }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -280,13 +337,13 @@ mod tests {
         );
         assert!(
             passwords
-                .verify("correct horse", Some(&hash))
+                .verify("correct horse", Some(&hash), Queue::Ordinary)
                 .await
                 .unwrap()
         );
         assert!(
             !passwords
-                .verify("battery staple", Some(&hash))
+                .verify("battery staple", Some(&hash), Queue::Ordinary)
                 .await
                 .unwrap()
         );
@@ -295,15 +352,25 @@ mod tests {
     #[tokio::test]
     async fn an_unknown_login_never_verifies() {
         let passwords = Passwords::new().await.unwrap();
-        assert!(!passwords.verify("", None).await.unwrap());
-        assert!(!passwords.verify("anything at all", None).await.unwrap());
+        assert!(!passwords.verify("", None, Queue::Ordinary).await.unwrap());
+        assert!(
+            !passwords
+                .verify("anything at all", None, Queue::Ordinary)
+                .await
+                .unwrap()
+        );
     }
 
     #[tokio::test]
     async fn a_corrupt_stored_hash_does_not_verify() {
         let passwords = Passwords::new().await.unwrap();
         let corrupt = PasswordHash::from_stored("not a hash".into());
-        assert!(!passwords.verify("anything", Some(&corrupt)).await.unwrap());
+        assert!(
+            !passwords
+                .verify("anything", Some(&corrupt), Queue::Ordinary)
+                .await
+                .unwrap()
+        );
     }
 
     #[test]
@@ -346,10 +413,57 @@ mod tests {
             .hash(&Password::parse("correct horse").unwrap())
             .await
             .unwrap();
-        let checks = (0..8).map(|_| passwords.verify("correct horse", Some(&stored)));
+        let checks =
+            (0..8).map(|_| passwords.verify("correct horse", Some(&stored), Queue::Ordinary));
         for matches in futures_util::future::join_all(checks).await {
             assert!(matches.unwrap());
         }
         assert!(passwords.memories.stack().len() <= HASHING_CONCURRENCY);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_turns_ordinary_calls_away_at_once_and_lets_priority_ones_wait() {
+        let passwords = Passwords::new().await.unwrap();
+        // Every slot taken and the queue full, as under a flood of guesses.
+        let slots = passwords
+            .permits
+            .clone()
+            .acquire_many_owned(u32::try_from(HASHING_CONCURRENCY).unwrap())
+            .await
+            .unwrap();
+        let queued: Vec<_> = (0..QUEUE_LIMIT)
+            .map(|_| Waiting::join(&passwords.waiting))
+            .collect();
+        match passwords.verify("guess", None, Queue::Ordinary).await {
+            Err(ServiceError::Unavailable(message)) => assert_eq!(message, MSG_OVERLOADED),
+            other => panic!("expected an overloaded refusal, got {other:?}"),
+        }
+        let priority = tokio::spawn({
+            let passwords = passwords.clone();
+            async move { passwords.verify("right", None, Queue::Priority).await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!priority.is_finished(), "a priority call waits its turn");
+        drop(slots);
+        assert!(matches!(priority.await.unwrap(), Ok(false)));
+        drop(queued);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_waits_at_most_the_queue_time_out() {
+        let passwords = Passwords::new().await.unwrap();
+        let _slots = passwords
+            .permits
+            .clone()
+            .acquire_many_owned(u32::try_from(HASHING_CONCURRENCY).unwrap())
+            .await
+            .unwrap();
+        let started = tokio::time::Instant::now();
+        let outcome = passwords.verify("right", None, Queue::Priority).await;
+        assert!(
+            matches!(outcome, Err(ServiceError::Unavailable(_))),
+            "{outcome:?}"
+        );
+        assert!(started.elapsed() >= QUEUE_TIMEOUT);
     }
 }

@@ -71,9 +71,19 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let keys = TestKeys::new();
     let database = TestDatabase::new(backend).await;
-    let routes = portal_auth::routes(settings(&database.url, &keys, seed_demo))
-        .await
-        .expect("auth starts");
+    let (client, shutdown) = serve(settings(&database.url, &keys, seed_demo)).await;
+    TestApp {
+        client,
+        keys,
+        backend,
+        database,
+        shutdown,
+    }
+}
+
+/// Starts an auth service with `settings` on a random loopback port.
+async fn serve(settings: AuthSettings) -> (Client, CancellationToken) {
+    let routes = portal_auth::routes(settings).await.expect("auth starts");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
     let address = listener.local_addr().expect("local address");
     let shutdown = CancellationToken::new();
@@ -81,12 +91,18 @@ pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let client = AuthServiceClient::connect(format!("http://{address}"))
         .await
         .expect("connect to auth");
-    TestApp {
-        client,
-        keys,
-        backend,
-        database,
-        shutdown,
+    (client, shutdown)
+}
+
+/// Another auth process on the same database and keys; it stops when dropped.
+pub struct Replica {
+    pub client: Client,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
     }
 }
 
@@ -109,10 +125,19 @@ pub fn from_address<T>(message: T, address: &str) -> Request<T> {
     request
 }
 
+/// A sign-in from a browser holding `device_token` (from an earlier sign-in).
+pub fn login_from_device(login: &str, password: &str, device_token: &str) -> pb::LoginRequest {
+    pb::LoginRequest {
+        device_token: device_token.into(),
+        ..login_request(login, password)
+    }
+}
+
 pub fn login_request(login: &str, password: &str) -> pb::LoginRequest {
     pb::LoginRequest {
         login: login.into(),
         password: password.into(),
+        device_token: String::new(),
     }
 }
 
@@ -215,6 +240,26 @@ impl TestApp {
             .into_inner()
             .department
             .expect("created department")
+    }
+
+    /// Another auth service on this one's database, as a second replica would be;
+    /// `trusted_proxies` says whose forwarded addresses it believes.
+    pub async fn replica(&self, trusted_proxies: TrustedProxies) -> Replica {
+        let settings = AuthSettings {
+            trusted_proxies,
+            ..settings(&self.database.url, &self.keys, false)
+        };
+        let (client, shutdown) = serve(settings).await;
+        Replica { client, shutdown }
+    }
+
+    /// A connection of its own to the service's database, to look at or set up
+    /// what the API does not show.
+    pub async fn database(&self) -> sqlx::AnyPool {
+        portal_kit::db::Database::connect(&self.database.url, &portal_auth::migrations())
+            .await
+            .expect("connect to the test database")
+            .pool
     }
 
     pub async fn login(&self, login: &str, password: &str) -> Result<pb::LoginResponse, Status> {

@@ -1,6 +1,7 @@
 //! Sign-in, rate limiting, refresh-token rotation and the ends of sessions.
 
 use portal_kit::error::RETRY_AFTER_KEY;
+use portal_kit::net::TrustedProxies;
 use portal_kit::token::MSG_SESSION_EXPIRED;
 use portal_proto::auth::v1 as pb;
 use tonic::Code;
@@ -73,57 +74,135 @@ async fn a_wrong_password_and_an_unknown_login_answer_alike() {
     .await;
 }
 
+fn retry_after_seconds(status: &tonic::Status) -> u64 {
+    status
+        .metadata()
+        .get(RETRY_AFTER_KEY)
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 #[tokio::test]
-async fn brute_force_on_a_login_is_stopped_while_other_logins_sign_in() {
+async fn guesses_at_a_login_stop_new_devices_but_never_the_persons_own_browser() {
     on_each_backend(false, |app| async move {
         app.staff("nurse", "nurse-password", &[], &[]).await;
         app.staff("doctor", "doctor-password", &[], &[]).await;
         let mut client = app.client.clone();
+        // The nurse's ward PC signed in yesterday and keeps its device token.
+        let device = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .device_token;
+        assert_eq!(device.len(), 43);
+
         let attacker = "198.51.100.1";
-        for _ in 0..5 {
-            let result = client
+        for _ in 0..20 {
+            let _ = client
                 .login(from_address(login_request("nurse", "guess"), attacker))
                 .await;
-            assert_status(result, Code::Unauthenticated, BAD_CREDENTIALS);
         }
-
         let limited = client
             .login(from_address(login_request("nurse", "guess"), attacker))
             .await
             .unwrap_err();
         assert_eq!(limited.code(), Code::ResourceExhausted);
         assert_eq!(limited.message(), TOO_MANY);
-        let wait: u64 = limited
-            .metadata()
-            .get(RETRY_AFTER_KEY)
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let wait = retry_after_seconds(&limited);
         assert!((800..=900).contains(&wait), "retry after {wait}s");
 
-        // Even the right password is refused while the login is limited, from anywhere.
-        let right = client
-            .login(from_address(
-                login_request("nurse", "nurse-password"),
-                attacker,
-            ))
-            .await;
-        assert_status(right, Code::ResourceExhausted, TOO_MANY);
-        let elsewhere = client
+        // A device never used by the nurse is still limited, from anywhere...
+        let new_device = client
             .login(from_address(
                 login_request("nurse", "nurse-password"),
                 "198.51.100.2",
             ))
             .await;
-        assert_status(elsewhere, Code::ResourceExhausted, TOO_MANY);
+        assert_status(new_device, Code::ResourceExhausted, TOO_MANY);
+        // ...while her own browser signs in at once and keeps its token.
+        let own = client
+            .login(from_address(
+                login_from_device("nurse", "nurse-password", &device),
+                "192.0.2.10",
+            ))
+            .await
+            .expect("the nurse's own browser signs in")
+            .into_inner();
+        assert_eq!(own.device_token, device);
+        // A device token of the nurse's does not help a guess at the doctor.
+        for _ in 0..5 {
+            let _ = client
+                .login(from_address(login_request("doctor", "guess"), attacker))
+                .await;
+        }
+        let borrowed = client
+            .login(from_address(
+                login_from_device("doctor", "doctor-password", &device),
+                attacker,
+            ))
+            .await;
+        assert_status(borrowed, Code::ResourceExhausted, TOO_MANY);
+    })
+    .await;
+}
 
-        // Another login from another address is unaffected.
+#[tokio::test]
+async fn a_known_device_that_keeps_failing_is_treated_as_unknown() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let mut client = app.client.clone();
+        let device = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .device_token;
+        // A stolen device cookie buys five guesses, then counts as a new device,
+        // whose guesses the login's limit stops.
+        for _ in 0..10 {
+            let _ = client
+                .login(login_from_device("nurse", "guess", &device))
+                .await;
+        }
+        let limited = client
+            .login(login_from_device("nurse", "guess", &device))
+            .await;
+        assert_status(limited, Code::ResourceExhausted, TOO_MANY);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn five_typos_at_one_address_do_not_stop_a_colleagues_sign_in() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        app.staff("doctor", "doctor-password", &[], &[]).await;
+        let mut client = app.client.clone();
+        let hospital = "192.0.2.50";
+        for _ in 0..5 {
+            let typo = client
+                .login(from_address(
+                    login_request("nurse", "nurse-pasword"),
+                    hospital,
+                ))
+                .await;
+            assert_status(typo, Code::Unauthenticated, BAD_CREDENTIALS);
+        }
+        for i in 0..10 {
+            let typo = client
+                .login(from_address(
+                    login_request(&format!("nures{i}"), "x"),
+                    hospital,
+                ))
+                .await;
+            assert_status(typo, Code::Unauthenticated, BAD_CREDENTIALS);
+        }
         let doctor = client
             .login(from_address(
                 login_request("doctor", "doctor-password"),
-                "198.51.100.3",
+                hospital,
             ))
             .await;
         assert!(doctor.is_ok(), "{doctor:?}");
@@ -134,7 +213,6 @@ async fn brute_force_on_a_login_is_stopped_while_other_logins_sign_in() {
 #[tokio::test]
 async fn a_shift_signing_in_at_once_behind_one_address_all_get_in() {
     on_each_backend(false, |app| async move {
-        // More colleagues than the address's limit, each with the right password.
         let shift: Vec<String> = (0..8).map(|i| format!("nurse{i}")).collect();
         for login in &shift {
             app.staff(login, "nurse-password", &[], &[]).await;
@@ -152,33 +230,114 @@ async fn a_shift_signing_in_at_once_behind_one_address_all_get_in() {
 }
 
 #[tokio::test]
-async fn an_address_guessing_many_logins_is_stopped() {
+async fn an_address_over_its_limit_is_slowed_but_a_right_password_gets_in() {
     on_each_backend(false, |app| async move {
         app.staff("doctor", "doctor-password", &[], &[]).await;
-        let mut client = app.client.clone();
-        for i in 0..5 {
-            let result = client
-                .login(from_address(
-                    login_request(&format!("guess{i}"), "guess"),
-                    "203.0.113.9",
-                ))
+        let address = "203.0.113.9";
+        let database = app.database().await;
+        let now = portal_kit::db::now_millis();
+        for i in 0..=portal_auth::domain::rate_limit::ADDRESS_MAX_FAILURES {
+            sqlx::query(
+                "INSERT INTO sign_in_attempts (at, address_key, login_key, failed) VALUES ($1, $2, $3, 1)",
+            )
+            .bind(now)
+            .bind(address)
+            .bind(format!("guess{i}"))
+            .execute(&database)
+            .await
+            .unwrap();
+        }
+        let started = std::time::Instant::now();
+        let doctor = app
+            .client
+            .clone()
+            .login(from_address(
+                login_request("doctor", "doctor-password"),
+                address,
+            ))
+            .await;
+        assert!(doctor.is_ok(), "{doctor:?}");
+        assert!(
+            started.elapsed() >= portal_auth::domain::rate_limit::ADDRESS_SLOWDOWN,
+            "slowed"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn two_replicas_on_one_database_enforce_one_limit() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let replica = app.replica(TrustedProxies::loopback()).await;
+        let mut first = app.client.clone();
+        let mut second = replica.client.clone();
+        for _ in 0..3 {
+            let _ = first.login(login_request("nurse", "guess")).await;
+        }
+        for _ in 0..2 {
+            let _ = second.login(login_request("nurse", "guess")).await;
+        }
+        let limited = second.login(login_request("nurse", "guess")).await;
+        assert_status(limited, Code::ResourceExhausted, TOO_MANY);
+        let limited = first.login(login_request("nurse", "nurse-password")).await;
+        assert_status(limited, Code::ResourceExhausted, TOO_MANY);
+    })
+    .await;
+}
+
+/// The address each failed attempt was counted under, oldest first.
+async fn counted_addresses(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar("SELECT address_key FROM sign_in_attempts ORDER BY id")
+        .fetch_all(&app.database().await)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_forwarded_address_counts_only_from_a_trusted_caller_and_ipv6_by_its_slash_64() {
+    on_each_backend(false, |app| async move {
+        // The test calls from loopback, which this service trusts (the gateway of `all`).
+        let mut trusting = app.client.clone();
+        for address in ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "198.51.100.7"] {
+            let _ = trusting
+                .login(from_address(login_request("nobody", "x"), address))
                 .await;
+        }
+        // A service that trusts no proxy counts the caller itself, whatever it claims.
+        let replica = app.replica(TrustedProxies::none()).await;
+        let _ = replica
+            .client
+            .clone()
+            .login(from_address(login_request("nobody", "x"), "198.51.100.8"))
+            .await;
+        assert_eq!(
+            counted_addresses(&app).await,
+            [
+                "2001:db8:1:2::/64",
+                "2001:db8:1:2::/64",
+                "198.51.100.7",
+                "127.0.0.1"
+            ]
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_huge_login_is_refused_without_being_kept() {
+    on_each_backend(false, |app| async move {
+        let huge = "x".repeat(1_900_000);
+        for _ in 0..3 {
+            let result = app.login(&huge, "guess").await;
             assert_status(result, Code::Unauthenticated, BAD_CREDENTIALS);
         }
-        let same_address = client
-            .login(from_address(
-                login_request("doctor", "doctor-password"),
-                "203.0.113.9",
-            ))
-            .await;
-        assert_status(same_address, Code::ResourceExhausted, TOO_MANY);
-        let other_address = client
-            .login(from_address(
-                login_request("doctor", "doctor-password"),
-                "203.0.113.10",
-            ))
-            .await;
-        assert!(other_address.is_ok(), "{other_address:?}");
+        let longest: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(LENGTH(login_key)) FROM sign_in_attempts")
+                .fetch_one(&app.database().await)
+                .await
+                .unwrap();
+        assert_eq!(longest, Some(0), "nothing of the login is stored");
     })
     .await;
 }

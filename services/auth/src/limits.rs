@@ -1,0 +1,90 @@
+//! The sign-in limits of [`crate::domain::rate_limit`] over the store: an
+//! attempt is recorded before its password is checked and settled after.
+
+use portal_kit::ServiceResult;
+use portal_kit::db::now_millis;
+
+use crate::domain::rate_limit::{AttemptKeys, SlowLanes, Verdict, too_many_attempts, verdict};
+use crate::store::Store;
+
+#[derive(Clone)]
+pub struct SignInLimits {
+    store: Store,
+    slow_lanes: SlowLanes,
+}
+
+impl SignInLimits {
+    pub fn new(store: Store) -> SignInLimits {
+        SignInLimits {
+            store,
+            slow_lanes: SlowLanes::default(),
+        }
+    }
+
+    /// Records an attempt under `keys` and lets it go on, after its turn in the
+    /// slow lane where its address is over the limit; refused where its login is.
+    pub async fn begin(&self, keys: &AttemptKeys) -> ServiceResult<Attempt> {
+        let now = now_millis();
+        let (id, counts) = self.store.begin_sign_in_attempt(keys, now).await?;
+        let attempt = Attempt {
+            store: self.store.clone(),
+            id,
+            settled: false,
+        };
+        match verdict(keys, counts, now) {
+            Verdict::Open => {}
+            Verdict::Slowed => self.slow_lanes.wait_turn(&keys.address).await?,
+            Verdict::Refused { retry_after } => return Err(too_many_attempts(retry_after)),
+        }
+        Ok(attempt)
+    }
+
+    /// Whether a known device has failed too often to be trusted for now.
+    pub async fn device_exhausted(&self, device_key: &str) -> ServiceResult<bool> {
+        let failures = self.store.device_failures(device_key, now_millis()).await?;
+        Ok(failures >= crate::domain::rate_limit::DEVICE_MAX_FAILURES)
+    }
+}
+
+/// A recorded attempt. Dropped unsettled (refused, cancelled, or failed for
+/// another reason than the password), it is forgotten rather than counted.
+pub struct Attempt {
+    store: Store,
+    id: i64,
+    settled: bool,
+}
+
+impl Attempt {
+    /// The password was wrong or the login unknown: the attempt counts.
+    pub async fn failed(mut self) -> ServiceResult<()> {
+        self.settled = true;
+        self.store.fail_sign_in_attempt(self.id).await?;
+        let purged = self.store.purge_sign_in_attempts(now_millis()).await?;
+        if purged > 0 {
+            tracing::debug!(purged, "forgot sign-in attempts older than the window");
+        }
+        Ok(())
+    }
+
+    /// The password was right: the attempt does not count.
+    pub async fn succeeded(mut self) -> ServiceResult<()> {
+        self.settled = true;
+        self.store.forget_sign_in_attempt(self.id).await
+    }
+}
+
+impl Drop for Attempt {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        let (store, id) = (self.store.clone(), self.id);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(error) = store.forget_sign_in_attempt(id).await {
+                    tracing::warn!(%error, id, "an unsettled sign-in attempt stays until it ages out");
+                }
+            });
+        }
+    }
+}
