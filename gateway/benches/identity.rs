@@ -3,9 +3,14 @@
 //! read in a closing note; nothing here asserts a time.
 //!
 //! - sign-in over REST vs the bare argon2id check it is built around;
-//! - an authenticated read (REST `get-me`, gRPC `GetMe`) vs the gateway's
-//!   `/healthz`, which touches no service;
+//! - a signed-in read vs the gRPC transport floor: the health check of the
+//!   service itself (straight to its loopback port), then the same read direct,
+//!   through the gateway as gRPC and as REST, with rates and latency under load;
 //! - the process's resident memory after each burst vs its idle size.
+//!
+//! Every load is `CONCURRENCY` calls in flight on one HTTP/2 connection, as a
+//! gateway or a busy client holds them. A service adds its reads to
+//! [`read_rows`] as they land, against its own health check.
 
 use std::future::Future;
 use std::process::{Child, Command, Stdio};
@@ -13,36 +18,49 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream;
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
 use portal_auth::domain::password::{Password, Passwords, Queue};
-use portal_proto::auth::v1::GetMeRequest;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use portal_proto::auth::v1::{GetMeRequest, ListRightsRequest};
 use serde_json::Value;
+use tonic::metadata::{Ascii, MetadataValue};
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
 
 const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
 const LOGIN: &str = "nurse";
 const PASSWORD: &str = "nurse-demo-password";
 const SIGN_INS: usize = 48;
-const READS: usize = 4000;
+/// Calls per read row, after a warm-up of a tenth as many.
+const READS: usize = 20_000;
 /// Callers in flight at once: more than the machine's cores, as on a ward morning.
 const CONCURRENCY: usize = 16;
 
 struct Portal {
     child: Child,
     base: String,
+    /// The auth service's own port inside `all` (`PORTAL_LOOPBACK_PORT`).
+    auth: String,
     _data: tempfile::TempDir,
 }
 
 impl Portal {
     async fn start() -> Portal {
         let data = tempfile::tempdir().expect("temp dir");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("free port")
-            .port();
+        // The four services' loopback ports, then the gateway's.
+        let loopback = free_ports(5);
+        let port = loopback + 4;
         let child = Command::new(PORTAL)
             .env("PORTAL_DATA_DIR", data.path())
             .env("PORTAL_WEB_DIR", data.path())
             .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
+            .env("PORTAL_LOOPBACK_PORT", loopback.to_string())
             .env("PORTAL_ADMIN_PASSWORD", "bench-admin-password")
             .env("PORTAL_SEED_DEMO", "true")
             .env("PORTAL_LOG", "warn")
@@ -62,6 +80,7 @@ impl Portal {
         Portal {
             child,
             base,
+            auth: format!("http://127.0.0.1:{loopback}"),
             _data: data,
         }
     }
@@ -85,30 +104,76 @@ impl Drop for Portal {
     }
 }
 
-/// Wall time for `count` calls of `call`, `CONCURRENCY` at a time.
-async fn timed<F, Fut>(count: usize, call: F) -> Duration
+/// The first of `count` consecutive ports free on loopback right now.
+fn free_ports(count: u16) -> u16 {
+    loop {
+        let first = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let Some(last) = first.checked_add(count - 1) else {
+            continue;
+        };
+        let listeners: Result<Vec<_>, _> = (first..=last)
+            .map(|port| std::net::TcpListener::bind(("127.0.0.1", port)))
+            .collect();
+        if listeners.is_ok() {
+            return first;
+        }
+    }
+}
+
+/// `count` calls, `CONCURRENCY` at a time: the wall time and each call's latency.
+struct Load {
+    elapsed: Duration,
+    /// Sorted.
+    latencies: Vec<Duration>,
+}
+
+impl Load {
+    fn per_call_micros(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1e6 / self.latencies.len() as f64
+    }
+
+    fn per_second(&self) -> f64 {
+        self.latencies.len() as f64 / self.elapsed.as_secs_f64()
+    }
+
+    fn percentile_millis(&self, percent: usize) -> f64 {
+        let index = (self.latencies.len() * percent / 100).min(self.latencies.len() - 1);
+        self.latencies[index].as_secs_f64() * 1e3
+    }
+}
+
+async fn load<F, Fut>(count: usize, call: F) -> Load
 where
     F: Fn() -> Fut,
     Fut: Future<Output = ()>,
 {
     let started = Instant::now();
-    stream::iter(0..count)
-        .map(|_| call())
+    let mut latencies: Vec<Duration> = stream::iter(0..count)
+        .map(|_| {
+            let call = call();
+            async move {
+                let began = Instant::now();
+                call.await;
+                began.elapsed()
+            }
+        })
         .buffer_unordered(CONCURRENCY)
-        .collect::<Vec<()>>()
+        .collect()
         .await;
-    started.elapsed()
-}
-
-fn per_call(total: Duration, count: usize) -> f64 {
-    total.as_secs_f64() * 1e6 / count as f64
+    let elapsed = started.elapsed();
+    latencies.sort_unstable();
+    Load { elapsed, latencies }
 }
 
 /// A Markdown table of per-call times; the first row is the baseline.
-fn table(title: &str, baseline: &str, rows: &[(&str, f64)]) {
+fn table(title: &str, baseline: &str, rows: &[(&str, Load)]) {
     println!("\n| {title} | per call | vs {baseline} |\n|---|---|---|");
-    let base = rows.first().map_or(1.0, |&(_, micros)| micros);
-    for (what, micros) in rows {
+    let base = rows.first().map_or(1.0, |(_, load)| load.per_call_micros());
+    for (what, load) in rows {
+        let micros = load.per_call_micros();
         println!("| {what} | {micros:.1} µs | {:.2}× |", micros / base);
     }
 }
@@ -130,6 +195,107 @@ async fn sign_in(http: &reqwest::Client, base: &str) -> String {
         .to_owned()
 }
 
+/// How one read row calls: a gRPC method on a channel, or a REST GET.
+#[derive(Clone, Copy)]
+enum Read {
+    Health,
+    ListRights,
+    GetMe,
+    Rest(&'static str),
+}
+
+/// One HTTP/2 connection each to a service's own port and to the gateway.
+struct Connections {
+    service: Channel,
+    gateway: Channel,
+    rest: Client<HttpConnector, Empty<Bytes>>,
+    gateway_base: String,
+    bearer: MetadataValue<Ascii>,
+}
+
+impl Connections {
+    async fn call(&self, read: Read, channel: &Channel) {
+        match read {
+            Read::Health => {
+                let reply = HealthClient::new(channel.clone())
+                    .check(HealthCheckRequest::default())
+                    .await
+                    .expect("Health/Check");
+                assert_eq!(reply.into_inner().status(), ServingStatus::Serving);
+            }
+            Read::ListRights => {
+                AuthServiceClient::new(channel.clone())
+                    .list_rights(self.authorized(ListRightsRequest {}))
+                    .await
+                    .expect("ListRights");
+            }
+            Read::GetMe => {
+                AuthServiceClient::new(channel.clone())
+                    .get_me(self.authorized(GetMeRequest {}))
+                    .await
+                    .expect("GetMe");
+            }
+            Read::Rest(path) => {
+                let request = http::Request::get(format!("{}{path}", self.gateway_base))
+                    .header(http::header::AUTHORIZATION, self.bearer.as_bytes())
+                    .body(Empty::new())
+                    .expect("REST request");
+                let response = self.rest.request(request).await.expect("REST call");
+                assert!(response.status().is_success(), "{path}");
+                response.into_body().collect().await.expect("REST body");
+            }
+        }
+    }
+
+    fn authorized<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request
+            .metadata_mut()
+            .insert("authorization", self.bearer.clone());
+        request
+    }
+}
+
+/// Where a read row goes: straight to the service, or through the gateway.
+#[derive(Clone, Copy, PartialEq)]
+enum Via {
+    Service,
+    Gateway,
+}
+
+/// The reads of the table, the floor first. A service adds its rows here as its
+/// reads land (its own health check as its floor, beside auth's).
+fn read_rows() -> Vec<(&'static str, Via, Read)> {
+    vec![
+        (
+            "auth: grpc.health.v1.Health/Check (the floor)",
+            Via::Service,
+            Read::Health,
+        ),
+        (
+            "auth: ListRights signed in (token check + one small query)",
+            Via::Service,
+            Read::ListRights,
+        ),
+        ("auth: GetMe signed in, direct", Via::Service, Read::GetMe),
+        ("gateway → auth: GetMe (gRPC)", Via::Gateway, Read::GetMe),
+        (
+            "gateway → auth: REST GET /api/user/get-me",
+            Via::Gateway,
+            Read::Rest("/api/user/get-me"),
+        ),
+    ]
+}
+
+async fn channel(url: &str) -> Channel {
+    Endpoint::from_shared(url.to_owned())
+        .expect("endpoint")
+        .tcp_nodelay(true)
+        .connect()
+        .await
+        .expect("gRPC connection")
+}
+
 #[tokio::main]
 async fn main() {
     let portal = Portal::start().await;
@@ -142,7 +308,7 @@ async fn main() {
     let passwords = Passwords::new().await.expect("password hasher");
     let password = Password::parse(PASSWORD).expect("demo password");
     let stored = passwords.hash(&password).await.expect("hash");
-    let argon2 = timed(SIGN_INS, || async {
+    let argon2 = load(SIGN_INS, || async {
         assert!(
             passwords
                 .verify(PASSWORD, Some(&stored), Queue::Ordinary)
@@ -151,69 +317,79 @@ async fn main() {
         );
     })
     .await;
-    let rest_sign_in = timed(SIGN_INS, || async {
+    let rest_sign_in = load(SIGN_INS, || async {
         sign_in(&http, base).await;
     })
     .await;
     let after_sign_ins = portal.rss_mib();
 
-    // Reads: the gateway alone, then through to the auth service and its database.
-    let token = sign_in(&http, base).await;
-    let healthz = timed(READS, || async {
-        http.get(format!("{base}/healthz"))
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("healthz");
-    })
-    .await;
-    let rest_get_me = timed(READS, || async {
-        http.get(format!("{base}/api/user/get-me"))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .and_then(|r| r.error_for_status())
-            .expect("get-me");
-    })
-    .await;
-    let channel = tonic::transport::Endpoint::from_shared(portal.base.clone())
-        .expect("endpoint")
-        .connect()
-        .await
-        .expect("gRPC connection");
-    let bearer: tonic::metadata::MetadataValue<_> =
-        format!("Bearer {token}").parse().expect("header");
-    let grpc_get_me = timed(READS, || {
-        let mut client = AuthServiceClient::new(channel.clone());
-        let mut request = tonic::Request::new(GetMeRequest {});
-        request
-            .metadata_mut()
-            .insert("authorization", bearer.clone());
-        async move {
-            client.get_me(request).await.expect("GetMe");
-        }
-    })
-    .await;
+    // Reads: the transport floor, then a signed-in read direct and through the gateway.
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    let connections = Connections {
+        service: channel(&portal.auth).await,
+        gateway: channel(base).await,
+        rest: Client::builder(TokioExecutor::new())
+            .http2_only(true)
+            .build(connector),
+        gateway_base: portal.base.clone(),
+        bearer: format!("Bearer {}", sign_in(&http, base).await)
+            .parse()
+            .expect("bearer header"),
+    };
+    let mut reads = Vec::new();
+    for (what, via, read) in read_rows() {
+        let channel = match via {
+            Via::Service => &connections.service,
+            Via::Gateway => &connections.gateway,
+        };
+        load(READS / 10, || connections.call(read, channel)).await;
+        reads.push((what, load(READS, || connections.call(read, channel)).await));
+    }
     let after_reads = portal.rss_mib();
 
-    println!("portal (target all), {CONCURRENCY} callers in flight");
+    println!("portal (target all, SQLite, demo data), {CONCURRENCY} callers in flight");
     table(
         &format!("sign-in ({SIGN_INS} calls)"),
         "bare argon2id",
         &[
-            ("argon2id verify (baseline)", per_call(argon2, SIGN_INS)),
-            ("POST /api/auth/login", per_call(rest_sign_in, SIGN_INS)),
+            ("argon2id verify (baseline)", argon2),
+            ("POST /api/auth/login", rest_sign_in),
         ],
     );
-    table(
-        &format!("read ({READS} calls)"),
-        "/healthz",
-        &[
-            ("GET /healthz (baseline)", per_call(healthz, READS)),
-            ("GET /api/user/get-me", per_call(rest_get_me, READS)),
-            ("gRPC AuthService/GetMe", per_call(grpc_get_me, READS)),
-        ],
+
+    println!(
+        "\n| read ({READS} calls, one HTTP/2 connection) | req/s | share of the floor | p50 | p99 |"
     );
+    println!("|---|---|---|---|---|");
+    let floor = reads.first().map_or(1.0, |(_, load)| load.per_second());
+    for (what, load) in &reads {
+        println!(
+            "| {what} | {:.0} | {:.0} % | {:.2} ms | {:.2} ms |",
+            load.per_second(),
+            load.per_second() / floor * 100.0,
+            load.percentile_millis(50),
+            load.percentile_millis(99),
+        );
+    }
+    let rate = |wanted: &str| {
+        reads
+            .iter()
+            .find(|(what, _)| *what == wanted)
+            .map_or(f64::NAN, |(_, load)| load.per_second())
+    };
+    let direct = rate("auth: GetMe signed in, direct");
+    let rest = rate("gateway → auth: REST GET /api/user/get-me");
+    println!("\n| target | now |\n|---|---|");
+    println!(
+        "| signed-in read direct ≥ 50 % of the floor | {:.0} % |",
+        direct / floor * 100.0
+    );
+    println!(
+        "| REST through the gateway ≥ 80 % of direct gRPC | {:.0} % |",
+        rest / direct * 100.0
+    );
+
     println!("\n| memory | RSS | vs idle |");
     println!("|---|---|---|");
     for (what, mib) in [

@@ -95,7 +95,7 @@ async fn start_all(
     let keys = key_files(config)?;
     let mut urls = Vec::new();
     for service in [Target::Auth, Target::Education, Target::Wiki, Target::Files] {
-        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), "loopback").await?;
+        let listener = bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?;
         urls.push(format!("http://{}", listener.local_addr()?));
         let (name, routes) = service_routes(service, config, &keys).await?;
         spawn_service(tasks, listener, name, routes, shutdown);

@@ -131,20 +131,15 @@ impl AuthService for AuthRpc {
         let user_id = Caller::of(&request).user_id()?;
         let me = self
             .store
-            .user(user_id)
+            .me(user_id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
-        let status = match me.status_id {
-            Some(id) => self.store.status(id).await?.map(status),
-            None => None,
-        };
-        let (departments, positions, rights) = self.store.user_details(user_id).await?;
         reply(pb::GetMeResponse {
-            user: Some(user(me)),
-            status,
-            departments: departments.into_iter().map(department).collect(),
-            positions: positions.into_iter().map(position).collect(),
-            rights: rights.into_iter().map(right).collect(),
+            user: Some(user(me.user)),
+            status: me.status.map(status),
+            departments: me.departments.into_iter().map(department).collect(),
+            positions: me.positions.into_iter().map(position).collect(),
+            rights: me.rights.into_iter().map(right).collect(),
         })
     }
 

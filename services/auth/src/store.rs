@@ -123,6 +123,60 @@ impl UserRecord {
     }
 }
 
+#[derive(Clone, Debug, FromRow)]
+struct MeRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    status_name: Option<String>,
+    blocks_sign_in: Option<i64>,
+}
+
+/// Everything GetMe shows: the user, their status, and their departments,
+/// positions and rights with names.
+#[derive(Clone, Debug)]
+pub struct Me {
+    pub user: UserRecord,
+    pub status: Option<StatusRecord>,
+    pub departments: Vec<DepartmentRecord>,
+    pub positions: Vec<PositionRecord>,
+    pub rights: Vec<RightRecord>,
+}
+
+impl Me {
+    /// `links` are (kind, id, name) rows, departments and positions in reading order.
+    fn from_rows(row: MeRow, links: Vec<(String, i64, String)>) -> Me {
+        let mut me = Me {
+            status: match (row.user.status_id, row.status_name, row.blocks_sign_in) {
+                (Some(id), Some(name), Some(blocks_sign_in)) => Some(StatusRecord {
+                    id,
+                    name,
+                    blocks_sign_in,
+                }),
+                _ => None,
+            },
+            user: UserRecord::from_row(row.user, Vec::new(), Vec::new(), Vec::new()),
+            departments: Vec::new(),
+            positions: Vec::new(),
+            rights: Vec::new(),
+        };
+        for (kind, id, name) in links {
+            match kind.as_str() {
+                "department" => me.departments.push(DepartmentRecord { id, title: name }),
+                "position" => me.positions.push(PositionRecord { id, title: name }),
+                _ /* "right" */ => me.rights.push(RightRecord { id, name }),
+            }
+        }
+        me.rights.sort_by_key(|right| right.id);
+        // A user's link ids are in id order wherever a user is shown.
+        me.user.department_ids = me.departments.iter().map(|d| d.id).collect();
+        me.user.department_ids.sort_unstable();
+        me.user.position_ids = me.positions.iter().map(|p| p.id).collect();
+        me.user.position_ids.sort_unstable();
+        me.user.right_ids = me.rights.iter().map(|r| r.id).collect();
+        me
+    }
+}
+
 /// What sign-in needs to know about a login.
 #[derive(Clone, Debug)]
 pub struct Credentials {
@@ -212,15 +266,6 @@ impl Store {
         Ok(sqlx::query_as("SELECT id, name FROM rights ORDER BY id")
             .fetch_all(&self.pool)
             .await?)
-    }
-
-    pub async fn status(&self, id: i64) -> ServiceResult<Option<StatusRecord>> {
-        Ok(
-            sqlx::query_as("SELECT id, name, blocks_sign_in FROM statuses WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
     }
 
     pub async fn status_named(&self, name: &str) -> ServiceResult<Option<i64>> {
@@ -582,28 +627,35 @@ impl Store {
             .collect())
     }
 
-    /// The departments, positions and rights of a user, with names.
-    pub async fn user_details(
-        &self,
-        id: i64,
-    ) -> ServiceResult<(Vec<DepartmentRecord>, Vec<PositionRecord>, Vec<RightRecord>)> {
+    /// A user as they see themself (GetMe): two queries on one connection, the
+    /// user with their status, then every department, position and right of
+    /// theirs with its name.
+    pub async fn me(&self, id: i64) -> ServiceResult<Option<Me>> {
         let mut conn = self.read().await?;
-        let departments = departments_of(&mut conn, id).await?;
-        let positions = sqlx::query_as(
-            "SELECT p.id, p.title FROM user_positions up JOIN positions p ON p.id = up.position_id \
-             WHERE up.user_id = $1 ORDER BY p.title, p.id",
+        let row: Option<MeRow> = sqlx::query_as(
+            "SELECT u.id, u.name, u.surname, u.last_name, u.login, u.email, u.status_id, u.created_at, \
+             s.name AS status_name, s.blocks_sign_in \
+             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        // Departments and positions come in the order people read them (title,
+        // then id), as every other list of them; rights are sorted by id below.
+        let links: Vec<(String, i64, String)> = sqlx::query_as(
+            "SELECT 'department', d.id, d.title FROM department_users du \
+             JOIN departments d ON d.id = du.department_id WHERE du.user_id = $1 \
+             UNION ALL SELECT 'position', p.id, p.title FROM user_positions up \
+             JOIN positions p ON p.id = up.position_id WHERE up.user_id = $1 \
+             UNION ALL SELECT 'right', r.id, r.name FROM user_rights ur \
+             JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 \
+             ORDER BY 1, 3, 2",
         )
         .bind(id)
         .fetch_all(&mut *conn)
         .await?;
-        let rights = sqlx::query_as(
-            "SELECT r.id, r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
-             WHERE ur.user_id = $1 ORDER BY r.id",
-        )
-        .bind(id)
-        .fetch_all(&mut *conn)
-        .await?;
-        Ok((departments, positions, rights))
+        Ok(Some(Me::from_rows(row, links)))
     }
 
     /// Creates a user with their links; the login must be free.

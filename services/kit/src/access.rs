@@ -1,6 +1,8 @@
 //! Who is calling and what they may do. Every RPC asks its `Caller` itself; the
 //! interceptor only establishes identity.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use tonic::Request;
 
@@ -45,7 +47,8 @@ pub enum Caller {
     #[default]
     Anonymous,
     InvalidToken,
-    SignedIn(Box<Claims>),
+    /// Shared with the token cache: every request of a token holds the same claims.
+    SignedIn(Arc<Claims>),
 }
 
 impl Caller {
@@ -53,8 +56,8 @@ impl Caller {
         Caller::Anonymous
     }
 
-    pub fn signed_in(claims: Claims) -> Self {
-        Caller::SignedIn(Box::new(claims))
+    pub fn signed_in(claims: impl Into<Arc<Claims>>) -> Self {
+        Caller::SignedIn(claims.into())
     }
 
     /// The caller of a request; a request that skipped the interceptor is anonymous.

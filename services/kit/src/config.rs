@@ -36,6 +36,9 @@ impl Target {
     }
 }
 
+/// The highest first loopback port: the four services need it and the next three.
+const LAST_LOOPBACK_PORT: i64 = u16::MAX as i64 - 3;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
     Text,
@@ -68,6 +71,12 @@ pub struct Config {
     /// education, :50053 wiki, :50054 files].
     #[arg(long, env = "PORTAL_GRPC_ADDR", value_name = "PORTAL_GRPC_ADDR")]
     pub grpc_addr: Option<SocketAddr>,
+
+    /// In `all`: the loopback port of the auth service, with education, wiki and
+    /// files on the next three, to call a service directly (grpcurl, `make
+    /// bench`) [default: free ports chosen at start].
+    #[arg(long, env = "PORTAL_LOOPBACK_PORT", value_name = "PORTAL_LOOPBACK_PORT", value_parser = clap::value_parser!(u16).range(1..=LAST_LOOPBACK_PORT))]
+    pub loopback_port: Option<u16>,
 
     /// SQLite files, stored files and generated keys.
     #[arg(
@@ -204,11 +213,27 @@ impl Config {
         })
     }
 
+    /// Where `service` listens inside `all`: loopback, on its port after
+    /// [`Config::loopback_port`], or a free one.
+    pub fn loopback_addr(&self, service: Target) -> SocketAddr {
+        let offset = match service {
+            Target::Education => 1,
+            Target::Wiki => 2,
+            Target::Files => 3,
+            Target::Auth | Target::All | Target::Gateway => 0,
+        };
+        let port = self.loopback_port.map_or(0, |first| first + offset);
+        SocketAddr::from(([127, 0, 0, 1], port))
+    }
+
     /// Settings that only make sense for some targets are refused for others,
     /// rather than silently ignored.
     pub fn check(&self) -> Result<(), String> {
         if self.target == Target::All && self.database_url.is_some() {
             return Err("PORTAL_DATABASE_URL: the `all` target keeps one SQLite file per service in PORTAL_DATA_DIR; set a database URL only for a single service target".into());
+        }
+        if self.target != Target::All && self.loopback_port.is_some() {
+            return Err("PORTAL_LOOPBACK_PORT: only the `all` target runs services on loopback; a service target listens on PORTAL_GRPC_ADDR".into());
         }
         Ok(())
     }
@@ -287,6 +312,29 @@ mod tests {
         assert!(config.trusted_proxies.trusts("10.2.3.4".parse().unwrap()));
         let err = parse(&["--trusted-proxies", "ingress"]).unwrap_err();
         assert!(err.contains("PORTAL_TRUSTED_PROXIES"), "{err}");
+    }
+
+    #[test]
+    fn loopback_ports_follow_the_first_and_belong_to_all_only() {
+        let config = parse(&["--loopback-port", "50100"]).unwrap();
+        assert_eq!(config.check(), Ok(()));
+        assert_eq!(
+            config.loopback_addr(Target::Auth).to_string(),
+            "127.0.0.1:50100"
+        );
+        assert_eq!(
+            config.loopback_addr(Target::Files).to_string(),
+            "127.0.0.1:50103"
+        );
+        assert_eq!(parse(&[]).unwrap().loopback_addr(Target::Wiki).port(), 0);
+        let err = parse(&["--loopback-port", "65533"]).unwrap_err();
+        assert!(err.contains("PORTAL_LOOPBACK_PORT"), "{err}");
+        let auth = parse(&["--target", "auth", "--loopback-port", "50100"]).unwrap();
+        assert!(
+            auth.check()
+                .unwrap_err()
+                .starts_with("PORTAL_LOOPBACK_PORT")
+        );
     }
 
     #[test]

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection, Executor};
+
+/// How long a pooled connection may sit idle before it is pinged when handed out.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -58,7 +61,20 @@ impl Database {
         let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
         let mut options = AnyPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10));
+            .acquire_timeout(Duration::from_secs(10))
+            // sqlx pings every connection it hands out by default: a round trip
+            // to the database (or SQLite's worker thread) per query, as dear as
+            // the query. Only a connection idle long enough for a server or a
+            // firewall to have dropped it is pinged; a busy pool's are not.
+            .test_before_acquire(false)
+            .before_acquire(|connection, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= IDLE_BEFORE_PING {
+                        connection.ping().await?;
+                    }
+                    Ok(true)
+                })
+            });
         if backend == Backend::Sqlite {
             options = options.after_connect(|connection, _| {
                 Box::pin(async move {

@@ -3,6 +3,12 @@
 //! Keys are PEM files. The public-key file may hold several keys, one PEM block
 //! each, so a rotation can publish the next key before auth starts signing with it;
 //! tokens name their key with `kid`.
+//!
+//! A verified token is remembered, keyed by its whole text, until it expires:
+//! the same token comes with every call a browser makes for 15 minutes, and an
+//! Ed25519 check costs more than the rest of a small read. The cache only skips
+//! repeating a check whose answer cannot change (same text, same keys), so it
+//! accepts nothing the check would refuse; see [`TokenVerifier`].
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -13,6 +19,7 @@ use ed25519_dalek::SigningKey;
 use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
 use ed25519_dalek::pkcs8::{DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use quick_cache::sync::Cache;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tonic::{Request, Status};
@@ -23,6 +30,12 @@ pub const ISSUER: &str = "portal";
 pub const AUDIENCE: &str = "portal";
 pub const ACCESS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
 pub const MSG_SESSION_EXPIRED: &str = "Сессия истекла. Пожалуйста, войдите снова.";
+/// Clock skew between the issuing and the verifying host that a token's `exp` allows.
+const EXPIRY_LEEWAY_SECS: u64 = 30;
+/// Verified tokens remembered at once: each takes about 1 KiB (its text and
+/// claims), so at most a few MiB; enough for every token signed in within one
+/// token lifetime at a large hospital. Beyond it the least used are checked again.
+const VERIFIED_TOKENS_CAPACITY: usize = 4096;
 
 const PRIVATE_KEY_FILE: &str = "jwt-private.pem";
 const PUBLIC_KEY_FILE: &str = "jwt-public.pem";
@@ -202,10 +215,25 @@ fn unix_now() -> u64 {
 }
 
 /// Checks access tokens against the published public keys; every service has one.
+///
+/// Verified tokens are cached by their whole text until their `exp`, so:
+/// - a forged token is refused as before: its text differs from every cached
+///   one (a different signature is a different key), so it is checked in full;
+/// - an expired one is refused as before: `exp` is compared with the clock on
+///   every call, cached or not, and an expired entry is dropped;
+/// - a revoked key: keys are read from the public-key file at start, and the
+///   cache lives and dies with them, so the restart that drops a key from the
+///   file also forgets every token it verified;
+/// - nothing goes staler than the token already is: its claims (rights,
+///   departments) are those signed into it, whether checked once or on every
+///   call, and they lag the database by at most the token's lifetime either way.
+///   Services read what must be current (a blocked status, a changed right)
+///   from their database, as before.
 #[derive(Clone)]
 pub struct TokenVerifier {
     keys: Arc<HashMap<String, DecodingKey>>,
     validation: Arc<Validation>,
+    verified: Arc<Cache<String, Arc<Claims>>>,
 }
 
 impl TokenVerifier {
@@ -228,20 +256,49 @@ impl TokenVerifier {
         let mut validation = Validation::new(Algorithm::EdDSA);
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
-        validation.leeway = 30;
+        validation.leeway = EXPIRY_LEEWAY_SECS;
         Ok(Self {
             keys: Arc::new(keys),
             validation: Arc::new(validation),
+            verified: Arc::new(Cache::new(VERIFIED_TOKENS_CAPACITY)),
         })
     }
 
-    pub fn verify(&self, token: &str) -> Option<Claims> {
+    /// The claims of a valid token: signed by a published key, for this
+    /// issuer and audience, not expired.
+    pub fn verify(&self, token: &str) -> Option<Arc<Claims>> {
+        self.verify_at(token, unix_now())
+    }
+
+    fn verify_at(&self, token: &str, now: u64) -> Option<Arc<Claims>> {
+        if let Some(claims) = self.verified.get(token) {
+            if unexpired(&claims, now) {
+                return Some(claims);
+            }
+            self.verified.remove(token);
+            return None;
+        }
+        let claims = Arc::new(self.check_signature(token)?);
+        if !unexpired(&claims, now) {
+            return None;
+        }
+        self.verified.insert(token.to_owned(), Arc::clone(&claims));
+        Some(claims)
+    }
+
+    fn check_signature(&self, token: &str) -> Option<Claims> {
         let header = jsonwebtoken::decode_header(token).ok()?;
         let key = self.keys.get(header.kid.as_deref()?)?;
         jsonwebtoken::decode::<Claims>(token, key, &self.validation)
             .map(|data| data.claims)
             .ok()
     }
+}
+
+/// The expiry rule of the token check itself (`exp` plus the leeway), applied
+/// again on every call so that a cached token ends on time.
+fn unexpired(claims: &Claims, now: u64) -> bool {
+    claims.exp.saturating_add(EXPIRY_LEEWAY_SECS) >= now
 }
 
 /// Puts the [`Caller`] on every request: anonymous without `authorization`, signed
@@ -328,15 +385,83 @@ mod tests {
         assert!(verifier.verify(&forged).is_none());
     }
 
+    /// `claims` signed by `signer`'s key but naming `kid` as its key.
+    fn sign(claims: &Claims, kid: &str, signer: &TokenIssuer) -> String {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(kid.to_owned());
+        jsonwebtoken::encode(&header, claims, &signer.key).unwrap()
+    }
+
     #[test]
     fn an_expired_token_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let (issuer, verifier) = keys(dir.path());
         let mut claims = Claims::for_test(1, &[]);
         claims.exp = unix_now() - 3600;
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some(issuer.kid.clone());
-        let token = jsonwebtoken::encode(&header, &claims, &issuer.key).unwrap();
+        let token = sign(&claims, &issuer.kid, &issuer);
         assert!(verifier.verify(&token).is_none());
+    }
+
+    #[test]
+    fn a_cached_token_is_refused_once_it_expires() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let token = issuer.issue(subject()).unwrap();
+        let now = unix_now();
+        let claims = verifier.verify_at(&token, now).unwrap();
+        assert!(verifier.verified.contains_key(token.as_str()));
+        let last_valid = claims.exp + EXPIRY_LEEWAY_SECS;
+        assert!(verifier.verify_at(&token, last_valid).is_some());
+        assert!(verifier.verify_at(&token, last_valid + 1).is_none());
+        assert!(!verifier.verified.contains_key(token.as_str()));
+    }
+
+    #[test]
+    fn a_forged_signature_is_refused_while_the_genuine_token_is_cached() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (issuer, verifier) = keys(a.path());
+        let (forger, _) = keys(b.path());
+        let genuine = issuer.issue(subject()).unwrap();
+        let claims = verifier.verify(&genuine).unwrap();
+        // The same header and claims, signed with a key that is not published.
+        let forged = sign(&claims, &issuer.kid, &forger);
+        assert_ne!(forged, genuine);
+        assert_eq!(
+            forged.rsplit_once('.').unwrap().0,
+            genuine.rsplit_once('.').unwrap().0
+        );
+        assert!(verifier.verify(&forged).is_none());
+        // The genuine signature with one character changed.
+        let mut tampered = genuine.clone().into_bytes();
+        let middle = genuine.len() - 40;
+        tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
+        assert!(
+            verifier
+                .verify(&String::from_utf8(tampered).unwrap())
+                .is_none()
+        );
+        assert!(verifier.verify(&genuine).is_some());
+    }
+
+    #[test]
+    fn a_key_dropped_from_the_public_file_refuses_its_tokens_after_a_restart() {
+        let (old, new) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (old_issuer, _) = keys(old.path());
+        let (new_issuer, _) = keys(new.path());
+        let old_public = std::fs::read_to_string(old.path().join(PUBLIC_KEY_FILE)).unwrap();
+        let new_public = std::fs::read_to_string(new.path().join(PUBLIC_KEY_FILE)).unwrap();
+        let both = new.path().join("both.pem");
+        std::fs::write(&both, format!("{old_public}{new_public}")).unwrap();
+        let during_rotation = TokenVerifier::from_pem_file(&both).unwrap();
+        let old_token = old_issuer.issue(subject()).unwrap();
+        assert!(during_rotation.verify(&old_token).is_some());
+        assert!(
+            during_rotation
+                .verify(&new_issuer.issue(subject()).unwrap())
+                .is_some()
+        );
+        let after_rotation =
+            TokenVerifier::from_pem_file(&new.path().join(PUBLIC_KEY_FILE)).unwrap();
+        assert!(after_rotation.verify(&old_token).is_none());
     }
 }

@@ -413,17 +413,32 @@ async fn a_learner_reads_only_their_own_departments() {
     .await;
 }
 
+/// The reference list of positions, in reading order.
+async fn positions(app: &TestApp) -> Vec<pb::Position> {
+    let mut client = app.client.clone();
+    client
+        .list_positions(authed(pb::ListPositionsRequest {}, &app.admin_token()))
+        .await
+        .unwrap()
+        .into_inner()
+        .positions
+}
+
+/// GetMe as user `user_id` calls it.
+async fn me(app: &TestApp, user_id: i64) -> pb::GetMeResponse {
+    let mut client = app.client.clone();
+    client
+        .get_me(authed(pb::GetMeRequest {}, &app.token(user_id, &[])))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 #[tokio::test]
 async fn get_me_names_the_callers_status_departments_positions_and_rights() {
     on_each_backend(false, |app| async move {
-        let mut client = app.client.clone();
-        let positions = client
-            .list_positions(authed(pb::ListPositionsRequest {}, &app.admin_token()))
+        let position = positions(&app)
             .await
-            .unwrap();
-        let position = positions
-            .into_inner()
-            .positions
             .into_iter()
             .find(|p| p.title == "Врач-кардиолог")
             .unwrap();
@@ -445,11 +460,7 @@ async fn get_me_names_the_callers_status_departments_positions_and_rights() {
             })
             .await;
 
-        let me = client
-            .get_me(authed(pb::GetMeRequest {}, &app.token(doctor.id, &[])))
-            .await
-            .unwrap()
-            .into_inner();
+        let me = me(&app, doctor.id).await;
         assert_eq!(me.user.unwrap().login, "cardiologist");
         assert_eq!(me.status.unwrap().name, "В отпуске");
         assert_eq!(
@@ -466,6 +477,55 @@ async fn get_me_names_the_callers_status_departments_positions_and_rights() {
                 id: RIGHT_EDUCATION_MANAGEMENT,
                 name: "EducationManagement".into()
             }]
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn get_me_lists_several_links_by_title_and_their_ids_by_id() {
+    on_each_backend(false, |app| async move {
+        let positions = positions(&app).await;
+        // Created first, read second: the lists go by title, the ids by id.
+        let surgery = app.create_department("Хирургия", &[]).await;
+        let admissions = app.create_department("Приёмное отделение", &[]).await;
+        // The reference list is in reading order already.
+        let two_positions: Vec<pb::Position> = positions.into_iter().take(2).collect();
+        assert_eq!(two_positions.len(), 2);
+        let doctor = app
+            .create_user(pb::UserDraft {
+                name: "Ольга".into(),
+                surname: "Смирнова".into(),
+                login: "two-departments".into(),
+                password: "two-departments-password".into(),
+                department_ids: vec![surgery.id, admissions.id],
+                position_ids: two_positions.iter().map(|p| p.id).collect(),
+                right_ids: vec![RIGHT_EQUIPMENT_EDITING, RIGHT_USER_MANAGEMENT],
+                ..Default::default()
+            })
+            .await;
+
+        let me = me(&app, doctor.id).await;
+        let user = me.user.unwrap();
+        assert_eq!(me.status, None);
+        let titles: Vec<&str> = me.departments.iter().map(|d| d.title.as_str()).collect();
+        assert_eq!(titles, ["Приёмное отделение", "Хирургия"]);
+        assert_eq!(user.department_ids, [surgery.id, admissions.id]);
+        assert_eq!(me.positions, two_positions);
+        let mut position_ids: Vec<i64> = two_positions.iter().map(|p| p.id).collect();
+        position_ids.sort_unstable();
+        assert_eq!(user.position_ids, position_ids);
+        let rights: Vec<(i64, &str)> = me.rights.iter().map(|r| (r.id, r.name.as_str())).collect();
+        assert_eq!(
+            rights,
+            [
+                (RIGHT_USER_MANAGEMENT, "UserManagement"),
+                (RIGHT_EQUIPMENT_EDITING, "EquipmentEditing")
+            ]
+        );
+        assert_eq!(
+            user.right_ids,
+            [RIGHT_USER_MANAGEMENT, RIGHT_EQUIPMENT_EDITING]
         );
     })
     .await;
