@@ -108,6 +108,8 @@ pub struct Post<'a> {
     pub token: Option<&'a str>,
     /// The value of the `portal_refresh` cookie.
     pub refresh_cookie: Option<&'a str>,
+    /// The page the browser says the call comes from (`Origin`).
+    pub origin: Option<&'a str>,
 }
 
 impl Portal {
@@ -125,6 +127,9 @@ impl Portal {
         }
         if let Some(value) = post.refresh_cookie {
             request = request.header("cookie", format!("portal_refresh={value}"));
+        }
+        if let Some(origin) = post.origin {
+            request = request.header("origin", origin);
         }
         let response = request.send().await.unwrap();
         (
