@@ -7,7 +7,8 @@
 //!   it while a kept-alive connection waits for its next request);
 //! - HTTP/2: keep-alive pings, and a peer that does not answer one is dropped;
 //! - any connection with no request in flight for the idle time-out is closed,
-//!   including one that never sends a byte.
+//!   including one that never sends a byte;
+//! - on shutdown, requests in flight finish before the loop returns.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -23,7 +24,6 @@ use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
@@ -76,7 +76,7 @@ pub async fn serve(
         .keep_alive_interval(KEEPALIVE_INTERVAL)
         .keep_alive_timeout(KEEPALIVE_TIMEOUT);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let graceful = GracefulShutdown::new();
+    let (opened, open) = watch::channel(());
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
@@ -102,24 +102,37 @@ pub async fn serve(
         let connection = builder
             .serve_connection(TokioIo::new(tcp), service)
             .into_owned();
-        let connection = graceful.watch(connection);
+        let (shutdown, open) = (shutdown.clone(), open.clone());
         let idle_timeout = limits.idle_timeout;
         tokio::spawn(async move {
-            tokio::select! {
-                result = connection => {
-                    if let Err(error) = result {
-                        tracing::debug!(%peer, %error, "connection ended with an error");
-                    }
-                }
+            tokio::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => Some(ended),
+                () = shutdown.cancelled() => None,
                 () = idle_for(idle, idle_timeout) => {
                     tracing::debug!(%peer, "closing an idle connection");
+                    None
                 }
+            };
+            // Stopping or idle: requests in flight finish, then the connection
+            // closes (HTTP/2 says so with GOAWAY).
+            let ended = match ended {
+                Some(ended) => ended,
+                None => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = ended {
+                tracing::debug!(%peer, %error, "connection ended with an error");
             }
-            drop(slot);
+            drop((slot, open));
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    // Every connection holds a receiver: all are done when none is left.
+    drop(open);
+    opened.closed().await;
     Ok(())
 }
 
