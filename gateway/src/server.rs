@@ -53,7 +53,9 @@ impl Limits {
         Limits {
             header_timeout: Duration::from_secs(config.http_header_timeout),
             idle_timeout: Duration::from_secs(config.http_idle_timeout),
-            max_connections: usize::try_from(config.http_max_connections).unwrap_or(usize::MAX),
+            max_connections: usize::try_from(config.http_max_connections)
+                .unwrap_or(usize::MAX)
+                .min(Semaphore::MAX_PERMITS),
         }
     }
 }
@@ -76,7 +78,8 @@ pub async fn serve(
         .keep_alive_interval(KEEPALIVE_INTERVAL)
         .keep_alive_timeout(KEEPALIVE_TIMEOUT);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let (opened, open) = watch::channel(());
+    // Each connection holds a receiver; the sender sees none left once all are done.
+    let (drained, connection_open) = watch::channel(());
     loop {
         let slot = tokio::select! {
             slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
@@ -102,7 +105,7 @@ pub async fn serve(
         let connection = builder
             .serve_connection(TokioIo::new(tcp), service)
             .into_owned();
-        let (shutdown, open) = (shutdown.clone(), open.clone());
+        let (shutdown, open) = (shutdown.clone(), connection_open.clone());
         let idle_timeout = limits.idle_timeout;
         tokio::spawn(async move {
             tokio::pin!(connection);
@@ -130,9 +133,8 @@ pub async fn serve(
         });
     }
     drop(listener);
-    // Every connection holds a receiver: all are done when none is left.
-    drop(open);
-    opened.closed().await;
+    drop(connection_open);
+    drained.closed().await;
     Ok(())
 }
 
