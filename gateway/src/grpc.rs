@@ -5,12 +5,10 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 
-use std::net::SocketAddr;
-
 use axum::Router;
 use axum::body::Body;
-use axum::extract::ConnectInfo;
-use http::{HeaderValue, Request, Response, Uri, Version};
+use http::{HeaderMap, Request, Response, Uri, Version};
+use http_body_util::BodyExt;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
@@ -22,11 +20,13 @@ use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 use tonic_web::GrpcWebLayer;
 use tower::ServiceBuilder;
 
+use crate::client_address::ClientAddress;
+use crate::rest::{ApiError, is_for_people};
 use crate::upstream::{Upstream, Upstreams};
 
 type ProxyClient = Client<HttpConnector, tonic::body::Body>;
 
-const FORWARDED_FOR: &str = "x-forwarded-for";
+use portal_kit::net::FORWARDED_FOR;
 
 pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
 
@@ -94,29 +94,55 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
         );
         Box::pin(async move {
             let Ok(uri) = target.parse::<Uri>() else {
-                return Ok(Status::internal("bad upstream URL").into_http());
+                tracing::error!(upstream = %target, "bad upstream URL");
+                return Ok(Status::internal(crate::rest::MSG_INTERNAL).into_http());
             };
             *request.uri_mut() = uri;
             *request.version_mut() = Version::HTTP_2;
             request.headers_mut().remove(http::header::HOST);
-            // The client's own claim of its address is not believed: auth rate
-            // limits per address, so the gateway says who connected.
-            let peer = request
-                .extensions()
-                .get::<ConnectInfo<SocketAddr>>()
-                .and_then(|ConnectInfo(addr)| HeaderValue::from_str(&addr.ip().to_string()).ok());
-            match peer {
-                Some(peer) => request.headers_mut().insert(FORWARDED_FOR, peer),
+            // Auth limits sign-ins per address: the service hears the address
+            // the gateway resolved, never what the client claimed.
+            match request.extensions().get::<ClientAddress>().copied() {
+                Some(client) => request
+                    .headers_mut()
+                    .insert(FORWARDED_FOR, client.header_value()),
                 None => request.headers_mut().remove(FORWARDED_FOR),
             };
             match client.request(request).await {
-                Ok(response) => Ok(response.map(Body::new)),
+                Ok(response) => {
+                    let (mut parts, body) = response.into_parts();
+                    in_russian(&mut parts.headers);
+                    let body = body.map_frame(|mut frame| {
+                        if let Some(trailers) = frame.trailers_mut() {
+                            in_russian(trailers);
+                        }
+                        frame
+                    });
+                    Ok(Response::from_parts(parts, Body::new(body)))
+                }
                 Err(error) => {
                     tracing::warn!(%error, upstream = %target, "upstream unreachable");
                     Ok(Status::unavailable(MSG_UPSTREAM_DOWN).into_http())
                 }
             }
         })
+    }
+}
+
+/// A status in `headers` (trailers, or the headers of a trailers-only answer)
+/// whose message is not for people — tonic's own "failed to decode Protobuf
+/// message…" — gets the Russian message REST would show; the original is logged.
+fn in_russian(headers: &mut HeaderMap) {
+    let Some(status) = Status::from_header_map(headers) else {
+        return;
+    };
+    if status.code() == Code::Ok || is_for_people(status.message()) {
+        return;
+    }
+    let person = ApiError::from(status.clone());
+    let russian = Status::new(status.code(), person.message());
+    if let Err(error) = russian.add_header(headers) {
+        tracing::warn!(%error, "cannot rewrite a gRPC status message");
     }
 }
 

@@ -5,7 +5,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use axum::serve::ListenerExt;
 use portal_kit::config::{Config, Target};
 use portal_kit::net::TrustedProxies;
 use portal_kit::serve::{serve_grpc, shutdown_signal};
@@ -115,17 +114,11 @@ async fn start_gateway(
     let listener = bind(config.http_addr, "PORTAL_HTTP_ADDR").await?;
     let addr = listener.local_addr()?;
     let app = crate::web::app(config, upstreams)?;
+    let limits = crate::server::Limits::from_config(config);
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
         tracing::info!(%addr, "gateway listening");
-        // Small gRPC frames must not wait for Nagle's algorithm.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(error) = tcp.set_nodelay(true) {
-                tracing::debug!(%error, "TCP_NODELAY not set on a connection");
-            }
-        });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move { shutdown.cancelled().await })
+        crate::server::serve(listener, app, limits, shutdown)
             .await
             .context("gateway")?;
         tracing::info!("gateway stopped");

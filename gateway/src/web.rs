@@ -1,10 +1,8 @@
 //! The gateway's HTTP surface in one router: REST, gRPC and grpc-web, health
 //! probes, and the web client with its SPA fallback, all behind security headers.
 
-use std::net::SocketAddr;
 use std::path::Path;
 
-use axum::extract::connect_info::IntoMakeServiceWithConnectInfo;
 use tower::util::MapRequest;
 
 use axum::Router;
@@ -29,16 +27,21 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
 img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; \
 frame-src 'self' https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/// The gateway as `axum::serve` takes it: every connection knows its peer.
-pub type App =
-    IntoMakeServiceWithConnectInfo<MapRequest<Router, fn(Request) -> Request>, SocketAddr>;
+/// Browsers that reached the portal over https keep to https for a year.
+const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+
+/// The gateway as `crate::server` serves it (which adds each connection's peer).
+pub type App = MapRequest<Router, fn(Request) -> Request>;
 
 /// The whole gateway, with the REST resource segment lowered before routing.
 pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
+    let https = config.public_url.starts_with("https://");
     let state = AppState {
         upstreams: upstreams.clone(),
-        secure_cookies: config.public_url.starts_with("https://"),
+        secure_cookies: https,
+        public_origin: rest::Origin::of_url(&config.public_url),
     };
+    let hsts = https.then_some(HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     let router = Router::new()
         .merge(rest::router(state))
         .merge(crate::grpc::router(&upstreams)?)
@@ -60,10 +63,17 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
         .layer(SetResponseHeaderLayer::overriding(
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            move |_: &Response| hsts.clone(),
+        ))
+        .layer(middleware::map_request_with_state(
+            config.trusted_proxies.clone(),
+            crate::client_address::resolve,
         ));
     let lowered: fn(Request) -> Request = rest::lowercase_resource_segment;
-    let app = MapRequestLayer::new(lowered).layer(router);
-    Ok(axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(app))
+    Ok(MapRequestLayer::new(lowered).layer(router))
 }
 
 /// Ready when every upstream answers SERVING; the body says which are not.

@@ -41,7 +41,7 @@ fn an_unknown_target_is_refused_at_start_naming_the_variable() {
 }
 
 #[tokio::test]
-async fn sigterm_drains_and_exits_zero() {
+async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
     let data = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -51,7 +51,8 @@ async fn sigterm_drains_and_exits_zero() {
     let mut child = portal(data.path())
         .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
         .env("PORTAL_WEB_DIR", data.path())
-        .stdout(Stdio::null())
+        .env("PORTAL_LOG", "info")
+        .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let ready_url = format!("http://127.0.0.1:{port}/readyz");
@@ -87,6 +88,10 @@ async fn sigterm_drains_and_exits_zero() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(status.code(), Some(0));
+    let mut logs = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut logs).unwrap();
+    assert!(logs.contains("gateway listening"), "{logs}");
+    assert!(!logs.contains('\u{1b}'), "ANSI codes in a pipe: {logs:?}");
     assert!(
         data.path().join("jwt-public.pem").exists(),
         "all generates its key pair into the data dir"

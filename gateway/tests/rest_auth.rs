@@ -471,3 +471,77 @@ async fn too_many_failed_sign_ins_answer_429_with_retry_after() {
     );
     portal.running.stop().await.unwrap();
 }
+
+/// Whether an answer sets any cookie at all.
+fn sets_a_cookie(headers: &HeaderMap) -> bool {
+    headers.contains_key(SET_COOKIE)
+}
+
+#[tokio::test]
+async fn a_cross_site_logout_or_refresh_is_refused_and_leaves_the_cookie_alone() {
+    let portal = start(&[]).await;
+    let (_, headers, _) = sign_in(&portal, "admin", ADMIN_PASSWORD).await;
+    let (cookie, _) = refresh_cookie(&headers);
+    let from = |origin| Post {
+        refresh_cookie: Some(&cookie),
+        origin: Some(origin),
+        ..Post::default()
+    };
+
+    for path in ["/api/auth/logout", "/api/auth/refresh-token"] {
+        for origin in ["https://evil.example", "null"] {
+            let (status, headers, body) = portal.post(path, from(origin)).await;
+            assert!(
+                !sets_a_cookie(&headers),
+                "{path} from {origin}: {headers:?}"
+            );
+            assert_eq!(
+                error(403, (status, headers, body)),
+                "Запрос отклонён: он отправлен с другого сайта"
+            );
+        }
+    }
+    let site = reqwest::Client::new()
+        .post(format!("{}/api/auth/logout", portal.base))
+        .header("cookie", format!("portal_refresh={cookie}"))
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(site.status().as_u16(), 403);
+    assert!(!sets_a_cookie(site.headers()));
+
+    // The session survived: the portal's own page renews it and then signs out.
+    let own_origin = portal.base.clone();
+    let (status, headers, body) = portal
+        .post("/api/auth/refresh-token", from(&own_origin))
+        .await;
+    assert!(data(status, &body)["accessToken"].is_string());
+    let (renewed, _) = refresh_cookie(&headers);
+    let own = Post {
+        refresh_cookie: Some(&renewed),
+        origin: Some(&own_origin),
+        ..Post::default()
+    };
+    let (status, headers, body) = portal.post("/api/auth/logout", own).await;
+    data(status, &body);
+    let (cleared, attributes) = refresh_cookie(&headers);
+    assert!(cleared.is_empty() && attributes.contains("Max-Age=0"));
+    assert_eq!(
+        error(401, refresh(&portal, Some(&renewed)).await),
+        SESSION_EXPIRED
+    );
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_call_without_the_cookie_clears_nothing() {
+    let portal = start(&[]).await;
+    let (status, headers, body) = refresh(&portal, None).await;
+    assert!(!sets_a_cookie(&headers), "{headers:?}");
+    assert_eq!(error(401, (status, headers, body)), SESSION_EXPIRED);
+    let (status, headers, body) = portal.post("/api/auth/logout", Post::default()).await;
+    data(status, &body);
+    assert!(!sets_a_cookie(&headers), "{headers:?}");
+    portal.running.stop().await.unwrap();
+}

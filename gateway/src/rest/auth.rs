@@ -11,6 +11,7 @@ use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde::{Deserialize, Serialize};
 use tonic::transport::Channel;
 
+use super::origin::OwnSite;
 use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, cookie};
 
 pub const REFRESH_COOKIE: &str = "portal_refresh";
@@ -211,17 +212,25 @@ async fn login(
     Ok(response)
 }
 
+/// The refresh cookie of a call from the portal's own pages. A call without
+/// one changes nothing, so it sets no cookie either: only the user's own call
+/// can clear the user's cookie.
+fn refresh_cookie_of(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, REFRESH_COOKIE).filter(|v| !v.is_empty())
+}
+
 async fn refresh_token(
     State(state): State<AppState>,
+    _: OwnSite,
     caller: Caller,
     headers: HeaderMap,
 ) -> Response {
-    let Some(refresh_token) = cookie(&headers, REFRESH_COOKIE).filter(|v| !v.is_empty()) else {
-        let error = ApiError::new(
+    let Some(refresh_token) = refresh_cookie_of(&headers) else {
+        return ApiError::new(
             StatusCode::UNAUTHORIZED,
             portal_kit::token::MSG_SESSION_EXPIRED,
-        );
-        return without_session(&state, error.into_response());
+        )
+        .into_response();
     };
     let request = pb::RefreshTokenRequest {
         refresh_token: refresh_token.to_owned(),
@@ -236,21 +245,28 @@ async fn refresh_token(
                 reply.expires_in,
             )
         }
-        Err(status) => without_session(&state, ApiError::from(status).into_response()),
+        // The session is over (expired, revoked, reused): the dead cookie goes.
+        Err(status) if status.code() == tonic::Code::Unauthenticated => {
+            without_session(&state, ApiError::from(status).into_response())
+        }
+        // Auth could not answer: the cookie may still be good.
+        Err(status) => ApiError::from(status).into_response(),
     }
 }
 
 async fn logout(
     State(state): State<AppState>,
+    _: OwnSite,
     caller: Caller,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if let Some(refresh_token) = cookie(&headers, REFRESH_COOKIE).filter(|v| !v.is_empty()) {
-        let request = pb::LogoutRequest {
-            refresh_token: refresh_token.to_owned(),
-        };
-        client(&state).logout(caller.request(request)).await?;
-    }
+    let Some(refresh_token) = refresh_cookie_of(&headers) else {
+        return Ok(Data(()).into_response());
+    };
+    let request = pb::LogoutRequest {
+        refresh_token: refresh_token.to_owned(),
+    };
+    client(&state).logout(caller.request(request)).await?;
     Ok(without_session(&state, Data(()).into_response()))
 }
 

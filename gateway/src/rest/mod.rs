@@ -4,11 +4,12 @@
 
 mod auth;
 mod docs;
+mod origin;
 
-use std::net::SocketAddr;
+pub use origin::Origin;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +17,9 @@ use axum::routing::MethodRouter;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tonic::{Code, Status};
+use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::client_address::ClientAddress;
 use crate::upstream::Upstreams;
 
 #[derive(Clone)]
@@ -24,6 +27,8 @@ pub struct AppState {
     pub upstreams: Upstreams,
     /// Cookies get `Secure` when people reach the portal over https.
     pub secure_cookies: bool,
+    /// `PORTAL_PUBLIC_URL`'s origin, whose pages may make cookie-authenticated calls.
+    pub public_origin: Option<Origin>,
 }
 
 pub const MSG_BAD_REQUEST: &str = "Некорректный запрос";
@@ -33,6 +38,8 @@ pub const MSG_NOT_FOUND: &str = "Ресурс не найден";
 pub const MSG_INTERNAL: &str =
     "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
 pub const MSG_UNIMPLEMENTED: &str = "Эта функция пока недоступна";
+pub const MSG_METHOD_NOT_ALLOWED: &str = "Этот метод запроса здесь не поддерживается";
+pub const MSG_UNSUPPORTED_MEDIA: &str = "Неподдерживаемый формат запроса";
 
 /// One REST route: the router and the API document are both made from these.
 pub struct Endpoint {
@@ -87,7 +94,42 @@ pub fn router(state: AppState) -> Router {
             "/api/{*unknown}",
             axum::routing::any(|| async { ApiError::new(StatusCode::NOT_FOUND, MSG_NOT_FOUND) }),
         )
+        .layer(axum::middleware::map_response(enveloped))
+        // Answers carry tokens and personal data: no cache keeps them.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
         .with_state(state)
+}
+
+/// Marks a response that already is the envelope.
+#[derive(Clone, Copy)]
+struct Enveloped;
+
+/// An error status axum answered by itself (405, 415, …) becomes the envelope
+/// with a Russian message; its headers (e.g. `Allow`) stay.
+async fn enveloped(response: Response) -> Response {
+    let status = response.status();
+    if response.extensions().get::<Enveloped>().is_some()
+        || !(status.is_client_error() || status.is_server_error())
+    {
+        return response;
+    }
+    let message = match status {
+        StatusCode::NOT_FOUND => MSG_NOT_FOUND,
+        StatusCode::METHOD_NOT_ALLOWED => MSG_METHOD_NOT_ALLOWED,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => MSG_UNSUPPORTED_MEDIA,
+        StatusCode::PAYLOAD_TOO_LARGE => MSG_TOO_LARGE,
+        status if status.is_server_error() => MSG_INTERNAL,
+        _ => MSG_BAD_REQUEST,
+    };
+    tracing::debug!(%status, "enveloped a bare error answer");
+    let (mut parts, _) = response.into_parts();
+    let envelope = ApiError::new(status, message).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.extend(envelope.headers().clone());
+    Response::from_parts(parts, envelope.into_body())
 }
 
 /// The spec's backend matched the resource segment case-insensitively
@@ -160,6 +202,11 @@ impl ApiError {
             retry_after: None,
         }
     }
+
+    /// What the person reads.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 impl From<Status> for ApiError {
@@ -192,10 +239,16 @@ impl From<Status> for ApiError {
                 return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, MSG_INTERNAL);
             }
         };
-        let message = if status.message().is_empty() {
-            fallback
-        } else {
+        // Services answer people in Russian; a message in no Russian is tonic's
+        // or the transport's own ("failed to decode Protobuf message…"): logged,
+        // and the person reads the status's Russian message instead.
+        let message = if is_for_people(status.message()) {
             status.message()
+        } else {
+            if !status.message().is_empty() {
+                tracing::warn!(code = ?status.code(), cause = %status.message(), "upstream status without a message for people");
+            }
+            fallback
         };
         let retry_after = status
             .metadata()
@@ -209,6 +262,13 @@ impl From<Status> for ApiError {
     }
 }
 
+/// Whether a status message was written for people: Portal's are Russian.
+pub fn is_for_people(message: &str) -> bool {
+    message
+        .chars()
+        .any(|c| matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё'))
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let envelope = Envelope::<()> {
@@ -217,6 +277,7 @@ impl IntoResponse for ApiError {
             error_message: Some(self.message),
         };
         let mut response = (self.status, axum::Json(envelope)).into_response();
+        response.extensions_mut().insert(Enveloped);
         if let Some(retry_after) = self.retry_after {
             response
                 .headers_mut()
@@ -269,20 +330,16 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 /// address (for auth's per-address rate limit).
 pub struct Caller {
     authorization: Option<HeaderValue>,
-    client_address: Option<String>,
+    client_address: Option<ClientAddress>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let client_address = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| addr.ip().to_string());
         Ok(Caller {
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
-            client_address,
+            client_address: parts.extensions.get::<ClientAddress>().copied(),
         })
     }
 }
@@ -300,8 +357,11 @@ impl Caller {
         {
             metadata.insert("authorization", value);
         }
-        if let Some(value) = self.client_address.as_deref().and_then(|v| v.parse().ok()) {
-            metadata.insert("x-forwarded-for", value);
+        if let Some(value) = self
+            .client_address
+            .and_then(|client| client.0.to_string().parse().ok())
+        {
+            metadata.insert(portal_kit::net::FORWARDED_FOR, value);
         }
         request
     }
@@ -359,6 +419,20 @@ mod tests {
         for (status, expected) in cases {
             assert_eq!(ApiError::from(status).status.as_u16(), expected);
         }
+    }
+
+    #[test]
+    fn english_messages_from_tonic_are_replaced_by_the_statuses_russian_one() {
+        let decode = Status::internal("failed to decode Protobuf message: invalid wire type");
+        assert_eq!(ApiError::from(decode).message, MSG_INTERNAL);
+        let too_long = Status::out_of_range(
+            "Error, decoded message length too large: found 5000000 bytes, the limit is: 4194304 bytes",
+        );
+        assert_eq!(ApiError::from(too_long).message, MSG_TOO_LARGE);
+        let unknown = Status::invalid_argument("invalid value for field");
+        assert_eq!(ApiError::from(unknown).message, MSG_BAD_REQUEST);
+        let russian = Status::invalid_argument("Введите логин и пароль");
+        assert_eq!(ApiError::from(russian).message, "Введите логин и пароль");
     }
 
     #[test]

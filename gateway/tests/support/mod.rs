@@ -110,6 +110,8 @@ pub struct Post<'a> {
     pub refresh_cookie: Option<&'a str>,
     /// The value of the `portal_device` cookie.
     pub device_cookie: Option<&'a str>,
+    /// The page the browser says the call comes from (`Origin`).
+    pub origin: Option<&'a str>,
 }
 
 impl Portal {
@@ -130,6 +132,9 @@ impl Portal {
         }
         if let Some(value) = post.device_cookie {
             request = request.header("cookie", format!("portal_device={value}"));
+        }
+        if let Some(origin) = post.origin {
+            request = request.header("origin", origin);
         }
         let response = request.send().await.unwrap();
         (

@@ -169,6 +169,41 @@ pub struct Config {
     )]
     pub trusted_proxies: TrustedProxies,
 
+    /// Seconds a client has to send a request's headers; an HTTP/1 connection
+    /// waiting for its next request is closed after as long. Stops half-sent
+    /// requests from holding connections.
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_HEADER_TIMEOUT",
+        value_name = "PORTAL_HTTP_HEADER_TIMEOUT",
+        default_value_t = 15,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub http_header_timeout: u64,
+
+    /// Seconds a gateway connection may stay open with no request in flight
+    /// (HTTP/2 included) before it is closed.
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_IDLE_TIMEOUT",
+        value_name = "PORTAL_HTTP_IDLE_TIMEOUT",
+        default_value_t = 120,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub http_idle_timeout: u64,
+
+    /// Connections the gateway serves at once; beyond it new ones wait in the
+    /// listen queue. Keep it below the open-file limit (`ulimit -n`), which also
+    /// covers database and upstream connections.
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_MAX_CONNECTIONS",
+        value_name = "PORTAL_HTTP_MAX_CONNECTIONS",
+        default_value_t = 10_000,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub http_max_connections: u64,
+
     /// Built web client served by the gateway.
     #[arg(
         long,
@@ -296,6 +331,14 @@ mod tests {
         assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
         assert!(!config.seed_demo, "demo accounts only when asked");
         assert_eq!(config.trusted_proxies, TrustedProxies::none());
+        assert_eq!(
+            (
+                config.http_header_timeout,
+                config.http_idle_timeout,
+                config.http_max_connections
+            ),
+            (15, 120, 10_000)
+        );
         assert!(
             config
                 .database_url_for("auth")
@@ -335,6 +378,18 @@ mod tests {
                 .unwrap_err()
                 .starts_with("PORTAL_LOOPBACK_PORT")
         );
+    }
+
+    #[test]
+    fn a_zero_time_out_or_connection_cap_is_refused_naming_the_variable() {
+        for (flag, variable) in [
+            ("--http-header-timeout=0", "PORTAL_HTTP_HEADER_TIMEOUT"),
+            ("--http-idle-timeout=0", "PORTAL_HTTP_IDLE_TIMEOUT"),
+            ("--http-max-connections=0", "PORTAL_HTTP_MAX_CONNECTIONS"),
+        ] {
+            let err = parse(&[flag]).unwrap_err();
+            assert!(err.contains(variable), "{err}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { postRest } from '@/lib/rest';
 import { strings } from '@/lib/strings';
 
-import { endSession, startSession } from './session';
+import { endSession, getSession, startSession } from './session';
 
 // The three session calls go over REST, not grpc-web: only there can the gateway keep
 // the refresh token in the HttpOnly cookie `portal_refresh` (Path=/api/auth).
@@ -31,6 +31,34 @@ export async function refreshSession(): Promise<string | null> {
     throw new ConnectError(result.message, Code.Unavailable);
   }
   return null;
+}
+
+/** What renewing in turn needs of the Web Locks API (`navigator.locks`). */
+export type TurnTaker = {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+};
+
+// Browsers offer Web Locks only in secure contexts (https, localhost); elsewhere each tab
+// renews on its own, as before.
+const browserLocks = (): TurnTaker | undefined => (navigator as { locks?: TurnTaker }).locks;
+
+/**
+ * Renews the session in turn with the browser's other tabs. They share one refresh cookie,
+ * which rotates on every use, and the server takes a rotated cookie presented again as theft
+ * and ends the session (RFC 9700 §4.14), so two tabs must never present it at once. A tab
+ * that waited for its turn first looks whether another tab has meanwhile stored a token other
+ * than `stale` (the one its call was refused with) and uses that instead.
+ */
+export function renewSession(
+  stale: string | undefined,
+  locks: TurnTaker | undefined = browserLocks(),
+): Promise<string | null> {
+  const renew = async () => {
+    const current = getSession()?.token;
+    if (current !== undefined && current !== stale) return current;
+    return refreshSession();
+  };
+  return locks ? locks.request('portal-refresh', renew) : renew();
 }
 
 /** Revokes the session on the server (best effort) and forgets it here. */

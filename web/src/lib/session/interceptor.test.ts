@@ -29,7 +29,7 @@ function setup(refreshed: string | null = 'new-token') {
   let token: string | undefined = 'old-token';
   const deps = {
     getToken: () => token,
-    refresh: vi.fn(async () => {
+    refresh: vi.fn<(stale: string | undefined) => Promise<string | null>>(async () => {
       await Promise.resolve();
       if (refreshed !== null) token = refreshed;
       return refreshed;
@@ -67,7 +67,7 @@ describe('the session interceptor', () => {
     const { next, sent } = fakeNext(unauthenticated(), ok);
 
     await expect(interceptor(next)(request())).resolves.toBe(ok);
-    expect(deps.refresh).toHaveBeenCalledOnce();
+    expect(deps.refresh).toHaveBeenCalledExactlyOnceWith('old-token');
     expect(sent).toEqual(['Bearer old-token', 'Bearer new-token']);
     expect(deps.onExpired).not.toHaveBeenCalled();
   });

@@ -1,13 +1,16 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
 
-import { refreshSession } from './auth-api';
+import { renewSession } from './auth-api';
 import { expireSession, getSession } from './session';
 
 type AuthInterceptorDeps = {
   /** The access token to send now, if any. */
   getToken: () => string | undefined;
-  /** Renews the session; the new token, or null when the server refuses to. */
-  refresh: () => Promise<string | null>;
+  /**
+   * Renews the session after a call sent with `stale` was refused; the new token, or null
+   * when the server refuses to.
+   */
+  refresh: (stale: string | undefined) => Promise<string | null>;
   /** Signs out after the server refused the session. */
   onExpired: () => void;
 };
@@ -24,12 +27,13 @@ function authorize(request: { header: Headers }, token: string | undefined) {
  * Sends the access token with every call (spec §7). A call refused as Unauthenticated gets
  * one refresh and is repeated once with the new token; if there is no new token, or the
  * repeat is refused too, the session ends (spec §4, §8). Calls that fail together share
- * one refresh, and a call that was sent with a token already replaced is simply repeated.
+ * one refresh, and a call that was sent with a token already replaced is simply repeated;
+ * other tabs of the browser take turns with this one (see `renewSession`).
  */
 export function createAuthInterceptor({ getToken, refresh, onExpired }: AuthInterceptorDeps): Interceptor {
   let refreshing: Promise<string | null> | undefined;
-  const refreshOnce = () =>
-    (refreshing ??= refresh().finally(() => {
+  const refreshOnce = (stale: string | undefined) =>
+    (refreshing ??= refresh(stale).finally(() => {
       refreshing = undefined;
     }));
 
@@ -41,7 +45,7 @@ export function createAuthInterceptor({ getToken, refresh, onExpired }: AuthInte
     } catch (error) {
       if (!isUnauthenticated(error)) throw error;
       const current = getToken();
-      const renewed = current !== undefined && current !== sent ? current : await refreshOnce();
+      const renewed = current !== undefined && current !== sent ? current : await refreshOnce(sent);
       if (renewed === null) {
         onExpired();
         throw error;
@@ -60,6 +64,6 @@ export function createAuthInterceptor({ getToken, refresh, onExpired }: AuthInte
 /** The portal's own: the session in localStorage, renewed through the refresh cookie. */
 export const sessionInterceptor = createAuthInterceptor({
   getToken: () => getSession()?.token,
-  refresh: refreshSession,
+  refresh: (stale) => renewSession(stale),
   onExpired: expireSession,
 });

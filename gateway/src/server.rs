@@ -1,0 +1,247 @@
+//! The gateway's HTTP serving loop: hyper's HTTP/1 + HTTP/2 server with the
+//! limits a public port needs, which `axum::serve` does not set.
+//!
+//! - a connection cap: beyond it, connections wait in the kernel's listen queue
+//!   instead of taking a file descriptor each;
+//! - HTTP/1: the headers must arrive within the header time-out (hyper also runs
+//!   it while a kept-alive connection waits for its next request);
+//! - HTTP/2: keep-alive pings, and a peer that does not answer one is dropped;
+//! - any connection with no request in flight for the idle time-out is closed,
+//!   including one that never sends a byte;
+//! - on shutdown, requests in flight finish before the loop returns.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use http::{Request, Response};
+use http_body::{Frame, SizeHint};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
+
+use crate::web::App;
+
+/// How often an HTTP/2 connection is pinged, and how long its answer may take.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+/// A pause after a failed accept (e.g. out of file descriptors), so the loop
+/// does not spin while the cause lasts.
+const ACCEPT_RETRY: Duration = Duration::from_millis(100);
+
+/// The limits, from `PORTAL_HTTP_*`.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub header_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
+}
+
+impl Limits {
+    pub fn from_config(config: &portal_kit::config::Config) -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(config.http_header_timeout),
+            idle_timeout: Duration::from_secs(config.http_idle_timeout),
+            max_connections: usize::try_from(config.http_max_connections)
+                .unwrap_or(usize::MAX)
+                .min(Semaphore::MAX_PERMITS),
+        }
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown`, then lets in-flight requests finish.
+pub async fn serve(
+    listener: TcpListener,
+    app: App,
+    limits: Limits,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(KEEPALIVE_INTERVAL)
+        .keep_alive_timeout(KEEPALIVE_TIMEOUT);
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    // Each connection holds a receiver; the sender sees none left once all are done.
+    let (drained, connection_open) = watch::channel(());
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.map_err(std::io::Error::other)?,
+            () = shutdown.cancelled() => break,
+        };
+        let (tcp, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(ACCEPT_RETRY).await;
+                    continue;
+                }
+            },
+            () = shutdown.cancelled() => break,
+        };
+        // Small gRPC frames must not wait for Nagle's algorithm.
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY not set on a connection");
+        }
+        let (busy, idle) = watch::channel(Busy::idle());
+        let service = TowerToHyperService::new(connection_service(app.clone(), peer, busy));
+        let connection = builder
+            .serve_connection(TokioIo::new(tcp), service)
+            .into_owned();
+        let (shutdown, open) = (shutdown.clone(), connection_open.clone());
+        let idle_timeout = limits.idle_timeout;
+        tokio::spawn(async move {
+            tokio::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => Some(ended),
+                () = shutdown.cancelled() => None,
+                () = idle_for(idle, idle_timeout) => {
+                    tracing::debug!(%peer, "closing an idle connection");
+                    None
+                }
+            };
+            // Stopping or idle: requests in flight finish, then the connection
+            // closes (HTTP/2 says so with GOAWAY).
+            let ended = match ended {
+                Some(ended) => ended,
+                None => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = ended {
+                tracing::debug!(%peer, %error, "connection ended with an error");
+            }
+            drop((slot, open));
+        });
+    }
+    drop(listener);
+    drop(connection_open);
+    drained.closed().await;
+    Ok(())
+}
+
+/// Whether a connection has requests in flight, and since when it has none.
+#[derive(Clone, Copy)]
+struct Busy {
+    in_flight: usize,
+    idle_since: Instant,
+}
+
+impl Busy {
+    fn idle() -> Busy {
+        Busy {
+            in_flight: 0,
+            idle_since: Instant::now(),
+        }
+    }
+}
+
+/// Resolves once the connection has had no request in flight for `limit`.
+async fn idle_for(mut busy: watch::Receiver<Busy>, limit: Duration) {
+    loop {
+        let now = *busy.borrow_and_update();
+        if now.in_flight == 0 {
+            tokio::select! {
+                () = tokio::time::sleep_until(now.idle_since + limit) => return,
+                changed = busy.changed() => if changed.is_err() { return },
+            }
+        } else if busy.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// One request in flight on a connection, until its response body is done or dropped.
+struct InFlight(Arc<watch::Sender<Busy>>);
+
+impl InFlight {
+    fn start(busy: &Arc<watch::Sender<Busy>>) -> InFlight {
+        busy.send_modify(|b| b.in_flight += 1);
+        InFlight(busy.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.send_modify(|b| {
+            b.in_flight = b.in_flight.saturating_sub(1);
+            if b.in_flight == 0 {
+                b.idle_since = Instant::now();
+            }
+        });
+    }
+}
+
+/// The app for one connection: each request knows the peer, and counts as in
+/// flight until its response has been sent.
+fn connection_service(
+    app: App,
+    peer: SocketAddr,
+    busy: watch::Sender<Busy>,
+) -> impl tower::Service<
+    Request<Incoming>,
+    Response = Response<Body>,
+    Error = Infallible,
+    Future = impl Future<Output = Result<Response<Body>, Infallible>> + Send,
+> + Clone {
+    let busy = Arc::new(busy);
+    tower::service_fn(move |request: Request<Incoming>| {
+        let in_flight = InFlight::start(&busy);
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(ConnectInfo(peer));
+        let response = app.clone().oneshot(request);
+        async move {
+            let response = response.await?;
+            Ok(response.map(|body| {
+                Body::new(Tracked {
+                    body,
+                    _in_flight: in_flight,
+                })
+            }))
+        }
+    })
+}
+
+/// A response body that keeps its request in flight while it is being sent.
+struct Tracked {
+    body: Body,
+    _in_flight: InFlight,
+}
+
+impl http_body::Body for Tracked {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}

@@ -1,0 +1,256 @@
+//! The gateway as the public edge: whose address it believes, slow and idle
+//! clients, the connection cap, cache and transport headers, and error answers
+//! that stay Russian whoever produced them.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::HeaderMap;
+use portal_proto::auth::v1 as pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use support::{Portal, envelope, start};
+
+const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+
+/// A stand-in auth (and every other) service: records the `x-forwarded-for`
+/// each call arrives with and answers NOT_FOUND.
+async fn recording_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let app = axum::Router::new().fallback(move |headers: HeaderMap| {
+        let record = record.clone();
+        async move {
+            let forwarded = headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .map(|v| v.to_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+                .join(" | ");
+            record.lock().unwrap().push(forwarded);
+            tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+/// The addresses the upstream heard for one REST call and one native gRPC
+/// call, each claiming to come from 198.51.100.1.
+async fn addresses_heard(trusted_proxies: &str) -> Vec<String> {
+    let (url, seen) = recording_upstream().await;
+    let portal = start(&[
+        "--target=gateway",
+        &format!("--trusted-proxies={trusted_proxies}"),
+        &format!("--auth-url={url}"),
+        &format!("--education-url={url}"),
+        &format!("--wiki-url={url}"),
+        &format!("--files-url={url}"),
+    ])
+    .await;
+    let response = portal
+        .http
+        .get(format!("{}/api/department/get-all", portal.base))
+        .header("x-forwarded-for", "198.51.100.1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 404);
+
+    let mut auth = AuthServiceClient::new(portal.grpc_channel().await);
+    let mut request = tonic::Request::new(pb::ListDepartmentsRequest {});
+    request
+        .metadata_mut()
+        .insert("x-forwarded-for", "198.51.100.1".parse().unwrap());
+    let status = auth.list_departments(request).await.unwrap_err();
+    assert_eq!(status.code(), tonic::Code::NotFound);
+    portal.running.stop().await.unwrap();
+    seen.lock().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_forwarded_address_from_an_untrusted_peer_is_replaced_by_the_peer() {
+    assert_eq!(addresses_heard("").await, ["127.0.0.1", "127.0.0.1"]);
+    assert_eq!(
+        addresses_heard("10.0.0.0/8").await,
+        ["127.0.0.1", "127.0.0.1"]
+    );
+}
+
+#[tokio::test]
+async fn a_forwarded_address_from_a_trusted_proxy_is_believed_and_passed_on_alone() {
+    assert_eq!(
+        addresses_heard("127.0.0.1/32").await,
+        ["198.51.100.1", "198.51.100.1"]
+    );
+}
+
+/// Reads from `stream` until the server closes it; what it sent meanwhile.
+fn read_until_closed(mut stream: TcpStream) -> String {
+    // A bound for a broken build, not a measurement: the limits under test are 1 s.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut answer = Vec::new();
+    match stream.read_to_end(&mut answer) {
+        Ok(_) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Err(error) => panic!("the server kept the connection open: {error}"),
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+async fn healthz(portal: &Portal) -> u16 {
+    portal.get("/healthz", None).await.0
+}
+
+#[tokio::test]
+async fn a_half_sent_request_is_closed_after_the_header_time_out_while_healthz_answers() {
+    let portal = start(&["--http-header-timeout=1"]).await;
+    let mut slow = TcpStream::connect(portal.running.addr).unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\nX-Slow: 1")
+        .unwrap();
+    assert_eq!(healthz(&portal).await, 200);
+    let answer = tokio::task::spawn_blocking(move || read_until_closed(slow))
+        .await
+        .unwrap();
+    assert!(!answer.contains("200 OK"), "{answer}");
+    assert_eq!(healthz(&portal).await, 200);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_connection_that_never_sends_a_request_is_closed_after_the_idle_time_out() {
+    let portal = start(&["--http-idle-timeout=1"]).await;
+    let silent = TcpStream::connect(portal.running.addr).unwrap();
+    let answer = tokio::task::spawn_blocking(move || read_until_closed(silent))
+        .await
+        .unwrap();
+    assert_eq!(answer, "");
+    assert_eq!(healthz(&portal).await, 200);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn beyond_the_connection_cap_a_new_connection_waits_for_a_free_slot() {
+    let portal = start(&["--http-max-connections=1"]).await;
+    let holder = TcpStream::connect(portal.running.addr).unwrap();
+    // Let the server take the holder's connection into its one slot.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let waiting = tokio::spawn({
+        let url = format!("{}/healthz", portal.base);
+        async move { reqwest::get(url).await.unwrap().status().as_u16() }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!waiting.is_finished(), "answered beyond the cap");
+    drop(holder);
+    assert_eq!(waiting.await.unwrap(), 200);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn api_answers_are_never_stored_and_https_asks_for_strict_transport() {
+    let portal = start(&[]).await;
+    for path in ["/api/no-such-call", "/api/department/get-all", "/api/docs"] {
+        let (_, headers, _) = portal.get(path, None).await;
+        assert_eq!(headers["cache-control"], "no-store", "{path}");
+        assert!(!headers.contains_key("strict-transport-security"), "{path}");
+    }
+    let (status, headers, _) = portal
+        .post("/api/auth/login", support::Post::default())
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(headers["cache-control"], "no-store");
+    let (_, headers, _) = portal.get("/", None).await;
+    assert_eq!(headers["cache-control"], "no-cache");
+    portal.running.stop().await.unwrap();
+
+    let portal = start(&["--public-url=https://portal.hospital.example"]).await;
+    for path in ["/", "/api/department/get-all", "/healthz"] {
+        let (_, headers, _) = portal.get(path, None).await;
+        assert_eq!(
+            headers["strict-transport-security"], "max-age=31536000",
+            "{path}"
+        );
+    }
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn error_statuses_axum_answers_itself_are_the_russian_envelope() {
+    let portal = start(&[]).await;
+    let (status, headers, body) = portal.get("/api/auth/login", None).await;
+    assert_eq!(status, 405);
+    assert_eq!(headers["allow"], "POST");
+    assert_eq!(
+        envelope(&body)["errorMessage"],
+        "Этот метод запроса здесь не поддерживается"
+    );
+    let response = portal
+        .http
+        .delete(format!("{}/api/department/get-all", portal.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 405);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let body = response.text().await.unwrap();
+    assert_eq!(envelope(&body)["success"], false);
+    let (status, _, body) = portal.get("/api/user/no-such-call", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(envelope(&body)["errorMessage"], "Ресурс не найден");
+    portal.running.stop().await.unwrap();
+}
+
+/// The gRPC status of a grpc-web answer: in its headers (trailers-only) or in
+/// the trailer frame that ends its body.
+fn grpc_web_status(headers: &reqwest::header::HeaderMap, body: &[u8]) -> tonic::Status {
+    if let Some(status) = tonic::Status::from_header_map(headers) {
+        return status;
+    }
+    let mut rest = body;
+    while rest.len() >= 5 {
+        let flag = rest[0];
+        let length = u32::from_be_bytes(rest[1..5].try_into().unwrap()) as usize;
+        let payload = &rest[5..5 + length];
+        if flag & 0x80 != 0 {
+            let mut trailers = HeaderMap::new();
+            for line in std::str::from_utf8(payload).unwrap().split("\r\n") {
+                if let Some((key, value)) = line.split_once(':') {
+                    let key = axum::http::HeaderName::from_bytes(key.trim().as_bytes()).unwrap();
+                    trailers.insert(key, value.trim().parse().unwrap());
+                }
+            }
+            return tonic::Status::from_header_map(&trailers).unwrap();
+        }
+        rest = &rest[5 + length..];
+    }
+    panic!("no gRPC status in {headers:?} {body:?}")
+}
+
+#[tokio::test]
+async fn a_protobuf_message_that_cannot_be_decoded_is_answered_in_russian() {
+    let portal = start(&[]).await;
+    // One grpc-web frame holding bytes that are no LoginRequest.
+    let frame = [0u8, 0, 0, 0, 3, 0xff, 0xff, 0xff];
+    let response = portal
+        .http
+        .post(format!("{}/portal.auth.v1.AuthService/Login", portal.base))
+        .header("content-type", "application/grpc-web+proto")
+        .header("x-grpc-web", "1")
+        .body(frame.to_vec())
+        .send()
+        .await
+        .unwrap();
+    let headers = response.headers().clone();
+    let body = response.bytes().await.unwrap();
+    let status = grpc_web_status(&headers, &body);
+    assert_eq!(status.code(), tonic::Code::Internal);
+    assert_eq!(status.message(), MSG_INTERNAL);
+    portal.running.stop().await.unwrap();
+}
