@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make k8s-check`: the manifests, checked offline. Each overlay is rendered with
-# `kubectl kustomize`, validated against the schemas of a pinned Kubernetes
-# release (strict: an unknown or misspelt field fails), then scanned by checkov,
-# which must report no failed check beyond the justified skips below.
+# `kubectl kustomize` (the venv's pinned kubectl), validated against the schemas
+# of a pinned Kubernetes release (strict: an unknown or misspelt field fails),
+# then scanned by checkov, which must report no failed check beyond the
+# justified skips below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,10 +32,6 @@ SKIP_CHECKS_ALL="CKV_K8S_43,CKV_K8S_35"
 SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_40"
 SKIP_CHECKS_prod=""
 
-if ! command -v kubectl >/dev/null; then
-  echo "k8s-check: kubectl is needed (it renders the kustomize overlays); install it from your distribution, e.g. Debian's kubernetes-client" >&2
-  exit 1
-fi
 bash tools/venv.sh
 bin=.tools/venv/bin
 
@@ -43,7 +40,7 @@ trap 'rm -rf "$work"' EXIT
 
 for overlay in "${OVERLAYS[@]}"; do
   mkdir -p "$work/$overlay"
-  kubectl kustomize "k8s/overlays/$overlay" > "$work/$overlay/rendered.yaml"
+  "$bin/kubectl" kustomize "k8s/overlays/$overlay" > "$work/$overlay/rendered.yaml"
 
   # Split off the custom resources with no schema, naming each one skipped.
   "$bin/python" - "$work/$overlay" "${SKIPPED_KINDS[@]}" <<'PY'
