@@ -38,6 +38,32 @@ bin=.tools/venv/bin
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# First, proof that the checkers still refuse: a pod with a misspelt field and a
+# privileged container must fail both, or a green run below would mean nothing.
+mkdir -p "$work/canary"
+cat > "$work/canary/pod.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata:
+  name: canary
+  namespace: canary
+spec:
+  containers:
+    - name: canary
+      image: registry.example.org/canary:1
+      securityContext:
+        privileged: true
+      imagePullPolicey: Always
+YAML
+if "$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/canary/pod.yaml" >/dev/null 2>&1; then
+  echo "k8s-check: kubernetes-validate accepted a misspelt field: strict validation is not working" >&2
+  exit 1
+fi
+if "$bin/checkov" --directory "$work/canary" --framework kubernetes --skip-download --quiet --compact >/dev/null 2>&1; then
+  echo "k8s-check: checkov passed a privileged container: the scan is not working" >&2
+  exit 1
+fi
+
 for overlay in "${OVERLAYS[@]}"; do
   mkdir -p "$work/$overlay"
   "$bin/kubectl" kustomize "k8s/overlays/$overlay" > "$work/$overlay/rendered.yaml"
