@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web web-deps check rust-test web-test e2e k8s-check bench clean
+.PHONY: run test web web-deps check rust-test web-test e2e image image-lint k8s-check bench clean
 
 # Demo accounts (published passwords) only here, and said so; an explicit
 # PORTAL_SEED_DEMO=false in the environment still wins.
@@ -26,7 +26,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 web: web-deps
 	cd web && $(NPM) run build
 
-test: check rust-test web-test e2e k8s-check
+test: check rust-test web-test e2e image-lint k8s-check
 	@echo "make test: all checks passed"
 
 check: web-deps
@@ -48,8 +48,23 @@ e2e: web
 	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run test:grpc
 	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run e2e
 
+# One image for every target (Containerfile). No engine runs on the CI machine,
+# so `make test` lints the file instead of building it.
+IMAGE ?= localhost/portal
+image:
+	@engine="$$(command -v podman || command -v docker || true)"; \
+	if [ -z "$$engine" ] || ! "$$engine" info >/dev/null 2>&1; then \
+	  echo "make image: needs a running podman or docker engine; none here" >&2; exit 1; \
+	fi; \
+	"$$engine" build -f Containerfile -t $(IMAGE):dev -t $(IMAGE):$$(git rev-parse --short HEAD) .
+
+image-lint:
+	bash tools/venv.sh
+	.tools/venv/bin/hadolint Containerfile
+
+# Renders, validates and scans the Kubernetes manifests offline (k8s/check.sh).
 k8s-check:
-	@if [ -f k8s/check.sh ]; then bash k8s/check.sh; else echo "k8s: no manifests yet"; fi
+	bash k8s/check.sh
 
 # Release build; prints tables of ratios against baselines measured in the same run.
 bench:

