@@ -6,6 +6,8 @@
 //! - a signed-in read vs the gRPC transport floor: the health check of the
 //!   service itself (straight to its loopback port), then the same read direct,
 //!   through the gateway as gRPC and as REST, with rates and latency under load;
+//! - a sign-in storm: a person's sign-in while 1,000 wrong ones arrive from
+//!   rotating addresses, vs the same sign-in on an idle portal;
 //! - the process's resident memory after each burst vs its idle size.
 //!
 //! Every load is `CONCURRENCY` calls in flight on one HTTP/2 connection, as a
@@ -63,6 +65,8 @@ impl Portal {
             .env("PORTAL_LOOPBACK_PORT", loopback.to_string())
             .env("PORTAL_ADMIN_PASSWORD", "bench-admin-password")
             .env("PORTAL_SEED_DEMO", "true")
+            // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
+            .env("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32")
             .env("PORTAL_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -193,6 +197,133 @@ async fn sign_in(http: &reqwest::Client, base: &str) -> String {
         .as_str()
         .expect("data.accessToken")
         .to_owned()
+}
+
+/// Wrong sign-ins in the storm, and how many are in flight at once.
+const STORM: usize = 1_000;
+const STORM_CONCURRENCY: usize = 64;
+/// A person's sign-ins measured on an idle portal, and at most during the storm.
+const PERSON_SIGN_INS: usize = 12;
+
+/// A sign-in's HTTP status and time; `device` is the browser's device token.
+async fn timed_sign_in(
+    http: &reqwest::Client,
+    base: &str,
+    (login, password): (&str, &str),
+    device: Option<&str>,
+    address: Option<String>,
+) -> (u16, Duration, Option<String>) {
+    let mut request = http
+        .post(format!("{base}/api/auth/login"))
+        .json(&serde_json::json!({ "login": login, "password": password }));
+    if let Some(device) = device {
+        request = request.header("cookie", format!("portal_device={device}"));
+    }
+    if let Some(address) = address {
+        request = request.header("x-forwarded-for", address);
+    }
+    let began = Instant::now();
+    let response = request.send().await.expect("sign-in answered");
+    let elapsed = began.elapsed();
+    let device = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| c.strip_prefix("portal_device="))
+        .and_then(|c| c.split(';').next())
+        .map(str::to_owned);
+    (response.status().as_u16(), elapsed, device)
+}
+
+fn median_millis(mut times: Vec<Duration>) -> f64 {
+    times.sort_unstable();
+    times
+        .get(times.len() / 2)
+        .map_or(f64::NAN, |t| t.as_secs_f64() * 1e3)
+}
+
+/// A person's sign-ins from their own browser and from a new one, on an idle
+/// portal and while `STORM` wrong sign-ins from rotating addresses arrive: the
+/// report's lines.
+async fn sign_in_storm(http: &reqwest::Client, base: &str) -> Vec<String> {
+    let person = ("doctor", "doctor-demo-password");
+    let (_, _, device) = timed_sign_in(http, base, person, None, None).await;
+    let device = device.expect("a device token");
+    let mut idle = Vec::new();
+    for _ in 0..PERSON_SIGN_INS {
+        let (status, took, _) = timed_sign_in(http, base, person, Some(&device), None).await;
+        assert_eq!(status, 200, "idle sign-in");
+        idle.push(took);
+    }
+
+    let storm = tokio::spawn({
+        let (http, base) = (http.clone(), base.to_owned());
+        async move {
+            let started = Instant::now();
+            let statuses: Vec<u16> = stream::iter(0..STORM)
+                .map(|i| {
+                    let (http, base) = (&http, base.as_str());
+                    async move {
+                        let address = format!("198.18.{}.{}", i / 250, i % 250 + 1);
+                        let guess = format!("guess{i}");
+                        let wrong = (guess.as_str(), "wrong-password");
+                        timed_sign_in(http, base, wrong, None, Some(address))
+                            .await
+                            .0
+                    }
+                })
+                .buffer_unordered(STORM_CONCURRENCY)
+                .collect()
+                .await;
+            (started.elapsed(), statuses)
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (mut own, mut new_device) = (Vec::new(), Vec::new());
+    for _ in 0..PERSON_SIGN_INS {
+        if storm.is_finished() {
+            break;
+        }
+        own.push(timed_sign_in(http, base, person, Some(&device), None).await);
+        new_device.push(timed_sign_in(http, base, person, None, None).await);
+    }
+    let (storm_time, statuses) = storm.await.expect("storm");
+
+    let idle_ms = median_millis(idle);
+    let succeeded = |runs: &[(u16, Duration, Option<String>)]| {
+        let ok: Vec<Duration> = runs.iter().filter(|r| r.0 == 200).map(|r| r.1).collect();
+        (ok.len(), runs.len(), median_millis(ok))
+    };
+    let mut lines = vec![
+        format!(
+            "\n| sign-in storm: {STORM} wrong sign-ins, {STORM_CONCURRENCY} in flight, rotating addresses, {:.1} s | signed in | median | vs idle |",
+            storm_time.as_secs_f64()
+        ),
+        "|---|---|---|---|".to_owned(),
+        format!(
+            "| a person's own browser, idle portal (baseline) | {PERSON_SIGN_INS} of {PERSON_SIGN_INS} | {idle_ms:.1} ms | 1.00× |"
+        ),
+    ];
+    for (what, runs) in [
+        ("the same browser during the storm", &own),
+        ("a new browser during the storm", &new_device),
+    ] {
+        let (ok, all, median) = succeeded(runs);
+        lines.push(format!(
+            "| {what} | {ok} of {all} | {median:.1} ms | {:.2}× |",
+            median / idle_ms
+        ));
+    }
+    let count = |code: u16| statuses.iter().filter(|&&s| s == code).count();
+    lines.push(format!(
+        "\nthe storm's answers: {} × 401 wrong password, {} × 503 hashing queue full, {} × 429 limited, {} other",
+        count(401),
+        count(503),
+        count(429),
+        statuses.len() - count(401) - count(503) - count(429)
+    ));
+    lines
 }
 
 /// How one read row calls: a gRPC method on a channel, or a REST GET.
@@ -328,6 +459,8 @@ async fn main() {
     })
     .await;
     let after_sign_ins = portal.rss_mib();
+    let storm = sign_in_storm(&http, base).await;
+    let after_storm = portal.rss_mib();
 
     // Reads: the transport floor, then a signed-in read direct and through the gateway.
     let mut connector = HttpConnector::new();
@@ -363,6 +496,9 @@ async fn main() {
             ("POST /api/auth/login (a known device)", rest_sign_in),
         ],
     );
+    for line in storm {
+        println!("{line}");
+    }
 
     println!(
         "\n| read ({READS} calls, one HTTP/2 connection) | req/s | share of the floor | p50 | p99 |"
@@ -401,6 +537,7 @@ async fn main() {
     for (what, mib) in [
         ("idle after start (baseline)", idle),
         ("after the sign-ins", after_sign_ins),
+        ("after the sign-in storm", after_storm),
         ("after the reads", after_reads),
     ] {
         println!("| {what} | {mib:.1} MiB | {:.2}× |", mib / idle);

@@ -73,8 +73,8 @@ pub enum StartError {
     AdminLogin,
     #[error("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters")]
     AdminPassword,
-    #[error("keying department titles: {0}")]
-    TitleKeys(#[source] ServiceError),
+    #[error("keying department titles and logins: {0}")]
+    Rekeying(#[source] ServiceError),
     #[error("preparing password hashing: {0}")]
     Hashing(#[source] ServiceError),
     #[error("creating the bootstrap admin: {0}")]
@@ -108,7 +108,8 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     store
         .key_department_titles()
         .await
-        .map_err(StartError::TitleKeys)?;
+        .map_err(StartError::Rekeying)?;
+    store.key_logins().await.map_err(StartError::Rekeying)?;
     let passwords = Passwords::new().await.map_err(StartError::Hashing)?;
     bootstrap::admin(&store, &passwords, &admin_login, admin_password)
         .await

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use portal_kit::db::Backend;
 use portal_kit::token::Subject;
-use portal_kit::{ServiceError, ServiceResult};
+use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::any::Any;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 
@@ -22,7 +22,7 @@ use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
 use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
 use crate::domain::secret::SecretHash;
-use crate::domain::user::{MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
+use crate::domain::user::{MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
 
 #[derive(Clone)]
 pub struct Store {
@@ -206,6 +206,25 @@ pub enum SessionsEnded {
     PasswordChanged,
     Blocked,
 }
+
+/// A table whose rows carry a uniquely indexed key computed in Rust from a text.
+struct Keyed {
+    table: &'static str,
+    text: &'static str,
+    key: &'static str,
+}
+
+const KEYED_TITLES: Keyed = Keyed {
+    table: "departments",
+    text: "title",
+    key: "title_key",
+};
+
+const KEYED_LOGINS: Keyed = Keyed {
+    table: "users",
+    text: "login",
+    key: "login_key",
+};
 
 const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users WHERE id = $1";
 
@@ -683,6 +702,15 @@ impl Store {
         now: i64,
     ) -> ServiceResult<(UserRecord, SessionsEnded)> {
         let mut tx = self.write().await?;
+        if self.backend == Backend::Postgres {
+            // Updates queue here, so two admins taking the right from each other
+            // cannot both see the other still holding it (SQLite's BEGIN
+            // IMMEDIATE serialises writers already).
+            sqlx::query("SELECT id FROM rights WHERE name = $1 FOR UPDATE")
+                .bind(Right::UserManagement.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
         let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
@@ -721,6 +749,17 @@ impl Store {
                 .await?;
         }
         write_user_links(&mut tx, id, profile).await?;
+        let managers: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
+             JOIN users u ON u.id = ur.user_id LEFT JOIN statuses s ON s.id = u.status_id \
+             WHERE r.name = $1 AND COALESCE(s.blocks_sign_in, 0) = 0",
+        )
+        .bind(Right::UserManagement.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        if managers == 0 {
+            return Err(ServiceError::conflict(MSG_LAST_USER_MANAGER));
+        }
         let ended = if blocked {
             SessionsEnded::Blocked
         } else if password.is_some() {
@@ -870,24 +909,51 @@ impl Store {
         Ok(department)
     }
 
-    /// Gives departments stored before titles had keys their key. Where two old
-    /// departments share one, the later stays without a key (and so without the
-    /// uniqueness check) until an admin renames it; the log says which.
+    /// Gives every department title its key (see [`title_key`]) where it has none
+    /// yet: rows from before the key existed.
     pub async fn key_department_titles(&self) -> ServiceResult<()> {
-        let unkeyed: Vec<(i64, String)> =
-            sqlx::query_as("SELECT id, title FROM departments WHERE title_key IS NULL ORDER BY id")
-                .fetch_all(&self.pool)
-                .await?;
-        for (id, title) in unkeyed {
-            let keyed = sqlx::query("UPDATE departments SET title_key = $1 WHERE id = $2")
-                .bind(title_key(&title))
-                .bind(id)
-                .execute(&self.pool)
-                .await;
-            match keyed {
+        self.rekey(&KEYED_TITLES, title_key).await
+    }
+
+    /// Gives every login the key of [`LoginKey::of`] where it holds another: rows
+    /// keyed before lookalike letters were folded.
+    pub async fn key_logins(&self) -> ServiceResult<()> {
+        self.rekey(&KEYED_LOGINS, |login| {
+            LoginKey::of(login).as_str().to_owned()
+        })
+        .await
+    }
+
+    /// Sets each row's key column to `key` of its text where it differs. A key
+    /// another row holds already is left unset, and the log names the row, for
+    /// an admin to rename one of the pair.
+    async fn rekey(&self, keyed: &Keyed, key: impl Fn(&str) -> String) -> ServiceResult<()> {
+        let Keyed {
+            table,
+            text,
+            key: key_column,
+        } = keyed;
+        let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(
+            format!("SELECT id, {text}, {key_column} FROM {table} ORDER BY id"),
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        for (id, value, stored) in rows {
+            let wanted = key(&value);
+            if stored.as_deref() == Some(wanted.as_str()) {
+                continue;
+            }
+            let updated = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE {table} SET {key_column} = $1 WHERE id = $2"
+            )))
+            .bind(&wanted)
+            .bind(id)
+            .execute(&self.pool)
+            .await;
+            match updated {
                 Ok(_) => {}
                 Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                    tracing::warn!(id, %title, "another department has this title; rename one of them");
+                    tracing::warn!(table, id, %value, "another row reads the same; rename one of them");
                 }
                 Err(error) => return Err(error.into()),
             }

@@ -3,24 +3,32 @@
 use portal_kit::ServiceError;
 
 use super::ids::IdSet;
+use super::text::has_hidden_chars;
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MSG_TITLE_REQUIRED: &str = "Введите название отделения";
 pub const MSG_TITLE_TOO_LONG: &str = "Название отделения не должно превышать 200 символов";
 pub const MSG_DEPARTMENT_NOT_FOUND: &str = "Отделение не найдено";
 pub const MSG_TITLE_TAKEN: &str = "Отделение с таким названием уже существует";
+pub const MSG_TITLE_HIDDEN_CHARS: &str =
+    "Название отделения не должно содержать невидимых и управляющих символов";
 
-/// A department's title: trimmed, not blank, at most [`MAX_TITLE_CHARS`].
+/// A department's title: trimmed, not blank, at most [`MAX_TITLE_CHARS`], every
+/// character one that shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Title(String);
 
 impl Title {
+    /// Runs of white space (tabs and line breaks too) become one space.
     pub fn parse(input: &str) -> Result<Title, ServiceError> {
-        let title = input.trim();
+        let title = input.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title = title.as_str();
         if title.is_empty() {
             Err(ServiceError::invalid(MSG_TITLE_REQUIRED))
         } else if title.chars().count() > MAX_TITLE_CHARS {
             Err(ServiceError::invalid(MSG_TITLE_TOO_LONG))
+        } else if has_hidden_chars(title) {
+            Err(ServiceError::invalid(MSG_TITLE_HIDDEN_CHARS))
         } else {
             Ok(Title(title.to_owned()))
         }

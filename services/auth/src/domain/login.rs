@@ -1,18 +1,25 @@
 //! A user's login: what people type to sign in.
+//!
+//! A new login is NFKC-normalised (fullwidth `ｎｕｒｓｅ` is `nurse`) and made of
+//! the letters of one alphabet, Latin or Cyrillic, digits and `. _ - @`; its key
+//! folds case and the letters and digits that look alike (Cyrillic `а` and Latin
+//! `a`, `0` and `o`), so no login can pass for another.
 
 use std::fmt;
 
 use portal_kit::ServiceError;
+use unicode_normalization::UnicodeNormalization;
 
 pub const MAX_LOGIN_CHARS: usize = 64;
 
 pub const MSG_LOGIN_REQUIRED: &str = "Введите логин";
 pub const MSG_LOGIN_TOO_LONG: &str = "Логин не должен превышать 64 символа";
 pub const MSG_LOGIN_WHITESPACE: &str = "Логин не должен содержать пробелов и служебных символов";
+pub const MSG_LOGIN_CHARACTERS: &str = "Логин может содержать только буквы одного алфавита (латиница или кириллица), цифры и знаки . _ - @";
 
-/// A login as the user chose it (trimmed), plus its key: the lower-case form that
-/// is unique among users and that sign-in matches, so `Ivanova` and `ivanova` are
-/// one account.
+/// A login as the user chose it (trimmed, NFKC), plus its key: the folded form
+/// that is unique among users and that sign-in matches, so `Ivanova`, `ivanova`
+/// and `іvаnоva` written with Cyrillic letters are one account.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Login {
     display: String,
@@ -25,7 +32,7 @@ pub struct LoginKey(String);
 
 impl Login {
     pub fn parse(input: &str) -> Result<Login, ServiceError> {
-        let display = input.trim();
+        let display: String = input.trim().nfkc().collect();
         if display.is_empty() {
             return Err(ServiceError::invalid(MSG_LOGIN_REQUIRED));
         }
@@ -35,9 +42,12 @@ impl Login {
         if display.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(ServiceError::invalid(MSG_LOGIN_WHITESPACE));
         }
+        if !of_one_alphabet(&display) {
+            return Err(ServiceError::invalid(MSG_LOGIN_CHARACTERS));
+        }
         Ok(Login {
-            display: display.to_owned(),
-            key: LoginKey::of(display),
+            key: LoginKey::of(&display),
+            display,
         })
     }
 
@@ -62,11 +72,63 @@ impl fmt::Display for Login {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Alphabet {
+    Latin,
+    Cyrillic,
+}
+
+fn alphabet(c: char) -> Option<Alphabet> {
+    match c {
+        'a'..='z' | 'A'..='Z' => Some(Alphabet::Latin),
+        'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => Some(Alphabet::Cyrillic),
+        _ => None,
+    }
+}
+
+/// Letters of one alphabet, digits and `. _ - @`.
+fn of_one_alphabet(login: &str) -> bool {
+    let allowed = login
+        .chars()
+        .all(|c| alphabet(c).is_some() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '@'));
+    let mut alphabets = login.chars().filter_map(alphabet);
+    let first = alphabets.next();
+    allowed && alphabets.all(|a| Some(a) == first)
+}
+
+/// The Latin letter or digit a lower-case character passes for, if another.
+fn lookalike(c: char) -> char {
+    match c {
+        'а' => 'a',
+        'в' | 'ь' => 'b',
+        'е' | 'ё' => 'e',
+        'к' => 'k',
+        'м' => 'm',
+        'н' => 'h',
+        'о' | '0' => 'o',
+        'п' => 'n',
+        'р' => 'p',
+        'с' => 'c',
+        'т' => 't',
+        'у' => 'y',
+        'х' => 'x',
+        'з' => '3',
+        '1' => 'l',
+        other => other,
+    }
+}
+
 impl LoginKey {
     /// The key of whatever was typed into the sign-in form. Sign-in does not
     /// validate logins: an impossible one simply matches nobody.
     pub fn of(input: &str) -> LoginKey {
-        LoginKey(input.trim().to_lowercase())
+        let folded = input
+            .trim()
+            .nfkc()
+            .flat_map(char::to_lowercase)
+            .map(lookalike)
+            .collect();
+        LoginKey(folded)
     }
 
     pub fn as_str(&self) -> &str {
@@ -96,6 +158,30 @@ mod tests {
             Login::parse("петров").unwrap().key()
         );
         assert_eq!(LoginKey::of(" Nurse "), LoginKey::of("nurse"));
+    }
+
+    #[test]
+    fn lookalike_logins_share_a_key_so_none_can_pass_for_another() {
+        // Fullwidth letters are the letters they show.
+        let fullwidth = Login::parse("ｎｕｒｓｅ").unwrap();
+        assert_eq!(fullwidth.as_str(), "nurse");
+        assert_eq!(fullwidth.key(), &LoginKey::of("nurse"));
+        // A whole login in Cyrillic lookalikes, and digits that pass for letters.
+        assert_eq!(Login::parse("рор").unwrap().key(), &LoginKey::of("pop"));
+        assert_eq!(LoginKey::of("adm1n0"), LoginKey::of("admlno"));
+        assert_ne!(LoginKey::of("ivanova"), LoginKey::of("petrova"));
+    }
+
+    #[test]
+    fn a_login_mixing_alphabets_or_with_hidden_or_odd_characters_is_refused() {
+        assert_eq!(message("nurѕe"), MSG_LOGIN_CHARACTERS);
+        assert_eq!(message("аdmin"), MSG_LOGIN_CHARACTERS);
+        assert_eq!(message("admin\u{200B}"), MSG_LOGIN_CHARACTERS);
+        assert_eq!(message("ad\u{202E}min"), MSG_LOGIN_CHARACTERS);
+        assert_eq!(message("admin!"), MSG_LOGIN_CHARACTERS);
+        assert_eq!(message("αdmin"), MSG_LOGIN_CHARACTERS);
+        assert!(Login::parse("o.smirnova_2@ward-3").is_ok());
+        assert!(Login::parse("смирнова.о").is_ok());
     }
 
     #[test]

@@ -9,4 +9,5 @@ pub mod password;
 pub mod rate_limit;
 pub mod refresh;
 pub mod secret;
+pub mod text;
 pub mod user;

@@ -8,13 +8,19 @@ use portal_proto::auth::v1::UserDraft;
 use super::ids::IdSet;
 use super::login::Login;
 use super::password::Password;
+use super::text::has_hidden_chars;
 
 pub const MAX_NAME_CHARS: usize = 100;
 pub const MAX_EMAIL_CHARS: usize = 254;
 
 pub const MSG_USER_NOT_FOUND: &str = "Пользователь не найден";
 pub const MSG_LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
+/// Someone must always be able to manage users: the bootstrap admin is only
+/// created on an empty database.
+pub const MSG_LAST_USER_MANAGER: &str = "Нельзя отнять право управления пользователями у последнего, кто им обладает, или заблокировать его";
 pub const MSG_EMAIL_INVALID: &str = "Некорректный адрес электронной почты";
+pub const MSG_NAME_HIDDEN_CHARS: &str =
+    "Фамилия, имя и отчество не должны содержать невидимых и управляющих символов";
 
 /// The three parts of a Russian full name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +61,8 @@ impl PersonName {
             Err(ServiceError::invalid(part.required_message()))
         } else if name.chars().count() > MAX_NAME_CHARS {
             Err(ServiceError::invalid(part.too_long_message()))
+        } else if has_hidden_chars(name) {
+            Err(ServiceError::invalid(MSG_NAME_HIDDEN_CHARS))
         } else {
             Ok(PersonName(name.to_owned()))
         }

@@ -102,6 +102,53 @@ async fn a_taken_login_is_refused_whatever_its_case() {
 }
 
 #[tokio::test]
+async fn lookalike_logins_and_hidden_characters_are_refused() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        app.staff("cope", "cope-password", &[], &[]).await;
+        let mut client = app.client.clone();
+        let token = app.admin_token();
+        let create = |login: &str| creating(new_user(login, "long-enough"));
+        // Fullwidth letters, another case, and a word written wholly in Cyrillic
+        // letters that look Latin ("соре") are logins that exist.
+        for taken in ["ｎｕｒｓｅ", "NURSE", "\u{441}\u{43E}\u{440}\u{435}"] {
+            assert_status(
+                client.create_user(authed(create(taken), &token)).await,
+                Code::FailedPrecondition,
+                LOGIN_TAKEN,
+            );
+        }
+        let characters = "Логин может содержать только буквы одного алфавита (латиница или кириллица), цифры и знаки . _ - @";
+        for odd in ["nurѕe", "nurse\u{200B}", "nu\u{202E}rse"] {
+            assert_status(
+                client.create_user(authed(create(odd), &token)).await,
+                Code::InvalidArgument,
+                characters,
+            );
+        }
+        let hidden_name = pb::UserDraft {
+            surname: "Смирнова\u{202E}".into(),
+            ..new_user("smirnova", "long-enough")
+        };
+        assert_status(
+            client.create_user(authed(creating(hidden_name), &token)).await,
+            Code::InvalidArgument,
+            "Фамилия, имя и отчество не должны содержать невидимых и управляющих символов",
+        );
+        let hidden_title = pb::CreateDepartmentRequest {
+            title: "Приёмное\u{7}отделение".into(),
+            user_ids: vec![],
+        };
+        assert_status(
+            client.create_department(authed(hidden_title, &token)).await,
+            Code::InvalidArgument,
+            "Название отделения не должно содержать невидимых и управляющих символов",
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn editing_a_user_requires_name_surname_and_login() {
     on_each_backend(false, |app| async move {
         let nurse = app.staff("nurse", "nurse-password", &[], &[]).await;
@@ -422,6 +469,46 @@ async fn a_departments_members_are_replaced_on_edit() {
             .list_departments_with_users(authed(pb::ListDepartmentsWithUsersRequest {}, &token))
             .await;
         assert_eq!(all.unwrap().into_inner().departments, [updated]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_last_user_manager_can_neither_lose_the_right_nor_be_blocked() {
+    on_each_backend(false, |app| async move {
+        let last = "Нельзя отнять право управления пользователями у последнего, кто им обладает, или заблокировать его";
+        let admin = app
+            .client
+            .clone()
+            .get_user(authed(pb::GetUserRequest { user_id: ADMIN_ID }, &app.admin_token()))
+            .await
+            .unwrap()
+            .into_inner()
+            .user
+            .unwrap();
+        let without_the_right = pb::UserDraft {
+            right_ids: vec![RIGHT_EDUCATION_MANAGEMENT],
+            ..TestApp::unchanged(&admin)
+        };
+        assert_status(
+            app.update_user(ADMIN_ID, without_the_right.clone()).await,
+            Code::FailedPrecondition,
+            last,
+        );
+        let dismissed = pb::UserDraft {
+            status_id: app.status_id("Уволен").await,
+            ..TestApp::unchanged(&admin)
+        };
+        assert_status(
+            app.update_user(ADMIN_ID, dismissed).await,
+            Code::FailedPrecondition,
+            last,
+        );
+        // With a second manager the first may step down.
+        app.staff("manager", "manager-password", &[RIGHT_USER_MANAGEMENT], &[])
+            .await;
+        let stepped_down = app.update_user(ADMIN_ID, without_the_right).await.unwrap();
+        assert_eq!(stepped_down.right_ids, [RIGHT_EDUCATION_MANAGEMENT]);
     })
     .await;
 }
