@@ -430,12 +430,7 @@ async fn channel(url: &str) -> Channel {
 #[tokio::main]
 async fn main() {
     let portal = Portal::start().await;
-    // A browser keeps the device cookie of its first sign-in; with it, its own
-    // concurrent sign-ins are not the guesses that the per-login limit refuses.
-    let http = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .expect("HTTP client");
+    let http = reqwest::Client::new();
     let base = portal.base.as_str();
     let binary_mib = std::fs::metadata(PORTAL).map_or(0.0, |m| m.len() as f64 / 1048576.0);
     let idle = portal.rss_mib();
@@ -453,9 +448,15 @@ async fn main() {
         );
     })
     .await;
-    sign_in(&http, base).await;
+    // A browser keeps the device cookie of its first sign-in; with it, its own
+    // concurrent sign-ins are not the guesses that the per-login limit refuses.
+    let browser = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .expect("HTTP client");
+    sign_in(&browser, base).await;
     let rest_sign_in = load(SIGN_INS, || async {
-        sign_in(&http, base).await;
+        sign_in(&browser, base).await;
     })
     .await;
     let after_sign_ins = portal.rss_mib();
