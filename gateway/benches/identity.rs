@@ -492,7 +492,7 @@ async fn main() {
         "bare argon2id",
         &[
             ("argon2id verify (baseline)", argon2),
-            ("POST /api/auth/login", rest_sign_in),
+            ("POST /api/auth/login (a known device)", rest_sign_in),
         ],
     );
     for line in storm {
