@@ -4,6 +4,7 @@
 
 mod auth;
 mod docs;
+mod education;
 
 use std::net::SocketAddr;
 
@@ -72,6 +73,9 @@ impl Endpoint {
 
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
+        .into_iter()
+        .chain(education::endpoints())
+        .collect()
 }
 
 pub fn router(state: AppState) -> Router {
