@@ -426,3 +426,32 @@ async fn tens_of_simultaneous_submissions_through_the_gateway_never_exceed_the_t
     );
     portal.running.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_demo_nurse_finds_her_two_courses_and_the_educator_the_results() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let sign_in = |login: &'static str| {
+        let body = json!({ "login": login, "password": format!("{login}-demo-password") });
+        let post = Post {
+            json: Some(body),
+            ..Post::default()
+        };
+        let portal = &portal;
+        async move {
+            let (status, _, body) = portal.post("/api/auth/login", post).await;
+            data(status, &body)["accessToken"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    let nurse = sign_in("nurse").await;
+    let courses = get(&portal, "/api/course/get-all-courses", &nurse).await;
+    assert_eq!(courses.as_array().unwrap().len(), 2, "{courses}");
+    let my_tests = get(&portal, "/api/test/get-my-tests", &nurse).await;
+    assert_eq!(my_tests.as_array().unwrap().len(), 2, "{my_tests}");
+    let educator = sign_in("educator").await;
+    let results = get(&portal, "/api/test/get-all-user-test-result", &educator).await;
+    assert_eq!(results.as_array().unwrap().len(), 3, "{results}");
+    portal.running.stop().await.unwrap();
+}
