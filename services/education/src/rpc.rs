@@ -544,7 +544,9 @@ impl EducationService for EducationRpc {
                     user_id,
                     tests_passed: count_usize(done),
                     tests_total: count_usize(tests.len()),
-                    status: compliance_status(standing).into(),
+                    is_complete: standing == Standing::Complete,
+                    is_overdue: standing == Standing::Overdue,
+                    is_due_soon: standing == Standing::DueSoon,
                 };
                 (standing, entry)
             })
@@ -655,15 +657,6 @@ fn count_usize(value: usize) -> i32 {
 
 fn tries_left(test: &TestRecord, used: TriesUsed) -> i32 {
     count((test.number_of_tries - used.started).max(0))
-}
-
-fn compliance_status(standing: Standing) -> pb::ComplianceStatus {
-    match standing {
-        Standing::Overdue => pb::ComplianceStatus::Overdue,
-        Standing::DueSoon => pb::ComplianceStatus::DueSoon,
-        Standing::InProgress => pb::ComplianceStatus::InProgress,
-        Standing::Complete => pb::ComplianceStatus::Complete,
-    }
 }
 
 fn article(record: ArticleRecord) -> pb::Article {
