@@ -212,6 +212,8 @@ async fn service_routes(
         Target::Education => {
             let settings = portal_education::EducationSettings {
                 database_url: config.database_url_for("education"),
+                public_key_file: keys.public.clone(),
+                seed_demo: config.seed_demo,
             };
             (
                 portal_education::SERVICE_NAME,

@@ -4,6 +4,7 @@
 
 mod auth;
 mod docs;
+mod education;
 mod origin;
 
 pub use origin::Origin;
@@ -79,6 +80,9 @@ impl Endpoint {
 
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
+        .into_iter()
+        .chain(education::endpoints())
+        .collect()
 }
 
 pub fn router(state: AppState) -> Router {

@@ -42,8 +42,11 @@ pub async fn start(extra: &[&str]) -> Portal {
         format!("--data-dir={}", data.path().display()),
         format!("--web-dir={}", web.display()),
         format!("--admin-password={ADMIN_PASSWORD}"),
-        "--seed-demo=false".to_owned(),
     ];
+    // No demo data unless a test asks for it.
+    if !extra.iter().any(|a| a.starts_with("--seed-demo")) {
+        args.push("--seed-demo=false".to_owned());
+    }
     args.extend(extra.iter().map(|a| (*a).to_owned()));
     let running = portal_gateway::start(Config::try_parse_from(args).unwrap())
         .await

@@ -1,33 +1,68 @@
-//! The education service: Courses, articles, tests, attempts and statistics.
+//! Portal's training service: courses of articles, tests with questions drawn
+//! per attempt, attempts scored on the server, results and statistics.
 //!
-//! The contract (`portal.education.v1.EducationService`) is fixed in `proto/`; this crate owns the
-//! schema and starts the service. Its RPCs are registered with their feature
-//! issue: until then a call answers UNIMPLEMENTED, health and reflection answer.
+//! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
+//! check → parse → store → map); [`domain`] the types that cannot be invalid and
+//! the rules; [`store`] the queries; [`demo`] the demo courses;
+//! `migrations/{sqlite,postgres}` the schema.
 
+pub mod demo;
+pub mod domain;
+pub mod rpc;
+pub mod store;
+
+use std::path::PathBuf;
+
+use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::token::{KeyError, TokenVerifier};
+use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;
 
+use crate::rpc::EducationRpc;
+use crate::store::Store;
+
+/// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.education.v1.EducationService";
 
-static MIGRATIONS: Migrations = Migrations {
-    sqlite: sqlx::migrate!("migrations/sqlite"),
-    postgres: sqlx::migrate!("migrations/postgres"),
-};
-
+/// What education needs to start.
+#[derive(Clone, Debug)]
 pub struct EducationSettings {
     pub database_url: String,
+    /// The public key(s) access tokens are verified with.
+    pub public_key_file: PathBuf,
+    pub seed_demo: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
+    #[error("access-token keys: {0}")]
+    Keys(#[from] KeyError),
     #[error("education database: {0}")]
     Database(#[from] DbError),
+    #[error("loading demo courses: {0}")]
+    Demo(#[source] ServiceError),
 }
 
-/// Connects and migrates the service's database and returns its routes.
+/// The schema of each backend, embedded in the binary.
+pub fn migrations() -> Migrations {
+    Migrations {
+        sqlite: sqlx::migrate!("migrations/sqlite"),
+        postgres: sqlx::migrate!("migrations/postgres"),
+    }
+}
+
+/// Connects, migrates, loads demo courses if asked, and returns the service's
+/// routes (with the token interceptor installed).
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
-    Database::connect(&settings.database_url, &MIGRATIONS).await?;
-    Ok(Routes::default())
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let store = Store::new(database.pool, database.backend);
+    if settings.seed_demo {
+        demo::load(&store).await.map_err(StartError::Demo)?;
+    }
+    let service = EducationServiceServer::with_interceptor(EducationRpc::new(store), verifier);
+    Ok(Routes::new(service))
 }
 
 #[cfg(test)]
@@ -40,11 +75,11 @@ mod tests {
     async fn migrations_apply_twice_cleanly_on_every_backend() {
         for backend in backends() {
             let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &MIGRATIONS)
+            let database = Database::connect(&db.url, &migrations())
                 .await
                 .expect("first start");
-            database.migrate(&MIGRATIONS).await.expect("second run");
-            Database::connect(&db.url, &MIGRATIONS)
+            database.migrate(&migrations()).await.expect("second run");
+            Database::connect(&db.url, &migrations())
                 .await
                 .expect("restart");
         }

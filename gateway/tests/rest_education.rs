@@ -1,0 +1,455 @@
+//! Every education-host call of spec §7 over REST (and the calls beyond it):
+//! paths, query names, camelCase fields, the envelope, statuses, no correctness
+//! for learners, and the tries limit under concurrent submissions.
+
+mod support;
+
+use futures_util::future::join_all;
+use portal_kit::Right;
+use serde_json::{Value, json};
+use support::{Portal, Post, envelope, start};
+
+const LEARNER: i64 = 50;
+const OTHER: i64 = 51;
+
+fn data(status: u16, body: &str) -> Value {
+    assert_eq!(status, 200, "{body}");
+    let value = envelope(body);
+    assert_eq!(value["success"], true, "{value}");
+    value["data"].clone()
+}
+
+fn error(expected: u16, status: u16, body: &str) -> String {
+    assert_eq!(status, expected, "{body}");
+    let value = envelope(body);
+    assert_eq!(value["success"], false, "{value}");
+    value["errorMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn get(portal: &Portal, path: &str, token: &str) -> Value {
+    let (status, _, body) = portal.get(path, Some(token)).await;
+    data(status, &body)
+}
+
+async fn post(portal: &Portal, path: &str, token: &str, json: Value) -> (u16, String) {
+    let post = Post {
+        json: Some(json),
+        token: Some(token),
+        ..Post::default()
+    };
+    let (status, _, body) = portal.post(path, post).await;
+    (status, body)
+}
+
+async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
+    let (status, body) = post(portal, path, token, json).await;
+    data(status, &body)
+}
+
+/// A test as spec §3 writes one: `question[]` with `answer[]` and `isCorrect`.
+fn test_body(points: i32, drawn: i32, tries: i32, questions: usize) -> Value {
+    let question: Vec<Value> = (1..=questions)
+        .map(|i| {
+            json!({
+                "title": format!("Вопрос {i}"),
+                "answer": [
+                    { "title": "Правильно", "isCorrect": true },
+                    { "title": "Неправильно", "isCorrect": false },
+                ],
+            })
+        })
+        .collect();
+    json!({
+        "title": "Гигиена рук",
+        "description": "Пять моментов",
+        "totalPointsRequired": points,
+        "numberOfQuestions": drawn,
+        "numberOfTries": tries,
+        "question": question,
+    })
+}
+
+/// `{questionId, answerId}` for every question of a full test, right or wrong.
+fn choose(test: &Value, right: bool) -> Vec<Value> {
+    test["question"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            let answer = q["answer"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["isCorrect"] == right)
+                .unwrap();
+            json!({ "questionId": q["id"], "answerId": answer["id"] })
+        })
+        .collect()
+}
+
+/// A test, an article linking it, and a course assigned to [`LEARNER`].
+async fn assigned(portal: &Portal, admin: &str, tries: i32) -> (Value, Value, Value) {
+    let test = post_data(
+        portal,
+        "/api/test/create-test-with-question-and-answers",
+        admin,
+        test_body(1, 2, tries, 2),
+    )
+    .await;
+    let article = post_data(
+        portal,
+        "/api/course/create-article",
+        admin,
+        json!({
+            "title": "Пять моментов гигиены рук",
+            "description": "ВОЗ",
+            "content": "<p>Текст<script>alert(1)</script></p>",
+            "dateDeadLine": "2030-01-31T00:00:00Z",
+            "idTest": test["id"],
+        }),
+    )
+    .await;
+    let course = post_data(
+        portal,
+        "/api/course/create-course-with-user-and-articles",
+        admin,
+        json!({
+            "title": "Профилактика ИСМП",
+            "description": "Обязательный курс",
+            "dateDeadline": "2030-01-31",
+            "userIds": [LEARNER],
+            "articleIds": [article["id"]],
+        }),
+    )
+    .await;
+    (test, article, course)
+}
+
+#[tokio::test]
+async fn every_course_and_test_route_answers_with_the_spec_fields() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let learner = portal.token(LEARNER, &[]);
+    let (test, article, course) = assigned(&portal, &admin, 3).await;
+    let (test_id, article_id, course_id) = (
+        test["id"].as_i64().unwrap(),
+        article["id"].as_i64().unwrap(),
+        course["id"].as_i64().unwrap(),
+    );
+    assert_eq!(test["question"][0]["answer"][0]["isCorrect"], true);
+    assert_eq!(article["dateDeadline"], "2030-01-31");
+    assert_eq!(article["testId"], test_id);
+    assert!(!article["content"].as_str().unwrap().contains("script"));
+    assert!(course["dateCreation"].as_str().unwrap().ends_with('Z'));
+
+    // The learner's path.
+    let courses = get(&portal, "/api/course/get-all-courses", &learner).await;
+    assert_eq!(courses[0]["id"], course_id);
+    let mine = get(
+        &portal,
+        &format!("/api/course/get-all-courses-by-user?userId={LEARNER}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(
+        mine,
+        json!([{ "id": course_id, "title": "Профилактика ИСМП" }])
+    );
+    let one = get(
+        &portal,
+        &format!("/api/course/get-by-id-course?idCourse={course_id}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(one["dateDeadline"], "2030-01-31");
+    let articles = get(
+        &portal,
+        &format!("/api/course/get-all-article-by-course?courseId={course_id}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(articles[0]["id"], article_id);
+    assert_eq!(
+        get(&portal, "/api/course/get-all-article", &learner).await[0]["id"],
+        article_id
+    );
+    let read = get(
+        &portal,
+        &format!("/api/course/get-by-id-article?idArticle={article_id}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(read["title"], "Пять моментов гигиены рук");
+    let tests = get(
+        &portal,
+        &format!("/api/test/get-all-test-by-article?articleId={article_id}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(tests[0]["id"], test_id);
+    assert_eq!(
+        get(&portal, "/api/test/get-all-test", &learner).await[0]["numberOfTries"],
+        3
+    );
+    let info = get(
+        &portal,
+        &format!("/api/test/get-by-id-test?idTest={test_id}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(info["totalPointsRequired"], 1);
+    let summary = get(
+        &portal,
+        &format!("/api/test/get-test-summary?idTest={test_id}&userId={LEARNER}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(summary["numberOfTriesLeft"], 3);
+    let started = post_data(
+        &portal,
+        "/api/test/start-attempt",
+        &learner,
+        json!({ "testId": test_id }),
+    )
+    .await;
+    assert_eq!(started["questions"].as_array().unwrap().len(), 2);
+    let completed = post_data(
+        &portal,
+        "/api/test/complete-test",
+        &learner,
+        json!({ "testId": test_id, "userId": LEARNER, "questionWithAnswers": choose(&test, true) }),
+    )
+    .await;
+    assert_eq!(
+        (
+            completed["totalPoint"].clone(),
+            completed["isPassed"].clone()
+        ),
+        (json!(2), json!(true))
+    );
+    let results = get(
+        &portal,
+        &format!("/api/test/get-list-user-test-result-by-test-and-user-id?idTest={test_id}&idUser={LEARNER}"),
+        &learner,
+    )
+    .await;
+    assert_eq!(results[0]["test"]["id"], test_id);
+    assert_eq!(results[0]["userId"], LEARNER);
+    assert!(results[0]["dateCompletion"].is_string());
+    let my_tests = get(&portal, "/api/test/get-my-tests", &learner).await;
+    assert_eq!(my_tests[0]["summary"]["numberOfTriesLeft"], 2);
+    assert_eq!(my_tests[0]["isPassed"], true);
+
+    // Nothing a learner receives carries correctness.
+    for path in [
+        format!("/api/test/get-by-id-test?idTest={test_id}"),
+        "/api/test/get-all-test".to_owned(),
+        format!("/api/test/get-all-test-by-article?articleId={article_id}"),
+    ] {
+        let (_, _, body) = portal.get(&path, Some(&learner)).await;
+        assert!(!body.contains("isCorrect"), "{path}: {body}");
+    }
+    let (_, body) = post(
+        &portal,
+        "/api/test/start-attempt",
+        &learner,
+        json!({ "testId": test_id }),
+    )
+    .await;
+    assert!(!body.contains("isCorrect"), "{body}");
+
+    // The learner may not use the educator's calls.
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/test/get-by-id-full-test?idTest={test_id}"),
+            Some(&learner),
+        )
+        .await;
+    assert_eq!(
+        error(403, status, &body),
+        "У вас нет доступа к данному ресурсу"
+    );
+    let (status, _, body) = portal.get(&format!("/api/test/get-list-user-test-result-by-test-and-user-id?idTest={test_id}&idUser={OTHER}"), Some(&learner)).await;
+    error(403, status, &body);
+    let (status, _, body) = portal.get("/api/course/get-all-courses", None).await;
+    error(401, status, &body);
+
+    // The educator's calls.
+    let full = get(
+        &portal,
+        &format!("/api/test/get-by-id-full-test?idTest={test_id}"),
+        &admin,
+    )
+    .await;
+    assert_eq!(full["question"].as_array().unwrap().len(), 2);
+    let info = get(
+        &portal,
+        &format!("/api/course/get-full-course-info?idCourse={course_id}"),
+        &admin,
+    )
+    .await;
+    assert_eq!(info["userCourse"], json!([{ "userId": LEARNER }]));
+    assert_eq!(info["courseArticle"][0]["article"]["id"], article_id);
+    assert_eq!(info["title"], "Профилактика ИСМП");
+    let all = get(&portal, "/api/test/get-all-user-test-result", &admin).await;
+    assert_eq!(all.as_array().unwrap().len(), 1);
+    let (status, headers, body) = portal
+        .get(&format!("/api/test/get-all-user-test-result?testId={test_id}&userId={LEARNER}&dateFrom=2001-01-01&pageSize=1"), Some(&admin))
+        .await;
+    assert_eq!(data(status, &body).as_array().unwrap().len(), 1);
+    assert!(headers.get("x-next-page-token").is_none());
+    let compliance = get(
+        &portal,
+        &format!("/api/course/get-course-compliance?idCourse={course_id}"),
+        &admin,
+    )
+    .await;
+    assert_eq!(compliance["assignees"][0]["isComplete"], true);
+    assert_eq!(compliance["assignees"][0]["isOverdue"], false);
+    let analysis = get(
+        &portal,
+        &format!("/api/test/get-question-analysis?idTest={test_id}"),
+        &admin,
+    )
+    .await;
+    assert_eq!(analysis[0]["timesCorrect"], 1);
+
+    let mut edited = full.clone();
+    edited["title"] = json!("Гигиена рук (2026)");
+    let updated = post_data(&portal, "/api/test/update-test", &admin, edited).await;
+    assert_eq!(updated["title"], "Гигиена рук (2026)");
+    assert_eq!(updated["question"][0]["id"], full["question"][0]["id"]);
+    let updated = post_data(
+        &portal,
+        "/api/course/update-article",
+        &admin,
+        json!({ "id": article_id, "title": "Гигиена рук", "description": "ВОЗ", "content": "<p>Новый текст</p>", "dateDeadline": "2030-02-01", "testId": test_id }),
+    )
+    .await;
+    assert_eq!(updated["dateDeadline"], "2030-02-01");
+    let updated = post_data(
+        &portal,
+        "/api/course/update-course",
+        &admin,
+        json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2030-03-01", "userIds": [LEARNER, OTHER], "articleIds": [article_id] }),
+    )
+    .await;
+    assert_eq!(updated["dateDeadline"], "2030-03-01");
+    assert_eq!(
+        get(
+            &portal,
+            "/api/course/get-all-courses",
+            &portal.token(OTHER, &[])
+        )
+        .await[0]["id"],
+        course_id
+    );
+
+    // The spec §5 messages reach the envelope.
+    let (status, body) = post(
+        &portal,
+        "/api/test/create-test-with-question-and-answers",
+        &admin,
+        test_body(3, 2, 1, 2),
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &body),
+        "Необходимое количество очков превышает количество вопросов в тесте"
+    );
+    let (status, body) = post(
+        &portal,
+        "/api/test/create-test-with-question-and-answers",
+        &admin,
+        test_body(1, 3, 1, 2),
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &body),
+        "Количество вопросов после перемешивания не может превышать количество вопросов в тесте"
+    );
+    let (status, body) = post(
+        &portal,
+        "/api/test/create-test-with-question-and-answers",
+        &admin,
+        test_body(0, 1, 1, 2),
+    )
+    .await;
+    assert_eq!(error(400, status, &body), "Значение должно быть больше 0");
+
+    let openapi = get_openapi(&portal).await;
+    for path in [
+        "/api/course/create-article",
+        "/api/test/complete-test",
+        "/api/test/get-test-summary",
+    ] {
+        assert!(
+            openapi["paths"].get(path).is_some(),
+            "{path} in the API document"
+        );
+    }
+    portal.running.stop().await.unwrap();
+}
+
+async fn get_openapi(portal: &Portal) -> Value {
+    let (status, _, body) = portal.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    serde_json::from_str(&body).unwrap()
+}
+
+#[tokio::test]
+async fn tens_of_simultaneous_submissions_through_the_gateway_never_exceed_the_tries() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let learner = portal.token(LEARNER, &[]);
+    let (test, _, _) = assigned(&portal, &admin, 3).await;
+    let body = json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) });
+    let submissions =
+        (0..30).map(|_| post(&portal, "/api/test/complete-test", &learner, body.clone()));
+    let outcomes = join_all(submissions).await;
+    let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();
+    let spent: Vec<String> = outcomes
+        .iter()
+        .filter(|(status, _)| *status == 409)
+        .map(|(status, body)| error(409, *status, body))
+        .collect();
+    assert_eq!((accepted, spent.len()), (3, 27), "{outcomes:?}");
+    assert!(
+        spent
+            .iter()
+            .all(|m| m == "Вы исчерпали все попытки для прохождения теста")
+    );
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_demo_nurse_finds_her_two_courses_and_the_educator_the_results() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let sign_in = |login: &'static str| {
+        let body = json!({ "login": login, "password": format!("{login}-demo-password") });
+        let post = Post {
+            json: Some(body),
+            ..Post::default()
+        };
+        let portal = &portal;
+        async move {
+            let (status, _, body) = portal.post("/api/auth/login", post).await;
+            data(status, &body)["accessToken"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    let nurse = sign_in("nurse").await;
+    let courses = get(&portal, "/api/course/get-all-courses", &nurse).await;
+    assert_eq!(courses.as_array().unwrap().len(), 2, "{courses}");
+    let my_tests = get(&portal, "/api/test/get-my-tests", &nurse).await;
+    assert_eq!(my_tests.as_array().unwrap().len(), 2, "{my_tests}");
+    let educator = sign_in("educator").await;
+    let results = get(&portal, "/api/test/get-all-user-test-result", &educator).await;
+    assert_eq!(results.as_array().unwrap().len(), 3, "{results}");
+    portal.running.stop().await.unwrap();
+}

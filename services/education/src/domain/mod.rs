@@ -1,0 +1,12 @@
+//! Education's rules and the types that carry them. A value of these types is
+//! valid by construction: handlers parse requests into them, so storage never
+//! sees invalid input. Nothing here touches the database or the network.
+
+pub mod article;
+pub mod attempt;
+pub mod compliance;
+pub mod course;
+pub mod date;
+pub mod statistics;
+pub mod test;
+pub mod text;

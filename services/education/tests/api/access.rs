@@ -1,0 +1,380 @@
+//! Who may call what: the authorization matrix over every RPC, and what a
+//! learner gets to see.
+
+use portal_kit::Right;
+use portal_proto::education::v1 as pb;
+use prost::Message as _;
+use tonic::Code;
+
+use crate::helpers::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Learner,
+    UserManagement,
+    EducationManagement,
+    EquipmentEditing,
+}
+
+const CALLERS: [Who; 5] = [
+    Who::Anonymous,
+    Who::Learner,
+    Who::UserManagement,
+    Who::EducationManagement,
+    Who::EquipmentEditing,
+];
+
+/// The callers' user ids; the fixture's course is assigned to all of them.
+const IDS: [i64; 5] = [0, LEARNER_ID, 20, 30, 40];
+const OTHER_USER: i64 = 99;
+
+use Code::{NotFound as MISSING, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
+
+const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
+const EDUCATION_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, DENIED];
+/// Something assigned to nobody: only education managers see it exists.
+const UNASSIGNED: [Code; 5] = [UNAUTH, MISSING, MISSING, OK, MISSING];
+const NOBODY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, DENIED];
+
+/// Every RPC of EducationService (some in two situations) and who may call it.
+const MATRIX: &[(&str, [Code; 5])] = &[
+    ("ListArticles", SIGNED_IN),
+    ("GetArticle/assigned", SIGNED_IN),
+    ("GetArticle/unassigned", UNASSIGNED),
+    ("ListArticlesByCourse/assigned", SIGNED_IN),
+    ("ListArticlesByCourse/unassigned", UNASSIGNED),
+    ("CreateArticle", EDUCATION_MANAGEMENT),
+    ("UpdateArticle", EDUCATION_MANAGEMENT),
+    ("ListCourses", SIGNED_IN),
+    ("GetCourse/assigned", SIGNED_IN),
+    ("GetCourse/unassigned", UNASSIGNED),
+    ("GetFullCourseInfo", EDUCATION_MANAGEMENT),
+    ("ListCoursesByUser/themself", SIGNED_IN),
+    ("ListCoursesByUser/another user", EDUCATION_MANAGEMENT),
+    ("CreateCourse", EDUCATION_MANAGEMENT),
+    ("UpdateCourse", EDUCATION_MANAGEMENT),
+    ("ListTests", SIGNED_IN),
+    ("GetTest/assigned", SIGNED_IN),
+    ("GetTest/unassigned", UNASSIGNED),
+    ("ListTestsByArticle/assigned", SIGNED_IN),
+    ("ListTestsByArticle/unassigned", UNASSIGNED),
+    ("GetTestSummary/themself", SIGNED_IN),
+    ("GetTestSummary/another user", EDUCATION_MANAGEMENT),
+    ("ListUserTestResults/themself", SIGNED_IN),
+    ("ListUserTestResults/another user", EDUCATION_MANAGEMENT),
+    ("ListMyTests", SIGNED_IN),
+    ("StartAttempt/assigned", SIGNED_IN),
+    ("StartAttempt/unassigned", UNASSIGNED),
+    ("CompleteTest/themself", SIGNED_IN),
+    ("CompleteTest/another user", NOBODY),
+    ("CompleteTest/unassigned", UNASSIGNED),
+    ("GetFullTest", EDUCATION_MANAGEMENT),
+    ("ListAllTestResults", EDUCATION_MANAGEMENT),
+    ("GetCourseCompliance", EDUCATION_MANAGEMENT),
+    ("GetQuestionAnalysis", EDUCATION_MANAGEMENT),
+    ("CreateTest", EDUCATION_MANAGEMENT),
+    ("UpdateTest", EDUCATION_MANAGEMENT),
+];
+
+struct Fixture {
+    tokens: [Option<String>; 5],
+    assigned: Assigned,
+    unassigned: Assigned,
+}
+
+async fn fixture(app: &TestApp) -> Fixture {
+    let assigned = app.assigned([1, 3, 100], 3).await;
+    app.client
+        .clone()
+        .update_course(authed(
+            pb::UpdateCourseRequest {
+                id: assigned.course.id,
+                title: assigned.course.title.clone(),
+                description: assigned.course.description.clone(),
+                date_deadline: assigned.course.date_deadline.clone(),
+                user_ids: IDS[1..].to_vec(),
+                article_ids: vec![assigned.article.id],
+            },
+            &app.admin_token(),
+        ))
+        .await
+        .expect("assign everyone");
+    let test = app
+        .create_test(test_request([1, 3, 100], questions(3)))
+        .await
+        .unwrap();
+    let article = app.create_article("<p>Другое</p>", test.id).await;
+    let course = app.create_course("2030-01-31", &[], &[article.id]).await;
+    Fixture {
+        tokens: [
+            None,
+            Some(app.token(IDS[1], &[])),
+            Some(app.token(IDS[2], &[Right::UserManagement])),
+            Some(app.token(IDS[3], &[Right::EducationManagement])),
+            Some(app.token(IDS[4], &[Right::EquipmentEditing])),
+        ],
+        assigned,
+        unassigned: Assigned {
+            course,
+            article,
+            test,
+        },
+    }
+}
+
+fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
+    match token {
+        Some(token) => authed(message, token),
+        None => tonic::Request::new(message),
+    }
+}
+
+/// Makes the call `rpc` as caller `who` with a request valid for a caller
+/// allowed to make it, and answers its code.
+async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
+    let mut client = app.client.clone();
+    let token = &fixture.tokens[who];
+    let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
+    let target = if situation == "unassigned" {
+        &fixture.unassigned
+    } else {
+        &fixture.assigned
+    };
+    let user_id = if situation == "another user" {
+        OTHER_USER
+    } else {
+        IDS[who]
+    };
+    let (course_id, article_id, test_id) = (target.course.id, target.article.id, target.test.id);
+    macro_rules! done {
+        ($call:ident, $message:expr) => {
+            code(&client.$call(request($message, token)).await)
+        };
+    }
+    let article_request = || pb::CreateArticleRequest {
+        title: "Статья".into(),
+        description: "Описание".into(),
+        content: "<p>x</p>".into(),
+        date_deadline: "2030-01-01".into(),
+        test_id: 0,
+    };
+    match name {
+        "ListArticles" => done!(list_articles, pb::ListArticlesRequest {}),
+        "GetArticle" => done!(get_article, pb::GetArticleRequest { article_id }),
+        "ListArticlesByCourse" => done!(
+            list_articles_by_course,
+            pb::ListArticlesByCourseRequest { course_id }
+        ),
+        "CreateArticle" => done!(create_article, article_request()),
+        "UpdateArticle" => {
+            let a = article_request();
+            done!(
+                update_article,
+                pb::UpdateArticleRequest {
+                    id: article_id,
+                    title: a.title,
+                    description: a.description,
+                    content: a.content,
+                    date_deadline: a.date_deadline,
+                    test_id,
+                }
+            )
+        }
+        "ListCourses" => done!(list_courses, pb::ListCoursesRequest {}),
+        "GetCourse" => done!(get_course, pb::GetCourseRequest { course_id }),
+        "GetFullCourseInfo" => done!(
+            get_full_course_info,
+            pb::GetFullCourseInfoRequest { course_id }
+        ),
+        "ListCoursesByUser" => done!(
+            list_courses_by_user,
+            pb::ListCoursesByUserRequest { user_id }
+        ),
+        "CreateCourse" => done!(
+            create_course,
+            pb::CreateCourseRequest {
+                title: "Курс".into(),
+                description: "Описание".into(),
+                date_deadline: "2030-01-01".into(),
+                user_ids: vec![LEARNER_ID],
+                article_ids: vec![article_id],
+            }
+        ),
+        "UpdateCourse" => done!(
+            update_course,
+            pb::UpdateCourseRequest {
+                id: course_id,
+                title: "Курс".into(),
+                description: "Описание".into(),
+                date_deadline: "2030-01-01".into(),
+                user_ids: IDS[1..].to_vec(),
+                article_ids: vec![article_id],
+            }
+        ),
+        "ListTests" => done!(list_tests, pb::ListTestsRequest {}),
+        "GetTest" => done!(get_test, pb::GetTestRequest { test_id }),
+        "ListTestsByArticle" => done!(
+            list_tests_by_article,
+            pb::ListTestsByArticleRequest { article_id }
+        ),
+        "GetTestSummary" => done!(
+            get_test_summary,
+            pb::GetTestSummaryRequest { test_id, user_id }
+        ),
+        "ListUserTestResults" => done!(
+            list_user_test_results,
+            pb::ListUserTestResultsRequest { test_id, user_id }
+        ),
+        "ListMyTests" => done!(list_my_tests, pb::ListMyTestsRequest {}),
+        "StartAttempt" => done!(start_attempt, pb::StartAttemptRequest { test_id }),
+        "CompleteTest" => done!(
+            complete_test,
+            pb::CompleteTestRequest {
+                test_id,
+                user_id,
+                question_with_answers: answers(&target.test, 1),
+                attempt_id: 0,
+            }
+        ),
+        "GetFullTest" => done!(get_full_test, pb::GetFullTestRequest { test_id }),
+        "ListAllTestResults" => done!(
+            list_all_test_results,
+            pb::ListAllTestResultsRequest::default()
+        ),
+        "GetCourseCompliance" => done!(
+            get_course_compliance,
+            pb::GetCourseComplianceRequest { course_id }
+        ),
+        "GetQuestionAnalysis" => done!(
+            get_question_analysis,
+            pb::GetQuestionAnalysisRequest { test_id }
+        ),
+        "CreateTest" => done!(create_test, test_request([1, 1, 1], questions(1))),
+        "UpdateTest" => {
+            let t = test_request([1, 3, 100], questions(3));
+            done!(
+                update_test,
+                pb::UpdateTestRequest {
+                    id: test_id,
+                    title: t.title,
+                    description: t.description,
+                    total_points_required: t.total_points_required,
+                    number_of_questions: t.number_of_questions,
+                    number_of_tries: t.number_of_tries,
+                    article_id: 0,
+                    questions: t.questions,
+                }
+            )
+        }
+        other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+#[tokio::test]
+async fn every_call_enforces_its_access_rule() {
+    on_each_backend(|app| async move {
+        let fixture = fixture(&app).await;
+        let mut wrong = Vec::new();
+        for (rpc, expected) in MATRIX {
+            for (who, expected) in expected.iter().enumerate() {
+                let actual = call(&app, &fixture, rpc, who).await;
+                if actual != *expected {
+                    wrong.push(format!(
+                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
+                        CALLERS[who]
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "on {:?}:\n{}",
+            app.backend,
+            wrong.join("\n")
+        );
+    })
+    .await;
+}
+
+#[test]
+fn the_matrix_covers_every_rpc_of_the_contract() {
+    let descriptors =
+        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
+    let service = descriptors
+        .file
+        .iter()
+        .filter(|file| file.package() == "portal.education.v1")
+        .flat_map(|file| &file.service)
+        .find(|service| service.name() == "EducationService")
+        .expect("EducationService in the descriptors");
+    for method in &service.method {
+        let covered = MATRIX
+            .iter()
+            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
+        assert!(
+            covered,
+            "{} is missing from the authorization matrix",
+            method.name()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_learner_lists_only_what_is_assigned_to_them() {
+    on_each_backend(|app| async move {
+        let mine = app.assigned([1, 1, 3], 1).await;
+        let test = app
+            .create_test(test_request([1, 1, 3], questions(1)))
+            .await
+            .unwrap();
+        let theirs = app.create_article("<p>x</p>", test.id).await;
+        app.create_course("2030-01-31", &[OTHER_LEARNER_ID], &[theirs.id])
+            .await;
+        let mut client = app.client.clone();
+        let token = app.learner_token();
+        let courses = client
+            .list_courses(authed(pb::ListCoursesRequest {}, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .courses;
+        assert_eq!(
+            courses.iter().map(|c| c.id).collect::<Vec<_>>(),
+            [mine.course.id]
+        );
+        let articles = client
+            .list_articles(authed(pb::ListArticlesRequest {}, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .articles;
+        assert_eq!(
+            articles.iter().map(|a| a.id).collect::<Vec<_>>(),
+            [mine.article.id]
+        );
+        let tests = client
+            .list_tests(authed(pb::ListTestsRequest {}, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .tests;
+        assert_eq!(
+            tests.iter().map(|t| t.id).collect::<Vec<_>>(),
+            [mine.test.id]
+        );
+        let my_tests = client
+            .list_my_tests(authed(pb::ListMyTestsRequest {}, &token))
+            .await
+            .unwrap()
+            .into_inner()
+            .tests;
+        assert_eq!(my_tests.len(), 1);
+        assert_eq!(
+            my_tests[0].summary.as_ref().unwrap().number_of_tries_left,
+            3
+        );
+        assert_eq!(my_tests[0].article_id, mine.article.id);
+    })
+    .await;
+}
