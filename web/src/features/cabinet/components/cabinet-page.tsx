@@ -4,6 +4,7 @@ import { Fragment, type ReactNode } from 'react';
 
 import { Loading, LoadError } from '@/components/load-state';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { fullName } from '@/lib/person-name';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
@@ -27,7 +28,6 @@ export function CabinetPage() {
   if (me.isError) return <LoadError />;
 
   const { user, status, positions, departments, rights } = me.data;
-  const fullName = [user?.surname, user?.name, user?.lastName].filter(Boolean).join(' ');
   const initials = [user?.name, user?.surname].map((part) => part?.charAt(0) ?? '').join('');
   const fields: [string, ReactNode][] = [
     [strings.cabinet.surname, text(user?.surname)],
@@ -53,7 +53,7 @@ export function CabinetPage() {
         <Avatar sx={{ bgcolor: 'primary.main', width: 64, height: 64, fontSize: 24 }}>{initials}</Avatar>
         <div>
           <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-            {fullName}
+            {user && fullName(user)}
           </Typography>
           <Typography sx={{ color: 'text.secondary' }}>{user?.login}</Typography>
         </div>

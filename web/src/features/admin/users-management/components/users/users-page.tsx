@@ -15,10 +15,11 @@ import { LetterGroups } from '@/components/letter-groups';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
 import { useUsers } from '../../api/auth-queries';
-import { groupUsersByLetter, listName, matchesUserSearch } from '../../utils/user-names';
+import { groupUsersByLetter, matchesUserSearch } from '../../utils/user-names';
 import { CreateUserDialog } from './create-user-dialog';
 
 const hint = (text: string) => <Typography sx={{ color: 'text.secondary' }}>{text}</Typography>;
@@ -42,9 +43,9 @@ export function UsersPage() {
         renderItem={(user) => (
           <ListItemButton key={user.id} component={Link} to={`${paths.adminUsers}/${user.id}`} divider>
             <ListItemAvatar>
-              <Avatar sx={{ bgcolor: 'secondary.main' }}>{listName(user).charAt(0)}</Avatar>
+              <Avatar sx={{ bgcolor: 'secondary.main' }}>{fullName(user).charAt(0)}</Avatar>
             </ListItemAvatar>
-            <ListItemText primary={listName(user)} secondary={user.login} />
+            <ListItemText primary={fullName(user)} secondary={user.login} />
           </ListItemButton>
         )}
       />
