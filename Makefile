@@ -48,9 +48,11 @@ e2e: web
 k8s-check:
 	@if [ -f k8s/check.sh ]; then bash k8s/check.sh; else echo "k8s: no manifests yet"; fi
 
-# Release build; prints tables of ratios against baselines measured in the same run.
-bench:
+# Release build; prints tables of ratios against baselines measured in the same run,
+# then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).
+bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
+	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:
 	$(CARGO) clean
