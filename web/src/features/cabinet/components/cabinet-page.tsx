@@ -3,6 +3,7 @@ import { Avatar, Box, Chip, Divider, Paper, Stack, Typography } from '@mui/mater
 import { Fragment, type ReactNode } from 'react';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { wrappingChip } from '@/components/wrapping-chip';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { fullName } from '@/lib/person-name';
 import { rightLabel } from '@/lib/session/rights';
@@ -16,7 +17,7 @@ const chips = (labels: string[], none: string = strings.common.notSet) =>
   ) : (
     <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
       {labels.map((label) => (
-        <Chip key={label} label={label} size="small" />
+        <Chip key={label} label={label} size="small" sx={wrappingChip} />
       ))}
     </Stack>
   );
@@ -28,7 +29,7 @@ export function CabinetPage() {
   if (me.isError) return <LoadError />;
 
   const { user, status, positions, departments, rights } = me.data;
-  const initials = [user?.name, user?.surname].map((part) => part?.charAt(0) ?? '').join('');
+  const initials = [user?.surname, user?.name].map((part) => part?.charAt(0) ?? '').join('');
   const fields: [string, ReactNode][] = [
     [strings.cabinet.surname, text(user?.surname)],
     [strings.cabinet.name, text(user?.name)],

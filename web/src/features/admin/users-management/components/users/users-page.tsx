@@ -1,6 +1,7 @@
 import SearchOutlined from '@mui/icons-material/SearchOutlined';
 import {
   Avatar,
+  Chip,
   InputAdornment,
   ListItemAvatar,
   ListItemButton,
@@ -18,7 +19,7 @@ import { paths } from '@/config/paths';
 import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
-import { useUsers } from '../../api/auth-queries';
+import { useBlockingStatusIds, useUsers } from '../../api/auth-queries';
 import { groupUsersByLetter, matchesUserSearch } from '../../utils/user-names';
 import { CreateUserDialog } from './create-user-dialog';
 
@@ -26,6 +27,7 @@ const hint = (text: string) => <Typography sx={{ color: 'text.secondary' }}>{tex
 
 export function UsersPage() {
   const query = useUsers();
+  const blockingStatusIds = useBlockingStatusIds();
   // A hospital has hundreds of staff: the admin finds one by typing, not scrolling.
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
@@ -46,6 +48,9 @@ export function UsersPage() {
               <Avatar sx={{ bgcolor: 'secondary.main' }}>{fullName(user).charAt(0)}</Avatar>
             </ListItemAvatar>
             <ListItemText primary={fullName(user)} secondary={user.login} />
+            {blockingStatusIds.has(user.statusId) && (
+              <Chip label={strings.admin.user.blocked} color="error" variant="outlined" size="small" />
+            )}
           </ListItemButton>
         )}
       />
