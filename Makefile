@@ -66,9 +66,11 @@ image-lint:
 k8s-check:
 	bash k8s/check.sh
 
-# Release build; prints tables of ratios against baselines measured in the same run.
-bench:
+# Release build; prints tables of ratios against baselines measured in the same run,
+# then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).
+bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
+	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:
 	$(CARGO) clean

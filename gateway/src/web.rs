@@ -7,7 +7,7 @@ use tower::util::MapRequest;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -15,6 +15,8 @@ use portal_kit::config::Config;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tower::Layer;
 use tower::util::MapRequestLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -43,7 +45,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
     };
     let hsts = https.then_some(HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     let router = Router::new()
-        .merge(rest::router(state))
+        .merge(rest::router(state).layer(compress_text()))
         .merge(crate::grpc::router(&upstreams)?)
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz).with_state(upstreams))
@@ -97,11 +99,20 @@ async fn readyz(State(upstreams): State<Upstreams>) -> Response {
 
 /// Built files from `web_dir`; any other path gets `index.html` so the client's
 /// router can show it. Hashed assets are cached for good, the rest revalidated.
+/// The build writes a `.br` and a `.gz` beside each file: the best one the browser
+/// accepts is sent as it is, and a file without them is compressed on the way.
 fn web_client(web_dir: &Path) -> Router {
-    let files = ServeDir::new(web_dir).fallback(ServeFile::new(web_dir.join("index.html")));
+    let index = ServeFile::new(web_dir.join("index.html"))
+        .precompressed_br()
+        .precompressed_gzip();
+    let files = ServeDir::new(web_dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(index);
     Router::new()
         .fallback_service(files)
         .layer(middleware::from_fn(cache_policy))
+        .layer(compress_text())
 }
 
 async fn cache_policy(request: Request, next: Next) -> Response {
@@ -116,4 +127,30 @@ async fn cache_policy(request: Request, next: Next) -> Response {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
     response
+}
+
+/// Compression on the fly, for REST answers and static files without a compressed
+/// copy. Only text: images, video, PDFs and archives are compressed already, and
+/// gRPC frames its own messages (its routes never pass through here). Below 1 KiB
+/// an answer fits in one packet anyway.
+fn compress_text() -> CompressionLayer<impl Predicate> {
+    let text = |_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions| {
+        headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(is_text)
+    };
+    CompressionLayer::new().compress_when(SizeAbove::new(1024).and(text))
+}
+
+fn is_text(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.starts_with("text/")
+        || matches!(
+            essence,
+            "application/json"
+                | "application/javascript"
+                | "image/svg+xml"
+                | "application/manifest+json"
+        )
 }

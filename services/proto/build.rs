@@ -13,7 +13,9 @@ use prost_types::{DescriptorProto, FileDescriptorSet};
 const PACKAGE_PREFIX: &str = ".portal";
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    // Read when the script runs, not when it is compiled: a target dir copied from another
+    // checkout must not keep compiling that checkout's protos.
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     collect_protos(&root, &root, &mut files)?;

@@ -425,6 +425,7 @@ fn status(record: StatusRecord) -> pb::Status {
     pb::Status {
         id: record.id,
         name: record.name,
+        blocks_sign_in: record.blocks_sign_in != 0,
     }
 }
 

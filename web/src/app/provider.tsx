@@ -1,53 +1,19 @@
-import { Code, ConnectError } from '@connectrpc/connect';
-import { TransportProvider } from '@connectrpc/connect-query';
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 
-import { errorMessage } from '@/lib/errors';
-import { notify } from '@/lib/notifications';
-import { sessionInterceptor } from '@/lib/session/interceptor';
-import { getSession, subscribeSession } from '@/lib/session/session';
-import { createPortalTransport, setAuthInterceptor } from '@/lib/transport';
-
 import { theme } from './theme';
 
-// Same origin: the gateway serves these files and grpc-web on one port.
-const transport = createPortalTransport(window.location.origin);
-setAuthInterceptor(sessionInterceptor);
-
-const queryClient = new QueryClient({
-  // A failed load shows the server's message as a toast (spec §8), wherever it was asked
-  // for. A refused session has been dealt with already: signed out with its own message.
-  queryCache: new QueryCache({
-    onError: (error) => {
-      if (error instanceof ConnectError && error.code === Code.Unauthenticated) return;
-      notify.error(errorMessage(error));
-    },
-  }),
-  // Forms start from loaded data; refetching behind them on every window focus would
-  // throw away what a person is typing.
-  defaultOptions: { queries: { refetchOnWindowFocus: false } },
-});
-
-// One person's data must not show to the next one signing in on a shared ward PC.
-let signedInUser = getSession()?.user.sub;
-subscribeSession(() => {
-  const user = getSession()?.user.sub;
-  if (user !== signedInUser) queryClient.clear();
-  signedInUser = user;
-});
-
+/**
+ * What every page needs, the sign-in page included: theme and toasts. The grpc-web transport
+ * and the query cache come with the pages that load data (see `./data-provider`), so the
+ * first load of /login does not carry them.
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <SnackbarProvider maxSnack={4}>
-        <TransportProvider transport={transport}>
-          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-        </TransportProvider>
-      </SnackbarProvider>
+      <SnackbarProvider maxSnack={4}>{children}</SnackbarProvider>
     </ThemeProvider>
   );
 }

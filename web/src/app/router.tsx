@@ -1,5 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
 
+import { LoadingBar } from '@/components/loading-bar';
 import { paths } from '@/config/paths';
 import { adminRoutes } from '@/features/admin/routes';
 import { loginRoute } from '@/features/auth/routes';
@@ -10,22 +11,50 @@ import { noAccessRoute, notFoundRoute } from '@/features/errors/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { RequireSession } from '@/lib/session/guards';
 
-import { AppLayout } from './layout/app-layout';
+import { PageLoad } from './layout/page-load';
+
+// Route-level code splitting: only the sign-in page and these few guards are in the first
+// file a browser loads; every other page, the portal's layout and the data layer arrive
+// through a route's `lazy` on first use (see ARCHITECTURE.md, "The web client's loading").
+const dataProvider: RouteObject['lazy'] = async () => ({
+  Component: (await import('./data-provider')).DataProvider,
+});
 
 export const routes: RouteObject[] = [
-  { path: paths.root, element: <Navigate to={paths.home} replace /> },
-  loginRoute,
-  noAccessRoute,
-  publicInstructionRoute,
   {
-    // Spec §2: everything inside the portal's header and sidebar needs a session.
-    element: <RequireSession />,
+    element: <PageLoad />,
+    // The first page of a visit waits for its code: the bar, and nothing to shift after.
+    HydrateFallback: LoadingBar,
     children: [
+      { path: paths.root, element: <Navigate to={paths.home} replace /> },
+      loginRoute,
+      publicInstructionRoute,
       {
-        element: <AppLayout />,
-        children: [...homeRoutes, ...cabinetRoutes, ...educationRoutes, ...equipmentRoutes, ...adminRoutes],
+        lazy: async () => ({ Component: (await import('./layout/session-layout')).SessionLayout }),
+        children: [noAccessRoute],
       },
+      {
+        // Spec §2: everything inside the portal's header and sidebar needs a session.
+        element: <RequireSession />,
+        children: [
+          {
+            lazy: dataProvider,
+            children: [
+              {
+                lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
+                children: [
+                  ...homeRoutes,
+                  ...cabinetRoutes,
+                  ...educationRoutes,
+                  ...equipmentRoutes,
+                  ...adminRoutes,
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      notFoundRoute,
     ],
   },
-  notFoundRoute,
 ];

@@ -13,41 +13,41 @@ describe('access to routes', () => {
 
   it.each(['/home', '/courses', '/departments', '/cabinet', '/admin'])(
     'signed out, %s leads to the no-access page',
-    (path) => {
-      const router = renderRoute(path);
+    async (path) => {
+      const router = await renderRoute(path);
       expect(router.state.location.pathname).toBe('/not-allowed');
     },
   );
 
   it.each(['/login', '/not-allowed', '/short-instruction/5', '/no/such/page'])(
     'signed out, %s opens as it is',
-    (path) => {
-      const router = renderRoute(path);
+    async (path) => {
+      const router = await renderRoute(path);
       expect(router.state.location.pathname).toBe(path);
     },
   );
 
-  it('a learner sees neither the admin panel link nor its tile, and /admin is refused', () => {
+  it('a learner sees neither the admin panel link nor its tile, and /admin is refused', async () => {
     signInAs({ rights: [] });
-    renderRoute('/home');
+    await renderRoute('/home');
     expect(screen.getByRole('link', { name: 'Обучение Курсы, статьи и тесты' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Админ-панель' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Панель администратора/ })).not.toBeInTheDocument();
 
-    const router = renderRoute('/admin');
+    const router = await renderRoute('/admin');
     expect(router.state.location.pathname).toBe('/not-allowed');
   });
 
-  it('an admin sees the admin panel link and tile', () => {
+  it('an admin sees the admin panel link and tile', async () => {
     signInAs({ rights: adminRights });
-    renderRoute('/home');
+    await renderRoute('/home');
     expect(screen.getAllByRole('link', { name: 'Админ-панель' })[0]).toHaveAttribute('href', '/admin');
     expect(screen.getByRole('link', { name: /Панель администратора/ })).toHaveAttribute('href', '/admin');
   });
 
-  it('the admin sections show to the holders of their rights; statistics to every admin', () => {
+  it('the admin sections show to the holders of their rights; statistics to every admin', async () => {
     signInAs({ rights: ['EducationManagement', 'EquipmentEditing'] });
-    renderRoute('/admin');
+    await renderRoute('/admin');
     const sections = within(screen.getByRole('tablist', { name: 'Разделы админ-панели' }));
     expect(sections.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Обучение',
@@ -56,33 +56,33 @@ describe('access to routes', () => {
     ]);
   });
 
-  it('a section is refused without its right', () => {
+  it('a section is refused without its right', async () => {
     signInAs({ rights: ['EducationManagement'] });
-    const router = renderRoute('/admin/users-management/admin-users');
+    const router = await renderRoute('/admin/users-management/admin-users');
     expect(router.state.location.pathname).toBe('/not-allowed');
   });
 
-  it('external home tiles open a new tab', () => {
+  it('external home tiles open a new tab', async () => {
     signInAs();
-    renderRoute('/home');
+    await renderRoute('/home');
     const tile = screen.getByRole('link', { name: /Реестр лекарственных средств/ });
     expect(tile).toHaveAttribute('target', '_blank');
     expect(tile).toHaveAttribute('rel', 'noopener noreferrer');
     expect(screen.getByRole('link', { name: /Оборудование/ })).toHaveAttribute('href', '/departments');
   });
 
-  it('breadcrumbs lead from home through the path to the current page', () => {
+  it('breadcrumbs lead from home through the path to the current page', async () => {
     signInAs({ rights: adminRights });
-    renderRoute('/admin/statistics');
+    await renderRoute('/admin/statistics');
     const trail = within(screen.getByRole('navigation', { name: 'Навигационная цепочка' }));
     expect(trail.getByRole('link', { name: 'Главная' })).toHaveAttribute('href', '/home');
     expect(trail.getByRole('link', { name: 'Админ-панель' })).toHaveAttribute('href', '/admin');
     expect(trail.getByText('Статистика')).toHaveAttribute('aria-current', 'page');
   });
 
-  it('a session that ends while inside leads to the sign-in page', () => {
+  it('a session that ends while inside leads to the sign-in page', async () => {
     signInAs();
-    const router = renderRoute('/home');
+    const router = await renderRoute('/home');
     act(() => endSession());
     expect(router.state.location.pathname).toBe('/login');
   });
@@ -93,7 +93,7 @@ describe('access to routes', () => {
     );
     vi.stubGlobal('fetch', fetchMock);
     signInAs();
-    const router = renderRoute('/home');
+    const router = await renderRoute('/home');
 
     await userEvent.click(screen.getByRole('button', { name: 'Выход' }));
 

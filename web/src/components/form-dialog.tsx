@@ -53,7 +53,11 @@ export function FormDialog({
   return (
     <Dialog
       open={open}
-      onClose={pending ? undefined : onClose}
+      // A click beside the dialog is too easy a way to lose what was typed into it: it
+      // closes by its button (or Escape) only.
+      onClose={(_, reason) => {
+        if (!pending && reason !== 'backdropClick') onClose();
+      }}
       fullWidth
       maxWidth="sm"
       fullScreen={phone}

@@ -1,5 +1,7 @@
 import { Autocomplete, TextField } from '@mui/material';
 
+import { wrappingChip } from './wrapping-chip';
+
 export type Choice = { id: bigint; label: string };
 
 type MultiSelectProps = {
@@ -26,6 +28,7 @@ export function MultiSelect({ label, options, value, onChange, disabled }: Multi
       isOptionEqualToValue={(option, other) => option.id === other.id}
       getOptionKey={(option) => String(option.id)}
       renderInput={(params) => <TextField {...params} label={label} />}
+      slotProps={{ chip: { sx: wrappingChip } }}
     />
   );
 }

@@ -20,10 +20,21 @@ export function NavTabs({ label, tabs, nested = false }: NavTabsProps) {
     <Tabs
       value={current?.to ?? false}
       aria-label={label}
+      // On a phone the tabs do not fit: arrows say there is more (MUI hides them on touch
+      // screens by default), and the strip stops only at the start of a tab, so no label
+      // shows with its beginning cut off, reading as another word.
       variant="scrollable"
+      scrollButtons="auto"
+      allowScrollButtonsMobile
       textColor={nested ? 'secondary' : 'primary'}
       indicatorColor={nested ? 'secondary' : 'primary'}
-      sx={{ borderBottom: 1, borderColor: 'divider', ...(nested && { minHeight: 40 }) }}
+      sx={{
+        borderBottom: 1,
+        borderColor: 'divider',
+        ...(nested && { minHeight: 40 }),
+        '& .MuiTabs-scroller': { scrollSnapType: 'x mandatory' },
+        '& .MuiTab-root': { scrollSnapAlign: 'start' },
+      }}
     >
       {tabs.map((tab) => (
         <Tab

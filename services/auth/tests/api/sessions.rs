@@ -565,3 +565,31 @@ async fn an_expired_access_token_does_not_stand_in_the_way_of_a_refresh() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_status_list_says_which_statuses_stop_sign_in() {
+    on_each_backend(false, |app| async move {
+        let statuses = app
+            .client
+            .clone()
+            .list_statuses(authed(pb::ListStatusesRequest {}, &app.admin_token()))
+            .await
+            .expect("list statuses")
+            .into_inner()
+            .statuses;
+        let blocking: Vec<(&str, bool)> = statuses
+            .iter()
+            .map(|status| (status.name.as_str(), status.blocks_sign_in))
+            .collect();
+        assert_eq!(
+            blocking,
+            [
+                ("Работает", false),
+                ("В отпуске", false),
+                ("На больничном", false),
+                ("Уволен", true),
+            ]
+        );
+    })
+    .await;
+}

@@ -6,6 +6,7 @@ import { Link, Outlet, useNavigate } from 'react-router';
 
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
+import { fullName } from '@/lib/person-name';
 import { signOut } from '@/lib/session/auth-api';
 import { useIsAdmin } from '@/lib/session/rights';
 import { useSession } from '@/lib/session/session';
@@ -69,7 +70,7 @@ export function AppLayout() {
               noWrap
               sx={{ display: { xs: 'none', sm: 'block' }, color: 'text.secondary', minWidth: 0 }}
             >
-              {[user.name, user.surname].filter(Boolean).join(' ')}
+              {fullName(user)}
             </Typography>
           )}
           <Button color="inherit" onClick={() => void exit()} startIcon={<LogoutOutlined />}>

@@ -23,18 +23,18 @@ describe('section heading', () => {
     expect(sectionTitle(pathname)).toBe(title);
   });
 
-  it('shows the education section on a course route', () => {
-    renderRoute('/courses/1/article/2');
+  it('shows the education section on a course route', async () => {
+    await renderRoute('/courses/1/article/2');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Раздел 3. Обучение и развитие');
   });
 
-  it('shows the equipment section on an equipment route', () => {
-    renderRoute('/departments/environments/1/environment/4/documentation');
+  it('shows the equipment section on an equipment route', async () => {
+    await renderRoute('/departments/environments/1/environment/4/documentation');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Раздел 7. Медицинское оборудование');
   });
 
-  it('shows an unknown section elsewhere', () => {
-    renderRoute('/home');
+  it('shows an unknown section elsewhere', async () => {
+    await renderRoute('/home');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Неизвестный раздел');
   });
 });

@@ -8,7 +8,6 @@ import { RequireRight } from '@/lib/session/guards';
 import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { AdminLayout } from './components/admin-layout';
 import { usersManagementRoutes } from './users-management/routes';
 
 const placeholder = (title: string): RouteObject => ({
@@ -25,7 +24,7 @@ export const adminRoutes: RouteObject[] = [
     handle: crumb(strings.pages.admin),
     children: [
       {
-        element: <AdminLayout />,
+        lazy: async () => ({ Component: (await import('./components/admin-layout')).AdminLayout }),
         children: [
           {
             index: true,

@@ -7,13 +7,15 @@ import { paths } from '@/config/paths';
 import { crumb } from '@/lib/breadcrumbs';
 import { strings } from '@/lib/strings';
 
-import { CabinetPage } from './components/cabinet-page';
-
 const emptyIcon = { fontSize: 56, color: 'primary.main' };
 
 // The home page's bottom navigation. Tests and results arrive with the education service.
 export const cabinetRoutes: RouteObject[] = [
-  { path: paths.cabinet, element: <CabinetPage />, handle: crumb(strings.pages.cabinet) },
+  {
+    path: paths.cabinet,
+    lazy: async () => ({ Component: (await import('./components/cabinet-page')).CabinetPage }),
+    handle: crumb(strings.pages.cabinet),
+  },
   {
     path: paths.myTests,
     element: (

@@ -1,6 +1,5 @@
 import type { RouteObject } from 'react-router';
 
-import { StandalonePage } from '@/components/standalone-page';
 import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
 import { strings } from '@/lib/strings';
@@ -38,12 +37,10 @@ export const equipmentRoutes: RouteObject[] = [
 ];
 
 // The target of an equipment model's QR code: public, and without the portal's layout
-// because it is opened on a phone next to the device.
+// because it is opened on a phone next to the device. Loads only its own code.
 export const publicInstructionRoute: RouteObject = {
   path: paths.publicShortInstruction,
-  element: (
-    <StandalonePage>
-      <UnderConstruction title={strings.pages.shortInstruction} />
-    </StandalonePage>
-  ),
+  lazy: async () => ({
+    Component: (await import('./components/public-instruction-page')).PublicInstructionPage,
+  }),
 };

@@ -1,23 +1,12 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 
 import { postRest } from '@/lib/rest';
-import { strings } from '@/lib/strings';
 
 import { endSession, getSession, startSession } from './session';
+import type { AccessToken } from './sign-in';
 
-// The three session calls go over REST, not grpc-web: only there can the gateway keep
-// the refresh token in the HttpOnly cookie `portal_refresh` (Path=/api/auth).
-type AccessToken = { accessToken: string; expiresIn: number };
-
-export type SignInResult = { ok: true } | { ok: false; message: string };
-
-/** Signs in and stores the session; a failure carries the server's message for the alert. */
-export async function signIn(login: string, password: string): Promise<SignInResult> {
-  const result = await postRest<AccessToken>('/api/auth/login', { login, password });
-  if (!result.ok) return { ok: false, message: result.message };
-  if (!startSession(result.data.accessToken)) return { ok: false, message: strings.errors.network };
-  return { ok: true };
-}
+// The three session calls (sign-in is in ./sign-in) go over REST, not grpc-web: only there
+// can the gateway keep the refresh token in the HttpOnly cookie `portal_refresh` (Path=/api/auth).
 
 /**
  * Exchanges the refresh cookie for a new access token and stores it. Null when the server

@@ -4,45 +4,76 @@ import { paths } from '@/config/paths';
 import { crumb } from '@/lib/breadcrumbs';
 import { strings } from '@/lib/strings';
 
-import { DepartmentCrumb } from './components/departments/department-crumb';
-import { DepartmentPage } from './components/departments/department-page';
-import { DepartmentsPage } from './components/departments/departments-page';
-import { RoleCrumb } from './components/roles/role-crumb';
-import { RolePage } from './components/roles/role-page';
-import { RolesPage } from './components/roles/roles-page';
-import { UserCrumb } from './components/users/user-crumb';
-import { UserPage } from './components/users/user-page';
-import { UsersPage } from './components/users/users-page';
-import { UsersManagementLayout } from './components/users-management-layout';
-
 // Each tab is a list (index) with a detail child: the detail replaces the list (spec §2).
+// Every page, with the auth client it calls, loads on first use; a detail's breadcrumb
+// (the entity's name) comes with it.
 export const usersManagementRoutes: RouteObject[] = [
   {
-    element: <UsersManagementLayout />,
+    lazy: async () => ({
+      Component: (await import('./components/users-management-layout')).UsersManagementLayout,
+    }),
     children: [
       { index: true, element: <Navigate to={paths.adminDepartments} replace /> },
       {
         path: paths.adminDepartments,
         handle: crumb(strings.pages.adminDepartments),
         children: [
-          { index: true, element: <DepartmentsPage /> },
-          { path: ':adminDepartmentId', element: <DepartmentPage />, handle: crumb(DepartmentCrumb) },
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('./components/departments/departments-page')).DepartmentsPage,
+            }),
+          },
+          {
+            path: ':adminDepartmentId',
+            lazy: async () => {
+              const [page, title] = await Promise.all([
+                import('./components/departments/department-page'),
+                import('./components/departments/department-crumb'),
+              ]);
+              return { Component: page.DepartmentPage, handle: crumb(title.DepartmentCrumb) };
+            },
+          },
         ],
       },
       {
         path: paths.adminUsers,
         handle: crumb(strings.pages.adminUsers),
         children: [
-          { index: true, element: <UsersPage /> },
-          { path: ':adminUserId', element: <UserPage />, handle: crumb(UserCrumb) },
+          {
+            index: true,
+            lazy: async () => ({ Component: (await import('./components/users/users-page')).UsersPage }),
+          },
+          {
+            path: ':adminUserId',
+            lazy: async () => {
+              const [page, title] = await Promise.all([
+                import('./components/users/user-page'),
+                import('./components/users/user-crumb'),
+              ]);
+              return { Component: page.UserPage, handle: crumb(title.UserCrumb) };
+            },
+          },
         ],
       },
       {
         path: paths.adminRoles,
         handle: crumb(strings.pages.adminRoles),
         children: [
-          { index: true, element: <RolesPage /> },
-          { path: ':adminRoleId', element: <RolePage />, handle: crumb(RoleCrumb) },
+          {
+            index: true,
+            lazy: async () => ({ Component: (await import('./components/roles/roles-page')).RolesPage }),
+          },
+          {
+            path: ':adminRoleId',
+            lazy: async () => {
+              const [page, title] = await Promise.all([
+                import('./components/roles/role-page'),
+                import('./components/roles/role-crumb'),
+              ]);
+              return { Component: page.RolePage, handle: crumb(title.RoleCrumb) };
+            },
+          },
         ],
       },
     ],

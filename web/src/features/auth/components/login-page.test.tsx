@@ -2,8 +2,8 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { renderRoute } from '@/testing/render-route';
-import { fakeToken } from '@/testing/session';
+import { renderRoute, settle } from '@/testing/render-route';
+import { fakeToken, signInAs } from '@/testing/session';
 
 const envelope = (status: number, body: object) =>
   Promise.resolve(
@@ -32,8 +32,8 @@ describe('the login page', () => {
     await typing.click(screen.getByRole('button', { name: 'Войти' }));
   }
 
-  it('labels its fields as the spec says', () => {
-    renderRoute('/login');
+  it('labels its fields as the spec says', async () => {
+    await renderRoute('/login');
     expect(screen.getByLabelText('Введите логин:')).toHaveAttribute('placeholder', 'Логин');
     expect(screen.getByLabelText('Введите логин:')).toBeRequired();
     expect(screen.getByLabelText('Введите пароль:')).toHaveAttribute('placeholder', 'Пароль');
@@ -46,7 +46,7 @@ describe('the login page', () => {
     fetchMock.mockReturnValueOnce(
       envelope(200, { success: true, data: { accessToken: token, expiresIn: 900 }, errorMessage: null }),
     );
-    const router = renderRoute('/login');
+    const router = await renderRoute('/login');
 
     await signIn('nurse', 'nurse-demo-password');
 
@@ -64,14 +64,22 @@ describe('the login page', () => {
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(router.state.location.pathname).toBe('/login');
     await act(() => vi.advanceTimersByTimeAsync(600));
+    await settle(router);
     expect(router.state.location.pathname).toBe('/home');
+  });
+
+  it('a person already signed in who opens it goes home', async () => {
+    signInAs();
+    const router = await renderRoute('/login');
+    expect(router.state.location.pathname).toBe('/home');
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it("on failure shows the server's message, and typing clears it", async () => {
     fetchMock.mockReturnValueOnce(
       envelope(401, { success: false, data: null, errorMessage: 'Неверный логин или пароль' }),
     );
-    const router = renderRoute('/login');
+    const router = await renderRoute('/login');
 
     await signIn('nurse', 'wrong');
 
@@ -88,7 +96,7 @@ describe('the login page', () => {
     fetchMock.mockReturnValueOnce(
       envelope(401, { success: false, data: null, errorMessage: 'Неверный логин или пароль' }),
     );
-    renderRoute('/login');
+    await renderRoute('/login');
     await signIn('nurse', 'wrong');
     await screen.findByRole('alert');
 
@@ -104,7 +112,7 @@ describe('the login page', () => {
         errorMessage: 'Слишком много неудачных попыток входа. Попробуйте позже.',
       }),
     );
-    renderRoute('/login');
+    await renderRoute('/login');
     await signIn('nurse', 'wrong');
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -114,7 +122,7 @@ describe('the login page', () => {
 
   it('an unreachable server gets the generic request message', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    renderRoute('/login');
+    await renderRoute('/login');
     await signIn('nurse', 'nurse-demo-password');
 
     expect(await screen.findByRole('alert')).toHaveTextContent(

@@ -1,11 +1,39 @@
-import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
-import { useNavigate } from 'react-router';
+import {
+  Alert,
+  Button,
+  FormControl,
+  InputLabel,
+  OutlinedInput,
+  Paper,
+  Stack,
+  Typography,
+  type OutlinedInputProps,
+} from '@mui/material';
+import { useEffect, useId, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
 import { paths } from '@/config/paths';
-import { signIn } from '@/lib/session/auth-api';
+import { useSession } from '@/lib/session/session';
+import { signIn } from '@/lib/session/sign-in';
 import { strings } from '@/lib/strings';
+
+/**
+ * An outlined text field with its label always above the text. Built from its parts
+ * rather than `TextField`, which brings its select mode (menus, popovers, modals) along:
+ * the sign-in page is the first load of most visits and carries only what it shows.
+ */
+function Field({ label, ...input }: OutlinedInputProps & { label: string }) {
+  const id = useId();
+  return (
+    <FormControl fullWidth>
+      <InputLabel htmlFor={id} shrink>
+        {label}
+      </InputLabel>
+      <OutlinedInput id={id} label={label} notched required {...input} />
+    </FormControl>
+  );
+}
 
 /** Spec §9: how long the success alert shows before home opens. */
 export const redirectDelayMs = 1500;
@@ -18,6 +46,9 @@ export function LoginPage() {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // Someone already signed in (a bookmark, the back button) goes home; a fresh sign-in
+  // stays for its success alert first.
+  const [arrivedSignedIn] = useState(useSession() !== null);
 
   useEffect(() => {
     if (status.kind !== 'success') return;
@@ -38,6 +69,8 @@ export function LoginPage() {
     setStatus(result.ok ? { kind: 'success' } : { kind: 'error', message: result.message });
   };
 
+  if (arrivedSignedIn) return <Navigate to={paths.home} replace />;
+
   const locked = status.kind === 'pending' || status.kind === 'success';
 
   return (
@@ -51,7 +84,7 @@ export function LoginPage() {
             <Typography sx={{ color: 'text.secondary' }}>{strings.login.intro}</Typography>
           </div>
           {/* Required at browser level only (spec §5); no asterisks on a two-field form. */}
-          <TextField
+          <Field
             label={strings.login.loginLabel}
             placeholder={strings.login.loginPlaceholder}
             value={login}
@@ -59,10 +92,8 @@ export function LoginPage() {
             disabled={locked}
             autoComplete="username"
             autoFocus
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { required: true } }}
           />
-          <TextField
+          <Field
             label={strings.login.passwordLabel}
             placeholder={strings.login.passwordPlaceholder}
             type="password"
@@ -70,8 +101,6 @@ export function LoginPage() {
             onChange={edit(setPassword)}
             disabled={locked}
             autoComplete="current-password"
-            fullWidth
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { required: true } }}
           />
           {status.kind === 'success' && <Alert severity="success">{strings.login.success}</Alert>}
           {status.kind === 'error' && <Alert severity="error">{status.message}</Alert>}

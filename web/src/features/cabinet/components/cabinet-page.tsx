@@ -3,7 +3,9 @@ import { Avatar, Box, Chip, Divider, Paper, Stack, Typography } from '@mui/mater
 import { Fragment, type ReactNode } from 'react';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { wrappingChip } from '@/components/wrapping-chip';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { fullName } from '@/lib/person-name';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
@@ -15,7 +17,7 @@ const chips = (labels: string[], none: string = strings.common.notSet) =>
   ) : (
     <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
       {labels.map((label) => (
-        <Chip key={label} label={label} size="small" />
+        <Chip key={label} label={label} size="small" sx={wrappingChip} />
       ))}
     </Stack>
   );
@@ -27,8 +29,7 @@ export function CabinetPage() {
   if (me.isError) return <LoadError />;
 
   const { user, status, positions, departments, rights } = me.data;
-  const fullName = [user?.surname, user?.name, user?.lastName].filter(Boolean).join(' ');
-  const initials = [user?.name, user?.surname].map((part) => part?.charAt(0) ?? '').join('');
+  const initials = [user?.surname, user?.name].map((part) => part?.charAt(0) ?? '').join('');
   const fields: [string, ReactNode][] = [
     [strings.cabinet.surname, text(user?.surname)],
     [strings.cabinet.name, text(user?.name)],
@@ -53,7 +54,7 @@ export function CabinetPage() {
         <Avatar sx={{ bgcolor: 'primary.main', width: 64, height: 64, fontSize: 24 }}>{initials}</Avatar>
         <div>
           <Typography variant="h5" component="h2" sx={{ fontWeight: 600 }}>
-            {fullName}
+            {user && fullName(user)}
           </Typography>
           <Typography sx={{ color: 'text.secondary' }}>{user?.login}</Typography>
         </div>

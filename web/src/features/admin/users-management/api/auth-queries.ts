@@ -22,6 +22,12 @@ export const useDepartmentWithUsers = (departmentId: bigint | undefined) =>
 
 export const useUsers = () => useQuery(auth.listUsers);
 
+/** Ids of the statuses whose users cannot sign in (dismissed): lists mark those users. */
+export function useBlockingStatusIds(): ReadonlySet<bigint> {
+  const statuses = useQuery(auth.listStatuses).data?.statuses ?? [];
+  return new Set(statuses.filter((status) => status.blocksSignIn).map((status) => status.id));
+}
+
 export const useUser = (userId: bigint | undefined) =>
   useQuery(auth.getUser, userId === undefined ? skipToken : { userId });
 

@@ -2,10 +2,10 @@ import { Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 
 import { MultiSelect } from '@/components/multi-select';
+import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
 import { useUsers } from '../../api/auth-queries';
-import { listName } from '../../utils/user-names';
 
 export type DepartmentFormValues = { title: string; userIds: bigint[] };
 
@@ -23,7 +23,7 @@ export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFo
   const [userIds, setUserIds] = useState(initial.userIds);
   const [titleMissing, setTitleMissing] = useState(false);
   const users = useUsers();
-  const choices = (users.data?.users ?? []).map((user) => ({ id: user.id, label: listName(user) }));
+  const choices = (users.data?.users ?? []).map((user) => ({ id: user.id, label: fullName(user) }));
 
   return (
     <Stack

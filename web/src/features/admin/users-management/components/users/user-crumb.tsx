@@ -1,10 +1,10 @@
 import type { Params } from 'react-router';
 
 import { parseId } from '@/lib/ids';
+import { crumbName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
 import { useUser } from '../../api/auth-queries';
-import { crumbName } from '../../utils/user-names';
 
 /** The breadcrumb of /admin-users/:adminUserId: name, surname, patronymic (spec §2). */
 export function UserCrumb({ params }: { params: Params }) {

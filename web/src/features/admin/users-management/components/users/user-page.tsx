@@ -6,11 +6,11 @@ import { PageHeader } from '@/components/page-header';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
+import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
 import { useUpdateUser, useUser } from '../../api/auth-queries';
 import { formValuesOf } from '../../utils/user-form-values';
-import { listName } from '../../utils/user-names';
 import { UserForm } from './user-form';
 
 const formId = 'user';
@@ -28,7 +28,7 @@ export function UserPage() {
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, maxWidth: 880 }}>
-      <PageHeader title={listName(user)} />
+      <PageHeader title={fullName(user)} />
       <Stack spacing={3}>
         {/* Saved data comes back refetched: a new key starts the form from it (password blank). */}
         <UserForm

@@ -1,6 +1,7 @@
 import SearchOutlined from '@mui/icons-material/SearchOutlined';
 import {
   Avatar,
+  Chip,
   InputAdornment,
   ListItemAvatar,
   ListItemButton,
@@ -15,16 +16,18 @@ import { LetterGroups } from '@/components/letter-groups';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
-import { useUsers } from '../../api/auth-queries';
-import { groupUsersByLetter, listName, matchesUserSearch } from '../../utils/user-names';
+import { useBlockingStatusIds, useUsers } from '../../api/auth-queries';
+import { groupUsersByLetter, matchesUserSearch } from '../../utils/user-names';
 import { CreateUserDialog } from './create-user-dialog';
 
 const hint = (text: string) => <Typography sx={{ color: 'text.secondary' }}>{text}</Typography>;
 
 export function UsersPage() {
   const query = useUsers();
+  const blockingStatusIds = useBlockingStatusIds();
   // A hospital has hundreds of staff: the admin finds one by typing, not scrolling.
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
@@ -42,9 +45,12 @@ export function UsersPage() {
         renderItem={(user) => (
           <ListItemButton key={user.id} component={Link} to={`${paths.adminUsers}/${user.id}`} divider>
             <ListItemAvatar>
-              <Avatar sx={{ bgcolor: 'secondary.main' }}>{listName(user).charAt(0)}</Avatar>
+              <Avatar sx={{ bgcolor: 'secondary.main' }}>{fullName(user).charAt(0)}</Avatar>
             </ListItemAvatar>
-            <ListItemText primary={listName(user)} secondary={user.login} />
+            <ListItemText primary={fullName(user)} secondary={user.login} />
+            {blockingStatusIds.has(user.statusId) && (
+              <Chip label={strings.admin.user.blocked} color="error" variant="outlined" size="small" />
+            )}
           </ListItemButton>
         )}
       />

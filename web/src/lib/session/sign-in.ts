@@ -1,0 +1,20 @@
+import { postRest } from '@/lib/rest';
+import { strings } from '@/lib/strings';
+
+import { startSession } from './session';
+
+// Apart from the other session calls (./auth-api) because the sign-in page is the first
+// page of most visits: it must not load the grpc-web client that the refresh speaks to.
+
+/** What the gateway answers to a sign-in or a refresh (the refresh token is in a cookie). */
+export type AccessToken = { accessToken: string; expiresIn: number };
+
+export type SignInResult = { ok: true } | { ok: false; message: string };
+
+/** Signs in and stores the session; a failure carries the server's message for the alert. */
+export async function signIn(login: string, password: string): Promise<SignInResult> {
+  const result = await postRest<AccessToken>('/api/auth/login', { login, password });
+  if (!result.ok) return { ok: false, message: result.message };
+  if (!startSession(result.data.accessToken)) return { ok: false, message: strings.errors.network };
+  return { ok: true };
+}
