@@ -26,7 +26,8 @@ const placeholderText = 'Раздел в разработке';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const brotli = (bytes: Buffer) =>
-  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length;
+  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } })
+    .length;
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -34,7 +35,9 @@ function freePort(): Promise<number> {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? done(address.port) : fail(new Error('no port'))));
+      server.close(() =>
+        address && typeof address === 'object' ? done(address.port) : fail(new Error('no port')),
+      );
     });
   });
 }
@@ -130,7 +133,8 @@ function largestFiles(): string[] {
     .sort((a, b) => b.bytes - a.bytes);
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   const [largest] = files;
-  if (largest) lines.push(`largest JS file: ${largest.file} (${kb(largest.bytes)}, ${kb(largest.brotli)} br)`);
+  if (largest)
+    lines.push(`largest JS file: ${largest.file} (${kb(largest.bytes)}, ${kb(largest.brotli)} br)`);
   lines.push(`all JS: ${files.length} files, ${kb(total)}`);
   return lines;
 }
