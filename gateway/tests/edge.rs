@@ -105,8 +105,14 @@ fn read_until_closed(mut stream: TcpStream) -> String {
     String::from_utf8_lossy(&answer).into_owned()
 }
 
+/// On a new connection each time: the server closes an idle kept-alive one after
+/// the short time-outs these tests set, and a pooled one could race that close.
 async fn healthz(portal: &Portal) -> u16 {
-    portal.get("/healthz", None).await.0
+    reqwest::get(format!("{}/healthz", portal.base))
+        .await
+        .expect("healthz answers")
+        .status()
+        .as_u16()
 }
 
 #[tokio::test]
