@@ -73,8 +73,8 @@ pub enum StartError {
     AdminLogin,
     #[error("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters")]
     AdminPassword,
-    #[error("keying department titles and logins: {0}")]
-    Rekeying(#[source] ServiceError),
+    #[error("tidying the auth database at start (title and login keys, unused devices): {0}")]
+    Housekeeping(#[source] ServiceError),
     #[error("preparing password hashing: {0}")]
     Hashing(#[source] ServiceError),
     #[error("creating the bootstrap admin: {0}")]
@@ -108,8 +108,15 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     store
         .key_department_titles()
         .await
-        .map_err(StartError::Rekeying)?;
-    store.key_logins().await.map_err(StartError::Rekeying)?;
+        .map_err(StartError::Housekeeping)?;
+    store.key_logins().await.map_err(StartError::Housekeeping)?;
+    let forgotten = store
+        .purge_unused_devices(portal_kit::db::now_millis())
+        .await
+        .map_err(StartError::Housekeeping)?;
+    if forgotten > 0 {
+        tracing::info!(forgotten, "forgot devices unused for a year");
+    }
     let passwords = Passwords::new().await.map_err(StartError::Hashing)?;
     bootstrap::admin(&store, &passwords, &admin_login, admin_password)
         .await

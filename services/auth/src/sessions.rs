@@ -17,9 +17,6 @@ pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пар
 /// Shown only after the right password, so it tells a guesser nothing.
 pub const MSG_ACCOUNT_BLOCKED: &str = "Учётная запись заблокирована. Обратитесь к администратору.";
 
-/// How long a device nobody signs in on stays known: a year.
-const DEVICE_FORGOTTEN_AFTER_MILLIS: i64 = 365 * 24 * 3600 * 1000;
-
 /// What a person typed, and the device token their browser holds ("" if none).
 #[derive(Clone, Copy)]
 pub struct SignInForm<'a> {
@@ -181,8 +178,6 @@ impl Sessions {
         self.store
             .remember_device(&token.hash(), user_id, now)
             .await?;
-        let unused_since = now.saturating_sub(DEVICE_FORGOTTEN_AFTER_MILLIS);
-        self.store.purge_unused_devices(unused_since).await?;
         Ok(token)
     }
 

@@ -226,6 +226,9 @@ const KEYED_LOGINS: Keyed = Keyed {
     key: "login_key",
 };
 
+/// How long a device nobody signs in on stays known: a year.
+const DEVICE_FORGOTTEN_AFTER_MILLIS: i64 = 365 * 24 * 3600 * 1000;
+
 const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users WHERE id = $1";
 
 impl Store {
@@ -569,8 +572,10 @@ impl Store {
         Ok(())
     }
 
-    /// Forgets devices nobody has signed in on since `before`.
-    pub async fn purge_unused_devices(&self, before: i64) -> ServiceResult<u64> {
+    /// Forgets devices nobody has signed in on for a year; run at start, not on
+    /// every sign-in, which is the path a flood contends on.
+    pub async fn purge_unused_devices(&self, now: i64) -> ServiceResult<u64> {
+        let before = now.saturating_sub(DEVICE_FORGOTTEN_AFTER_MILLIS);
         Ok(
             sqlx::query("DELETE FROM known_devices WHERE last_used_at < $1")
                 .bind(before)
