@@ -17,13 +17,17 @@ use support::{Portal, envelope, start};
 const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
 
 /// A stand-in auth (and every other) service: records the `x-forwarded-for`
-/// each call arrives with and answers NOT_FOUND.
+/// each call arrives with (not the gateway's own health watches) and answers
+/// NOT_FOUND.
 async fn recording_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = seen.clone();
-    let app = axum::Router::new().fallback(move |headers: HeaderMap| {
+    let app = axum::Router::new().fallback(move |uri: axum::http::Uri, headers: HeaderMap| {
         let record = record.clone();
         async move {
+            if uri.path().starts_with("/grpc.health.v1.Health/") {
+                return tonic::Status::not_found("").into_http::<axum::body::Body>();
+            }
             let forwarded = headers
                 .get_all("x-forwarded-for")
                 .iter()
