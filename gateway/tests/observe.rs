@@ -3,13 +3,10 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
-
-use axum::http::HeaderMap;
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde_json::json;
-use support::{ADMIN_PASSWORD, start};
+use support::{ADMIN_PASSWORD, gateway_to, recording_upstream, start};
 
 /// The lines of a Prometheus text page naming `metric` with every `labels` pair.
 fn samples<'a>(page: &'a str, metric: &str, labels: &[&str]) -> Vec<&'a str> {
@@ -92,40 +89,10 @@ async fn metrics_count_routes_rpcs_and_pools_on_their_own_port() {
     assert!(!body.contains("portal_http"), "{body}");
 }
 
-/// A stand-in for every service: records the `x-request-id` each Portal call
-/// arrives with and answers NOT_FOUND.
-async fn recording_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let record = seen.clone();
-    let app = axum::Router::new().fallback(move |uri: axum::http::Uri, headers: HeaderMap| {
-        let record = record.clone();
-        async move {
-            if !uri.path().starts_with("/grpc.health.v1.Health/") {
-                let id = headers
-                    .get("x-request-id")
-                    .map(|v| v.to_str().unwrap().to_owned());
-                record.lock().unwrap().push(id.unwrap_or_default());
-            }
-            tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
-        }
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
-}
-
 #[tokio::test]
 async fn the_request_id_is_kept_or_made_sent_back_and_passed_to_the_service() {
-    let (url, seen) = recording_upstream().await;
-    let portal = start(&[
-        "--target=gateway",
-        &format!("--auth-url={url}"),
-        &format!("--education-url={url}"),
-        &format!("--wiki-url={url}"),
-        &format!("--files-url={url}"),
-    ])
-    .await;
+    let (url, seen) = recording_upstream("x-request-id").await;
+    let portal = gateway_to(&url, &[]).await;
     let rest = |id: &'static str| {
         portal
             .http
