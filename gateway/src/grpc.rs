@@ -136,7 +136,12 @@ struct AggregateHealth {
     upstreams: Upstreams,
 }
 
+/// SERVING when a replica's health stream says so; otherwise (at start, or
+/// with every replica down) the answer of one check through the balancer.
 pub async fn upstream_status(upstream: &Upstream) -> ServingStatus {
+    if upstream.replicas().iter().any(|(_, serving)| *serving) {
+        return ServingStatus::Serving;
+    }
     let mut client = HealthClient::new(upstream.channel.clone());
     let request = HealthCheckRequest {
         service: upstream.service.to_owned(),
