@@ -33,6 +33,46 @@ fn web_dir(root: &Path) -> std::path::PathBuf {
     web
 }
 
+/// A gateway whose four upstreams are all `url`, plus `extra` settings.
+pub async fn gateway_to(url: &str, extra: &[&str]) -> Portal {
+    let upstreams = ["auth", "education", "wiki", "files"].map(|s| format!("--{s}-url={url}"));
+    let mut args = vec!["--target=gateway"];
+    args.extend(upstreams.iter().map(String::as_str));
+    args.extend_from_slice(extra);
+    start(&args).await
+}
+
+/// A stand-in for every service: records the values of `header` (joined by
+/// ` | `) on each call but the gateway's own health watches, and answers
+/// NOT_FOUND.
+pub async fn recording_upstream(
+    header: &'static str,
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let app = axum::Router::new().fallback(
+        move |uri: axum::http::Uri, headers: axum::http::HeaderMap| {
+            let record = record.clone();
+            async move {
+                if !uri.path().starts_with("/grpc.health.v1.Health/") {
+                    let values = headers
+                        .get_all(header)
+                        .iter()
+                        .map(|v| v.to_str().unwrap().to_owned())
+                        .collect::<Vec<_>>()
+                        .join(" | ");
+                    record.lock().unwrap().push(values);
+                }
+                tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
+            }
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
 pub async fn start(extra: &[&str]) -> Portal {
     let data = tempfile::tempdir().unwrap();
     let web = web_dir(data.path());

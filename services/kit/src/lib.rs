@@ -5,6 +5,7 @@ pub mod access;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod metrics;
 pub mod net;
 pub mod serve;
 pub mod telemetry;
