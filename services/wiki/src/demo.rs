@@ -11,7 +11,6 @@
 use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
 
-use crate::domain::day::Day;
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
@@ -19,6 +18,7 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::reference::DocumentDraft;
 use crate::domain::unit::UnitDraft;
 use crate::store::{Author, NameTable, Store};
+use portal_kit::day::Day;
 
 const ICU: i64 = 1;
 const SURGERY: i64 = 2;

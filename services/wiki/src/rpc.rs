@@ -16,7 +16,6 @@ use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_server::WikiService;
 use tonic::{Request, Response, Status};
 
-use crate::domain::day::Day;
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind, Standing, standing};
@@ -24,10 +23,13 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::qr;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
+use crate::domain::text::Field;
 use crate::domain::unit::UnitDraft;
 use crate::store::{
-    Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, Store, UnitFilter, UnitRecord,
+    Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,
+    UnitFilter, UnitRecord,
 };
+use portal_kit::day::Day;
 
 pub struct WikiRpc {
     store: Store,
@@ -47,6 +49,28 @@ impl WikiRpc {
 
     fn qr_code(&self, model_id: i64) -> ServiceResult<Vec<u8>> {
         qr::png(&qr::instruction_url(&self.public_url, model_id))
+    }
+
+    /// A table of names, for anyone signed in.
+    async fn names<T>(
+        &self,
+        request: &Request<T>,
+        table: NameTable,
+    ) -> ServiceResult<Vec<NamedRecord>> {
+        Caller::of(request).claims()?;
+        self.store.names(table).await
+    }
+
+    /// Adds a name to a table; EquipmentEditing.
+    async fn create_named<T>(
+        &self,
+        request: &Request<T>,
+        table: NameTable,
+        field: &Field,
+        name: &str,
+    ) -> ServiceResult<NamedRecord> {
+        Caller::of(request).require(Right::EquipmentEditing)?;
+        self.store.create_name(table, &field.required(name)?).await
     }
 
     /// A model with the units `scope` sees and its QR code.
@@ -522,16 +546,9 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListCountriesRequest>,
     ) -> RpcResult<pb::ListCountriesResponse> {
-        Caller::of(&request).claims()?;
-        let rows = self.store.names(NameTable::Countries).await?;
+        let rows = self.names(&request, NameTable::Countries).await?;
         reply(pb::ListCountriesResponse {
-            countries: rows
-                .into_iter()
-                .map(|r| pb::Country {
-                    id: r.id,
-                    name: r.name,
-                })
-                .collect(),
+            countries: rows.into_iter().map(country).collect(),
         })
     }
 
@@ -539,14 +556,12 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::CreateCountryRequest>,
     ) -> RpcResult<pb::CreateCountryResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let name = COUNTRY.required(&request.get_ref().name)?;
-        let r = self.store.create_name(NameTable::Countries, &name).await?;
+        let name = &request.get_ref().name;
+        let row = self
+            .create_named(&request, NameTable::Countries, &COUNTRY, name)
+            .await?;
         reply(pb::CreateCountryResponse {
-            country: Some(pb::Country {
-                id: r.id,
-                name: r.name,
-            }),
+            country: Some(country(row)),
         })
     }
 
@@ -592,16 +607,9 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListEnvironmentTypesRequest>,
     ) -> RpcResult<pb::ListEnvironmentTypesResponse> {
-        Caller::of(&request).claims()?;
-        let rows = self.store.names(NameTable::EnvironmentTypes).await?;
+        let rows = self.names(&request, NameTable::EnvironmentTypes).await?;
         reply(pb::ListEnvironmentTypesResponse {
-            environment_types: rows
-                .into_iter()
-                .map(|r| pb::EnvironmentType {
-                    id: r.id,
-                    name: r.name,
-                })
-                .collect(),
+            environment_types: rows.into_iter().map(environment_type).collect(),
         })
     }
 
@@ -609,17 +617,17 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::CreateEnvironmentTypeRequest>,
     ) -> RpcResult<pb::CreateEnvironmentTypeResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let name = ENVIRONMENT_TYPE.required(&request.get_ref().name)?;
-        let r = self
-            .store
-            .create_name(NameTable::EnvironmentTypes, &name)
+        let name = &request.get_ref().name;
+        let row = self
+            .create_named(
+                &request,
+                NameTable::EnvironmentTypes,
+                &ENVIRONMENT_TYPE,
+                name,
+            )
             .await?;
         reply(pb::CreateEnvironmentTypeResponse {
-            environment_type: Some(pb::EnvironmentType {
-                id: r.id,
-                name: r.name,
-            }),
+            environment_type: Some(environment_type(row)),
         })
     }
 
@@ -729,6 +737,20 @@ fn entry(record: EntryRecord) -> pb::MaintenanceEntry {
         author_id: record.author_id,
         author: record.author_name,
         created_at: Some(timestamp_from_millis(record.created_at)),
+    }
+}
+
+fn country(record: NamedRecord) -> pb::Country {
+    pb::Country {
+        id: record.id,
+        name: record.name,
+    }
+}
+
+fn environment_type(record: NamedRecord) -> pb::EnvironmentType {
+    pb::EnvironmentType {
+        id: record.id,
+        name: record.name,
     }
 }
 

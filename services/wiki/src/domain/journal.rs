@@ -3,8 +3,8 @@
 
 use portal_kit::ServiceError;
 
-use super::day::Day;
 use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS, name_key};
+use portal_kit::day::Day;
 
 pub const MSG_JOURNAL_NOT_FOUND: &str = "Журнал не найден";
 pub const MSG_ENTRY_DATE_REQUIRED: &str = "Укажите дату записи";

@@ -3,8 +3,8 @@
 
 use portal_kit::ServiceError;
 
-use super::day::Day;
 use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS};
+use portal_kit::day::Day;
 
 /// A unit is due soon when its next maintenance is at most this many days away.
 pub const DUE_SOON_DAYS: i64 = 30;

@@ -2,7 +2,6 @@
 //! valid by construction: handlers parse requests into them, so storage never
 //! sees invalid input. Nothing here touches the database or the network.
 
-pub mod day;
 pub mod instruction;
 pub mod journal;
 pub mod maintenance;

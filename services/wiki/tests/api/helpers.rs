@@ -4,6 +4,7 @@
 use std::future::Future;
 
 use portal_kit::Right;
+use portal_kit::day::Day;
 use portal_kit::db::Backend;
 use portal_kit::serve::serve_grpc;
 use portal_kit::testing::{TestDatabase, TestKeys, backends};
@@ -205,12 +206,5 @@ impl TestApp {
 
 /// A calendar day `days` from today (UTC), `YYYY-MM-DD`.
 pub fn day(days: i64) -> String {
-    let today = time::OffsetDateTime::now_utc().date();
-    let day = today.saturating_add(time::Duration::days(days));
-    format!(
-        "{:04}-{:02}-{:02}",
-        day.year(),
-        u8::from(day.month()),
-        day.day()
-    )
+    Day::today().plus_days(days).to_string()
 }

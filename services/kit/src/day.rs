@@ -1,6 +1,7 @@
-//! Calendar dates (`YYYY-MM-DD`), as the logbook and journals keep them.
+//! Calendar dates (`YYYY-MM-DD`), as services store them (DESIGN §7: TEXT), and
+//! the UTC day instants fall on.
 
-use portal_kit::ServiceError;
+use crate::error::ServiceError;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
@@ -9,9 +10,10 @@ const DAY: &[time::format_description::BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day]");
 
 pub const MSG_DATE_INVALID: &str = "Дата должна быть в формате ГГГГ-ММ-ДД";
+const MILLIS_PER_DAY: i64 = 86_400_000;
 
-/// A calendar day. A full RFC 3339 value is accepted too and its date kept
-/// (DESIGN §5).
+/// A calendar day. On input a full RFC 3339 value is accepted too and its date
+/// part kept (DESIGN §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Day(Date);
 
@@ -47,13 +49,23 @@ impl Day {
         Day(OffsetDateTime::now_utc().date())
     }
 
-    /// A stored day read back; nothing for a text that is not one.
+    /// The stored form of a deadline, a stored text read back as a day.
     pub fn stored(text: &str) -> Option<Day> {
         Date::parse(text, DAY).ok().map(Day)
     }
 
     pub fn plus_days(self, days: i64) -> Day {
         Day(self.0.saturating_add(time::Duration::days(days)))
+    }
+
+    /// The first millisecond of this day, UTC.
+    pub fn start_millis(self) -> i64 {
+        self.0.midnight().assume_utc().unix_timestamp() * 1000
+    }
+
+    /// The first millisecond after this day, UTC.
+    pub fn end_millis(self) -> i64 {
+        self.start_millis() + MILLIS_PER_DAY
     }
 }
 
@@ -77,10 +89,6 @@ mod tests {
             Day::parse("2026-12-31T10:00:00Z").unwrap().to_string(),
             "2026-12-31"
         );
-        assert_eq!(
-            Day::parse("2026-12-31").unwrap().plus_days(1).to_string(),
-            "2027-01-01"
-        );
     }
 
     #[test]
@@ -88,5 +96,13 @@ mod tests {
         for bad in ["31.12.2026", "2026-02-30", "завтра"] {
             assert_eq!(Day::parse(bad).unwrap_err().to_string(), MSG_DATE_INVALID);
         }
+    }
+
+    #[test]
+    fn a_day_spans_its_utc_milliseconds() {
+        let day = Day::parse("1970-01-02").unwrap();
+        assert_eq!(day.start_millis(), 86_400_000);
+        assert_eq!(day.end_millis(), 2 * 86_400_000);
+        assert_eq!(day.plus_days(7).to_string(), "1970-01-09");
     }
 }
