@@ -328,7 +328,7 @@ async fn units_are_listed_by_model_edited_and_retired() {
         json!({ "id": unit["id"] }),
     )
     .await;
-    let units = get(&portal, &path.to_string(), &tokens.editor).await;
+    let units = get(&portal, &path, &tokens.editor).await;
     assert_eq!(units, json!([]));
     let (status, text) = post(
         &portal,
