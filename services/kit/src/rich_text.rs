@@ -62,7 +62,7 @@ fn image_source(url: &str) -> bool {
         || lower.starts_with("data:image/jpeg;base64,")
 }
 
-/// A URL with any `autoplay` query parameter removed.
+/// A URL with any `autoplay` (or `auto_play`) query parameter removed.
 pub fn without_autoplay(url: &str) -> String {
     let (base, query) = match url.split_once('?') {
         Some((base, query)) => (base, query),
@@ -76,7 +76,9 @@ pub fn without_autoplay(url: &str) -> String {
         .split('&')
         .filter(|pair| {
             let name = pair.split('=').next().unwrap_or_default();
-            !name.is_empty() && !name.eq_ignore_ascii_case("autoplay")
+            !name.is_empty()
+                && !name.eq_ignore_ascii_case("autoplay")
+                && !name.eq_ignore_ascii_case("auto_play")
         })
         .collect();
     let mut cleaned = base.to_owned();
@@ -163,7 +165,7 @@ mod tests {
             "https://v.example/1?start=5#t"
         );
         assert_eq!(
-            without_autoplay("https://v.example/1?AutoPlay=true"),
+            without_autoplay("https://v.example/1?AutoPlay=true&auto_play=1"),
             "https://v.example/1"
         );
         assert_eq!(

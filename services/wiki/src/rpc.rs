@@ -152,34 +152,25 @@ impl WikiService for WikiRpc {
         };
         let units = self.store.units(&scope, filter).await?;
         let today = Day::today();
-        let mut environment_models: Vec<pb::EnvironmentModelRef> = Vec::new();
         let names = self.store.model_names().await?;
+        let mut by_model: HashMap<i64, pb::EnvironmentModelRef> = HashMap::new();
         for unit in units {
-            let index = match environment_models
-                .iter()
-                .position(|m| m.id == unit.environment_model_id)
-            {
-                Some(index) => index,
-                None => {
-                    environment_models.push(pb::EnvironmentModelRef {
-                        id: unit.environment_model_id,
-                        name: names
-                            .get(&unit.environment_model_id)
-                            .cloned()
-                            .unwrap_or_default(),
-                        units_due_soon: 0,
-                        units_overdue: 0,
-                    });
-                    environment_models.len() - 1
-                }
-            };
-            let entry = &mut environment_models[index];
+            let id = unit.environment_model_id;
+            let entry = by_model
+                .entry(id)
+                .or_insert_with(|| pb::EnvironmentModelRef {
+                    id,
+                    name: names.get(&id).cloned().unwrap_or_default(),
+                    units_due_soon: 0,
+                    units_overdue: 0,
+                });
             match unit_standing(&unit, today) {
                 Standing::Overdue => entry.units_overdue += 1,
                 Standing::DueSoon => entry.units_due_soon += 1,
                 Standing::Scheduled | Standing::Unplanned => {}
             }
         }
+        let mut environment_models: Vec<_> = by_model.into_values().collect();
         environment_models.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
         reply(pb::ListEnvironmentModelsByDepartmentResponse { environment_models })
     }
