@@ -267,6 +267,32 @@ async fn save_instruction_answers_success_and_error_message() {
 }
 
 #[tokio::test]
+async fn an_instruction_with_a_photo_over_the_default_limits_goes_through_rest() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let photo = "A".repeat(6 * 1024 * 1024);
+    let html = format!("<p><img src=\"data:image/png;base64,{photo}\"></p>");
+    post_data(
+        &portal,
+        "/api/environment-model/save-instruction",
+        &tokens.editor,
+        json!({ "environmentModelId": model["id"], "shortInstruction": html }),
+    )
+    .await;
+    let read = get(
+        &portal,
+        &format!(
+            "/api/environment-model/get-by-id?environmentModelId={}",
+            model["id"]
+        ),
+        &tokens.learner,
+    )
+    .await;
+    assert_eq!(read["shortInstruction"], html);
+}
+
+#[tokio::test]
 async fn the_public_instruction_needs_no_sign_in_and_tells_nothing_else() {
     let portal = start(&[]).await;
     let tokens = tokens(&portal);

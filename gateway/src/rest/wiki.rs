@@ -4,10 +4,12 @@
 //! the spec. Request bodies are the contract's messages themselves (their JSON
 //! names are the spec's).
 
-use axum::extract::State;
-use axum::routing::{get, post};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::handler::Handler;
+use axum::routing::{MethodRouter, get, post};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
+use portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
 use serde::Deserialize;
 use tonic::transport::Channel;
 
@@ -36,17 +38,17 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment-model/create",
             "Создать модель оборудования",
-            post(create_model),
+            instruction_write(create_model),
         ),
         Endpoint::post(
             "/api/environment-model/update",
             "Изменить модель оборудования",
-            post(update_model),
+            instruction_write(update_model),
         ),
         Endpoint::post(
             "/api/environment-model/save-instruction",
             "Сохранить краткую инструкцию",
-            post(save_instruction),
+            instruction_write(save_instruction),
         ),
         Endpoint::get(
             "/api/environment-model/get-public-instruction",
@@ -80,6 +82,18 @@ pub fn endpoints() -> Vec<Endpoint> {
 
 fn client(state: &AppState) -> WikiServiceClient<Channel> {
     WikiServiceClient::new(state.upstreams.wiki.channel.clone())
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES)
+}
+
+/// A write carrying an instruction: up to the wiki's own limit (images travel
+/// inside it), beyond axum's 2 MB default.
+fn instruction_write<H, T>(handler: H) -> MethodRouter<AppState>
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    post(handler).layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
 }
 
 // --- Query parameters ---

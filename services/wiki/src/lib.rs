@@ -19,8 +19,9 @@ use portal_kit::db::{Database, DbError, Migrations};
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
-use crate::domain::instruction::Sanitizer;
+use crate::domain::instruction::{MAX_MESSAGE_BYTES, Sanitizer};
 use crate::rpc::WikiRpc;
 use crate::store::Store;
 
@@ -68,9 +69,10 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
             .await
             .map_err(StartError::Demo)?;
     }
-    let service =
-        WikiServiceServer::with_interceptor(WikiRpc::new(store, &settings.public_url), verifier);
-    Ok(Routes::new(service))
+    let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES);
+    Ok(Routes::new(InterceptedService::new(server, verifier)))
 }
 
 #[cfg(test)]

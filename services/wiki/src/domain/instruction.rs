@@ -17,6 +17,12 @@ pub const MSG_INSTRUCTION_TOO_LARGE: &str = "Инструкция не долж�
 /// Images travel inside the instruction as data URLs, so it may be large.
 pub const MAX_INSTRUCTION_BYTES: usize = 10 * 1024 * 1024;
 
+/// The largest gRPC message the wiki reads, and its callers should: an
+/// instruction at its limit with room for the rest of the message, so an
+/// oversized one meets the Russian message above rather than the transport's
+/// 4 MB default.
+pub const MAX_MESSAGE_BYTES: usize = MAX_INSTRUCTION_BYTES + 1024 * 1024;
+
 /// Where the files service serves a stored file (its contract's `File.url`).
 pub const VIDEO_PATH: &str = "/api/file/download/";
 

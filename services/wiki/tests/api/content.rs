@@ -137,3 +137,54 @@ async fn the_portals_own_video_and_safe_formatting_survive() {
     })
     .await;
 }
+
+/// An instruction with a photo inside, as the editor sends images: over the
+/// transport's 4 MB default, within the wiki's 10 MB.
+fn with_photo(bytes: usize) -> String {
+    format!(
+        "<p>Фото панели:</p><p><img src=\"data:image/jpeg;base64,{}\"></p>",
+        "A".repeat(bytes)
+    )
+}
+
+#[tokio::test]
+async fn an_instruction_with_photos_up_to_ten_megabytes_is_saved_and_read_back() {
+    on_each_backend(|app| async move {
+        let limit = portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
+        let mut client = app
+            .client
+            .clone()
+            .max_decoding_message_size(limit)
+            .max_encoding_message_size(limit);
+        let model = app.create_model("Монитор", "").await;
+        let save = |html: String| pb::SaveInstructionRequest {
+            environment_model_id: model.id,
+            short_instruction: html,
+        };
+        let big = with_photo(6 * 1024 * 1024);
+        client
+            .save_instruction(authed(save(big.clone()), &app.editor_token()))
+            .await
+            .unwrap();
+        let read = client
+            .get_public_instruction(tonic::Request::new(pb::GetPublicInstructionRequest {
+                environment_model_id: model.id,
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(read.short_instruction.len(), big.len());
+        let too_big = client
+            .save_instruction(authed(
+                save(with_photo(10 * 1024 * 1024)),
+                &app.editor_token(),
+            ))
+            .await;
+        assert_status(
+            too_big,
+            tonic::Code::InvalidArgument,
+            "Инструкция не должна превышать 10 МБ",
+        );
+    })
+    .await;
+}
