@@ -112,8 +112,13 @@ impl Portal {
 
     /// A token signed with the key `all` generated, as auth would sign it.
     pub fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        self.token_in(user_id, rights, &[])
+    }
+
+    /// A token of someone working in `departments`.
+    pub fn token_in(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
         let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
-        portal_kit::testing::sign(&issuer, user_id, rights, &[])
+        portal_kit::testing::sign(&issuer, user_id, rights, departments)
     }
 
     pub async fn get(
