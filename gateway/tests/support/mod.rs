@@ -8,7 +8,7 @@ use clap::Parser;
 use portal_gateway::Running;
 use portal_kit::Right;
 use portal_kit::config::Config;
-use portal_kit::token::{Subject, TokenIssuer};
+use portal_kit::token::TokenIssuer;
 use serde_json::Value;
 
 /// The bootstrap admin's password in every started portal.
@@ -112,18 +112,13 @@ impl Portal {
 
     /// A token signed with the key `all` generated, as auth would sign it.
     pub fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        self.token_in(user_id, rights, &[])
+    }
+
+    /// A token of someone working in `departments`.
+    pub fn token_in(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
         let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
-        issuer
-            .issue(Subject {
-                user_id,
-                login: format!("user{user_id}"),
-                name: "Анна".into(),
-                surname: "Иванова".into(),
-                last_name: "Петровна".into(),
-                rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
-                departments: vec![],
-            })
-            .unwrap()
+        portal_kit::testing::sign(&issuer, user_id, rights, departments)
     }
 
     pub async fn get(
