@@ -4,6 +4,7 @@
 //! the spec. Request bodies are the contract's messages themselves (their JSON
 //! names are the spec's).
 
+use crate::upstream::Balanced;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::handler::Handler;
 use axum::routing::{MethodRouter, get, post};
@@ -11,7 +12,6 @@ use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
 use serde::Deserialize;
-use tonic::transport::Channel;
 
 use super::{ApiResult, AppState, Body, Caller, Data, Endpoint, Query};
 
@@ -80,7 +80,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> WikiServiceClient<Channel> {
+fn client(state: &AppState) -> WikiServiceClient<Balanced> {
     WikiServiceClient::new(state.upstreams.wiki.channel.clone())
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)
