@@ -7,10 +7,12 @@
 //! headless Service would name them), key files and database URLs (Secrets),
 //! and the trusted proxy range (the pod CIDR; here loopback).
 //!
-//! A smoke flow goes through REST, native gRPC and grpc-web on both gateways and
-//! must reach both education replicas (their own /metrics tell). Then auth is
-//! killed with SIGKILL under a steady write load and started again: the time
-//! until writes succeed again is printed, and every write a client saw
+//! A smoke flow (auth, education, a wiki read) goes through REST, native gRPC
+//! and grpc-web on both gateways and must reach both education replicas (their
+//! own /metrics tell). Then, under a steady write load, one education replica is
+//! killed with SIGKILL (only calls in flight on it may fail; restarted, it takes
+//! calls again), and so is auth, the lone replica, which is started again: the
+//! time until writes succeed again is printed, and every write a client saw
 //! acknowledged must be there afterwards.
 //!
 //! Needs PostgreSQL (`PORTAL_TEST_POSTGRES_URL`); without it the test says
@@ -638,6 +640,11 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
             .get(&http, "/api/course/get-all-courses", &token)
             .await;
         assert_eq!(courses.as_array().unwrap().len(), 4 * (i + 1));
+        // The wiki answers from its own database (no equipment yet).
+        let models = gateway
+            .get(&http, "/api/environment-model/get-all", &token)
+            .await;
+        assert_eq!(models, json!([]));
 
         let channel = gateway.grpc().await;
         let mut request = tonic::Request::new(auth_pb::ListDepartmentsRequest {});
