@@ -10,8 +10,9 @@ use axum::routing::{MethodRouter, get, post};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
+
+use crate::upstream::Balanced;
 use serde::Deserialize;
-use tonic::transport::Channel;
 
 use super::{ApiResult, AppState, Body, Caller, Data, Endpoint, Query};
 
@@ -80,7 +81,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> WikiServiceClient<Channel> {
+fn client(state: &AppState) -> WikiServiceClient<Balanced> {
     WikiServiceClient::new(state.upstreams.wiki.channel.clone())
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)
