@@ -68,7 +68,15 @@ export function AttemptForm({ attempt, submitting, onFinish }: AttemptFormProps)
       {attempt.questions.map((question, index) => (
         <Paper key={question.id} variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
           <FormControl component="fieldset" sx={{ width: '100%' }}>
-            <FormLabel component="legend" sx={{ color: 'text.primary', fontWeight: 500, mb: 1 }}>
+            <FormLabel
+              component="legend"
+              sx={{
+                color: 'text.primary',
+                fontWeight: 500,
+                mb: 1,
+                '&.Mui-focused': { color: 'text.primary' },
+              }}
+            >
               {`${index + 1}. ${question.title}`}
             </FormLabel>
             <RadioGroup

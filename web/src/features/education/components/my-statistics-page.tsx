@@ -14,6 +14,9 @@ import { ResultChip } from './test-summary';
 
 const text = strings.education.test;
 
+// On a phone the date goes under the test's title, so that the result stays in view.
+const wideOnly = { display: { xs: 'none', sm: 'table-cell' } };
+
 /** "Моя статистика": every result of the signed-in user, newest first. */
 export function MyStatisticsPage() {
   const results = useMyResults(0n);
@@ -45,7 +48,7 @@ export function MyStatisticsPage() {
           <TableHead>
             <TableRow>
               <TableCell>{strings.education.myStatistics.test}</TableCell>
-              <TableCell>{text.date}</TableCell>
+              <TableCell sx={wideOnly}>{text.date}</TableCell>
               <TableCell>{text.points}</TableCell>
               <TableCell>{text.result}</TableCell>
             </TableRow>
@@ -56,7 +59,7 @@ export function MyStatisticsPage() {
               const title = result.test?.title ?? '';
               return (
                 <TableRow key={result.id}>
-                  <TableCell sx={{ minWidth: 160 }}>
+                  <TableCell>
                     {test ? (
                       <Link
                         component={RouterLink}
@@ -68,8 +71,13 @@ export function MyStatisticsPage() {
                     ) : (
                       title
                     )}
+                    <Typography variant="body2" sx={{ color: 'text.secondary', display: { sm: 'none' } }}>
+                      {formatInstant(result.dateCompletion)}
+                    </Typography>
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatInstant(result.dateCompletion)}</TableCell>
+                  <TableCell sx={{ ...wideOnly, whiteSpace: 'nowrap' }}>
+                    {formatInstant(result.dateCompletion)}
+                  </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {text.pointsOf(result.totalPoint, result.totalPointsPossible)}
                   </TableCell>

@@ -45,6 +45,8 @@ export function MyTestsPage() {
           return (
             <Paper
               key={summary.id}
+              component="article"
+              aria-label={summary.title}
               variant="outlined"
               sx={{
                 p: 2,
