@@ -11,6 +11,8 @@ use axum::routing::{MethodRouter, get, post};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
+
+use crate::upstream::Balanced;
 use serde::Deserialize;
 
 use super::{ApiResult, AppState, Body, Caller, Data, Endpoint, Query};
