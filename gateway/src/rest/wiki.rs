@@ -4,7 +4,6 @@
 //! the spec. Request bodies are the contract's messages themselves (their JSON
 //! names are the spec's).
 
-use crate::upstream::Balanced;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::handler::Handler;
 use axum::routing::{MethodRouter, get, post};
