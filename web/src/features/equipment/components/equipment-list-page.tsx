@@ -1,0 +1,90 @@
+import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
+import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
+import {
+  Button,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { Link, useParams } from 'react-router';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { PageHeader } from '@/components/page-header';
+import { parseId } from '@/lib/ids';
+import { Right, useHasRight } from '@/lib/session/rights';
+import { strings } from '@/lib/strings';
+
+import { useModels, useModelsByDepartment, useMaintenanceOfModels } from '../api/equipment-queries';
+import { worstState } from '../utils/department-maintenance';
+import { MaintenanceMark } from './maintenance-mark';
+
+const collator = new Intl.Collator('ru-RU');
+
+/** Spec §2: the equipment models of a department, each a '+' title linking to its page. */
+export function EquipmentListPage() {
+  const departmentId = parseId(useParams().departmentId);
+  const query = useModelsByDepartment(departmentId);
+  const editor = useHasRight(Right.EquipmentEditing) === true;
+  const refs = query.data?.environmentModels ?? [];
+  const ids = refs.map((model) => model.id);
+  const models = useModels(ids);
+  const logbooks = useMaintenanceOfModels(ids);
+
+  let content;
+  if (departmentId === undefined || query.isError) content = <LoadError />;
+  else if (query.isPending) content = <Loading />;
+  else if (refs.length === 0) {
+    content = <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.modelsEmpty}</Typography>;
+  } else {
+    const sorted = refs
+      .map((model, index) => ({
+        model,
+        state: worstState(
+          models[index]?.data?.environmentModel,
+          logbooks[index]?.data?.entries,
+          departmentId,
+        ),
+      }))
+      .sort((a, b) => collator.compare(a.model.name, b.model.name));
+    content = (
+      <Paper variant="outlined">
+        <List disablePadding>
+          {sorted.map(({ model, state }) => (
+            <ListItemButton key={model.id} component={Link} to={`environment/${model.id}`} divider>
+              <ListItemIcon sx={{ minWidth: 40 }}>
+                <MonitorHeartOutlined color="primary" />
+              </ListItemIcon>
+              <ListItemText
+                primary={`+ ${model.name}`}
+                slotProps={{ primary: { sx: { fontWeight: 500 } } }}
+              />
+              <MaintenanceMark state={state} short />
+            </ListItemButton>
+          ))}
+        </List>
+      </Paper>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={strings.pages.equipmentList}
+        action={
+          editor && (
+            <Stack direction="row" spacing={1}>
+              <Button component={Link} to="labels" startIcon={<QrCode2Outlined />}>
+                {strings.equipment.labels.open}
+              </Button>
+            </Stack>
+          )
+        }
+      />
+      {content}
+    </>
+  );
+}

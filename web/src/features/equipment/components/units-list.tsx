@@ -1,0 +1,62 @@
+import { List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+
+import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
+import { Right, useHasRight } from '@/lib/session/rights';
+import { strings } from '@/lib/strings';
+
+import { useMaintenanceEntries } from '../api/equipment-queries';
+import { unitsIn } from '../utils/department-maintenance';
+import { maintenanceState } from '../utils/maintenance';
+import { CreateUnitDialog } from './create-unit-dialog';
+import { MaintenanceMark } from './maintenance-mark';
+
+const collator = new Intl.Collator('ru-RU', { numeric: true });
+
+/** Spec §2: the department's units of a model by inventory number, with their maintenance marks. */
+export function UnitsList({
+  model,
+  departmentId,
+}: {
+  model: EnvironmentModel | undefined;
+  departmentId: bigint;
+}) {
+  const editor = useHasRight(Right.EquipmentEditing) === true;
+  const logbook = useMaintenanceEntries(model?.id);
+  const entries = logbook.data?.entries ?? [];
+  const units = model
+    ? unitsIn(model, departmentId).sort((a, b) => collator.compare(a.inventoryNumber, b.inventoryNumber))
+    : [];
+
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="units-title"
+      sx={{ p: 2, alignSelf: 'start' }}
+    >
+      <Stack spacing={1.5}>
+        <Typography id="units-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+          {strings.equipment.units}
+        </Typography>
+        {model && units.length === 0 && (
+          <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.unitsEmpty}</Typography>
+        )}
+        {units.length > 0 && (
+          <List disablePadding dense>
+            {units.map((unit) => (
+              <ListItem key={unit.id} divider disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
+                <ListItemText
+                  primary={strings.equipment.inventoryNumber(unit.inventoryNumber)}
+                  secondary={strings.equipment.serialNumber(unit.serialNumber)}
+                  sx={{ flexBasis: '100%' }}
+                />
+                <MaintenanceMark state={maintenanceState(entries, unit.id)} />
+              </ListItem>
+            ))}
+          </List>
+        )}
+        {editor && model && <CreateUnitDialog modelId={model.id} departmentId={departmentId} />}
+      </Stack>
+    </Paper>
+  );
+}
