@@ -15,6 +15,8 @@ type EquipmentUnitFormProps = {
   /** Lets the dialog's button submit it. */
   id: string;
   disabled: boolean;
+  /** A unit being edited; a new one starts empty. */
+  initial?: EquipmentUnitValues;
   /** The departments to deploy the unit in; without them the department is fixed by the page. */
   departments?: Choice[];
   /** Fields of the page that uses the form (the model, in the admin), above the unit's own. */
@@ -22,13 +24,22 @@ type EquipmentUnitFormProps = {
   onSubmit: (values: EquipmentUnitValues) => void;
 };
 
+const empty: EquipmentUnitValues = { serialNumber: '', inventoryNumber: '', departmentId: undefined };
+
 type Field = 'serialNumber' | 'inventoryNumber' | 'departmentId';
 
-/** A new equipment unit (spec §5: serial and inventory numbers required). */
-export function EquipmentUnitForm({ id, disabled, departments, children, onSubmit }: EquipmentUnitFormProps) {
-  const [serialNumber, setSerialNumber] = useState('');
-  const [inventoryNumber, setInventoryNumber] = useState('');
-  const [departmentId, setDepartmentId] = useState<bigint | undefined>(undefined);
+/** An equipment unit, new or edited (spec §5: serial and inventory numbers required). */
+export function EquipmentUnitForm({
+  id,
+  disabled,
+  initial = empty,
+  departments,
+  children,
+  onSubmit,
+}: EquipmentUnitFormProps) {
+  const [serialNumber, setSerialNumber] = useState(initial.serialNumber);
+  const [inventoryNumber, setInventoryNumber] = useState(initial.inventoryNumber);
+  const [departmentId, setDepartmentId] = useState(initial.departmentId);
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const { equipment } = strings;
 

@@ -1,11 +1,5 @@
-import {
-  createConnectQueryKey,
-  createQueryOptions,
-  useMutation,
-  useQuery,
-  useTransport,
-} from '@connectrpc/connect-query';
-import { skipToken, useQueries, useQueryClient } from '@tanstack/react-query';
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { skipToken, useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { FilesService } from '@/gen/portal/files/v1/files_pb';
@@ -37,48 +31,36 @@ export const useModelsByDepartment = (departmentId: bigint | undefined) =>
     when(departmentId, (id) => ({ departmentId: id })),
   );
 
-export const useAllModels = () => useQuery(wiki.listEnvironmentModels);
-
 export const useModel = (modelId: bigint | undefined) =>
   useQuery(
     wiki.getEnvironmentModel,
     when(modelId, (id) => ({ environmentModelId: id })),
   );
 
-/** Several models at once (with their QR codes and units): the label sheet. */
-export function useModels(modelIds: bigint[]) {
-  const transport = useTransport();
-  return useQueries({
-    queries: modelIds.map((id) =>
-      createQueryOptions(wiki.getEnvironmentModel, { environmentModelId: id }, { transport }),
-    ),
-  });
-}
-
-export const useMaintenanceEntries = (modelId: bigint | undefined) =>
+export const useMaintenanceEntries = (environmentId: bigint | undefined) =>
   useQuery(
     wiki.listMaintenanceEntries,
-    when(modelId, (id) => ({ environmentModelId: id, environmentId: 0n })),
+    when(environmentId, (id) => ({ environmentId: id })),
   );
 
-/** The logbooks of several models at once: the list of due and overdue maintenance. */
-export function useMaintenanceOfModels(modelIds: bigint[]) {
-  const transport = useTransport();
-  return useQueries({
-    queries: modelIds.map((id) =>
-      createQueryOptions(
-        wiki.listMaintenanceEntries,
-        { environmentModelId: id, environmentId: 0n },
-        { transport },
-      ),
-    ),
-  });
-}
+export const useMaintenanceDue = () => useQuery(wiki.listMaintenanceDue);
 
-export const useJournalEntries = (modelId: bigint | undefined) =>
+export const useJournals = (modelId: bigint | undefined) =>
+  useQuery(
+    wiki.listJournals,
+    when(modelId, (id) => ({ environmentModelId: id })),
+  );
+
+export const useJournalEntries = (journalId: bigint | undefined) =>
   useQuery(
     wiki.listJournalEntries,
-    when(modelId, (id) => ({ environmentModelId: id, journal: '' })),
+    when(journalId, (id) => ({ journalId: id })),
+  );
+
+export const useLabelSheet = (departmentId: bigint | undefined) =>
+  useQuery(
+    wiki.getLabelSheet,
+    when(departmentId, (id) => ({ departmentId: id })),
   );
 
 export const useDocuments = (modelId: bigint | undefined) =>
@@ -87,7 +69,7 @@ export const useDocuments = (modelId: bigint | undefined) =>
     when(modelId, (id) => ({ idRelated: id })),
   );
 
-/** A change to the equipment shows in every list of it (models, units, logbooks). */
+/** A change shows in every list of the service that made it (models, units, logbooks…). */
 function useRefresh(schema: typeof WikiService | typeof FilesService) {
   const queryClient = useQueryClient();
   return () =>
@@ -101,6 +83,8 @@ export const useCreateUnit = () =>
 
 export const useCreateMaintenanceEntry = () =>
   useMutation(wiki.createMaintenanceEntry, { onSuccess: useRefresh(WikiService) });
+
+export const useCreateJournal = () => useMutation(wiki.createJournal, { onSuccess: useRefresh(WikiService) });
 
 export const useCreateJournalEntry = () =>
   useMutation(wiki.createJournalEntry, { onSuccess: useRefresh(WikiService) });

@@ -26,6 +26,7 @@ import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
 import { useDeleteDocument, useDocuments } from '../api/equipment-queries';
+import { openDocument } from '../utils/open-document';
 import { UploadDocumentDialog } from './upload-document-dialog';
 
 const { documents } = strings.equipment;
@@ -91,7 +92,18 @@ export function DocumentationPage() {
               </ListItemIcon>
               <ListItemText
                 primary={
-                  <Link href={file.url} target="_blank" rel="noopener" underline="hover">
+                  <Link
+                    href={file.url}
+                    target="_blank"
+                    rel="noopener"
+                    underline="hover"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      void openDocument(file).then((failure) => {
+                        if (failure !== undefined) notify.error(failure);
+                      });
+                    }}
+                  >
                     {file.title || file.fileName}
                   </Link>
                 }

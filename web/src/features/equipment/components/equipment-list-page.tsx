@@ -18,9 +18,8 @@ import { parseId } from '@/lib/ids';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useModels, useModelsByDepartment, useMaintenanceOfModels } from '../api/equipment-queries';
-import { worstState } from '../utils/department-maintenance';
-import { MaintenanceMark } from './maintenance-mark';
+import { useModelsByDepartment } from '../api/equipment-queries';
+import { ModelMaintenanceMark } from './maintenance-mark';
 
 const collator = new Intl.Collator('ru-RU');
 
@@ -30,9 +29,6 @@ export function EquipmentListPage() {
   const query = useModelsByDepartment(departmentId);
   const editor = useHasRight(Right.EquipmentEditing) === true;
   const refs = query.data?.environmentModels ?? [];
-  const ids = refs.map((model) => model.id);
-  const models = useModels(ids);
-  const logbooks = useMaintenanceOfModels(ids);
 
   let content;
   if (departmentId === undefined || query.isError) content = <LoadError />;
@@ -40,20 +36,11 @@ export function EquipmentListPage() {
   else if (refs.length === 0) {
     content = <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.modelsEmpty}</Typography>;
   } else {
-    const sorted = refs
-      .map((model, index) => ({
-        model,
-        state: worstState(
-          models[index]?.data?.environmentModel,
-          logbooks[index]?.data?.entries,
-          departmentId,
-        ),
-      }))
-      .sort((a, b) => collator.compare(a.model.name, b.model.name));
+    const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
     content = (
       <Paper variant="outlined">
         <List disablePadding>
-          {sorted.map(({ model, state }) => (
+          {sorted.map((model) => (
             <ListItemButton key={model.id} component={Link} to={`environment/${model.id}`} divider>
               <ListItemIcon sx={{ minWidth: 40 }}>
                 <MonitorHeartOutlined color="primary" />
@@ -62,7 +49,7 @@ export function EquipmentListPage() {
                 primary={`+ ${model.name}`}
                 slotProps={{ primary: { sx: { fontWeight: 500 } } }}
               />
-              <MaintenanceMark state={state} short />
+              <ModelMaintenanceMark overdue={model.unitsOverdue} dueSoon={model.unitsDueSoon} />
             </ListItemButton>
           ))}
         </List>

@@ -1,6 +1,6 @@
+import AddIcon from '@mui/icons-material/Add';
 import EditNoteOutlined from '@mui/icons-material/EditNoteOutlined';
 import {
-  Autocomplete,
   Button,
   Chip,
   List,
@@ -12,171 +12,117 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 
 import { FormDialog } from '@/components/form-dialog';
 import { Loading, LoadError } from '@/components/load-state';
+import type { Journal } from '@/gen/portal/wiki/v1/wiki_pb';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
+import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useCreateJournalEntry, useJournalEntries } from '../api/equipment-queries';
-import { formatDate, today } from '../utils/maintenance';
+import {
+  useCreateJournal,
+  useCreateJournalEntry,
+  useJournalEntries,
+  useJournals,
+} from '../api/equipment-queries';
+import { formatDate, today } from '../utils/dates';
 
-const { journal } = strings.equipment;
-const formId = 'journal-entry';
+const { journal: text } = strings.equipment;
 const collator = new Intl.Collator('ru-RU');
 
-type JournalValues = { journal: string; date: string; text: string };
+type Required = { value: string; missing: boolean };
 
-function JournalForm({
-  journals,
-  initialJournal,
-  disabled,
-  onSubmit,
-}: {
-  journals: string[];
-  initialJournal: string;
-  disabled: boolean;
-  onSubmit: (values: JournalValues) => void;
-}) {
-  const [name, setName] = useState(initialJournal);
-  const [date, setDate] = useState(today());
-  const [text, setText] = useState('');
+/** A text field the form requires: its red message once a submit found it empty. */
+const requiredProps = ({ value, missing }: Required, message: string) => ({
+  value,
+  required: true,
+  error: missing,
+  helperText: missing ? message : undefined,
+});
+
+function CreateJournalDialog({ modelId, onCreated }: { modelId: bigint; onCreated: (id: bigint) => void }) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
   const [tried, setTried] = useState(false);
-  const missing = (value: string) => tried && value.trim() === '';
+  const create = useCreateJournal();
+  const formId = 'create-journal';
 
   return (
-    <Stack
-      component="form"
-      id={formId}
-      noValidate
-      spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        setTried(true);
-        if ([name, date, text].some((value) => value.trim() === '')) return;
-        onSubmit({ journal: name.trim(), date, text: text.trim() });
-      }}
-    >
-      <Autocomplete
-        freeSolo
-        options={journals}
-        inputValue={name}
-        onInputChange={(_, value) => setName(value)}
-        disabled={disabled}
-        renderInput={(params) => (
+    <>
+      <Button startIcon={<AddIcon />} onClick={() => setOpen(true)}>
+        {text.create}
+      </Button>
+      <FormDialog
+        open={open}
+        title={text.createTitle}
+        formId={formId}
+        submitLabel={strings.common.create}
+        pending={create.isPending}
+        succeeded={create.isSuccess}
+        closeDelayMs={1000}
+        onClose={() => setOpen(false)}
+        onDone={() => {
+          setOpen(false);
+          setName('');
+          setTried(false);
+          create.reset();
+        }}
+      >
+        <Stack
+          component="form"
+          id={formId}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (name.trim() === '') return;
+            create.mutate(
+              { environmentModelId: modelId, name: name.trim() },
+              {
+                onSuccess: (created) => {
+                  notify.success(text.created);
+                  if (created.journal) onCreated(created.journal.id);
+                },
+                onError: (error) => notify.error(errorMessage(error)),
+              },
+            );
+          }}
+        >
           <TextField
-            {...params}
-            label={journal.journal}
-            required
-            error={missing(name)}
-            helperText={missing(name) ? journal.required : journal.journalHint}
+            label={text.name}
+            {...requiredProps({ value: name, missing: tried && name.trim() === '' }, text.nameRequired)}
+            helperText={tried && name.trim() === '' ? text.nameRequired : text.nameHint}
+            onChange={(event) => setName(event.target.value)}
+            disabled={create.isPending || create.isSuccess}
+            fullWidth
           />
-        )}
-      />
-      <TextField
-        type="date"
-        label={journal.date}
-        value={date}
-        onChange={(event) => setDate(event.target.value)}
-        required
-        error={missing(date)}
-        helperText={missing(date) ? journal.required : undefined}
-        disabled={disabled}
-        slotProps={{ inputLabel: { shrink: true } }}
-      />
-      <TextField
-        label={journal.text}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        required
-        multiline
-        minRows={3}
-        error={missing(text)}
-        helperText={missing(text) ? journal.required : undefined}
-        disabled={disabled}
-      />
-    </Stack>
+        </Stack>
+      </FormDialog>
+    </>
   );
 }
 
-/** The journals of a model (disinfection, usage…): entries newest first; any signed-in user writes. */
-export function JournalPage() {
-  const modelId = parseId(useParams().id);
-  const query = useJournalEntries(modelId);
-  const create = useCreateJournalEntry();
-  const [chosen, setChosen] = useState<string | undefined>(undefined);
+function AddEntryDialog({ journal }: { journal: Journal }) {
   const [open, setOpen] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-
-  if (modelId === undefined || query.isError) return <LoadError />;
-  if (query.isPending) return <Loading />;
-  const journals = [...new Set(query.data.entries.map((entry) => entry.journal))].sort(collator.compare);
-  const entries = query.data.entries.filter((entry) => chosen === undefined || entry.journal === chosen);
+  const [date, setDate] = useState(today());
+  const [entry, setEntry] = useState('');
+  const [tried, setTried] = useState(false);
+  const create = useCreateJournalEntry();
+  const formId = 'journal-entry';
+  const disabled = create.isPending || create.isSuccess;
 
   return (
-    <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'space-between' }}>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          {journals.length > 1 && (
-            <Chip
-              label={journal.all}
-              color={chosen === undefined ? 'primary' : 'default'}
-              onClick={() => setChosen(undefined)}
-            />
-          )}
-          {journals.map((name) => (
-            <Chip
-              key={name}
-              label={name}
-              color={chosen === name ? 'primary' : 'default'}
-              onClick={() => setChosen(name)}
-            />
-          ))}
-        </Stack>
-        <Button
-          variant="contained"
-          startIcon={<EditNoteOutlined />}
-          onClick={() => setOpen(true)}
-          sx={{ flexShrink: 0 }}
-        >
-          {journal.add}
-        </Button>
-      </Stack>
-      {entries.length === 0 ? (
-        <Typography sx={{ color: 'text.secondary' }}>{journal.empty}</Typography>
-      ) : (
-        <Paper variant="outlined">
-          <List disablePadding>
-            {entries.map((entry) => (
-              <ListItem key={entry.id} divider alignItems="flex-start">
-                <ListItemText
-                  primary={`${formatDate(entry.date)} · ${entry.journal}`}
-                  secondary={
-                    <>
-                      <Typography
-                        component="span"
-                        sx={{ display: 'block', color: 'text.primary', whiteSpace: 'pre-line' }}
-                      >
-                        {entry.text}
-                      </Typography>
-                      <Typography component="span" variant="body2">
-                        {entry.author}
-                      </Typography>
-                    </>
-                  }
-                  slotProps={{ primary: { sx: { fontWeight: 500 } } }}
-                />
-              </ListItem>
-            ))}
-          </List>
-        </Paper>
-      )}
+    <>
+      <Button variant="contained" startIcon={<EditNoteOutlined />} onClick={() => setOpen(true)}>
+        {text.add}
+      </Button>
       <FormDialog
         open={open}
-        title={journal.addTitle}
+        title={text.addTitle(journal.name)}
         formId={formId}
         submitLabel={strings.common.save}
         pending={create.isPending}
@@ -185,26 +131,134 @@ export function JournalPage() {
         onClose={() => setOpen(false)}
         onDone={() => {
           setOpen(false);
-          setFormKey((key) => key + 1);
+          setEntry('');
+          setTried(false);
           create.reset();
         }}
       >
-        <JournalForm
-          key={formKey}
-          journals={journals}
-          initialJournal={chosen ?? ''}
-          disabled={create.isPending || create.isSuccess}
-          onSubmit={(values) =>
+        <Stack
+          component="form"
+          id={formId}
+          noValidate
+          spacing={2.5}
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (date === '' || entry.trim() === '') return;
             create.mutate(
-              { environmentModelId: modelId, ...values },
+              { journalId: journal.id, date, text: entry.trim() },
               {
-                onSuccess: () => notify.success(journal.created),
+                onSuccess: () => notify.success(text.entryCreated),
                 onError: (error) => notify.error(errorMessage(error)),
               },
-            )
-          }
-        />
+            );
+          }}
+        >
+          <TextField
+            type="date"
+            label={text.date}
+            {...requiredProps({ value: date, missing: tried && date === '' }, text.required)}
+            onChange={(event) => setDate(event.target.value)}
+            disabled={disabled}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            label={text.text}
+            {...requiredProps({ value: entry, missing: tried && entry.trim() === '' }, text.required)}
+            onChange={(event) => setEntry(event.target.value)}
+            multiline
+            minRows={3}
+            disabled={disabled}
+          />
+        </Stack>
       </FormDialog>
+    </>
+  );
+}
+
+function JournalEntries({ journal }: { journal: Journal }) {
+  const query = useJournalEntries(journal.id);
+  if (query.isError) return <LoadError />;
+  if (query.isPending) return <Loading />;
+  if (query.data.entries.length === 0) {
+    return <Typography sx={{ color: 'text.secondary' }}>{text.empty}</Typography>;
+  }
+  return (
+    <Paper variant="outlined">
+      <List disablePadding aria-label={journal.name}>
+        {query.data.entries.map((entry) => (
+          <ListItem key={entry.id} divider alignItems="flex-start">
+            <ListItemText
+              primary={formatDate(entry.date)}
+              secondary={
+                <>
+                  <Typography
+                    component="span"
+                    sx={{ display: 'block', color: 'text.primary', whiteSpace: 'pre-line' }}
+                  >
+                    {entry.text}
+                  </Typography>
+                  <Typography component="span" variant="body2">
+                    {entry.author}
+                  </Typography>
+                </>
+              }
+              slotProps={{ primary: { sx: { fontWeight: 500 } } }}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </Paper>
+  );
+}
+
+/** The named journals of a model (disinfection, usage…), one open at a time. */
+export function JournalPage() {
+  const modelId = parseId(useParams().id);
+  const query = useJournals(modelId);
+  const editor = useHasRight(Right.EquipmentEditing) === true;
+  const [search, setSearch] = useSearchParams();
+  const choose = (id: bigint) => setSearch({ journal: String(id) }, { replace: true });
+
+  if (modelId === undefined || query.isError) return <LoadError />;
+  if (query.isPending) return <Loading />;
+  const journals = [...query.data.journals].sort((a, b) => collator.compare(a.name, b.name));
+  const chosenId = parseId(search.get('journal') ?? undefined);
+  const journal = journals.find((candidate) => candidate.id === chosenId) ?? journals[0];
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'space-between' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ flexWrap: 'wrap' }}
+          role="group"
+          aria-label={text.listLabel}
+        >
+          {journals.map((candidate) => (
+            <Chip
+              key={candidate.id}
+              label={candidate.name}
+              color={candidate.id === journal?.id ? 'primary' : 'default'}
+              aria-pressed={candidate.id === journal?.id}
+              onClick={() => choose(candidate.id)}
+            />
+          ))}
+        </Stack>
+        {editor && (
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+            <CreateJournalDialog modelId={modelId} onCreated={choose} />
+            {journal && <AddEntryDialog key={journal.id} journal={journal} />}
+          </Stack>
+        )}
+      </Stack>
+      {journal ? (
+        <JournalEntries journal={journal} />
+      ) : (
+        <Typography sx={{ color: 'text.secondary' }}>{text.none}</Typography>
+      )}
     </Stack>
   );
 }

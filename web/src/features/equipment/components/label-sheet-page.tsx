@@ -5,15 +5,14 @@ import { Link, useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
 import { paths } from '@/config/paths';
+import type { Label } from '@/gen/portal/wiki/v1/wiki_pb';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
-import { useDepartment, useModels, useModelsByDepartment } from '../api/equipment-queries';
-import { unitsIn } from '../utils/department-maintenance';
+import { useDepartment, useLabelSheet } from '../api/equipment-queries';
 import { qrDataUrl } from '../utils/qr-code';
 
 const { labels } = strings.equipment;
-const collator = new Intl.Collator('ru-RU', { numeric: true });
 
 // An A4 sheet in the browser's print: three labels across, none split over two pages,
 // and nothing of the page around them (buttons, background).
@@ -29,28 +28,63 @@ const printStyles = (
   />
 );
 
+/** One label: the QR code of the model's instruction, the model and the inventory number. */
+function UnitLabel({ label }: { label: Label }) {
+  const qr = qrDataUrl(label.qrCode);
+  return (
+    <Box
+      component="li"
+      sx={{
+        border: '1px dashed #9e9e9e',
+        borderRadius: '2mm',
+        p: '3mm',
+        textAlign: 'center',
+        breakInside: 'avoid',
+        color: '#000',
+      }}
+    >
+      {qr && (
+        <Box
+          component="img"
+          src={qr}
+          alt={labels.qrAlt(label.environmentModelName)}
+          sx={{
+            width: '40mm',
+            height: '40mm',
+            maxWidth: '100%',
+            imageRendering: 'pixelated',
+            display: 'block',
+            mx: 'auto',
+          }}
+        />
+      )}
+      <Typography
+        sx={{
+          fontWeight: 700,
+          fontSize: '11pt',
+          lineHeight: 1.2,
+          mt: '1mm',
+          overflowWrap: 'anywhere',
+        }}
+      >
+        {label.environmentModelName}
+      </Typography>
+      <Typography sx={{ fontSize: '10pt' }}>
+        {strings.equipment.inventoryNumber(label.inventoryNumber)}
+      </Typography>
+    </Box>
+  );
+}
+
 /** Beyond the spec: a printable sheet of QR labels, one per unit of a department. */
 export function LabelSheetPage() {
   const departmentId = parseId(useParams().departmentId);
   const department = useDepartment(departmentId);
-  const list = useModelsByDepartment(departmentId);
-  const models = useModels((list.data?.environmentModels ?? []).map((model) => model.id));
+  const sheet = useLabelSheet(departmentId);
 
-  if (departmentId === undefined || list.isError || models.some((query) => query.isError))
-    return <LoadError />;
-  if (list.isPending || models.some((query) => query.isPending)) return <Loading />;
-
-  const items = models
-    .flatMap((query) => {
-      const model = query.data?.environmentModel;
-      if (!model) return [];
-      const qr = qrDataUrl(model.shortInstructionQrCode);
-      return unitsIn(model, departmentId).map((unit) => ({ unit, name: model.name, qr }));
-    })
-    .sort(
-      (a, b) =>
-        collator.compare(a.name, b.name) || collator.compare(a.unit.inventoryNumber, b.unit.inventoryNumber),
-    );
+  if (departmentId === undefined || sheet.isError) return <LoadError />;
+  if (sheet.isPending) return <Loading />;
+  const items = sheet.data.labels;
   const title = labels.title(department.data?.department?.title ?? '');
 
   return (
@@ -99,49 +133,8 @@ export function LabelSheetPage() {
             '@media print': { gridTemplateColumns: 'repeat(3, 1fr)' },
           }}
         >
-          {items.map(({ unit, name, qr }) => (
-            <Box
-              component="li"
-              key={unit.id}
-              sx={{
-                border: '1px dashed #9e9e9e',
-                borderRadius: '2mm',
-                p: '3mm',
-                textAlign: 'center',
-                breakInside: 'avoid',
-                color: '#000',
-              }}
-            >
-              {qr && (
-                <Box
-                  component="img"
-                  src={qr}
-                  alt={labels.qrAlt(name)}
-                  sx={{
-                    width: '40mm',
-                    height: '40mm',
-                    maxWidth: '100%',
-                    imageRendering: 'pixelated',
-                    display: 'block',
-                    mx: 'auto',
-                  }}
-                />
-              )}
-              <Typography
-                sx={{
-                  fontWeight: 700,
-                  fontSize: '11pt',
-                  lineHeight: 1.2,
-                  mt: '1mm',
-                  overflowWrap: 'anywhere',
-                }}
-              >
-                {name}
-              </Typography>
-              <Typography sx={{ fontSize: '10pt' }}>
-                {strings.equipment.inventoryNumber(unit.inventoryNumber)}
-              </Typography>
-            </Box>
+          {items.map((label) => (
+            <UnitLabel key={label.environmentId} label={label} />
           ))}
         </Box>
       )}

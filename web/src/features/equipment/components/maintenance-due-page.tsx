@@ -17,69 +17,63 @@ import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
 import { strings } from '@/lib/strings';
 
-import { useAllModels, useDepartments, useMaintenanceOfModels } from '../api/equipment-queries';
-import { dueUnits } from '../utils/due-units';
+import { useDepartments, useMaintenanceDue } from '../api/equipment-queries';
 import { MaintenanceMark } from './maintenance-mark';
 
 const { due } = strings.equipment;
 
 /**
  * Beyond the spec: for equipment editors, every unit in the departments they can see whose
- * maintenance is overdue or due within 30 days, the most urgent first.
+ * maintenance is overdue or due within 30 days, the most urgent first (the wiki service's order).
  */
 export function MaintenanceDuePage() {
-  const departments = useDepartments();
-  const models = useAllModels();
-  const all = models.data?.environmentModels ?? [];
-  const logbooks = useMaintenanceOfModels(all.map((model) => model.id));
+  const query = useMaintenanceDue();
+  const departments = new Map(
+    (useDepartments().data?.departments ?? []).map((department) => [department.id, department.title]),
+  );
 
   let content;
-  if (departments.isError || models.isError || logbooks.some((query) => query.isError))
-    content = <LoadError />;
-  else if (departments.isPending || models.isPending || logbooks.some((query) => query.isPending))
-    content = <Loading />;
+  if (query.isError) content = <LoadError />;
+  else if (query.isPending) content = <Loading />;
+  else if (query.data.units.length === 0) content = <Alert severity="success">{due.empty}</Alert>;
   else {
-    const rows = dueUnits(
-      all,
-      logbooks.map((query) => query.data?.entries ?? []),
-      departments.data.departments,
+    content = (
+      <TableContainer component={Paper} variant="outlined">
+        <Table size="small" aria-label={due.page}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{due.model}</TableCell>
+              <TableCell>{due.unit}</TableCell>
+              <TableCell>{due.department}</TableCell>
+              <TableCell>{due.nextDue}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {query.data.units.flatMap(({ environment: unit, environmentModelName }) =>
+              unit
+                ? [
+                    <TableRow key={unit.id}>
+                      <TableCell>
+                        <MuiLink
+                          component={Link}
+                          to={`${paths.departments}/environments/${unit.departmentId}/environment/${unit.environmentModelId}/maintenance-logbook?unit=${unit.id}`}
+                        >
+                          {environmentModelName}
+                        </MuiLink>
+                      </TableCell>
+                      <TableCell>{unit.inventoryNumber}</TableCell>
+                      <TableCell>{departments.get(unit.departmentId) ?? String(unit.departmentId)}</TableCell>
+                      <TableCell>
+                        <MaintenanceMark unit={unit} />
+                      </TableCell>
+                    </TableRow>,
+                  ]
+                : [],
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
     );
-    content =
-      rows.length === 0 ? (
-        <Alert severity="success">{due.empty}</Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{due.model}</TableCell>
-                <TableCell>{due.unit}</TableCell>
-                <TableCell>{due.department}</TableCell>
-                <TableCell>{due.nextDue}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow key={row.unit.id}>
-                  <TableCell>
-                    <MuiLink
-                      component={Link}
-                      to={`${paths.departments}/environments/${row.department.id}/environment/${row.model.id}/maintenance-logbook`}
-                    >
-                      {row.model.name}
-                    </MuiLink>
-                  </TableCell>
-                  <TableCell>{row.unit.inventoryNumber}</TableCell>
-                  <TableCell>{row.department.title}</TableCell>
-                  <TableCell>
-                    <MaintenanceMark state={row.state} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      );
   }
 
   return (

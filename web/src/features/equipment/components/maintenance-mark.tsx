@@ -2,25 +2,46 @@ import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import ScheduleOutlined from '@mui/icons-material/ScheduleOutlined';
 import { Chip } from '@mui/material';
 
+import type { Environment } from '@/gen/portal/wiki/v1/wiki_pb';
 import { strings } from '@/lib/strings';
 
-import { formatDate, type MaintenanceState } from '../utils/maintenance';
+import { formatDate } from '../utils/dates';
 
-/** A unit's due or overdue maintenance as a chip; nothing when it is in order. */
-export function MaintenanceMark({ state, short = false }: { state: MaintenanceState; short?: boolean }) {
-  if (state.kind === 'ok') return null;
+type Standing = Pick<Environment, 'nextMaintenanceDue' | 'isMaintenanceDueSoon' | 'isMaintenanceOverdue'>;
+
+/** A unit's maintenance standing (computed by the wiki service) as a chip; nothing when in order. */
+export function MaintenanceMark({ unit }: { unit: Standing }) {
+  if (!unit.isMaintenanceOverdue && !unit.isMaintenanceDueSoon) return null;
   const { due } = strings.equipment;
-  const date = formatDate(state.nextDue);
-  const overdue = state.kind === 'overdue';
-  const label = overdue ? due.overdue(date) : due.soon(date);
+  const date = formatDate(unit.nextMaintenanceDue);
+  const overdue = unit.isMaintenanceOverdue;
   return (
     <Chip
       size="small"
       color={overdue ? 'error' : 'warning'}
       variant={overdue ? 'filled' : 'outlined'}
       icon={overdue ? <ErrorOutline /> : <ScheduleOutlined />}
-      label={short ? (overdue ? due.overdueShort : due.soonShort) : label}
-      title={label}
+      label={overdue ? due.overdue(date) : due.soon(date)}
     />
   );
+}
+
+/** A model's mark in a department's list: how many of its units are overdue or due soon. */
+export function ModelMaintenanceMark({ overdue, dueSoon }: { overdue: number; dueSoon: number }) {
+  const { due } = strings.equipment;
+  if (overdue > 0) {
+    return <Chip size="small" color="error" icon={<ErrorOutline />} label={due.overdueCount(overdue)} />;
+  }
+  if (dueSoon > 0) {
+    return (
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        icon={<ScheduleOutlined />}
+        label={due.soonCount(dueSoon)}
+      />
+    );
+  }
+  return null;
 }

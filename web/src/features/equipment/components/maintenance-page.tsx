@@ -12,10 +12,11 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 
 import { FormDialog } from '@/components/form-dialog';
 import { Loading, LoadError } from '@/components/load-state';
+import { MaintenanceKind, type Environment } from '@/gen/portal/wiki/v1/wiki_pb';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
@@ -23,36 +24,61 @@ import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
 import { useCreateMaintenanceEntry, useMaintenanceEntries, useModel } from '../api/equipment-queries';
-import { unitsIn } from '../utils/department-maintenance';
-import { formatDate, today } from '../utils/maintenance';
+import { formatDate, today } from '../utils/dates';
+import { MaintenanceMark } from './maintenance-mark';
 
 const { maintenance } = strings.equipment;
 const formId = 'maintenance-entry';
+const collator = new Intl.Collator('ru-RU', { numeric: true });
 
-type Unit = { id: bigint; inventoryNumber: string };
+const kinds = [
+  MaintenanceKind.PREVENTIVE,
+  MaintenanceKind.CORRECTIVE,
+  MaintenanceKind.INSPECTION,
+  MaintenanceKind.CALIBRATION,
+] as const;
+const kindLabel = (kind: MaintenanceKind) =>
+  kind === MaintenanceKind.UNSPECIFIED ? '' : maintenance.kinds[kind];
+
+type EntryValues = {
+  date: string;
+  kind: MaintenanceKind;
+  performedBy: string;
+  description: string;
+  result: string;
+  nextDue: string;
+};
 
 function MaintenanceForm({
-  units,
   disabled,
   onSubmit,
 }: {
-  units: Unit[];
   disabled: boolean;
-  onSubmit: (values: {
-    environmentId: bigint;
-    date: string;
-    performedBy: string;
-    description: string;
-    nextDue: string;
-  }) => void;
+  onSubmit: (values: EntryValues) => void;
 }) {
-  const [environmentId, setEnvironmentId] = useState(units[0]?.id ?? 0n);
-  const [date, setDate] = useState(today());
-  const [performedBy, setPerformedBy] = useState('');
-  const [description, setDescription] = useState('');
-  const [nextDue, setNextDue] = useState('');
+  const [values, setValues] = useState<EntryValues>({
+    date: today(),
+    kind: MaintenanceKind.PREVENTIVE,
+    performedBy: '',
+    description: '',
+    result: '',
+    nextDue: '',
+  });
   const [tried, setTried] = useState(false);
-  const missing = (value: string) => tried && value.trim() === '';
+  const set = <K extends keyof EntryValues>(key: K, value: EntryValues[K]) =>
+    setValues((current) => ({ ...current, [key]: value }));
+  const missing = (key: 'date' | 'performedBy' | 'description') => tried && values[key].trim() === '';
+  const text = (key: 'date' | 'performedBy' | 'description' | 'result' | 'nextDue') => ({
+    value: values[key],
+    onChange: (event: { target: { value: string } }) => set(key, event.target.value),
+    disabled,
+  });
+  const required = (key: 'date' | 'performedBy' | 'description') => ({
+    ...text(key),
+    required: true,
+    error: missing(key),
+    helperText: missing(key) ? maintenance.required : undefined,
+  });
 
   return (
     <Stack
@@ -63,146 +89,155 @@ function MaintenanceForm({
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if ([date, performedBy, description].some((value) => value.trim() === '')) return;
-        onSubmit({
-          environmentId,
-          date,
-          performedBy: performedBy.trim(),
-          description: description.trim(),
-          nextDue,
-        });
+        const trimmed = {
+          ...values,
+          performedBy: values.performedBy.trim(),
+          description: values.description.trim(),
+          result: values.result.trim(),
+        };
+        if (trimmed.date === '' || trimmed.performedBy === '' || trimmed.description === '') return;
+        onSubmit(trimmed);
       }}
     >
       <TextField
-        select
-        label={maintenance.unit}
-        value={String(environmentId)}
-        onChange={(event) => setEnvironmentId(BigInt(event.target.value))}
-        disabled={disabled}
-      >
-        {units.map((unit) => (
-          <MenuItem key={unit.id} value={String(unit.id)}>
-            {maintenance.entryUnit(unit.inventoryNumber)}
-          </MenuItem>
-        ))}
-        <MenuItem value="0">{maintenance.wholeModel}</MenuItem>
-      </TextField>
-      <TextField
         type="date"
         label={maintenance.date}
-        value={date}
-        onChange={(event) => setDate(event.target.value)}
-        required
-        error={missing(date)}
-        helperText={missing(date) ? maintenance.required : undefined}
-        disabled={disabled}
+        {...required('date')}
         slotProps={{ inputLabel: { shrink: true } }}
       />
       <TextField
-        label={maintenance.performedBy}
-        value={performedBy}
-        onChange={(event) => setPerformedBy(event.target.value)}
-        required
-        error={missing(performedBy)}
-        helperText={missing(performedBy) ? maintenance.required : undefined}
+        select
+        label={maintenance.kind}
+        value={values.kind}
+        onChange={(event) =>
+          set('kind', kinds.find((kind) => String(kind) === event.target.value) ?? values.kind)
+        }
         disabled={disabled}
-      />
-      <TextField
-        label={maintenance.description}
-        value={description}
-        onChange={(event) => setDescription(event.target.value)}
-        required
-        multiline
-        minRows={3}
-        error={missing(description)}
-        helperText={missing(description) ? maintenance.required : undefined}
-        disabled={disabled}
-      />
+      >
+        {kinds.map((kind) => (
+          <MenuItem key={kind} value={kind}>
+            {kindLabel(kind)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField label={maintenance.performedBy} {...required('performedBy')} />
+      <TextField label={maintenance.description} multiline minRows={3} {...required('description')} />
+      <TextField label={maintenance.result} {...text('result')} />
       <TextField
         type="date"
         label={maintenance.nextDue}
-        value={nextDue}
-        onChange={(event) => setNextDue(event.target.value)}
-        disabled={disabled}
+        {...text('nextDue')}
         slotProps={{ inputLabel: { shrink: true } }}
       />
     </Stack>
   );
 }
 
-/** The maintenance logbook of a model: entries newest first, and a new entry for editors. */
+function Logbook({ unit }: { unit: Environment }) {
+  const query = useMaintenanceEntries(unit.id);
+  if (query.isError) return <LoadError />;
+  if (query.isPending) return <Loading />;
+  if (query.data.entries.length === 0) {
+    return <Typography sx={{ color: 'text.secondary' }}>{maintenance.empty}</Typography>;
+  }
+  return (
+    <Paper variant="outlined">
+      <List disablePadding aria-label={maintenance.logbookOf(unit.inventoryNumber)}>
+        {query.data.entries.map((entry) => (
+          <ListItem key={entry.id} divider alignItems="flex-start">
+            <ListItemIcon sx={{ minWidth: 40, mt: 0.5 }}>
+              <BuildOutlined color="primary" />
+            </ListItemIcon>
+            <ListItemText
+              primary={`${formatDate(entry.date)} · ${kindLabel(entry.kind)}`}
+              secondary={
+                <>
+                  <Typography
+                    component="span"
+                    sx={{ display: 'block', color: 'text.primary', whiteSpace: 'pre-line' }}
+                  >
+                    {entry.description}
+                  </Typography>
+                  {entry.result && (
+                    <Typography component="span" sx={{ display: 'block', color: 'text.primary' }}>
+                      {maintenance.resultOf(entry.result)}
+                    </Typography>
+                  )}
+                  <Typography component="span" variant="body2" sx={{ display: 'block' }}>
+                    {[
+                      entry.performedBy,
+                      entry.nextDue && maintenance.next(formatDate(entry.nextDue)),
+                      entry.author,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </Typography>
+                </>
+              }
+              slotProps={{ primary: { sx: { fontWeight: 500 } } }}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </Paper>
+  );
+}
+
+/** The maintenance logbook of a model's units in the department, one unit at a time. */
 export function MaintenanceLogbookPage() {
   const params = useParams();
-  const modelId = parseId(params.id);
   const departmentId = parseId(params.departmentId);
-  const query = useMaintenanceEntries(modelId);
-  const model = useModel(modelId).data?.environmentModel;
+  const model = useModel(parseId(params.id));
+  const [search, setSearch] = useSearchParams();
   const editor = useHasRight(Right.EquipmentEditing) === true;
   const create = useCreateMaintenanceEntry();
   const [open, setOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
 
-  if (modelId === undefined || query.isError) return <LoadError />;
-  if (query.isPending) return <Loading />;
-  const units = model && departmentId !== undefined ? unitsIn(model, departmentId) : [];
-  const inventory = new Map((model?.environments ?? []).map((unit) => [unit.id, unit.inventoryNumber]));
-  // The logbook of this department's units and of the model as a whole.
-  const shown = new Set(units.map((unit) => unit.id));
-  const entries = query.data.entries.filter(
-    (entry) => entry.environmentId === 0n || shown.has(entry.environmentId),
-  );
+  if (model.isError) return <LoadError />;
+  if (model.isPending) return <Loading />;
+  const units = (model.data.environmentModel?.environments ?? [])
+    .filter((unit) => unit.departmentId === departmentId)
+    .sort((a, b) => collator.compare(a.inventoryNumber, b.inventoryNumber));
+  if (units.length === 0)
+    return <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.unitsEmpty}</Typography>;
+  const chosenId = parseId(search.get('unit') ?? undefined);
+  const unit = units.find((candidate) => candidate.id === chosenId) ?? units[0];
+  if (!unit) return null;
 
   return (
     <Stack spacing={2}>
-      {editor && (
-        <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-          <Button variant="contained" startIcon={<BuildOutlined />} onClick={() => setOpen(true)}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          select
+          size="small"
+          label={maintenance.unit}
+          value={String(unit.id)}
+          onChange={(event) => setSearch({ unit: event.target.value }, { replace: true })}
+          sx={{ minWidth: 240 }}
+        >
+          {units.map((candidate) => (
+            <MenuItem key={candidate.id} value={String(candidate.id)}>
+              {strings.equipment.inventoryNumber(candidate.inventoryNumber)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <MaintenanceMark unit={unit} />
+        {editor && (
+          <Button
+            variant="contained"
+            startIcon={<BuildOutlined />}
+            onClick={() => setOpen(true)}
+            sx={{ ml: { sm: 'auto !important' } }}
+          >
             {maintenance.add}
           </Button>
-        </Stack>
-      )}
-      {entries.length === 0 ? (
-        <Typography sx={{ color: 'text.secondary' }}>{maintenance.empty}</Typography>
-      ) : (
-        <Paper variant="outlined">
-          <List disablePadding>
-            {entries.map((entry) => (
-              <ListItem key={entry.id} divider alignItems="flex-start">
-                <ListItemIcon sx={{ minWidth: 40, mt: 0.5 }}>
-                  <BuildOutlined color="primary" />
-                </ListItemIcon>
-                <ListItemText
-                  primary={`${formatDate(entry.date)} · ${
-                    entry.environmentId === 0n
-                      ? maintenance.wholeModel
-                      : maintenance.entryUnit(
-                          inventory.get(entry.environmentId) ?? String(entry.environmentId),
-                        )
-                  }`}
-                  secondary={
-                    <>
-                      <Typography
-                        component="span"
-                        sx={{ display: 'block', color: 'text.primary', whiteSpace: 'pre-line' }}
-                      >
-                        {entry.description}
-                      </Typography>
-                      <Typography component="span" variant="body2" sx={{ display: 'block' }}>
-                        {entry.performedBy}
-                        {entry.nextDue && ` · ${maintenance.next(formatDate(entry.nextDue))}`}
-                      </Typography>
-                    </>
-                  }
-                  slotProps={{ primary: { sx: { fontWeight: 500 } } }}
-                />
-              </ListItem>
-            ))}
-          </List>
-        </Paper>
-      )}
+        )}
+      </Stack>
+      <Logbook unit={unit} />
       <FormDialog
         open={open}
-        title={maintenance.addTitle}
+        title={maintenance.addTitle(unit.inventoryNumber)}
         formId={formId}
         submitLabel={strings.common.save}
         pending={create.isPending}
@@ -217,11 +252,10 @@ export function MaintenanceLogbookPage() {
       >
         <MaintenanceForm
           key={formKey}
-          units={units}
           disabled={create.isPending || create.isSuccess}
           onSubmit={(values) =>
             create.mutate(
-              { environmentModelId: modelId, ...values },
+              { environmentId: unit.id, ...values },
               {
                 onSuccess: () => notify.success(maintenance.created),
                 onError: (error) => notify.error(errorMessage(error)),

@@ -4,9 +4,6 @@ import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useMaintenanceEntries } from '../api/equipment-queries';
-import { unitsIn } from '../utils/department-maintenance';
-import { maintenanceState } from '../utils/maintenance';
 import { CreateUnitDialog } from './create-unit-dialog';
 import { MaintenanceMark } from './maintenance-mark';
 
@@ -21,10 +18,10 @@ export function UnitsList({
   departmentId: bigint;
 }) {
   const editor = useHasRight(Right.EquipmentEditing) === true;
-  const logbook = useMaintenanceEntries(model?.id);
-  const entries = logbook.data?.entries ?? [];
   const units = model
-    ? unitsIn(model, departmentId).sort((a, b) => collator.compare(a.inventoryNumber, b.inventoryNumber))
+    ? model.environments
+        .filter((unit) => unit.departmentId === departmentId)
+        .sort((a, b) => collator.compare(a.inventoryNumber, b.inventoryNumber))
     : [];
 
   return (
@@ -50,7 +47,7 @@ export function UnitsList({
                   secondary={strings.equipment.serialNumber(unit.serialNumber)}
                   sx={{ flexBasis: '100%' }}
                 />
-                <MaintenanceMark state={maintenanceState(entries, unit.id)} />
+                <MaintenanceMark unit={unit} />
               </ListItem>
             ))}
           </List>

@@ -29,3 +29,7 @@ export const useCreateModel = () => useMutation(wiki.createEnvironmentModel, { o
 export const useUpdateModel = () => useMutation(wiki.updateEnvironmentModel, { onSuccess: useRefreshWiki() });
 
 export const useCreateUnit = () => useMutation(wiki.createEnvironment, { onSuccess: useRefreshWiki() });
+
+export const useUpdateUnit = () => useMutation(wiki.updateEnvironment, { onSuccess: useRefreshWiki() });
+
+export const useRetireUnit = () => useMutation(wiki.retireEnvironment, { onSuccess: useRefreshWiki() });

@@ -1,4 +1,4 @@
-import { Button, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Button, List, Paper, Stack, Typography } from '@mui/material';
 import { useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
@@ -11,16 +11,20 @@ import { strings } from '@/lib/strings';
 import { useDepartments, useModel, useUpdateModel } from '../api/wiki-queries';
 import { CreateUnitDialog } from './create-unit-dialog';
 import { ModelForm } from './model-form';
+import { UnitRow } from './unit-row';
 
 const formId = 'admin-model';
 const collator = new Intl.Collator('ru-RU', { numeric: true });
+const byTitle = new Intl.Collator('ru-RU');
 
 /** One equipment model: its fields to edit, and its units with a way to add one. */
 export function ModelPage() {
   const modelId = parseId(useParams().adminEnvironmentModelId);
   const query = useModel(modelId);
   const update = useUpdateModel();
-  const departments = new Map((useDepartments().data?.departments ?? []).map((d) => [d.id, d.title]));
+  const departments = [...(useDepartments().data?.departments ?? [])]
+    .sort((a, b) => byTitle.compare(a.title, b.title))
+    .map((department) => ({ id: department.id, label: department.title }));
   const { equipment } = strings.admin;
 
   if (modelId === undefined || query.isError) return <LoadError message={equipment.loadFailed} />;
@@ -44,7 +48,13 @@ export function ModelPage() {
             disabled={update.isPending}
             onSubmit={(values) =>
               update.mutate(
-                { id: model.id, ...values, shortInstruction: model.shortInstruction },
+                {
+                  id: model.id,
+                  ...values,
+                  shortInstruction: model.shortInstruction,
+                  manufacturerId: model.manufacturerId,
+                  environmentTypeId: model.environmentTypeId,
+                },
                 {
                   onSuccess: () => notify.success(strings.equipment.saved),
                   onError: (error) => notify.error(errorMessage(error)),
@@ -66,14 +76,7 @@ export function ModelPage() {
         ) : (
           <List disablePadding>
             {units.map((unit) => (
-              <ListItem key={unit.id} divider disableGutters>
-                <ListItemText
-                  primary={strings.equipment.inventoryNumber(unit.inventoryNumber)}
-                  secondary={`${strings.equipment.serialNumber(unit.serialNumber)} · ${equipment.department(
-                    departments.get(unit.departmentId) ?? String(unit.departmentId),
-                  )}`}
-                />
-              </ListItem>
+              <UnitRow key={unit.id} unit={unit} departments={departments} />
             ))}
           </List>
         )}
