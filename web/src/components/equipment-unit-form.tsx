@@ -1,7 +1,7 @@
 import { MenuItem, Stack, TextField } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 
-import { strings } from '@/lib/strings';
+import { equipmentStrings } from '@/lib/equipment-strings';
 
 export type EquipmentUnitValues = {
   serialNumber: string;
@@ -41,7 +41,7 @@ export function EquipmentUnitForm({
   const [inventoryNumber, setInventoryNumber] = useState(initial.inventoryNumber);
   const [departmentId, setDepartmentId] = useState(initial.departmentId);
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
-  const { equipment } = strings;
+  const equipment = equipmentStrings;
 
   const clear = (field: Field) =>
     setMissing((fields) => new Set([...fields].filter((other) => other !== field)));

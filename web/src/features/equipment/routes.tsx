@@ -23,7 +23,7 @@ export const equipmentRoutes: RouteObject[] = [
       {
         path: paths.maintenanceDue,
         element: <RequireRight anyOf={[Right.EquipmentEditing]} />,
-        handle: crumb(strings.equipment.due.page),
+        handle: crumb(strings.pages.maintenanceDue),
         children: [
           {
             index: true,

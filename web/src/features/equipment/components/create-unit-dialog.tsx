@@ -4,6 +4,7 @@ import { useState } from 'react';
 
 import { EquipmentUnitForm } from '@/components/equipment-unit-form';
 import { FormDialog } from '@/components/form-dialog';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -21,11 +22,11 @@ export function CreateUnitDialog({ modelId, departmentId }: { modelId: bigint; d
   return (
     <>
       <Button variant="contained" startIcon={<AddIcon />} onClick={() => setOpen(true)} fullWidth>
-        {strings.equipment.addUnit}
+        {equipmentStrings.addUnit}
       </Button>
       <FormDialog
         open={open}
-        title={strings.equipment.addUnitTitle}
+        title={equipmentStrings.addUnitTitle}
         formId={formId}
         submitLabel={strings.common.create}
         pending={create.isPending}
@@ -51,8 +52,8 @@ export function CreateUnitDialog({ modelId, departmentId }: { modelId: bigint; d
                 inventoryNumber: values.inventoryNumber,
               },
               {
-                onSuccess: () => notify.success(strings.equipment.created),
-                onError: (error) => notify.error(strings.equipment.createFailed + errorMessage(error)),
+                onSuccess: () => notify.success(equipmentStrings.created),
+                onError: (error) => notify.error(equipmentStrings.createFailed + errorMessage(error)),
               },
             )
           }

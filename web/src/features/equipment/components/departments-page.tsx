@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
@@ -24,7 +25,7 @@ export function DepartmentsPage() {
   if (query.isPending) content = <Loading />;
   else if (query.isError) content = <LoadError />;
   else if (query.data.departments.length === 0) {
-    content = <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.departmentsEmpty}</Typography>;
+    content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.departmentsEmpty}</Typography>;
   } else {
     const departments = [...query.data.departments].sort((a, b) => collator.compare(a.title, b.title));
     content = (
@@ -45,7 +46,7 @@ export function DepartmentsPage() {
                     {department.title}
                   </Typography>
                   <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {strings.equipment.openDepartment}
+                    {equipmentStrings.openDepartment}
                   </Typography>
                 </Box>
               </CardActionArea>
@@ -63,12 +64,12 @@ export function DepartmentsPage() {
         action={
           editor && (
             <Button component={Link} to={paths.maintenanceDue} startIcon={<EventBusyOutlined />}>
-              {strings.equipment.due.link}
+              {strings.pages.maintenanceDue}
             </Button>
           )
         }
       />
-      <Typography sx={{ color: 'text.secondary', mb: 2 }}>{strings.equipment.departmentsHint}</Typography>
+      <Typography sx={{ color: 'text.secondary', mb: 2 }}>{equipmentStrings.departmentsHint}</Typography>
       {content}
     </>
   );

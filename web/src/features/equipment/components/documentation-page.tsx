@@ -19,17 +19,17 @@ import { useParams } from 'react-router';
 
 import { Loading } from '@/components/load-state';
 import type { File } from '@/gen/portal/files/v1/files_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
-import { strings } from '@/lib/strings';
 
 import { useDeleteDocument, useDocuments } from '../api/equipment-queries';
 import { openDocument } from '../utils/open-document';
 import { UploadDocumentDialog } from './upload-document-dialog';
 
-const { documents } = strings.equipment;
+const { documents } = equipmentStrings;
 
 function DocumentIcon({ file }: { file: File }) {
   if (file.contentType === 'application/pdf') return <PictureAsPdfOutlined color="error" />;

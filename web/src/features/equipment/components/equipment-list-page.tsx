@@ -14,6 +14,7 @@ import { Link, useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { parseId } from '@/lib/ids';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
@@ -34,7 +35,7 @@ export function EquipmentListPage() {
   if (departmentId === undefined || query.isError) content = <LoadError />;
   else if (query.isPending) content = <Loading />;
   else if (refs.length === 0) {
-    content = <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.modelsEmpty}</Typography>;
+    content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.modelsEmpty}</Typography>;
   } else {
     const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
     content = (
@@ -65,7 +66,7 @@ export function EquipmentListPage() {
           editor && (
             <Stack direction="row" spacing={1}>
               <Button component={Link} to="labels" startIcon={<QrCode2Outlined />}>
-                {strings.equipment.labels.open}
+                {equipmentStrings.labels.open}
               </Button>
             </Stack>
           )

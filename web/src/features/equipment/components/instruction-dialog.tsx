@@ -17,6 +17,7 @@ import type Quill from 'quill';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -25,7 +26,7 @@ import { useSaveInstruction } from '../api/equipment-queries';
 import { saveVideo } from '../api/uploads';
 import { createEditor, editorHtml } from './instruction-editor';
 
-const { instruction } = strings.equipment;
+const { instruction } = equipmentStrings;
 
 /** Spec §9: the page reloads 2 s after a saved instruction. */
 const reloadDelayMs = 2000;

@@ -4,7 +4,7 @@ import Link from 'quill/formats/link';
 import Video from 'quill/formats/video';
 import 'quill/dist/quill.snow.css';
 
-import { strings } from '@/lib/strings';
+import { equipmentStrings } from '@/lib/equipment-strings';
 
 import { imageTypes, isAllowedImageSource, isImageType, safeUrl, withoutAutoplay } from '../utils/links';
 
@@ -33,7 +33,7 @@ const toolbar = [
   ['clean'],
 ];
 
-const { toolbar: labels } = strings.equipment.instruction;
+const { toolbar: labels } = equipmentStrings.instruction;
 const buttonLabels: [string, string][] = [
   ['.ql-header', labels.header],
   ['button.ql-bold', labels.bold],
@@ -69,7 +69,7 @@ export function createEditor(
   const quill = new Quill(host, {
     theme: 'snow',
     readOnly,
-    placeholder: strings.equipment.instruction.placeholder,
+    placeholder: equipmentStrings.instruction.placeholder,
     modules: {
       toolbar: readOnly
         ? false

@@ -6,13 +6,14 @@ import { Link, useParams } from 'react-router';
 import { Loading, LoadError } from '@/components/load-state';
 import { paths } from '@/config/paths';
 import type { Label } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
 import { useDepartment, useLabelSheet } from '../api/equipment-queries';
 import { qrDataUrl } from '../utils/qr-code';
 
-const { labels } = strings.equipment;
+const { labels } = equipmentStrings;
 
 // An A4 sheet in the browser's print: three labels across, none split over two pages,
 // and nothing of the page around them (buttons, background).
@@ -70,7 +71,7 @@ function UnitLabel({ label }: { label: Label }) {
         {label.environmentModelName}
       </Typography>
       <Typography sx={{ fontSize: '10pt' }}>
-        {strings.equipment.inventoryNumber(label.inventoryNumber)}
+        {equipmentStrings.inventoryNumber(label.inventoryNumber)}
       </Typography>
     </Box>
   );

@@ -15,12 +15,13 @@ import { Link } from 'react-router';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { strings } from '@/lib/strings';
 
 import { useDepartments, useMaintenanceDue } from '../api/equipment-queries';
 import { MaintenanceMark } from './maintenance-mark';
 
-const { due } = strings.equipment;
+const { due } = equipmentStrings;
 
 /**
  * Beyond the spec: for equipment editors, every unit in the departments they can see whose
@@ -39,7 +40,7 @@ export function MaintenanceDuePage() {
   else {
     content = (
       <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={due.page}>
+        <Table size="small" aria-label={strings.pages.maintenanceDue}>
           <TableHead>
             <TableRow>
               <TableCell>{due.model}</TableCell>
@@ -78,7 +79,7 @@ export function MaintenanceDuePage() {
 
   return (
     <>
-      <PageHeader title={due.page} />
+      <PageHeader title={strings.pages.maintenanceDue} />
       <Typography sx={{ color: 'text.secondary', mb: 2 }}>{due.pageHint}</Typography>
       {content}
     </>

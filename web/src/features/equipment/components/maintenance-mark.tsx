@@ -3,7 +3,7 @@ import ScheduleOutlined from '@mui/icons-material/ScheduleOutlined';
 import { Chip } from '@mui/material';
 
 import type { Environment } from '@/gen/portal/wiki/v1/wiki_pb';
-import { strings } from '@/lib/strings';
+import { equipmentStrings } from '@/lib/equipment-strings';
 
 import { formatDate } from '../utils/dates';
 
@@ -12,7 +12,7 @@ type Standing = Pick<Environment, 'nextMaintenanceDue' | 'isMaintenanceDueSoon' 
 /** A unit's maintenance standing (computed by the wiki service) as a chip; nothing when in order. */
 export function MaintenanceMark({ unit }: { unit: Standing }) {
   if (!unit.isMaintenanceOverdue && !unit.isMaintenanceDueSoon) return null;
-  const { due } = strings.equipment;
+  const { due } = equipmentStrings;
   const date = formatDate(unit.nextMaintenanceDue);
   const overdue = unit.isMaintenanceOverdue;
   return (
@@ -28,7 +28,7 @@ export function MaintenanceMark({ unit }: { unit: Standing }) {
 
 /** A model's mark in a department's list: how many of its units are overdue or due soon. */
 export function ModelMaintenanceMark({ overdue, dueSoon }: { overdue: number; dueSoon: number }) {
-  const { due } = strings.equipment;
+  const { due } = equipmentStrings;
   if (overdue > 0) {
     return <Chip size="small" color="error" icon={<ErrorOutline />} label={due.overdueCount(overdue)} />;
   }

@@ -17,6 +17,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { FormDialog } from '@/components/form-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import { MaintenanceKind, type Environment } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
@@ -27,7 +28,7 @@ import { useCreateMaintenanceEntry, useMaintenanceEntries, useModel } from '../a
 import { formatDate, today } from '../utils/dates';
 import { MaintenanceMark } from './maintenance-mark';
 
-const { maintenance } = strings.equipment;
+const { maintenance } = equipmentStrings;
 const formId = 'maintenance-entry';
 const collator = new Intl.Collator('ru-RU', { numeric: true });
 
@@ -200,7 +201,7 @@ export function MaintenanceLogbookPage() {
     .filter((unit) => unit.departmentId === departmentId)
     .sort((a, b) => collator.compare(a.inventoryNumber, b.inventoryNumber));
   if (units.length === 0)
-    return <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.unitsEmpty}</Typography>;
+    return <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.unitsEmpty}</Typography>;
   const chosenId = parseId(search.get('unit') ?? undefined);
   const unit = units.find((candidate) => candidate.id === chosenId) ?? units[0];
   if (!unit) return null;
@@ -218,7 +219,7 @@ export function MaintenanceLogbookPage() {
         >
           {units.map((candidate) => (
             <MenuItem key={candidate.id} value={String(candidate.id)}>
-              {strings.equipment.inventoryNumber(candidate.inventoryNumber)}
+              {equipmentStrings.inventoryNumber(candidate.inventoryNumber)}
             </MenuItem>
           ))}
         </TextField>

@@ -5,6 +5,7 @@ import { Outlet, useParams } from 'react-router';
 import { LoadError } from '@/components/load-state';
 import { NavTabs } from '@/components/nav-tabs';
 import { paths } from '@/config/paths';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
@@ -24,7 +25,7 @@ export function ModelPage() {
   const model = query.data?.environmentModel;
 
   if (modelId === undefined || departmentId === undefined || query.isError || (query.isSuccess && !model)) {
-    return <LoadError message={strings.equipment.modelNotFound} />;
+    return <LoadError message={equipmentStrings.modelNotFound} />;
   }
 
   const base = `${paths.departments}/environments/${departmentId}/environment/${modelId}`;
@@ -41,7 +42,7 @@ export function ModelPage() {
         <Stack direction="row" spacing={{ xs: 2, sm: 3 }} sx={{ alignItems: 'center' }}>
           <Box
             role="img"
-            aria-label={strings.equipment.illustration}
+            aria-label={equipmentStrings.illustration}
             sx={{
               flexShrink: 0,
               width: { xs: 72, sm: 112 },
@@ -62,7 +63,7 @@ export function ModelPage() {
             {model && (
               <>
                 <Typography sx={{ color: 'text.secondary' }}>
-                  {strings.equipment.brand}: {model.brandName}
+                  {equipmentStrings.brand}: {model.brandName}
                 </Typography>
                 <Typography sx={{ mt: 1, whiteSpace: 'pre-line' }}>{model.description}</Typography>
               </>
@@ -72,7 +73,7 @@ export function ModelPage() {
       </Paper>
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 320px' } }}>
         <Box sx={{ minWidth: 0 }}>
-          <NavTabs label={strings.equipment.sectionsLabel} tabs={tabs} />
+          <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
           <Box sx={{ pt: 3 }}>
             <Outlet />
           </Box>

@@ -10,7 +10,7 @@ import { strings } from '@/lib/strings';
 import { fetchPublicInstruction, type PublicInstruction } from '../api/public-instruction';
 import { InstructionHtml } from './instruction-html';
 
-const { instruction } = strings.equipment;
+const text = strings.publicInstruction;
 
 type State =
   { kind: 'loading' } | { kind: 'loaded'; value: PublicInstruction } | { kind: 'failed'; message: string };
@@ -43,13 +43,13 @@ export function PublicInstructionPage() {
   }, [state]);
 
   let content;
-  if (modelId === undefined) content = <Alert severity="error">{instruction.publicNotFound}</Alert>;
+  if (modelId === undefined) content = <Alert severity="error">{text.notFound}</Alert>;
   else if (state.kind === 'loading')
     content = <Typography sx={{ fontSize: '1.25rem' }}>{strings.common.loading}</Typography>;
   else if (state.kind === 'failed') {
     content = (
       <Alert severity="error" sx={{ fontSize: '1.125rem' }}>
-        <strong>{instruction.publicFailed}</strong> {state.message}
+        <strong>{text.failed}</strong> {state.message}
       </Alert>
     );
   } else {
@@ -68,7 +68,7 @@ export function PublicInstructionPage() {
           {state.value.name}
         </Typography>
         {state.value.shortInstruction.trim() === '' ? (
-          <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{instruction.empty}</Typography>
+          <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{text.empty}</Typography>
         ) : (
           <InstructionHtml
             html={state.value.shortInstruction}

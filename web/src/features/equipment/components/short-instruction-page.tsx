@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
@@ -20,7 +21,7 @@ const InstructionDialog = lazy(async () => ({
   default: (await import('./instruction-dialog')).InstructionDialog,
 }));
 
-const { instruction } = strings.equipment;
+const { instruction } = equipmentStrings;
 
 /** Spec §2: the short instruction of a model, its QR code and the editor for editors. */
 export function ShortInstructionPage() {
@@ -32,7 +33,7 @@ export function ShortInstructionPage() {
   if (modelId === undefined || query.isError) return <LoadError />;
   if (query.isPending) return <Loading />;
   const model = query.data.environmentModel;
-  if (!model) return <LoadError message={strings.equipment.modelNotFound} />;
+  if (!model) return <LoadError message={equipmentStrings.modelNotFound} />;
   const qr = qrDataUrl(model.shortInstructionQrCode);
   const publicPage = `/short-instruction/${model.id}`;
 

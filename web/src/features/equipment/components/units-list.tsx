@@ -1,8 +1,8 @@
 import { List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { Right, useHasRight } from '@/lib/session/rights';
-import { strings } from '@/lib/strings';
 
 import { CreateUnitDialog } from './create-unit-dialog';
 import { MaintenanceMark } from './maintenance-mark';
@@ -33,18 +33,18 @@ export function UnitsList({
     >
       <Stack spacing={1.5}>
         <Typography id="units-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-          {strings.equipment.units}
+          {equipmentStrings.units}
         </Typography>
         {model && units.length === 0 && (
-          <Typography sx={{ color: 'text.secondary' }}>{strings.equipment.unitsEmpty}</Typography>
+          <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.unitsEmpty}</Typography>
         )}
         {units.length > 0 && (
           <List disablePadding dense>
             {units.map((unit) => (
               <ListItem key={unit.id} divider disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
                 <ListItemText
-                  primary={strings.equipment.inventoryNumber(unit.inventoryNumber)}
-                  secondary={strings.equipment.serialNumber(unit.serialNumber)}
+                  primary={equipmentStrings.inventoryNumber(unit.inventoryNumber)}
+                  secondary={equipmentStrings.serialNumber(unit.serialNumber)}
                   sx={{ flexBasis: '100%' }}
                 />
                 <MaintenanceMark unit={unit} />

@@ -15,13 +15,14 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
 
 import { useRefreshDocuments } from '../api/equipment-queries';
 import { saveDocument } from '../api/uploads';
 
-const { documents } = strings.equipment;
+const { documents } = equipmentStrings;
 
 /**
  * 'Загрузить документ' (spec §2): a title and a file. As the spec says, nothing is

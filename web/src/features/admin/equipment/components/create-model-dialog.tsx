@@ -3,6 +3,7 @@ import { Button } from '@mui/material';
 import { useState } from 'react';
 
 import { FormDialog } from '@/components/form-dialog';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -22,11 +23,11 @@ export function CreateModelDialog() {
   return (
     <>
       <Button variant="contained" startIcon={<AddIcon />} onClick={() => setOpen(true)}>
-        {strings.admin.equipment.createModel}
+        {equipmentStrings.admin.createModel}
       </Button>
       <FormDialog
         open={open}
-        title={strings.admin.equipment.createModelTitle}
+        title={equipmentStrings.admin.createModelTitle}
         formId={formId}
         submitLabel={strings.common.create}
         pending={create.isPending}
@@ -48,8 +49,8 @@ export function CreateModelDialog() {
             create.mutate(
               { ...values, shortInstruction: '' },
               {
-                onSuccess: () => notify.success(strings.equipment.created),
-                onError: (error) => notify.error(strings.equipment.createFailed + errorMessage(error)),
+                onSuccess: () => notify.success(equipmentStrings.created),
+                onError: (error) => notify.error(equipmentStrings.createFailed + errorMessage(error)),
               },
             )
           }

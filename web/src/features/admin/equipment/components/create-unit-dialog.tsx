@@ -4,6 +4,7 @@ import { useState } from 'react';
 
 import { EquipmentUnitForm } from '@/components/equipment-unit-form';
 import { FormDialog } from '@/components/form-dialog';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -26,7 +27,7 @@ export function CreateUnitDialog({ modelId }: { modelId?: bigint }) {
   const departments = useDepartments().data?.departments ?? [];
   const models = useModels().data?.environmentModels ?? [];
   const disabled = create.isPending || create.isSuccess;
-  const { equipment } = strings.admin;
+  const equipment = equipmentStrings.admin;
 
   return (
     <>
@@ -74,8 +75,8 @@ export function CreateUnitDialog({ modelId }: { modelId?: bigint }) {
                 inventoryNumber: values.inventoryNumber,
               },
               {
-                onSuccess: () => notify.success(strings.equipment.created),
-                onError: (error) => notify.error(strings.equipment.createFailed + errorMessage(error)),
+                onSuccess: () => notify.success(equipmentStrings.created),
+                onError: (error) => notify.error(equipmentStrings.createFailed + errorMessage(error)),
               },
             );
           }}

@@ -1,7 +1,7 @@
 import { Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 
-import { strings } from '@/lib/strings';
+import { equipmentStrings } from '@/lib/equipment-strings';
 
 export type ModelFormValues = { name: string; brandName: string; description: string };
 
@@ -15,7 +15,7 @@ type ModelFormProps = {
   onSubmit: (values: ModelFormValues) => void;
 };
 
-const { equipment } = strings.admin;
+const equipment = equipmentStrings.admin;
 const required: Record<Field, string> = {
   name: equipment.nameRequired,
   brandName: equipment.brandNameRequired,

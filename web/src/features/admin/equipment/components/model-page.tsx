@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
@@ -25,7 +26,7 @@ export function ModelPage() {
   const departments = [...(useDepartments().data?.departments ?? [])]
     .sort((a, b) => byTitle.compare(a.title, b.title))
     .map((department) => ({ id: department.id, label: department.title }));
-  const { equipment } = strings.admin;
+  const equipment = equipmentStrings.admin;
 
   if (modelId === undefined || query.isError) return <LoadError message={equipment.loadFailed} />;
   if (query.isPending) return <Loading />;
@@ -56,7 +57,7 @@ export function ModelPage() {
                   environmentTypeId: model.environmentTypeId,
                 },
                 {
-                  onSuccess: () => notify.success(strings.equipment.saved),
+                  onSuccess: () => notify.success(equipmentStrings.saved),
                   onError: (error) => notify.error(errorMessage(error)),
                 },
               )

@@ -6,6 +6,7 @@ import { LetterGroups } from '@/components/letter-groups';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { groupByFirstLetter } from '@/lib/group-by-letter';
 import { strings } from '@/lib/strings';
 
@@ -19,9 +20,9 @@ export function ModelsPage() {
 
   let content;
   if (query.isPending) content = <Loading />;
-  else if (query.isError) content = <LoadError message={strings.admin.equipment.loadFailed} />;
+  else if (query.isError) content = <LoadError message={equipmentStrings.admin.loadFailed} />;
   else if (query.data.environmentModels.length === 0) {
-    content = <Typography sx={{ color: 'text.secondary' }}>{strings.admin.equipment.empty}</Typography>;
+    content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.admin.empty}</Typography>;
   } else {
     content = (
       <LetterGroups
@@ -38,7 +39,7 @@ export function ModelsPage() {
             </ListItemIcon>
             <ListItemText
               primary={model.name}
-              secondary={`${model.brandName} · ${strings.admin.equipment.unitCount(model.environments.length)}`}
+              secondary={`${model.brandName} · ${equipmentStrings.admin.unitCount(model.environments.length)}`}
             />
           </ListItemButton>
         )}

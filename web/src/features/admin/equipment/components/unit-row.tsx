@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { EquipmentUnitForm } from '@/components/equipment-unit-form';
 import { FormDialog } from '@/components/form-dialog';
 import type { Environment } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -19,7 +20,7 @@ export function UnitRow({ unit, departments }: { unit: Environment; departments:
   const [editing, setEditing] = useState(false);
   const update = useUpdateUnit();
   const retire = useRetireUnit();
-  const { equipment } = strings.admin;
+  const equipment = equipmentStrings.admin;
   const formId = `unit-${unit.id}`;
   const department = departments.find((choice) => choice.id === unit.departmentId)?.label;
 
@@ -54,8 +55,8 @@ export function UnitRow({ unit, departments }: { unit: Environment; departments:
       sx={{ pr: 12 }}
     >
       <ListItemText
-        primary={strings.equipment.inventoryNumber(unit.inventoryNumber)}
-        secondary={`${strings.equipment.serialNumber(unit.serialNumber)} · ${equipment.department(
+        primary={equipmentStrings.inventoryNumber(unit.inventoryNumber)}
+        secondary={`${equipmentStrings.serialNumber(unit.serialNumber)} · ${equipment.department(
           department ?? String(unit.departmentId),
         )}`}
       />
@@ -92,7 +93,7 @@ export function UnitRow({ unit, departments }: { unit: Environment; departments:
                 inventoryNumber: values.inventoryNumber,
               },
               {
-                onSuccess: () => notify.success(strings.equipment.saved),
+                onSuccess: () => notify.success(equipmentStrings.saved),
                 onError: (error) => notify.error(errorMessage(error)),
               },
             );
