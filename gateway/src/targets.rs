@@ -223,6 +223,9 @@ async fn service_routes(
         Target::Wiki => {
             let settings = portal_wiki::WikiSettings {
                 database_url: config.database_url_for("wiki"),
+                public_key_file: keys.public.clone(),
+                public_url: config.public_url.clone(),
+                seed_demo: config.seed_demo,
             };
             (
                 portal_wiki::SERVICE_NAME,

@@ -6,6 +6,7 @@ mod auth;
 mod docs;
 mod education;
 mod origin;
+mod wiki;
 
 pub use origin::Origin;
 
@@ -82,6 +83,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
         .chain(education::endpoints())
+        .chain(wiki::endpoints())
         .collect()
 }
 

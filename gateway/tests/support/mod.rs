@@ -72,6 +72,11 @@ impl Portal {
 
     /// A token signed with the key `all` generated, as auth would sign it.
     pub fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        self.token_in(user_id, rights, &[])
+    }
+
+    /// A token of someone working in `departments`.
+    pub fn token_in(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
         let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
         issuer
             .issue(Subject {
@@ -81,7 +86,7 @@ impl Portal {
                 surname: "Иванова".into(),
                 last_name: "Петровна".into(),
                 rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
-                departments: vec![],
+                departments: departments.to_vec(),
             })
             .unwrap()
     }
