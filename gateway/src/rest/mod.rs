@@ -5,6 +5,7 @@
 mod auth;
 mod docs;
 mod education;
+mod files;
 mod origin;
 
 pub use origin::Origin;
@@ -82,6 +83,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
         .chain(education::endpoints())
+        .chain(files::endpoints())
         .collect()
 }
 
