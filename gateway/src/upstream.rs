@@ -7,6 +7,9 @@ use anyhow::Context;
 use portal_kit::config::Config;
 use tonic::transport::{Channel, Endpoint};
 
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+const TCP_KEEPALIVE: Duration = Duration::from_secs(30);
+
 #[derive(Clone, Debug)]
 pub struct Upstream {
     /// The full gRPC name of the service, e.g. `portal.auth.v1.AuthService`.
@@ -21,6 +24,9 @@ pub struct Upstreams {
     pub education: Upstream,
     pub wiki: Upstream,
     pub files: Upstream,
+    /// The files service without the per-call time-out: an upload's answer
+    /// comes after its last byte, however long the file takes to arrive.
+    pub files_streams: Channel,
 }
 
 impl Upstreams {
@@ -37,6 +43,11 @@ impl Upstreams {
             education: upstream(portal_education::SERVICE_NAME, education)?,
             wiki: upstream(portal_wiki::SERVICE_NAME, wiki)?,
             files: upstream(portal_files::SERVICE_NAME, files)?,
+            files_streams: Endpoint::from_shared(files.to_owned())
+                .with_context(|| format!("upstream URL of the files service: {files}"))?
+                .connect_timeout(CONNECT_TIMEOUT)
+                .tcp_keepalive(Some(TCP_KEEPALIVE))
+                .connect_lazy(),
         })
     }
 
@@ -69,9 +80,9 @@ impl Upstreams {
 fn upstream(service: &'static str, url: &str) -> anyhow::Result<Upstream> {
     let channel = Endpoint::from_shared(url.to_owned())
         .with_context(|| format!("upstream URL of {service}: {url}"))?
-        .connect_timeout(Duration::from_secs(2))
+        .connect_timeout(CONNECT_TIMEOUT)
         .timeout(Duration::from_secs(60))
-        .tcp_keepalive(Some(Duration::from_secs(30)))
+        .tcp_keepalive(Some(TCP_KEEPALIVE))
         .connect_lazy();
     Ok(Upstream {
         service,
