@@ -54,8 +54,7 @@ test('department → model → documentation: an engineer uploads a document and
   // The link carries no token: the page fetches it with one and opens it in a new tab.
   const [tab] = await Promise.all([page.waitForEvent('popup'), link.click()]);
   await tab.waitForURL(/^blob:/);
-  const received = await tab.evaluate(async () => (await fetch(window.location.href)).text());
-  expect(received).toBe(content);
+  await expect(tab.locator('body')).toHaveText(content.trim());
 });
 
 test('the QR code downloads as a 256×256 PNG that opens the public instruction', async ({

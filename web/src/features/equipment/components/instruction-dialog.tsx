@@ -44,7 +44,9 @@ type InstructionDialogProps = {
  * saving shows the spec's message and reloads the page 2 s later.
  */
 export function InstructionDialog({ model, editable, onClose }: InstructionDialogProps) {
-  const holder = useRef<HTMLDivElement>(null);
+  // A state, not a ref: the dialog renders its content a moment after it opens (a portal),
+  // and the editor starts once that element exists.
+  const [holder, setHolder] = useState<HTMLDivElement | null>(null);
   const editor = useRef<Quill | null>(null);
   const [videoPending, setVideoPending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>(undefined);
@@ -69,7 +71,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
   const onRejectedImage = useEffectEvent(() => setFailure(instruction.imageTypes));
 
   useEffect(() => {
-    const wrapper = holder.current;
+    const wrapper = holder;
     if (!wrapper) return;
     const host = document.createElement('div');
     wrapper.appendChild(host);
@@ -81,7 +83,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       editor.current = null;
       wrapper.replaceChildren();
     };
-  }, [model.shortInstruction, editable]);
+  }, [holder, model.shortInstruction, editable]);
 
   useEffect(() => {
     if (!save.isSuccess) return;
@@ -128,7 +130,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       </IconButton>
       <DialogContent dividers>
         <Box
-          ref={holder}
+          ref={setHolder}
           sx={{
             '& .ql-container': { fontSize: '1rem', fontFamily: 'inherit', minHeight: 320 },
             '& .ql-editor': { minHeight: 320 },

@@ -63,14 +63,15 @@ export function ShortInstructionPage() {
           height={400}
           sx={{
             width: 400,
-            height: 400,
+            height: 'auto',
+            aspectRatio: '1',
             maxWidth: '100%',
             objectFit: 'contain',
             imageRendering: 'pixelated',
             bgcolor: 'common.white',
-            border: 1,
-            borderColor: 'divider',
-            borderRadius: 1,
+            // An outline, not a border: the image stays 400×400 (spec §9).
+            outline: 1,
+            outlineColor: 'divider',
           }}
         />
         <Button
