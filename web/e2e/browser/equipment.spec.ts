@@ -55,6 +55,12 @@ test('department → model → documentation: an engineer uploads a document and
   const [tab] = await Promise.all([page.waitForEvent('popup'), link.click()]);
   await tab.waitForURL(/^blob:/);
   await expect(tab.locator('body')).toHaveText(content.trim());
+
+  // The same page on a phone: nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(link).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await saveScreenshot('equipment-model-phone');
 });
 
 test('the QR code downloads as a 256×256 PNG that opens the public instruction', async ({

@@ -117,6 +117,7 @@ export const equipmentStrings = {
     notVideo: 'Выберите видеофайл',
     imageTypes: 'Можно вставить только изображения PNG или JPEG',
     videoUploading: 'Загрузка видео...',
+    headerLevels: { '': 'Обычный текст', 1: 'Заголовок 1', 2: 'Заголовок 2', 3: 'Заголовок 3' },
     toolbar: {
       header: 'Заголовок',
       bold: 'Полужирный',

@@ -28,6 +28,14 @@ import { createEditor, editorHtml } from './instruction-editor';
 
 const { instruction } = equipmentStrings;
 
+const pickerItem = (level: string) => (level === '' ? ':not([data-value])' : `[data-value="${level}"]`);
+const headerPickerLabels = Object.fromEntries(
+  Object.entries(instruction.headerLevels).flatMap(([level, label]) => [
+    [`& .ql-picker.ql-header .ql-picker-label${pickerItem(level)}::before`, { content: `"${label}"` }],
+    [`& .ql-picker.ql-header .ql-picker-item${pickerItem(level)}::before`, { content: `"${label}"` }],
+  ]),
+);
+
 /** Spec §9: the page reloads 2 s after a saved instruction. */
 const reloadDelayMs = 2000;
 
@@ -134,6 +142,9 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
           sx={{
             '& .ql-container': { fontSize: '1rem', fontFamily: 'inherit', minHeight: 320 },
             '& .ql-editor': { minHeight: 320 },
+            // Quill names the header levels in English in its stylesheet: Russian here.
+            ...headerPickerLabels,
+            '& .ql-picker.ql-header': { width: 150 },
             '& .ql-editor img': { maxWidth: '100%' },
             '& .ql-editor .ql-video': { width: '100%', aspectRatio: '16 / 9', height: 'auto' },
             '& .ql-toolbar': {

@@ -71,7 +71,7 @@ export function ModelPage() {
           </Box>
         </Stack>
       </Paper>
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 320px' } }}>
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
         <Box sx={{ minWidth: 0 }}>
           <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
           <Box sx={{ pt: 3 }}>
