@@ -15,6 +15,8 @@ use tonic::service::Routes;
 
 use crate::upstream::{Discovery, Upstreams};
 
+const MIB: u64 = 1024 * 1024;
+
 /// A started `portal`: where it listens and how to stop it.
 pub struct Running {
     /// The gateway's address (`all`, `gateway`) or the service's gRPC address.
@@ -247,6 +249,13 @@ async fn service_routes(
         Target::Files => {
             let settings = portal_files::FilesSettings {
                 database_url: config.database_url_for("files"),
+                public_key_file: keys.public.clone(),
+                blobs: portal_files::blobs::open(&config.files_store())?,
+                public_url: config.public_url.clone(),
+                limits: portal_files::Limits {
+                    document: config.files_max_document_mib * MIB,
+                    video: config.files_max_video_mib * MIB,
+                },
             };
             (
                 portal_files::SERVICE_NAME,

@@ -38,6 +38,8 @@ use tower::{Service, ServiceExt};
 
 /// How often upstream names are resolved again in production.
 const RESOLVE_INTERVAL: Duration = Duration::from_secs(5);
+/// How long a call waits for its answer (the ingress's own limit, k8s/README).
+const CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The pause before watching a replica's health again after its stream ended.
 const WATCH_RETRY: Duration = Duration::from_millis(250);
 
@@ -57,6 +59,9 @@ pub struct Upstreams {
     pub education: Upstream,
     pub wiki: Upstream,
     pub files: Upstream,
+    /// The files service without the per-call time-out: an upload's answer
+    /// comes after its last byte, however long the file takes to arrive.
+    pub files_streams: Upstream,
 }
 
 /// Turns a host name into the addresses of its replicas.
@@ -104,6 +109,12 @@ impl Upstreams {
             education: Upstream::connect(portal_education::SERVICE_NAME, education, discovery)?,
             wiki: Upstream::connect(portal_wiki::SERVICE_NAME, wiki, discovery)?,
             files: Upstream::connect(portal_files::SERVICE_NAME, files, discovery)?,
+            files_streams: Upstream::connect_with(
+                portal_files::SERVICE_NAME,
+                files,
+                discovery,
+                None,
+            )?,
         })
     }
 
@@ -135,11 +146,23 @@ impl Upstreams {
 }
 
 impl Upstream {
-    /// `urls`: one or more comma-separated `http://host:port`.
+    /// `urls`: one or more comma-separated `http://host:port`. A call waits at
+    /// most [`CALL_TIMEOUT`] for its answer.
     pub fn connect(
         service: &'static str,
         urls: &str,
         discovery: &Discovery,
+    ) -> anyhow::Result<Upstream> {
+        Self::connect_with(service, urls, discovery, Some(CALL_TIMEOUT))
+    }
+
+    /// As [`Upstream::connect`], with `call_timeout` (`None`: a call may take
+    /// as long as its stream lasts).
+    pub fn connect_with(
+        service: &'static str,
+        urls: &str,
+        discovery: &Discovery,
+        call_timeout: Option<Duration>,
     ) -> anyhow::Result<Upstream> {
         let targets = urls
             .split(',')
@@ -148,6 +171,7 @@ impl Upstream {
             .with_context(|| format!("upstream URL of {service}: {urls}"))?;
         let replicas = Arc::new(Replicas {
             service,
+            call_timeout,
             list: RwLock::new(Arc::new(Vec::new())),
             next: AtomicUsize::new(0),
         });
@@ -250,6 +274,7 @@ async fn discover(replicas: Weak<Replicas>, targets: Vec<Target>, discovery: Dis
 #[derive(Debug)]
 struct Replicas {
     service: &'static str,
+    call_timeout: Option<Duration>,
     list: RwLock<Arc<Vec<Arc<Replica>>>>,
     next: AtomicUsize,
 }
@@ -287,7 +312,7 @@ impl Replicas {
             }
             match current.iter().find(|replica| replica.addr == *addr) {
                 Some(replica) => next.push(replica.clone()),
-                None => match Replica::start(self.service, *addr) {
+                None => match Replica::start(self.service, *addr, self.call_timeout) {
                     Ok(replica) => {
                         tracing::info!(service = self.service, %addr, "upstream replica added");
                         next.push(Arc::new(replica));
@@ -327,10 +352,17 @@ impl Replicas {
 }
 
 impl Replica {
-    fn start(service: &'static str, addr: SocketAddr) -> Result<Replica, tonic::transport::Error> {
-        let channel = Endpoint::from_shared(format!("http://{addr}"))?
+    fn start(
+        service: &'static str,
+        addr: SocketAddr,
+        call_timeout: Option<Duration>,
+    ) -> Result<Replica, tonic::transport::Error> {
+        let mut endpoint = Endpoint::from_shared(format!("http://{addr}"))?;
+        if let Some(timeout) = call_timeout {
+            endpoint = endpoint.timeout(timeout);
+        }
+        let channel = endpoint
             .connect_timeout(Duration::from_secs(2))
-            .timeout(Duration::from_secs(60))
             .tcp_keepalive(Some(Duration::from_secs(30)))
             .tcp_nodelay(true)
             // A replica whose host vanished (no RST) is noticed within 40 s.

@@ -58,7 +58,8 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ))
-        .layer(SetResponseHeaderLayer::overriding(
+        // Downloads set their own (the portal's pages may frame a video).
+        .layer(SetResponseHeaderLayer::if_not_present(
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))

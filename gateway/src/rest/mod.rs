@@ -5,6 +5,7 @@
 mod auth;
 mod docs;
 mod education;
+mod files;
 mod origin;
 mod wiki;
 
@@ -84,6 +85,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .into_iter()
         .chain(education::endpoints())
         .chain(wiki::endpoints())
+        .chain(files::endpoints())
         .collect()
 }
 

@@ -1,33 +1,77 @@
-//! The files service: Blobs (documents, videos) and their metadata.
+//! Portal's files service: equipment documentation and videos embedded in rich
+//! text. The bytes live in an object store (a directory, or an S3 bucket); the
+//! metadata (title, safe name, detected type, size, SHA-256, uploader) in the
+//! service's database.
 //!
-//! The contract (`portal.files.v1.FilesService`) is fixed in `proto/`; this crate owns the
-//! schema and starts the service. Its RPCs are registered with their feature
-//! issue: until then a call answers UNIMPLEMENTED, health and reflection answer.
+//! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
+//! check → parse → store → map); [`domain`] the rules (safe names, allowed
+//! contents, byte ranges); [`blobs`] the object store (streamed writes with
+//! limits, ranged reads); [`store`] the metadata queries;
+//! `migrations/{sqlite,postgres}` the schema.
+
+pub mod blobs;
+pub mod domain;
+pub mod rpc;
+pub mod store;
+
+use std::path::PathBuf;
 
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::token::{KeyError, TokenVerifier};
+use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
+pub use crate::blobs::Blobs;
+use crate::rpc::FilesRpc;
+pub use crate::rpc::Limits;
+use crate::store::Store;
+
+/// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.files.v1.FilesService";
 
-static MIGRATIONS: Migrations = Migrations {
-    sqlite: sqlx::migrate!("migrations/sqlite"),
-    postgres: sqlx::migrate!("migrations/postgres"),
-};
-
+/// What files needs to start.
+#[derive(Clone)]
 pub struct FilesSettings {
     pub database_url: String,
+    /// The public key(s) access tokens are verified with.
+    pub public_key_file: PathBuf,
+    /// Where blobs live ([`blobs::open`]).
+    pub blobs: Blobs,
+    /// `PORTAL_PUBLIC_URL`: download links are absolute.
+    pub public_url: String,
+    pub limits: Limits,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
+    #[error("access-token keys: {0}")]
+    Keys(#[from] KeyError),
     #[error("files database: {0}")]
     Database(#[from] DbError),
 }
 
-/// Connects and migrates the service's database and returns its routes.
+/// The schema of each backend, embedded in the binary.
+pub fn migrations() -> Migrations {
+    Migrations {
+        sqlite: sqlx::migrate!("migrations/sqlite"),
+        postgres: sqlx::migrate!("migrations/postgres"),
+    }
+}
+
+/// Connects and migrates the database and returns the service's routes (with
+/// the token interceptor installed).
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
-    Database::connect(&settings.database_url, &MIGRATIONS).await?;
-    Ok(Routes::default())
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let rpc = FilesRpc::new(
+        Store::new(database.pool),
+        settings.blobs,
+        &settings.public_url,
+        settings.limits,
+    );
+    // Upload messages carry at most 1 MiB: tonic's 4 MiB decode limit holds them.
+    let service = FilesServiceServer::with_interceptor(rpc, verifier);
+    Ok(Routes::new(service))
 }
 
 #[cfg(test)]
@@ -40,11 +84,11 @@ mod tests {
     async fn migrations_apply_twice_cleanly_on_every_backend() {
         for backend in backends() {
             let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &MIGRATIONS)
+            let database = Database::connect(&db.url, &migrations())
                 .await
                 .expect("first start");
-            database.migrate(&MIGRATIONS).await.expect("second run");
-            Database::connect(&db.url, &MIGRATIONS)
+            database.migrate(&migrations()).await.expect("second run");
+            Database::connect(&db.url, &migrations())
                 .await
                 .expect("restart");
         }

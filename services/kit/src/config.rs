@@ -139,6 +139,27 @@ pub struct Config {
     #[arg(long, env = "PORTAL_FILES_STORE", value_name = "PORTAL_FILES_STORE")]
     pub files_store: Option<String>,
 
+    /// The largest document an upload may carry, in MiB; a bigger one is refused
+    /// while it streams in.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_MAX_DOCUMENT_MIB",
+        value_name = "PORTAL_FILES_MAX_DOCUMENT_MIB",
+        default_value_t = 100,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576)
+    )]
+    pub files_max_document_mib: u64,
+
+    /// The largest video an upload may carry, in MiB.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_MAX_VIDEO_MIB",
+        value_name = "PORTAL_FILES_MAX_VIDEO_MIB",
+        default_value_t = 500,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576)
+    )]
+    pub files_max_video_mib: u64,
+
     /// The bootstrap admin's login, created once when no user exists.
     #[arg(
         long,
@@ -257,6 +278,13 @@ impl Config {
         })
     }
 
+    /// Where file blobs live: `PORTAL_FILES_STORE`, else `files` in the data dir.
+    pub fn files_store(&self) -> String {
+        self.files_store
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("files").display().to_string())
+    }
+
     /// Where `service` listens inside `all`: loopback, on its port after
     /// [`Config::loopback_port`], or a free one.
     pub fn loopback_addr(&self, service: Target) -> SocketAddr {
@@ -369,6 +397,14 @@ mod tests {
                 .database_url_for("auth")
                 .ends_with("auth.db?mode=rwc")
         );
+        assert_eq!(
+            (config.files_max_document_mib, config.files_max_video_mib),
+            (100, 500)
+        );
+        assert_eq!(
+            std::path::Path::new(&config.files_store()),
+            std::path::Path::new("./data/files")
+        );
         let auth = parse(&["--target", "auth"]).unwrap();
         assert_eq!(auth.grpc_addr().to_string(), "0.0.0.0:50051");
         assert!(!auth.seed_demo);
@@ -429,6 +465,11 @@ mod tests {
     #[test]
     fn a_zero_time_out_or_connection_cap_is_refused_naming_the_variable() {
         for (flag, variable) in [
+            (
+                "--files-max-document-mib=0",
+                "PORTAL_FILES_MAX_DOCUMENT_MIB",
+            ),
+            ("--files-max-video-mib=0", "PORTAL_FILES_MAX_VIDEO_MIB"),
             ("--http-header-timeout=0", "PORTAL_HTTP_HEADER_TIMEOUT"),
             ("--http-idle-timeout=0", "PORTAL_HTTP_IDLE_TIMEOUT"),
             ("--http-max-connections=0", "PORTAL_HTTP_MAX_CONNECTIONS"),

@@ -7,3 +7,5 @@ export type Account = { login: string; password: string };
 export const admin: Account = { login: adminLogin, password: adminPassword };
 export const nurse: Account = { login: 'nurse', password: 'nurse-demo-password' };
 export const doctor: Account = { login: 'doctor', password: 'doctor-demo-password' };
+/** Волков Дмитрий Олегович: EquipmentEditing, in every demo department. */
+export const engineer: Account = { login: 'engineer', password: 'engineer-demo-password' };

@@ -55,6 +55,8 @@ export async function startPortal(): Promise<PortalServer> {
       PORTAL_ADMIN_LOGIN: adminLogin,
       PORTAL_ADMIN_PASSWORD: adminPassword,
       PORTAL_SEED_DEMO: 'true',
+      // QR codes and file links are absolute: they must point at this server.
+      PORTAL_PUBLIC_URL: url,
       PORTAL_LOG: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -6,7 +6,7 @@ import { adminRoutes } from '@/features/admin/routes';
 import { loginRoute } from '@/features/auth/routes';
 import { cabinetRoutes } from '@/features/cabinet/routes';
 import { educationRoutes } from '@/features/education/routes';
-import { publicInstructionRoute, equipmentRoutes } from '@/features/equipment/routes';
+import { equipmentPrintRoutes, equipmentRoutes, publicInstructionRoute } from '@/features/equipment/routes';
 import { noAccessRoute, notFoundRoute } from '@/features/errors/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { RequireSession } from '@/lib/session/guards';
@@ -40,6 +40,7 @@ export const routes: RouteObject[] = [
           {
             lazy: dataProvider,
             children: [
+              ...equipmentPrintRoutes,
               {
                 lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
                 children: [

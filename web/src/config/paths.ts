@@ -5,6 +5,8 @@ export const paths = {
   login: '/login',
   notAllowed: '/not-allowed',
   departments: '/departments',
+  // Beyond spec §2: units whose maintenance is due or overdue, for equipment editors.
+  maintenanceDue: '/departments/maintenance-due',
   courses: '/courses',
   cabinet: '/cabinet',
   myTests: '/my-tests',
@@ -13,6 +15,7 @@ export const paths = {
   adminEducation: '/admin/education',
   adminTests: '/admin/education/tests',
   adminEquipment: '/admin/equipments',
+  adminEquipmentModels: '/admin/equipments/equipment-models',
   adminUsersManagement: '/admin/users-management',
   adminDepartments: '/admin/users-management/admin-departments',
   adminUsers: '/admin/users-management/admin-users',

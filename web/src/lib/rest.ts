@@ -11,23 +11,11 @@ const isEnvelope = (body: unknown): body is Envelope =>
   typeof body === 'object' && body !== null && typeof (body as Envelope).success === 'boolean';
 
 /**
- * POSTs JSON to the gateway's REST surface and unwraps its envelope `{success, data,
- * errorMessage}` (DESIGN §5). Same origin, with cookies. A failure carries the server's
- * Russian message, or the spec's generic one when the server could not be reached or
+ * Unwraps the envelope `{success, data, errorMessage}` (DESIGN §5) of a REST answer. A
+ * failure carries the server's Russian message, or the spec's generic one when the server
  * did not answer with an envelope.
  */
-export async function postRest<T>(path: string, body?: unknown): Promise<RestResult<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    return { ok: false, status: 0, message: strings.errors.network };
-  }
+export async function readEnvelope<T>(response: Response): Promise<RestResult<T>> {
   const envelope: unknown = await response.json().catch(() => undefined);
   if (!isEnvelope(envelope)) {
     return { ok: false, status: response.status, message: strings.errors.network };
@@ -38,4 +26,24 @@ export async function postRest<T>(path: string, body?: unknown): Promise<RestRes
     status: response.status,
     message: envelope.errorMessage || strings.errors.network,
   };
+}
+
+/** `fetch` to the gateway's REST surface (same origin, with cookies), its envelope unwrapped. */
+export async function fetchRest<T>(path: string, init: RequestInit = {}): Promise<RestResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', ...init });
+  } catch {
+    return { ok: false, status: 0, message: strings.errors.network };
+  }
+  return readEnvelope<T>(response);
+}
+
+/** POSTs JSON (or nothing) to the gateway's REST surface; see `fetchRest`. */
+export function postRest<T>(path: string, body?: unknown): Promise<RestResult<T>> {
+  return fetchRest<T>(path, {
+    method: 'POST',
+    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }

@@ -45,6 +45,7 @@ export const strings = {
     maintenanceLogbook: 'Журнал технического обслуживания',
     journal: 'Журналы',
     shortInstruction: 'Краткая инструкция по эксплуатации',
+    maintenanceDue: 'Плановое обслуживание',
     courses: 'Список курсов',
     course: 'Статьи курса',
     article: 'Статья',
@@ -199,6 +200,13 @@ export const strings = {
       attempts: (count: number) => `Попыток: ${count}`,
       passedTests: (passed: number, of: number) => `Пройдено тестов: ${passed} из ${of}`,
     },
+  },
+  // The equipment pages' own strings are in ./equipment-strings.ts, which loads with those
+  // pages: everything here is in the first load of every page (150 KB budget).
+  publicInstruction: {
+    empty: 'Инструкция пока не написана.',
+    failed: 'ОШИБКА',
+    notFound: 'Инструкция не найдена.',
   },
   admin: {
     sectionsLabel: 'Разделы админ-панели',

@@ -8,6 +8,7 @@ import { RequireRight } from '@/lib/session/guards';
 import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
+import { equipmentAdminRoutes } from './equipment/routes';
 import { usersManagementRoutes } from './users-management/routes';
 
 const placeholder = (title: string): RouteObject => ({
@@ -16,7 +17,7 @@ const placeholder = (title: string): RouteObject => ({
 });
 
 // /admin opens to any admin-type right; each section needs its own (spec §2, DESIGN §6).
-// Education and equipment keep an optional detail id until their pages arrive.
+// Education keeps an optional detail id until its pages arrive.
 export const adminRoutes: RouteObject[] = [
   {
     path: paths.admin,
@@ -45,13 +46,7 @@ export const adminRoutes: RouteObject[] = [
             path: paths.adminEquipment,
             element: <RequireRight anyOf={[Right.EquipmentEditing]} />,
             handle: crumb(strings.pages.adminEquipment),
-            children: [
-              { index: true, element: <Navigate to="equipment-models" replace /> },
-              {
-                path: 'equipment-models/:adminEnvironmentModelId?',
-                ...placeholder(strings.pages.adminEquipmentModels),
-              },
-            ],
+            children: equipmentAdminRoutes,
           },
           {
             path: paths.adminUsersManagement,

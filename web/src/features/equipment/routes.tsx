@@ -1,36 +1,97 @@
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 
-import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
+import { crumb } from '@/lib/breadcrumbs';
+import { RequireRight } from '@/lib/session/guards';
+import { Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-// /departments/environments/:departmentId/environment/:id/{documentation,…}
+const crumbs = async () => import('./components/crumbs');
+
+// /departments/environments/:departmentId/environment/:id/{documentation,…} (spec §2). Each
+// page, with the wiki and files clients, loads on first use; the department's and the
+// model's breadcrumbs name them.
 export const equipmentRoutes: RouteObject[] = [
   {
     path: paths.departments,
+    handle: crumb(strings.pages.departments),
     children: [
-      { index: true, element: <UnderConstruction title={strings.pages.departments} /> },
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import('./components/departments-page')).DepartmentsPage }),
+      },
+      {
+        path: paths.maintenanceDue,
+        element: <RequireRight anyOf={[Right.EquipmentEditing]} />,
+        handle: crumb(strings.pages.maintenanceDue),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('./components/maintenance-due-page')).MaintenanceDuePage,
+            }),
+          },
+        ],
+      },
       {
         path: 'environments/:departmentId',
+        lazy: async () => ({ handle: crumb((await crumbs()).DepartmentCrumb) }),
         children: [
-          { index: true, element: <UnderConstruction title={strings.pages.equipmentList} /> },
           {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('./components/equipment-list-page')).EquipmentListPage,
+            }),
+          },
+          {
+            // The detail replaces the list (spec §2).
             path: 'environment/:id',
+            lazy: async () => {
+              const [page, title] = await Promise.all([import('./components/model-page'), crumbs()]);
+              return { Component: page.ModelPage, handle: crumb(title.ModelCrumb) };
+            },
             children: [
-              { index: true, element: <UnderConstruction title={strings.pages.equipmentModel} /> },
-              { path: 'documentation', element: <UnderConstruction title={strings.pages.documentation} /> },
+              { index: true, element: <Navigate to="documentation" replace /> },
+              {
+                path: 'documentation',
+                lazy: async () => ({
+                  Component: (await import('./components/documentation-page')).DocumentationPage,
+                }),
+              },
               {
                 path: 'maintenance-logbook',
-                element: <UnderConstruction title={strings.pages.maintenanceLogbook} />,
+                lazy: async () => ({
+                  Component: (await import('./components/maintenance-page')).MaintenanceLogbookPage,
+                }),
               },
-              { path: 'journal', element: <UnderConstruction title={strings.pages.journal} /> },
+              {
+                path: 'journal',
+                lazy: async () => ({ Component: (await import('./components/journal-page')).JournalPage }),
+              },
               {
                 path: 'short-instruction',
-                element: <UnderConstruction title={strings.pages.shortInstruction} />,
+                lazy: async () => ({
+                  Component: (await import('./components/short-instruction-page')).ShortInstructionPage,
+                }),
               },
             ],
           },
         ],
+      },
+    ],
+  },
+];
+
+// A sheet of QR labels to print: a whole page of its own, without the portal's header and
+// sidebar, but with the session and the data layer.
+export const equipmentPrintRoutes: RouteObject[] = [
+  {
+    path: `${paths.departments}/environments/:departmentId/labels`,
+    element: <RequireRight anyOf={[Right.EquipmentEditing]} />,
+    children: [
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import('./components/label-sheet-page')).LabelSheetPage }),
       },
     ],
   },

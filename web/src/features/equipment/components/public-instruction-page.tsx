@@ -1,12 +1,98 @@
+import { Alert, Box, Button, Paper, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+
 import { StandalonePage } from '@/components/standalone-page';
-import { UnderConstruction } from '@/components/under-construction';
+import { externalLinks } from '@/config/links';
+import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
-/** The page an equipment model's QR code opens on a phone next to the device. */
+import { fetchPublicInstruction, type PublicInstruction } from '../api/public-instruction';
+import { InstructionHtml } from './instruction-html';
+
+const text = strings.publicInstruction;
+
+type State =
+  { kind: 'loading' } | { kind: 'loaded'; value: PublicInstruction } | { kind: 'failed'; message: string };
+
+/**
+ * The page an equipment model's QR code opens on a phone next to the device: no sign-in,
+ * big type, pictures and video as wide as the screen. It reads the instruction over one
+ * small public REST call, so a phone loads neither grpc-web nor the portal's layout.
+ */
 export function PublicInstructionPage() {
+  const modelId = parseId(useParams().environmentId);
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  useEffect(() => {
+    if (modelId === undefined) return;
+    let current = true;
+    void fetchPublicInstruction(modelId).then((result) => {
+      if (!current) return;
+      setState(
+        result.ok ? { kind: 'loaded', value: result.data } : { kind: 'failed', message: result.message },
+      );
+    });
+    return () => {
+      current = false;
+    };
+  }, [modelId]);
+
+  useEffect(() => {
+    if (state.kind === 'loaded') document.title = state.value.name;
+  }, [state]);
+
+  let content;
+  if (modelId === undefined) content = <Alert severity="error">{text.notFound}</Alert>;
+  else if (state.kind === 'loading')
+    content = <Typography sx={{ fontSize: '1.25rem' }}>{strings.common.loading}</Typography>;
+  else if (state.kind === 'failed') {
+    content = (
+      <Alert severity="error" sx={{ fontSize: '1.125rem' }}>
+        <strong>{text.failed}</strong> {state.message}
+      </Alert>
+    );
+  } else {
+    content = (
+      <Paper variant="outlined" component="article" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography
+          variant="h4"
+          component="h1"
+          sx={{
+            fontWeight: 700,
+            fontSize: { xs: '1.75rem', sm: '2.125rem' },
+            mb: 2,
+            overflowWrap: 'anywhere',
+          }}
+        >
+          {state.value.name}
+        </Typography>
+        {state.value.shortInstruction.trim() === '' ? (
+          <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{text.empty}</Typography>
+        ) : (
+          <InstructionHtml
+            html={state.value.shortInstruction}
+            sx={{
+              fontSize: '1.25rem',
+              lineHeight: 1.6,
+              '& h1': { fontSize: '1.75rem' },
+              '& h2': { fontSize: '1.5rem' },
+              '& h3': { fontSize: '1.3rem' },
+            }}
+          />
+        )}
+      </Paper>
+    );
+  }
+
   return (
     <StandalonePage>
-      <UnderConstruction title={strings.pages.shortInstruction} />
+      {content}
+      <Box sx={{ mt: 3, textAlign: 'center' }}>
+        <Button href={externalLinks.mainSite} size="large">
+          {strings.nav.mainSite}
+        </Button>
+      </Box>
     </StandalonePage>
   );
 }

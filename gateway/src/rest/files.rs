@@ -1,0 +1,499 @@
+//! The file-saver host's calls (spec §7): documents of an equipment model under
+//! `/api/file`, videos for rich text under `/api/video`, and the stable download
+//! URL every file has.
+//!
+//! Uploads are multipart forms streamed part by part into the files service's
+//! client-streaming RPCs: the gateway never holds a file, only one message of
+//! at most [`MESSAGE_BYTES`] at a time, and the service refuses a file the
+//! moment it passes its limit. Form fields must come before the file part (as
+//! browsers send a `FormData` in the order it was filled), since the service
+//! reads the metadata first; `idRelated` may also be a query parameter.
+//!
+//! Downloads stream the other way, with `Range` support (one range, as video
+//! players ask), `Content-Disposition` with an RFC 6266 `filename*`, and
+//! `attachment` for every type the service does not call safe to show inline.
+
+use crate::upstream::Balanced;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use bytes::{Bytes, BytesMut};
+use futures_util::{Stream, StreamExt};
+use portal_proto::files::v1 as pb;
+use portal_proto::files::v1::files_service_client::FilesServiceClient;
+use serde::{Deserialize, Serialize};
+use tokio::sync::oneshot;
+
+use super::{ApiError, ApiResult, AppState, Body as JsonBody, Caller, Data, Endpoint, Query};
+
+pub const MSG_NO_FILE: &str = "Не выбран файл";
+pub const MSG_NOT_A_FORM: &str = "Ожидается форма multipart/form-data с файлом";
+pub const MSG_BAD_FIELD: &str = "Некорректное поле формы";
+pub const MSG_UPLOAD_BROKEN: &str = "Загрузка прервана: файл получен не полностью";
+pub const MSG_RANGE_NOT_SATISFIABLE: &str = "Запрошенный диапазон байтов лежит за концом файла";
+const MSG_BAD_STREAM: &str = "Файловый сервис ответил не по протоколу";
+
+/// Upload messages are gathered to this size before they are sent on: few
+/// enough messages, little memory (the contract allows up to 1 MiB).
+pub const MESSAGE_BYTES: usize = 256 * 1024;
+/// A text field of the form (an id, a title) is never longer.
+const MAX_FIELD_BYTES: usize = 4 * 1024;
+
+/// Downloads may be framed by the portal's own pages (an instruction embeds its
+/// videos) and run nothing of their own.
+const DOWNLOAD_CSP: &str = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'";
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint::get(
+            "/api/file/get-files",
+            "Документы модели оборудования (id, title, url…)",
+            &["idRelated"],
+            get(get_files),
+        ),
+        Endpoint::post(
+            "/api/file/save",
+            "Загрузить документ: multipart/form-data с полями idRelated и title (необязательно), затем file",
+            post(save_file).layer(DefaultBodyLimit::disable()),
+        ),
+        Endpoint::post(
+            "/api/file/delete",
+            "Удалить документ или видео: {id}",
+            post(delete_file),
+        ),
+        Endpoint::get(
+            "/api/file/download/{id}",
+            "Скачать файл (поддерживает Range; видео доступны без входа)",
+            &[],
+            get(download),
+        ),
+        Endpoint::post(
+            "/api/video/save",
+            "Загрузить видео для текста: multipart/form-data с полем video; ответ data.savedVideoUrl",
+            post(save_video).layer(DefaultBodyLimit::disable()),
+        ),
+    ]
+}
+
+/// Uploads last as long as their data: they use the channel without a time-out.
+fn client(state: &AppState) -> FilesServiceClient<Balanced> {
+    FilesServiceClient::new(state.upstreams.files_streams.channel.clone())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct IdRelated {
+    id_related: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct MaybeIdRelated {
+    id_related: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct FileId {
+    id: i64,
+}
+
+async fn get_files(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<IdRelated>,
+) -> ApiResult<Vec<pb::File>> {
+    let request = pb::GetFilesRequest {
+        id_related: query.id_related,
+    };
+    let reply = client(&state).get_files(caller.request(request)).await?;
+    Ok(Data(reply.into_inner().files))
+}
+
+async fn delete_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody<FileId>,
+) -> ApiResult<()> {
+    let request = pb::DeleteFileRequest { id: body.id };
+    client(&state).delete_file(caller.request(request)).await?;
+    Ok(Data(()))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SavedVideo {
+    saved_video_url: String,
+}
+
+async fn save_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<MaybeIdRelated>,
+    request: Request,
+) -> ApiResult<pb::SaveFileResponse> {
+    let form = Form::open(request, "file").await?;
+    let id_related = match (query.id_related, form.fields.get("idRelated")) {
+        (_, Some(text)) => text
+            .trim()
+            .parse()
+            .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_FIELD))?,
+        (Some(id), None) => id,
+        (None, None) => 0,
+    };
+    let metadata = pb::FileMetadata {
+        id_related,
+        title: form.fields.get("title").cloned().unwrap_or_default(),
+        file_name: form.file_name.clone(),
+        content_type: form.content_type.clone(),
+    };
+    use pb::save_file_request::Payload;
+    let (messages, failed) = form.into_messages(Payload::Metadata(metadata), Payload::Chunk);
+    let messages = messages.map(|payload| pb::SaveFileRequest {
+        payload: Some(payload),
+    });
+    let mut files = client(&state);
+    let reply = until_failed(files.save_file(caller.request(messages)), failed).await?;
+    Ok(Data(reply))
+}
+
+async fn save_video(
+    State(state): State<AppState>,
+    caller: Caller,
+    request: Request,
+) -> ApiResult<SavedVideo> {
+    let form = Form::open(request, "video").await?;
+    let metadata = pb::VideoMetadata {
+        file_name: form.file_name.clone(),
+        content_type: form.content_type.clone(),
+    };
+    use pb::save_video_request::Payload;
+    let (messages, failed) = form.into_messages(Payload::Metadata(metadata), Payload::Chunk);
+    let messages = messages.map(|payload| pb::SaveVideoRequest {
+        payload: Some(payload),
+    });
+    let mut files = client(&state);
+    let reply = until_failed(files.save_video(caller.request(messages)), failed).await?;
+    Ok(Data(SavedVideo {
+        saved_video_url: reply.saved_video_url,
+    }))
+}
+
+/// The upload's answer, unless the form broke off first: then the call is
+/// dropped (cancelling it, so the service keeps nothing) and the person reads why.
+async fn until_failed<T>(
+    call: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    failed: oneshot::Receiver<&'static str>,
+) -> Result<T, ApiError> {
+    tokio::select! {
+        reply = call => Ok(reply?.into_inner()),
+        Ok(message) = failed => Err(ApiError::new(StatusCode::BAD_REQUEST, message)),
+    }
+}
+
+/// A multipart form read up to its file part: the text fields before it, and
+/// the file part itself, still unread.
+struct Form {
+    fields: std::collections::HashMap<String, String>,
+    file_name: String,
+    content_type: String,
+    file: multer::Field<'static>,
+}
+
+impl Form {
+    async fn open(request: Request, file_field: &str) -> Result<Form, ApiError> {
+        let bad = |message: &'static str| ApiError::new(StatusCode::BAD_REQUEST, message);
+        let boundary = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| multer::parse_boundary(value).ok())
+            .ok_or_else(|| bad(MSG_NOT_A_FORM))?;
+        let mut multipart =
+            multer::Multipart::new(request.into_body().into_data_stream(), boundary);
+        let mut fields = std::collections::HashMap::new();
+        loop {
+            let field = match multipart.next_field().await {
+                Ok(Some(field)) => field,
+                Ok(None) => return Err(bad(MSG_NO_FILE)),
+                Err(error) => {
+                    tracing::debug!(%error, "unreadable multipart form");
+                    return Err(bad(MSG_NOT_A_FORM));
+                }
+            };
+            let name = field.name().unwrap_or_default().to_owned();
+            if name == file_field {
+                // A browser sends a part with an empty file name when no file
+                // was chosen.
+                let file_name = field.file_name().unwrap_or_default().to_owned();
+                if file_name.is_empty() {
+                    return Err(bad(MSG_NO_FILE));
+                }
+                let content_type = field
+                    .content_type()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                // The parts after the file are never read: dropping the
+                // multipart keeps the file field readable on its own.
+                drop(multipart);
+                return Ok(Form {
+                    fields,
+                    file_name,
+                    content_type,
+                    file: field,
+                });
+            }
+            fields.insert(name, read_text(field).await?);
+        }
+    }
+
+    /// The upload as RPC messages: `metadata`, then the file in pieces of about
+    /// [`MESSAGE_BYTES`]. If the body breaks off, the stream stalls (it must not
+    /// end, or the service would keep a cut file) and `failed` says why.
+    fn into_messages<P: Send + 'static>(
+        self,
+        metadata: P,
+        chunk: fn(Vec<u8>) -> P,
+    ) -> (
+        impl Stream<Item = P> + Send + 'static,
+        oneshot::Receiver<&'static str>,
+    ) {
+        let (tell, failed) = oneshot::channel();
+        let pieces = gathered(self.file, tell).map(move |bytes| chunk(bytes.to_vec()));
+        (
+            futures_util::stream::once(async { metadata }).chain(pieces),
+            failed,
+        )
+    }
+}
+
+async fn read_text(mut field: multer::Field<'static>) -> Result<String, ApiError> {
+    let bad = || ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_FIELD);
+    let mut text = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(|_| bad())? {
+        if text.len() + chunk.len() > MAX_FIELD_BYTES {
+            return Err(bad());
+        }
+        text.extend_from_slice(&chunk);
+    }
+    String::from_utf8(text).map_err(|_| bad())
+}
+
+/// The file's bytes in pieces of about [`MESSAGE_BYTES`] (at most that plus one
+/// network read). On a body error `tell` gets the reason and the stream stalls.
+fn gathered(
+    file: multer::Field<'static>,
+    tell: oneshot::Sender<&'static str>,
+) -> impl Stream<Item = Bytes> + Send + 'static {
+    futures_util::stream::unfold((file, Some(tell)), |(mut file, mut tell)| async move {
+        let mut buffer = BytesMut::new();
+        loop {
+            match file.chunk().await {
+                Ok(Some(chunk)) => {
+                    buffer.extend_from_slice(&chunk);
+                    if buffer.len() >= MESSAGE_BYTES {
+                        return Some((buffer.freeze(), (file, tell)));
+                    }
+                }
+                Ok(None) if buffer.is_empty() => return None,
+                Ok(None) => return Some((buffer.freeze(), (file, tell))),
+                Err(error) => {
+                    tracing::info!(%error, "upload body broke off");
+                    if let Some(tell) = tell.take() {
+                        let _ = tell.send(MSG_UPLOAD_BROKEN);
+                    }
+                    std::future::pending::<()>().await;
+                }
+            }
+        }
+    })
+}
+
+// --- Downloads ---
+
+async fn download(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let range = headers
+        .get(header::RANGE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(parse_range);
+    let asked_range = range.is_some();
+    let request = pb::DownloadFileRequest { id, range };
+    let mut stream = client(&state)
+        .download_file(caller.request(request))
+        .await?
+        .into_inner();
+    let start = match stream.message().await?.and_then(|m| m.payload) {
+        Some(pb::download_file_response::Payload::Start(start)) => start,
+        _ => {
+            tracing::error!(id, "download stream did not start with its metadata");
+            return Err(ApiError::new(StatusCode::BAD_GATEWAY, MSG_BAD_STREAM));
+        }
+    };
+    let file = start.file.unwrap_or_default();
+    if start.range_not_satisfiable {
+        let mut response =
+            ApiError::new(StatusCode::RANGE_NOT_SATISFIABLE, MSG_RANGE_NOT_SATISFIABLE)
+                .into_response();
+        insert(
+            &mut response,
+            header::CONTENT_RANGE,
+            format!("bytes */{}", file.size),
+        );
+        return Ok(response);
+    }
+    let body = Body::from_stream(stream.filter_map(|message| {
+        std::future::ready(match message {
+            Ok(pb::DownloadFileResponse {
+                payload: Some(pb::download_file_response::Payload::Chunk(chunk)),
+            }) => Some(Ok(Bytes::from(chunk))),
+            Ok(_) => None,
+            Err(status) => {
+                tracing::warn!(%status, "download broke off");
+                Some(Err(std::io::Error::other(status.message().to_owned())))
+            }
+        })
+    }));
+    let mut response = Response::new(body);
+    if asked_range {
+        *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+        let last = start.offset + start.length - 1;
+        insert(
+            &mut response,
+            header::CONTENT_RANGE,
+            format!("bytes {}-{last}/{}", start.offset, file.size),
+        );
+    }
+    let disposition = content_disposition(file.inline, &file.file_name);
+    insert(&mut response, header::CONTENT_TYPE, file.content_type);
+    insert(
+        &mut response,
+        header::CONTENT_LENGTH,
+        start.length.to_string(),
+    );
+    insert(&mut response, header::ACCEPT_RANGES, "bytes".to_owned());
+    insert(&mut response, header::ETAG, format!("\"{}\"", file.sha256));
+    insert(&mut response, header::CONTENT_DISPOSITION, disposition);
+    insert(
+        &mut response,
+        header::CONTENT_SECURITY_POLICY,
+        DOWNLOAD_CSP.to_owned(),
+    );
+    insert(
+        &mut response,
+        header::X_FRAME_OPTIONS,
+        "SAMEORIGIN".to_owned(),
+    );
+    Ok(response)
+}
+
+fn insert(response: &mut Response, name: header::HeaderName, value: String) {
+    match HeaderValue::try_from(value) {
+        Ok(value) => {
+            response.headers_mut().insert(name, value);
+        }
+        Err(error) => tracing::warn!(%name, %error, "header value dropped"),
+    }
+}
+
+/// One `bytes=` range (`a-b`, `a-`, `-n`). Anything else — another unit,
+/// several ranges, bad syntax — is ignored and the whole file sent, as RFC 9110
+/// allows.
+fn parse_range(value: &str) -> Option<pb::ByteRange> {
+    let spec = value.trim().strip_prefix("bytes=")?.trim();
+    if spec.contains(',') {
+        return None;
+    }
+    let (first, last) = spec.split_once('-')?;
+    let number = |text: &str| -> Option<Option<i64>> {
+        let text = text.trim();
+        if text.is_empty() {
+            Some(None)
+        } else if text.bytes().all(|b| b.is_ascii_digit()) {
+            text.parse().ok().map(Some)
+        } else {
+            None
+        }
+    };
+    match (number(first)?, number(last)?) {
+        (Some(first), last) if last.is_none_or(|last| last >= first) => Some(pb::ByteRange {
+            first: Some(first),
+            last,
+            suffix_length: None,
+        }),
+        (None, Some(suffix)) => Some(pb::ByteRange {
+            first: None,
+            last: None,
+            suffix_length: Some(suffix),
+        }),
+        _ => None,
+    }
+}
+
+/// `inline` or `attachment`, with an ASCII `filename` for old clients and the
+/// exact name as RFC 6266 / RFC 8187 `filename*`.
+fn content_disposition(inline: bool, file_name: &str) -> String {
+    let kind = if inline { "inline" } else { "attachment" };
+    let ascii: String = file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut encoded = String::new();
+    for byte in file_name.bytes() {
+        if byte.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&byte) {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    format!("{kind}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(value: &str) -> Option<(Option<i64>, Option<i64>, Option<i64>)> {
+        parse_range(value).map(|r| (r.first, r.last, r.suffix_length))
+    }
+
+    #[test]
+    fn the_three_range_forms_are_read_and_the_rest_ignored() {
+        assert_eq!(range("bytes=0-99"), Some((Some(0), Some(99), None)));
+        assert_eq!(range("bytes=100-"), Some((Some(100), None, None)));
+        assert_eq!(range("bytes=-500"), Some((None, None, Some(500))));
+        for ignored in [
+            "bytes=5-1",
+            "bytes=0-1,5-9",
+            "items=0-1",
+            "bytes=a-b",
+            "bytes=-",
+            "bytes=+1-2",
+        ] {
+            assert_eq!(range(ignored), None, "{ignored}");
+        }
+    }
+
+    #[test]
+    fn cyrillic_names_go_in_filename_star() {
+        assert_eq!(
+            content_disposition(false, "Паспорт \"ИВЛ\".pdf"),
+            "attachment; filename=\"_______ _____.pdf\"; filename*=UTF-8''%D0%9F%D0%B0%D1%81%D0%BF%D0%BE%D1%80%D1%82%20%22%D0%98%D0%92%D0%9B%22.pdf"
+        );
+        assert_eq!(
+            content_disposition(true, "clip.mp4"),
+            "inline; filename=\"clip.mp4\"; filename*=UTF-8''clip.mp4"
+        );
+    }
+}

@@ -1,0 +1,357 @@
+//! Spawns the real files service on a random port, with a fresh database and
+//! a fresh object store, and talks to it through the generated tonic client.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures_util::TryStreamExt;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use object_store::ObjectStore;
+use object_store::aws::AmazonS3Builder;
+use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME};
+use portal_kit::Right;
+use portal_kit::db::Backend;
+use portal_kit::serve::serve_grpc;
+use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_proto::files::v1 as pb;
+use portal_proto::files::v1::files_service_client::FilesServiceClient;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+pub type Client = FilesServiceClient<Channel>;
+
+pub const PUBLIC_URL: &str = "https://portal.example.org";
+pub const EDITOR_ID: i64 = 5;
+pub const LEARNER_ID: i64 = 10;
+/// The limits every test service runs with: small, so refusals are cheap.
+pub const DOCUMENT_LIMIT: u64 = 3 * 1024 * 1024;
+pub const VIDEO_LIMIT: u64 = 2 * 1024 * 1024;
+
+/// A PDF's first bytes followed by `size - 9` bytes of a pattern.
+pub fn pdf(size: usize) -> Vec<u8> {
+    let mut bytes = b"%PDF-1.7\n".to_vec();
+    bytes.extend((0..size.saturating_sub(bytes.len())).map(|i| (i * 7 % 251) as u8));
+    bytes.truncate(size);
+    bytes
+}
+
+/// An MP4's first box followed by a pattern, `size` bytes in all.
+pub fn mp4(size: usize) -> Vec<u8> {
+    let mut bytes = b"\0\0\0\x20ftypisom\0\0\x02\0isomiso2avc1mp41".to_vec();
+    bytes.extend((0..size.saturating_sub(bytes.len())).map(|i| (i * 13 % 241) as u8));
+    bytes.truncate(size);
+    bytes
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreKind {
+    Directory,
+    S3,
+}
+
+pub struct TestApp {
+    pub client: Client,
+    pub keys: TestKeys,
+    pub blobs: Blobs,
+    /// The directory holding the blobs (the local store) or the bucket (S3).
+    pub blob_dir: PathBuf,
+    _database: TestDatabase,
+    _store_dir: tempfile::TempDir,
+    shutdown: CancellationToken,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// Runs `scenario` on a fresh service for every backend of this run (SQLite,
+/// and PostgreSQL when `PORTAL_TEST_POSTGRES_URL` is set) × both object stores.
+pub async fn on_each_setup<F, Fut>(scenario: F)
+where
+    F: Fn(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    for backend in backends() {
+        for store in [StoreKind::Directory, StoreKind::S3] {
+            eprintln!("--- on {backend:?} with a {store:?} store");
+            scenario(spawn_app(backend, store).await).await;
+        }
+    }
+}
+
+pub async fn spawn_app(backend: Backend, store: StoreKind) -> TestApp {
+    let keys = TestKeys::new();
+    let database = TestDatabase::new(backend).await;
+    let store_dir = tempfile::tempdir().expect("temp dir");
+    let shutdown = CancellationToken::new();
+    let (blobs, blob_dir) = match store {
+        StoreKind::Directory => {
+            let dir = store_dir.path().join("files");
+            (
+                portal_files::blobs::directory(&dir).expect("directory store"),
+                dir,
+            )
+        }
+        StoreKind::S3 => {
+            let endpoint = start_s3_server(store_dir.path(), shutdown.clone()).await;
+            let builder = AmazonS3Builder::new()
+                .with_endpoint(endpoint)
+                .with_allow_http(true)
+                .with_region("us-east-1")
+                .with_access_key_id(S3_KEY)
+                .with_secret_access_key(S3_SECRET);
+            let blobs = portal_files::blobs::s3("s3://portal/files", builder).expect("S3 store");
+            (blobs, store_dir.path().join("portal"))
+        }
+    };
+    let routes = portal_files::routes(FilesSettings {
+        database_url: database.url.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        blobs: Arc::clone(&blobs),
+        public_url: PUBLIC_URL.into(),
+        limits: Limits {
+            document: DOCUMENT_LIMIT,
+            video: VIDEO_LIMIT,
+        },
+    })
+    .await
+    .expect("files starts");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
+    let address = listener.local_addr().expect("local address");
+    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
+    let client = FilesServiceClient::connect(format!("http://{address}"))
+        .await
+        .expect("connect to files");
+    TestApp {
+        client,
+        keys,
+        blobs,
+        blob_dir,
+        _database: database,
+        _store_dir: store_dir,
+        shutdown,
+    }
+}
+
+const S3_KEY: &str = "portal-test";
+const S3_SECRET: &str = "portal-test-secret";
+
+/// A real S3 API server (s3s over s3s-fs) on a free port, storing bucket
+/// `portal` under `root`; stops with `shutdown`.
+async fn start_s3_server(root: &Path, shutdown: CancellationToken) -> String {
+    std::fs::create_dir_all(root.join("portal")).expect("bucket directory");
+    let fs = s3s_fs::FileSystem::new(root).expect("s3s-fs");
+    let mut builder = s3s::service::S3ServiceBuilder::new(fs);
+    builder.set_auth(s3s::auth::SimpleAuth::from_single(S3_KEY, S3_SECRET));
+    let service = builder.build();
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind S3 port");
+    let address = listener.local_addr().expect("S3 address");
+    tokio::spawn(async move {
+        loop {
+            let socket = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((socket, _)) => socket,
+                    Err(_) => continue,
+                },
+                () = shutdown.cancelled() => break,
+            };
+            let service = service.clone();
+            tokio::spawn(async move {
+                let connection = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+                let _ = connection
+                    .serve_connection(TokioIo::new(socket), service)
+                    .await;
+            });
+        }
+    });
+    format!("http://{address}")
+}
+
+/// A request carrying `token` as its bearer token, if any.
+pub fn authed<T>(message: T, token: Option<&str>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {token}").parse().expect("header value"),
+        );
+    }
+    request
+}
+
+pub fn code<T>(result: &Result<T, Status>) -> Code {
+    match result {
+        Ok(_) => Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+/// Asserts a call failed with `code` and `message`.
+pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
+    match result {
+        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
+        Err(status) => {
+            assert_eq!(status.code(), code, "{status:?}");
+            assert_eq!(status.message(), message, "{status:?}");
+        }
+    }
+}
+
+/// A document upload: metadata, then `content` in chunks of `chunk` bytes.
+pub fn document_stream(
+    id_related: i64,
+    title: &str,
+    file_name: &str,
+    content: &[u8],
+    chunk: usize,
+) -> Vec<pb::SaveFileRequest> {
+    use pb::save_file_request::Payload;
+    let metadata = pb::FileMetadata {
+        id_related,
+        title: title.into(),
+        file_name: file_name.into(),
+        content_type: "application/pdf".into(),
+    };
+    std::iter::once(Payload::Metadata(metadata))
+        .chain(content.chunks(chunk).map(|c| Payload::Chunk(c.to_vec())))
+        .map(|payload| pb::SaveFileRequest {
+            payload: Some(payload),
+        })
+        .collect()
+}
+
+pub fn video_stream(file_name: &str, content: &[u8]) -> Vec<pb::SaveVideoRequest> {
+    use pb::save_video_request::Payload;
+    let metadata = pb::VideoMetadata {
+        file_name: file_name.into(),
+        content_type: "video/mp4".into(),
+    };
+    std::iter::once(Payload::Metadata(metadata))
+        .chain(
+            content
+                .chunks(64 * 1024)
+                .map(|c| Payload::Chunk(c.to_vec())),
+        )
+        .map(|payload| pb::SaveVideoRequest {
+            payload: Some(payload),
+        })
+        .collect()
+}
+
+impl TestApp {
+    pub fn editor_token(&self) -> String {
+        self.keys.token(EDITOR_ID, &[Right::EquipmentEditing], &[])
+    }
+
+    pub fn learner_token(&self) -> String {
+        self.keys.token(LEARNER_ID, &[], &[1])
+    }
+
+    pub async fn save_document(
+        &self,
+        token: Option<&str>,
+        id_related: i64,
+        file_name: &str,
+        content: &[u8],
+    ) -> Result<pb::SaveFileResponse, Status> {
+        let messages = document_stream(id_related, "", file_name, content, 64 * 1024);
+        self.client
+            .clone()
+            .save_file(authed(futures_util::stream::iter(messages), token))
+            .await
+            .map(|r| r.into_inner())
+    }
+
+    pub async fn save_video(
+        &self,
+        token: Option<&str>,
+        file_name: &str,
+        content: &[u8],
+    ) -> Result<pb::SaveVideoResponse, Status> {
+        self.client
+            .clone()
+            .save_video(authed(
+                futures_util::stream::iter(video_stream(file_name, content)),
+                token,
+            ))
+            .await
+            .map(|r| r.into_inner())
+    }
+
+    pub async fn files(&self, id_related: i64) -> Vec<pb::File> {
+        self.client
+            .clone()
+            .get_files(authed(
+                pb::GetFilesRequest { id_related },
+                Some(&self.learner_token()),
+            ))
+            .await
+            .expect("get files")
+            .into_inner()
+            .files
+    }
+
+    /// Downloads `id` (or `range` of it): the start message and the bytes.
+    pub async fn download(
+        &self,
+        token: Option<&str>,
+        id: i64,
+        range: Option<pb::ByteRange>,
+    ) -> Result<(pb::DownloadStart, Vec<u8>), Status> {
+        let mut stream = self
+            .client
+            .clone()
+            .download_file(authed(pb::DownloadFileRequest { id, range }, token))
+            .await?
+            .into_inner();
+        let mut start = None;
+        let mut bytes = Vec::new();
+        while let Some(message) = stream.message().await? {
+            match message.payload {
+                Some(pb::download_file_response::Payload::Start(s)) => {
+                    assert!(start.is_none(), "one start message");
+                    start = Some(s);
+                }
+                Some(pb::download_file_response::Payload::Chunk(chunk)) => {
+                    assert!(chunk.len() <= 64 * 1024, "chunks of at most 64 KiB");
+                    bytes.extend_from_slice(&chunk);
+                }
+                None => panic!("empty message"),
+            }
+        }
+        Ok((start.expect("a start message"), bytes))
+    }
+
+    /// Every blob in the store, by listing it through the object store API,
+    /// and for a directory also every file on disk (part files included).
+    pub async fn stored_blobs(&self) -> usize {
+        let listed: Vec<_> = self
+            .blobs
+            .list(None)
+            .try_collect()
+            .await
+            .expect("list blobs");
+        let on_disk = count_files(&self.blob_dir);
+        listed.len().max(on_disk)
+    }
+}
+
+fn count_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| {
+            let path = entry.path();
+            if path.is_dir() { count_files(&path) } else { 1 }
+        })
+        .sum()
+}

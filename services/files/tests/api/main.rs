@@ -1,0 +1,6 @@
+//! The files service over a real tonic client, on every database backend and on
+//! both object stores (a directory, and S3 through a real S3 API server).
+
+mod access;
+mod helpers;
+mod uploads;

@@ -1,0 +1,35 @@
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { skipToken, useQueryClient } from '@tanstack/react-query';
+
+import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
+
+const wiki = WikiService.method;
+
+// A model's or unit's change shows in every equipment list, so a change refreshes every
+// query of the wiki service.
+function useRefreshWiki() {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.invalidateQueries({
+      queryKey: createConnectQueryKey({ schema: WikiService, cardinality: undefined }),
+    });
+}
+
+export const useModels = () => useQuery(wiki.listEnvironmentModels);
+
+export const useModel = (modelId: bigint | undefined) =>
+  useQuery(wiki.getEnvironmentModel, modelId === undefined ? skipToken : { environmentModelId: modelId });
+
+/** Every department (an admin-type right sees them all): where a unit can be deployed. */
+export const useDepartments = () => useQuery(AuthService.method.listDepartments);
+
+export const useCreateModel = () => useMutation(wiki.createEnvironmentModel, { onSuccess: useRefreshWiki() });
+
+export const useUpdateModel = () => useMutation(wiki.updateEnvironmentModel, { onSuccess: useRefreshWiki() });
+
+export const useCreateUnit = () => useMutation(wiki.createEnvironment, { onSuccess: useRefreshWiki() });
+
+export const useUpdateUnit = () => useMutation(wiki.updateEnvironment, { onSuccess: useRefreshWiki() });
+
+export const useRetireUnit = () => useMutation(wiki.retireEnvironment, { onSuccess: useRefreshWiki() });

@@ -1,0 +1,94 @@
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { skipToken, useQueryClient } from '@tanstack/react-query';
+
+import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { FilesService } from '@/gen/portal/files/v1/files_pb';
+import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
+
+const wiki = WikiService.method;
+const files = FilesService.method;
+const auth = AuthService.method;
+
+const when = <T>(id: bigint | undefined, input: (id: bigint) => T) =>
+  id === undefined ? skipToken : input(id);
+
+/** The departments with the given ids: the cards of the user's own departments. */
+export const useDepartmentsByIds = (departmentIds: bigint[]) =>
+  useQuery(auth.listDepartmentsByIds, { departmentIds });
+
+/** Every department the caller may see: all of them for an admin-type right. */
+export const useDepartments = () => useQuery(auth.listDepartments);
+
+export const useDepartment = (departmentId: bigint | undefined) =>
+  useQuery(
+    auth.getDepartment,
+    when(departmentId, (id) => ({ departmentId: id })),
+  );
+
+export const useModelsByDepartment = (departmentId: bigint | undefined) =>
+  useQuery(
+    wiki.listEnvironmentModelsByDepartment,
+    when(departmentId, (id) => ({ departmentId: id })),
+  );
+
+export const useModel = (modelId: bigint | undefined) =>
+  useQuery(
+    wiki.getEnvironmentModel,
+    when(modelId, (id) => ({ environmentModelId: id })),
+  );
+
+export const useMaintenanceEntries = (environmentId: bigint | undefined) =>
+  useQuery(
+    wiki.listMaintenanceEntries,
+    when(environmentId, (id) => ({ environmentId: id })),
+  );
+
+export const useMaintenanceDue = () => useQuery(wiki.listMaintenanceDue);
+
+export const useJournals = (modelId: bigint | undefined) =>
+  useQuery(
+    wiki.listJournals,
+    when(modelId, (id) => ({ environmentModelId: id })),
+  );
+
+export const useJournalEntries = (journalId: bigint | undefined) =>
+  useQuery(
+    wiki.listJournalEntries,
+    when(journalId, (id) => ({ journalId: id })),
+  );
+
+export const useLabelSheet = (departmentId: bigint | undefined) =>
+  useQuery(
+    wiki.getLabelSheet,
+    when(departmentId, (id) => ({ departmentId: id })),
+  );
+
+export const useDocuments = (modelId: bigint | undefined) =>
+  useQuery(
+    files.getFiles,
+    when(modelId, (id) => ({ idRelated: id })),
+  );
+
+/** A change shows in every list of the service that made it (models, units, logbooks…). */
+function useRefresh(schema: typeof WikiService | typeof FilesService) {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema, cardinality: undefined }) });
+}
+
+export const useRefreshDocuments = () => useRefresh(FilesService);
+
+export const useCreateUnit = () =>
+  useMutation(wiki.createEnvironment, { onSuccess: useRefresh(WikiService) });
+
+export const useCreateMaintenanceEntry = () =>
+  useMutation(wiki.createMaintenanceEntry, { onSuccess: useRefresh(WikiService) });
+
+export const useCreateJournal = () => useMutation(wiki.createJournal, { onSuccess: useRefresh(WikiService) });
+
+export const useCreateJournalEntry = () =>
+  useMutation(wiki.createJournalEntry, { onSuccess: useRefresh(WikiService) });
+
+export const useSaveInstruction = () => useMutation(wiki.saveInstruction);
+
+export const useDeleteDocument = () => useMutation(files.deleteFile, { onSuccess: useRefresh(FilesService) });

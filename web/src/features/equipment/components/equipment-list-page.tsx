@@ -1,0 +1,78 @@
+import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
+import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
+import {
+  Button,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { Link, useParams } from 'react-router';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { PageHeader } from '@/components/page-header';
+import { equipmentStrings } from '@/lib/equipment-strings';
+import { parseId } from '@/lib/ids';
+import { Right, useHasRight } from '@/lib/session/rights';
+import { strings } from '@/lib/strings';
+
+import { useModelsByDepartment } from '../api/equipment-queries';
+import { ModelMaintenanceMark } from './maintenance-mark';
+
+const collator = new Intl.Collator('ru-RU');
+
+/** Spec §2: the equipment models of a department, each a '+' title linking to its page. */
+export function EquipmentListPage() {
+  const departmentId = parseId(useParams().departmentId);
+  const query = useModelsByDepartment(departmentId);
+  const editor = useHasRight(Right.EquipmentEditing) === true;
+  const refs = query.data?.environmentModels ?? [];
+
+  let content;
+  if (departmentId === undefined || query.isError) content = <LoadError />;
+  else if (query.isPending) content = <Loading />;
+  else if (refs.length === 0) {
+    content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.modelsEmpty}</Typography>;
+  } else {
+    const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
+    content = (
+      <Paper variant="outlined">
+        <List disablePadding>
+          {sorted.map((model) => (
+            <ListItemButton key={model.id} component={Link} to={`environment/${model.id}`} divider>
+              <ListItemIcon sx={{ minWidth: 40 }}>
+                <MonitorHeartOutlined color="primary" />
+              </ListItemIcon>
+              <ListItemText
+                primary={`+ ${model.name}`}
+                slotProps={{ primary: { sx: { fontWeight: 500 } } }}
+              />
+              <ModelMaintenanceMark overdue={model.unitsOverdue} dueSoon={model.unitsDueSoon} />
+            </ListItemButton>
+          ))}
+        </List>
+      </Paper>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={strings.pages.equipmentList}
+        action={
+          editor && (
+            <Stack direction="row" spacing={1}>
+              <Button component={Link} to="labels" startIcon={<QrCode2Outlined />}>
+                {equipmentStrings.labels.open}
+              </Button>
+            </Stack>
+          )
+        }
+      />
+      {content}
+    </>
+  );
+}

@@ -1,0 +1,191 @@
+import CloseIcon from '@mui/icons-material/Close';
+import {
+  Alert,
+  Backdrop,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  Typography,
+} from '@mui/material';
+import type Quill from 'quill';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+
+import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
+import { equipmentStrings } from '@/lib/equipment-strings';
+import { errorMessage } from '@/lib/errors';
+import { notify } from '@/lib/notifications';
+import { strings } from '@/lib/strings';
+
+import { useSaveInstruction } from '../api/equipment-queries';
+import { saveVideo } from '../api/uploads';
+import { createEditor, editorHtml } from './instruction-editor';
+
+const { instruction } = equipmentStrings;
+
+const pickerItem = (level: string) => (level === '' ? ':not([data-value])' : `[data-value="${level}"]`);
+const headerPickerLabels = Object.fromEntries(
+  Object.entries(instruction.headerLevels).flatMap(([level, label]) => [
+    [`& .ql-picker.ql-header .ql-picker-label${pickerItem(level)}::before`, { content: `"${label}"` }],
+    [`& .ql-picker.ql-header .ql-picker-item${pickerItem(level)}::before`, { content: `"${label}"` }],
+  ]),
+);
+
+/** Spec §9: the page reloads 2 s after a saved instruction. */
+const reloadDelayMs = 2000;
+
+type InstructionDialogProps = {
+  model: EnvironmentModel;
+  /** Spec §4: editable only with the right; otherwise the same dialog reads. */
+  editable: boolean;
+  onClose: () => void;
+};
+
+/**
+ * 'Редактирование инструкции' (spec §2, §4, §5): Quill over the model's instruction. Closing
+ * drops the draft (the dialog unmounts and the next opening starts from the saved text);
+ * saving shows the spec's message and reloads the page 2 s later.
+ */
+export function InstructionDialog({ model, editable, onClose }: InstructionDialogProps) {
+  // A state, not a ref: the dialog renders its content a moment after it opens (a portal),
+  // and the editor starts once that element exists.
+  const [holder, setHolder] = useState<HTMLDivElement | null>(null);
+  const editor = useRef<Quill | null>(null);
+  const [videoPending, setVideoPending] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const save = useSaveInstruction();
+
+  const onVideo = useEffectEvent((file: File | undefined, insert: (url: string) => void) => {
+    if (!file) {
+      setFailure(instruction.noFile);
+      return;
+    }
+    if (!file.type.startsWith('video/')) {
+      setFailure(instruction.notVideo);
+      return;
+    }
+    setVideoPending(true);
+    void saveVideo(file).then((result) => {
+      setVideoPending(false);
+      if (result.ok) insert(result.data.savedVideoUrl);
+      else setFailure(result.message);
+    });
+  });
+  const onRejectedImage = useEffectEvent(() => setFailure(instruction.imageTypes));
+
+  useEffect(() => {
+    const wrapper = holder;
+    if (!wrapper) return;
+    const host = document.createElement('div');
+    wrapper.appendChild(host);
+    editor.current = createEditor(host, model.shortInstruction, !editable, {
+      onVideo: (file, insert) => onVideo(file, insert),
+      onRejectedImage: () => onRejectedImage(),
+    });
+    return () => {
+      editor.current = null;
+      wrapper.replaceChildren();
+    };
+  }, [holder, model.shortInstruction, editable]);
+
+  useEffect(() => {
+    if (!save.isSuccess) return;
+    const timer = setTimeout(() => window.location.reload(), reloadDelayMs);
+    return () => clearTimeout(timer);
+  }, [save.isSuccess]);
+
+  const submit = () => {
+    const quill = editor.current;
+    if (!quill) return;
+    save.mutate(
+      { environmentModelId: model.id, shortInstruction: editorHtml(quill) },
+      {
+        onSuccess: () => notify.success(instruction.saved),
+        onError: (error) => setFailure(errorMessage(error)),
+      },
+    );
+  };
+  const busy = save.isPending || save.isSuccess || videoPending;
+
+  return (
+    <Dialog
+      open
+      fullWidth
+      maxWidth="lg"
+      onClose={(_, reason) => {
+        if (!busy && reason !== 'backdropClick') onClose();
+      }}
+      aria-labelledby="instruction-dialog-title"
+    >
+      <DialogTitle id="instruction-dialog-title" sx={{ pr: 7 }}>
+        {editable ? instruction.editorTitle : instruction.readerTitle}
+        <Typography component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+          {model.name}
+        </Typography>
+      </DialogTitle>
+      <IconButton
+        aria-label={instruction.closeX}
+        onClick={onClose}
+        disabled={busy}
+        sx={{ position: 'absolute', right: 12, top: 12 }}
+      >
+        <CloseIcon />
+      </IconButton>
+      <DialogContent dividers>
+        <Box
+          ref={setHolder}
+          sx={{
+            '& .ql-container': { fontSize: '1rem', fontFamily: 'inherit', minHeight: 320 },
+            '& .ql-editor': { minHeight: 320 },
+            // Quill names the header levels in English in its stylesheet: Russian here.
+            ...headerPickerLabels,
+            '& .ql-picker.ql-header': { width: 150 },
+            '& .ql-editor img': { maxWidth: '100%' },
+            '& .ql-editor .ql-video': { width: '100%', aspectRatio: '16 / 9', height: 'auto' },
+            '& .ql-toolbar': {
+              fontFamily: 'inherit',
+              position: 'sticky',
+              top: 0,
+              zIndex: 1,
+              bgcolor: 'background.paper',
+            },
+          }}
+        />
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} disabled={busy}>
+          {strings.common.close}
+        </Button>
+        {editable && (
+          <Button variant="contained" loading={save.isPending} disabled={busy} onClick={submit}>
+            {strings.common.save}
+          </Button>
+        )}
+      </DialogActions>
+      <Backdrop open={videoPending} sx={{ zIndex: (theme) => theme.zIndex.modal + 1, color: '#fff' }}>
+        <Stack spacing={2} sx={{ alignItems: 'center' }} role="status">
+          <CircularProgress color="inherit" />
+          <Typography>{instruction.videoUploading}</Typography>
+        </Stack>
+      </Backdrop>
+      <Dialog
+        open={failure !== undefined}
+        onClose={() => setFailure(undefined)}
+        aria-labelledby="instruction-error"
+      >
+        <DialogTitle id="instruction-error">{instruction.errorTitle}</DialogTitle>
+        <DialogContent>
+          <Alert severity="error">{failure}</Alert>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setFailure(undefined)}>{strings.common.close}</Button>
+        </DialogActions>
+      </Dialog>
+    </Dialog>
+  );
+}

@@ -1,0 +1,85 @@
+import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
+import { Box, Paper, Stack, Typography } from '@mui/material';
+import { Outlet, useParams } from 'react-router';
+
+import { LoadError } from '@/components/load-state';
+import { NavTabs } from '@/components/nav-tabs';
+import { paths } from '@/config/paths';
+import { equipmentStrings } from '@/lib/equipment-strings';
+import { parseId } from '@/lib/ids';
+import { strings } from '@/lib/strings';
+
+import { useModel } from '../api/equipment-queries';
+import { UnitsList } from './units-list';
+
+/**
+ * Spec §2: an equipment model of a department: its name ('Загрузка...' while it loads), an
+ * illustration, its sections (documentation, short instruction, logbook, journals) and the
+ * department's units of it.
+ */
+export function ModelPage() {
+  const params = useParams();
+  const departmentId = parseId(params.departmentId);
+  const modelId = parseId(params.id);
+  const query = useModel(modelId);
+  const model = query.data?.environmentModel;
+
+  if (modelId === undefined || departmentId === undefined || query.isError || (query.isSuccess && !model)) {
+    return <LoadError message={equipmentStrings.modelNotFound} />;
+  }
+
+  const base = `${paths.departments}/environments/${departmentId}/environment/${modelId}`;
+  const tabs = [
+    { label: strings.pages.documentation, to: `${base}/documentation` },
+    { label: strings.pages.shortInstruction, to: `${base}/short-instruction` },
+    { label: strings.pages.maintenanceLogbook, to: `${base}/maintenance-logbook` },
+    { label: strings.pages.journal, to: `${base}/journal` },
+  ];
+
+  return (
+    <Stack spacing={3}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" spacing={{ xs: 2, sm: 3 }} sx={{ alignItems: 'center' }}>
+          <Box
+            role="img"
+            aria-label={equipmentStrings.illustration}
+            sx={{
+              flexShrink: 0,
+              width: { xs: 72, sm: 112 },
+              height: { xs: 72, sm: 112 },
+              borderRadius: 3,
+              display: 'grid',
+              placeItems: 'center',
+              color: 'primary.main',
+              background: 'linear-gradient(135deg, #e3f1f8 0%, #d3ece8 100%)',
+            }}
+          >
+            <MonitorHeartOutlined sx={{ fontSize: { xs: 44, sm: 68 } }} />
+          </Box>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="h5" component="h2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {model?.name ?? strings.common.loading}
+            </Typography>
+            {model && (
+              <>
+                <Typography sx={{ color: 'text.secondary' }}>
+                  {equipmentStrings.brand}: {model.brandName}
+                </Typography>
+                <Typography sx={{ mt: 1, whiteSpace: 'pre-line' }}>{model.description}</Typography>
+              </>
+            )}
+          </Box>
+        </Stack>
+      </Paper>
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
+        <Box sx={{ minWidth: 0 }}>
+          <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
+          <Box sx={{ pt: 3 }}>
+            <Outlet />
+          </Box>
+        </Box>
+        <UnitsList model={model} departmentId={departmentId} />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,43 @@
+/** Spec §9: the QR code downloads as a 256×256 PNG. */
+export const qrDownloadSize = 256;
+
+/** The QR code PNG the server made (bytes) as an address an `<img>` can show. */
+export function qrDataUrl(png: Uint8Array): string | undefined {
+  if (png.length === 0) return undefined;
+  let binary = '';
+  for (const byte of png) binary += String.fromCharCode(byte);
+  return `data:image/png;base64,${btoa(binary)}`;
+}
+
+function loadImage(src: string): Promise<HTMLImageElement> {
+  return new Promise((done, fail) => {
+    const image = new Image();
+    image.onload = () => done(image);
+    image.onerror = () => fail(new Error('the QR code image did not load'));
+    image.src = src;
+  });
+}
+
+/**
+ * Redraws the QR code at 256×256 without smoothing (its modules stay sharp squares, so
+ * scanners read it) and saves it as `<fileName>.png`.
+ */
+export async function downloadQrCode(src: string, fileName: string): Promise<void> {
+  const image = await loadImage(src);
+  const canvas = document.createElement('canvas');
+  canvas.width = qrDownloadSize;
+  canvas.height = qrDownloadSize;
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2D canvas');
+  context.imageSmoothingEnabled = false;
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, qrDownloadSize, qrDownloadSize);
+  context.drawImage(image, 0, 0, qrDownloadSize, qrDownloadSize);
+  const blob = await new Promise<Blob | null>((done) => canvas.toBlob(done, 'image/png'));
+  if (!blob) throw new Error('the canvas gave no PNG');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = `${fileName}.png`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
