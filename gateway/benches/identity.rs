@@ -15,7 +15,6 @@
 //! [`read_rows`] as they land, against its own health check.
 
 use std::future::Future;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -35,7 +34,10 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
+mod portal;
+
+use portal::Portal;
+
 const LOGIN: &str = "nurse";
 const PASSWORD: &str = "nurse-demo-password";
 const SIGN_INS: usize = 48;
@@ -43,89 +45,6 @@ const SIGN_INS: usize = 48;
 const READS: usize = 20_000;
 /// Callers in flight at once: more than the machine's cores, as on a ward morning.
 const CONCURRENCY: usize = 16;
-
-struct Portal {
-    child: Child,
-    base: String,
-    /// The auth service's own port inside `all` (`PORTAL_LOOPBACK_PORT`).
-    auth: String,
-    _data: tempfile::TempDir,
-}
-
-impl Portal {
-    async fn start() -> Portal {
-        let data = tempfile::tempdir().expect("temp dir");
-        // The four services' loopback ports, then the gateway's.
-        let loopback = free_ports(5);
-        let port = loopback + 4;
-        let child = Command::new(PORTAL)
-            .env("PORTAL_DATA_DIR", data.path())
-            .env("PORTAL_WEB_DIR", data.path())
-            .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
-            .env("PORTAL_LOOPBACK_PORT", loopback.to_string())
-            .env("PORTAL_ADMIN_PASSWORD", "bench-admin-password")
-            .env("PORTAL_SEED_DEMO", "true")
-            // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
-            .env("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32")
-            .env("PORTAL_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("spawn portal");
-        let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !reqwest::get(format!("{base}/readyz"))
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            assert!(Instant::now() < deadline, "portal not ready in 60 s");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        Portal {
-            child,
-            base,
-            auth: format!("http://127.0.0.1:{loopback}"),
-            _data: data,
-        }
-    }
-
-    fn rss_mib(&self) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("/proc status");
-        let kib: f64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS");
-        kib / 1024.0
-    }
-}
-
-impl Drop for Portal {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The first of `count` consecutive ports free on loopback right now.
-fn free_ports(count: u16) -> u16 {
-    loop {
-        let first = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let Some(last) = first.checked_add(count - 1) else {
-            continue;
-        };
-        let listeners: Result<Vec<_>, _> = (first..=last)
-            .map(|port| std::net::TcpListener::bind(("127.0.0.1", port)))
-            .collect();
-        if listeners.is_ok() {
-            return first;
-        }
-    }
-}
 
 /// `count` calls, `CONCURRENCY` at a time: the wall time and each call's latency.
 struct Load {
@@ -432,10 +351,15 @@ async fn channel(url: &str) -> Channel {
 
 #[tokio::main]
 async fn main() {
-    let portal = Portal::start().await;
+    let portal = Portal::start(&[
+        ("PORTAL_SEED_DEMO", "true"),
+        // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
+        ("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32"),
+    ])
+    .await;
     let http = reqwest::Client::new();
     let base = portal.base.as_str();
-    let binary_mib = std::fs::metadata(PORTAL).map_or(0.0, |m| m.len() as f64 / 1048576.0);
+    let binary_mib = std::fs::metadata(portal::PORTAL).map_or(0.0, |m| m.len() as f64 / 1048576.0);
     let idle = portal.rss_mib();
 
     // Sign-in: the same argon2id check, with the same bounded concurrency, in this process.
