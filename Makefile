@@ -71,6 +71,7 @@ k8s-check:
 bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
 	$(CARGO) bench --locked -p portal-gateway --bench education
+	$(CARGO) bench --locked -p portal-gateway --bench files
 	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:

@@ -334,7 +334,7 @@ fn millis(duration: Duration) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    let portal = Portal::start().await;
+    let portal = Portal::start(&[]).await;
     let tokens = Tokens::new(&portal);
     let education = channel(&portal.education).await;
     let client = EducationServiceClient::new(education.clone());

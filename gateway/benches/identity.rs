@@ -294,7 +294,12 @@ fn read_rows() -> Vec<(&'static str, Via, Read)> {
 
 #[tokio::main]
 async fn main() {
-    let portal = Portal::start().await;
+    let portal = Portal::start(&[
+        ("PORTAL_SEED_DEMO", "true"),
+        // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
+        ("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32"),
+    ])
+    .await;
     let http = reqwest::Client::new();
     let base = portal.base.as_str();
     let binary_mib = std::fs::metadata(PORTAL).map_or(0.0, |m| m.len() as f64 / 1048576.0);

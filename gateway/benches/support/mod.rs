@@ -27,7 +27,9 @@ pub struct Portal {
 }
 
 impl Portal {
-    pub async fn start() -> Portal {
+    /// Starts the release binary (target `all`) with `env` on top of the
+    /// defaults here, and waits until it is ready.
+    pub async fn start(env: &[(&str, &str)]) -> Portal {
         let data = tempfile::tempdir().expect("temp dir");
         // The four services' loopback ports, then the gateway's.
         let loopback = free_ports(5);
@@ -38,10 +40,8 @@ impl Portal {
             .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
             .env("PORTAL_LOOPBACK_PORT", loopback.to_string())
             .env("PORTAL_ADMIN_PASSWORD", "bench-admin-password")
-            .env("PORTAL_SEED_DEMO", "true")
-            // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
-            .env("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32")
             .env("PORTAL_LOG", "warn")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
@@ -64,14 +64,24 @@ impl Portal {
         }
     }
 
+    /// Resident memory now.
     pub fn rss_mib(&self) -> f64 {
+        self.status_mib("VmRSS:")
+    }
+
+    /// The highest resident memory since the start.
+    pub fn peak_rss_mib(&self) -> f64 {
+        self.status_mib("VmHWM:")
+    }
+
+    fn status_mib(&self, field: &str) -> f64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("/proc status");
         let kib: f64 = status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS");
+            .expect("a memory figure");
         kib / 1024.0
     }
 }

@@ -77,8 +77,13 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-/// Uploads last as long as their data: they use the channel without a time-out.
+/// Lists and deletes: the channel with the per-call time-out.
 fn client(state: &AppState) -> FilesServiceClient<Balanced> {
+    FilesServiceClient::new(state.upstreams.files.channel.clone())
+}
+
+/// Uploads and downloads last as long as their data: the channel without one.
+fn streaming_client(state: &AppState) -> FilesServiceClient<Balanced> {
     FilesServiceClient::new(state.upstreams.files_streams.channel.clone())
 }
 
@@ -153,7 +158,7 @@ async fn save_file(
     let messages = messages.map(|payload| pb::SaveFileRequest {
         payload: Some(payload),
     });
-    let mut files = client(&state);
+    let mut files = streaming_client(&state);
     let reply = until_failed(files.save_file(caller.request(messages)), failed).await?;
     Ok(Data(reply))
 }
@@ -173,7 +178,7 @@ async fn save_video(
     let messages = messages.map(|payload| pb::SaveVideoRequest {
         payload: Some(payload),
     });
-    let mut files = client(&state);
+    let mut files = streaming_client(&state);
     let reply = until_failed(files.save_video(caller.request(messages)), failed).await?;
     Ok(Data(SavedVideo {
         saved_video_url: reply.saved_video_url,
@@ -324,7 +329,7 @@ async fn download(
         .and_then(parse_range);
     let asked_range = range.is_some();
     let request = pb::DownloadFileRequest { id, range };
-    let mut stream = client(&state)
+    let mut stream = streaming_client(&state)
         .download_file(caller.request(request))
         .await?
         .into_inner();
