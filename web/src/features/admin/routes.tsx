@@ -8,6 +8,8 @@ import { RequireRight } from '@/lib/session/guards';
 import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
+import { educationRoutes } from './education/routes';
+import { statisticsRoutes } from './statistics/routes';
 import { usersManagementRoutes } from './users-management/routes';
 
 const placeholder = (title: string): RouteObject => ({
@@ -16,7 +18,7 @@ const placeholder = (title: string): RouteObject => ({
 });
 
 // /admin opens to any admin-type right; each section needs its own (spec §2, DESIGN §6).
-// Education and equipment keep an optional detail id until their pages arrive.
+// Equipment keeps an optional detail id until its pages arrive.
 export const adminRoutes: RouteObject[] = [
   {
     path: paths.admin,
@@ -34,12 +36,7 @@ export const adminRoutes: RouteObject[] = [
             path: paths.adminEducation,
             element: <RequireRight anyOf={[Right.EducationManagement]} />,
             handle: crumb(strings.pages.adminEducation),
-            children: [
-              { index: true, element: <Navigate to="courses" replace /> },
-              { path: 'courses/:adminCourseId?', ...placeholder(strings.pages.adminCourses) },
-              { path: 'articles/:adminArticleId?', ...placeholder(strings.pages.adminArticles) },
-              { path: 'tests/:adminTestId?', ...placeholder(strings.pages.adminTests) },
-            ],
+            children: educationRoutes,
           },
           {
             path: paths.adminEquipment,
@@ -59,7 +56,7 @@ export const adminRoutes: RouteObject[] = [
             handle: crumb(strings.pages.adminUsersManagement),
             children: usersManagementRoutes,
           },
-          { path: paths.adminStatistics, ...placeholder(strings.pages.adminStatistics) },
+          ...statisticsRoutes,
         ],
       },
     ],
