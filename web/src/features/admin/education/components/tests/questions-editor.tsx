@@ -37,7 +37,13 @@ export function QuestionsEditor({ questions, onChange, errors, disabled }: Quest
         const problems = errors?.[question.key];
         const correct = question.answers.find((answer) => answer.isCorrect)?.key ?? '';
         return (
-          <Paper key={question.key} variant="outlined" sx={{ p: 2 }} aria-label={text.question(index + 1)}>
+          <Paper
+            key={question.key}
+            variant="outlined"
+            sx={{ p: 2 }}
+            role="group"
+            aria-label={text.question(index + 1)}
+          >
             <Stack spacing={1.5}>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
                 <TextField
