@@ -28,10 +28,20 @@ async fn export(
     query: &str,
     token: &str,
 ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    export_encoded(portal, query, token, "identity").await
+}
+
+async fn export_encoded(
+    portal: &Portal,
+    query: &str,
+    token: &str,
+    encoding: &str,
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
     let response = portal
         .http
         .get(format!("{}{EXPORT}{query}", portal.base))
         .bearer_auth(token)
+        .header("accept-encoding", encoding)
         .send()
         .await
         .unwrap();
@@ -90,6 +100,19 @@ async fn the_educator_downloads_the_filtered_results_as_csv_for_excel_and_a_lear
             .all(|line| line.ends_with(|c: char| c.is_ascii_digit())),
         "{all:?}"
     );
+
+    // A browser takes it compressed, as the gateway sends text; the stream ends cleanly.
+    let (status, headers, gzipped) =
+        export_encoded(&portal, "?utcOffset=180", &educator, "gzip").await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-encoding"], "gzip");
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&gzipped[..]),
+        &mut unpacked,
+    )
+    .unwrap();
+    assert_eq!(lines(&unpacked), all);
 
     // The page's filters: one test only.
     let test_id = results[0]["test"]["id"].as_i64().unwrap();

@@ -122,7 +122,9 @@ pub(super) async fn export_test_results(
             }
         }
     });
-    let body = stream::once(async { Ok(head) }).chain(rest);
+    // Fused: the compression layer polls once more after the end, which an
+    // unfold alone answers with a panic.
+    let body = stream::once(async { Ok(head) }).chain(rest).fuse();
     let today = OffsetDateTime::now_utc().to_offset(offset).date();
     let day = format!(
         "{:04}-{:02}-{:02}",
