@@ -46,6 +46,7 @@ export const adminStrings = {
       content: 'Содержание статьи',
       contentHint: 'Содержание статьи можно будет написать на её странице после создания.',
       editorPlaceholder: 'Введите текст здесь...',
+      editorHeadings: { normal: 'Обычный текст', levels: ['Заголовок 1', 'Заголовок 2', 'Заголовок 3'] },
       onlyPngJpeg: 'Можно вставить только изображение PNG или JPEG',
       titleRequired: 'Введите название статьи',
       descriptionRequired: 'Введите описание статьи',

@@ -22,6 +22,20 @@ const toolbar = [
 
 const imageTypes = ['image/png', 'image/jpeg'];
 
+// Quill's header picker names its levels in English through CSS; these name them in Russian.
+const { normal, levels } = adminStrings.education.article.editorHeadings;
+const picker = '& .ql-snow .ql-picker.ql-header';
+const headingLabels = {
+  [`${picker} .ql-picker-label::before, ${picker} .ql-picker-item::before`]: { content: `'${normal}'` },
+  ...Object.fromEntries(
+    levels.map((label, index) => [
+      `${picker} .ql-picker-label[data-value="${index + 1}"]::before, ${picker} .ql-picker-item[data-value="${index + 1}"]::before`,
+      { content: `'${label}'` },
+    ]),
+  ),
+  [picker]: { width: 150 },
+};
+
 /** Spec §5: the image button takes only PNG and JPEG, embedded as data (DESIGN §8 allows those). */
 function insertImage(quill: Quill) {
   const input = document.createElement('input');
@@ -92,6 +106,7 @@ export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichT
         '& .ql-toolbar': { borderRadius: '4px 4px 0 0', fontFamily: 'inherit' },
         '& .ql-container': { borderRadius: '0 0 4px 4px', fontFamily: 'inherit', fontSize: '1rem' },
         '& .ql-editor': { minHeight: 280 },
+        ...headingLabels,
       }}
     />
   );
