@@ -70,6 +70,7 @@ k8s-check:
 # then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).
 bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
+	$(CARGO) bench --locked -p portal-gateway --bench education
 	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:

@@ -7,24 +7,20 @@ use std::pin::Pin;
 
 use axum::Router;
 use axum::body::Body;
+use http::uri::PathAndQuery;
 use http::{HeaderMap, Request, Response, Uri, Version};
 use http_body_util::BodyExt;
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 use tonic::{Code, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::health_server::{Health, HealthServer};
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
 use tonic_web::GrpcWebLayer;
-use tower::ServiceBuilder;
+use tower::{ServiceBuilder, ServiceExt};
 
 use crate::client_address::ClientAddress;
 use crate::rest::{ApiError, is_for_people};
-use crate::upstream::{Upstream, Upstreams};
-
-type ProxyClient = Client<HttpConnector, tonic::body::Body>;
+use crate::upstream::{Balanced, Upstream, Upstreams};
 
 use portal_kit::net::FORWARDED_FOR;
 
@@ -33,17 +29,11 @@ pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недост�
 /// Routes `/{service}/{method}` of each Portal service to its upstream, plus the
 /// gateway's own health and reflection.
 pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
-    let mut connector = HttpConnector::new();
-    // Small gRPC frames must not wait for Nagle's algorithm.
-    connector.set_nodelay(true);
-    let client: ProxyClient = Client::builder(TokioExecutor::new())
-        .http2_only(true)
-        .build(connector);
     let mut router = Router::new();
     for upstream in upstreams.all() {
         let forward = Forward {
-            client: client.clone(),
-            base_url: upstream.base_url.clone(),
+            channel: upstream.channel.clone(),
+            service: upstream.service,
         };
         let service = ServiceBuilder::new()
             .layer(GrpcWebLayer::new())
@@ -66,11 +56,11 @@ pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
         ))
 }
 
-/// Sends a request on to one upstream as it came, with HTTP/2 prior knowledge.
+/// Sends a request on to one replica of an upstream as it came (HTTP/2).
 #[derive(Clone)]
 struct Forward {
-    client: ProxyClient,
-    base_url: String,
+    channel: Balanced,
+    service: &'static str,
 }
 
 impl tower::Service<Request<tonic::body::Body>> for Forward {
@@ -86,18 +76,12 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
     }
 
     fn call(&mut self, mut request: Request<tonic::body::Body>) -> Self::Future {
-        let client = self.client.clone();
-        let target = format!(
-            "{}{}",
-            self.base_url,
-            request.uri().path_and_query().map_or("/", |p| p.as_str())
-        );
+        let channel = self.channel.clone();
+        let service = self.service;
         Box::pin(async move {
-            let Ok(uri) = target.parse::<Uri>() else {
-                tracing::error!(upstream = %target, "bad upstream URL");
-                return Ok(Status::internal(crate::rest::MSG_INTERNAL).into_http());
-            };
-            *request.uri_mut() = uri;
+            // The replica's channel puts its own scheme and authority in front.
+            let path = request.uri().path_and_query().cloned();
+            *request.uri_mut() = Uri::from(path.unwrap_or_else(|| PathAndQuery::from_static("/")));
             *request.version_mut() = Version::HTTP_2;
             request.headers_mut().remove(http::header::HOST);
             // Auth limits sign-ins per address: the service hears the address
@@ -108,7 +92,7 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
                     .insert(FORWARDED_FOR, client.header_value()),
                 None => request.headers_mut().remove(FORWARDED_FOR),
             };
-            match client.request(request).await {
+            match channel.oneshot(request).await {
                 Ok(response) => {
                     let (mut parts, body) = response.into_parts();
                     in_russian(&mut parts.headers);
@@ -121,7 +105,7 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
                     Ok(Response::from_parts(parts, Body::new(body)))
                 }
                 Err(error) => {
-                    tracing::warn!(%error, upstream = %target, "upstream unreachable");
+                    tracing::warn!(%error, upstream = service, "upstream unreachable");
                     Ok(Status::unavailable(MSG_UPSTREAM_DOWN).into_http())
                 }
             }

@@ -3,11 +3,11 @@
 
 mod client_address;
 mod grpc;
+mod observe;
 mod rest;
 mod server;
 mod targets;
-mod upstream;
+pub mod upstream;
 mod web;
 
 pub use targets::{Running, run, start};
-pub use upstream::Upstreams;

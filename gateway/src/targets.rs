@@ -13,12 +13,14 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 
-use crate::upstream::Upstreams;
+use crate::upstream::{Discovery, Upstreams};
 
 /// A started `portal`: where it listens and how to stop it.
 pub struct Running {
     /// The gateway's address (`all`, `gateway`) or the service's gRPC address.
     pub addr: SocketAddr,
+    /// Where `/metrics` is served, if asked (`PORTAL_METRICS_ADDR`).
+    pub metrics_addr: Option<SocketAddr>,
     pub shutdown: CancellationToken,
     tasks: JoinSet<anyhow::Result<()>>,
 }
@@ -59,6 +61,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
 pub async fn start(config: Config) -> anyhow::Result<Running> {
     let shutdown = CancellationToken::new();
     let mut tasks = JoinSet::new();
+    // Before the services start, so their pools and first calls are recorded.
+    let metrics_addr = match config.metrics_addr {
+        Some(addr) => {
+            let (bound, serving) = crate::observe::serve_metrics(addr, shutdown.clone()).await?;
+            tasks.spawn(serving);
+            Some(bound)
+        }
+        None => None,
+    };
     let addr = match config.target {
         Target::All => start_all(&config, &shutdown, &mut tasks).await?,
         Target::Gateway => {
@@ -75,6 +86,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     };
     Ok(Running {
         addr,
+        metrics_addr,
         shutdown,
         tasks,
     })
@@ -101,7 +113,7 @@ async fn start_all(
     }
     let [auth, education, wiki, files] =
         <[String; 4]>::try_from(urls).map_err(|_| anyhow::anyhow!("four services"))?;
-    let upstreams = Upstreams::connect(&auth, &education, &wiki, &files)?;
+    let upstreams = Upstreams::connect(&auth, &education, &wiki, &files, &Discovery::default())?;
     start_gateway(config, upstreams, shutdown, tasks).await
 }
 
@@ -223,6 +235,9 @@ async fn service_routes(
         Target::Wiki => {
             let settings = portal_wiki::WikiSettings {
                 database_url: config.database_url_for("wiki"),
+                public_key_file: keys.public.clone(),
+                public_url: config.public_url.clone(),
+                seed_demo: config.seed_demo,
             };
             (
                 portal_wiki::SERVICE_NAME,

@@ -73,7 +73,8 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
         .layer(middleware::map_request_with_state(
             config.trusted_proxies.clone(),
             crate::client_address::resolve,
-        ));
+        ))
+        .layer(middleware::from_fn(crate::observe::observe));
     let lowered: fn(Request) -> Request = rest::lowercase_resource_segment;
     Ok(MapRequestLayer::new(lowered).layer(router))
 }

@@ -6,53 +6,20 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::HeaderMap;
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
-use support::{Portal, envelope, start};
+use support::{Portal, envelope, gateway_to, recording_upstream, start};
 
 const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
-
-/// A stand-in auth (and every other) service: records the `x-forwarded-for`
-/// each call arrives with and answers NOT_FOUND.
-async fn recording_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let record = seen.clone();
-    let app = axum::Router::new().fallback(move |headers: HeaderMap| {
-        let record = record.clone();
-        async move {
-            let forwarded = headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .map(|v| v.to_str().unwrap().to_owned())
-                .collect::<Vec<_>>()
-                .join(" | ");
-            record.lock().unwrap().push(forwarded);
-            tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
-        }
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
-}
 
 /// The addresses the upstream heard for one REST call and one native gRPC
 /// call, each claiming to come from 198.51.100.1.
 async fn addresses_heard(trusted_proxies: &str) -> Vec<String> {
-    let (url, seen) = recording_upstream().await;
-    let portal = start(&[
-        "--target=gateway",
-        &format!("--trusted-proxies={trusted_proxies}"),
-        &format!("--auth-url={url}"),
-        &format!("--education-url={url}"),
-        &format!("--wiki-url={url}"),
-        &format!("--files-url={url}"),
-    ])
-    .await;
+    let (url, seen) = recording_upstream("x-forwarded-for").await;
+    let portal = gateway_to(&url, &[&format!("--trusted-proxies={trusted_proxies}")]).await;
     let response = portal
         .http
         .get(format!("{}/api/department/get-all", portal.base))

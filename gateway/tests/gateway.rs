@@ -5,7 +5,7 @@ mod support;
 
 use portal_kit::Right;
 use serde_json::Value;
-use support::{envelope, start};
+use support::{envelope, gateway_to, start};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -147,15 +147,7 @@ async fn an_unreachable_upstream_is_a_clean_503() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let url = format!("http://{closed}");
-    let portal = start(&[
-        "--target=gateway",
-        &format!("--auth-url={url}"),
-        &format!("--education-url={url}"),
-        &format!("--wiki-url={url}"),
-        &format!("--files-url={url}"),
-    ])
-    .await;
+    let portal = gateway_to(&format!("http://{closed}"), &[]).await;
     let (status, _, body) = portal.get("/api/department/get-all", None).await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The auth host's calls (spec §7): sign-in and session, departments, rights,
 //! positions, statuses and users.
 
+use crate::upstream::Balanced;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -9,7 +10,6 @@ use axum_extra::extract::cookie::{Cookie, SameSite};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde::{Deserialize, Serialize};
-use tonic::transport::Channel;
 
 use super::origin::OwnSite;
 use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, cookie};
@@ -115,7 +115,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> AuthServiceClient<Channel> {
+fn client(state: &AppState) -> AuthServiceClient<Balanced> {
     AuthServiceClient::new(state.upstreams.auth.channel.clone())
 }
 

@@ -2,6 +2,7 @@
 //! `/api/course`, tests, attempts and results under `/api/test`, plus the
 //! statistics filters, compliance view and question analysis beyond the spec.
 
+use crate::upstream::Balanced;
 use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
@@ -9,7 +10,6 @@ use axum::routing::{get, post};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde::{Deserialize, Serialize};
-use tonic::transport::Channel;
 
 use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, csv};
 
@@ -184,7 +184,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> EducationServiceClient<Channel> {
+fn client(state: &AppState) -> EducationServiceClient<Balanced> {
     EducationServiceClient::new(state.upstreams.education.channel.clone())
 }
 

@@ -7,6 +7,7 @@ mod csv;
 mod docs;
 mod education;
 mod origin;
+mod wiki;
 
 pub use origin::Origin;
 
@@ -102,6 +103,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
         .chain(education::endpoints())
+        .chain(wiki::endpoints())
         .collect()
 }
 
@@ -356,6 +358,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 pub struct Caller {
     authorization: Option<HeaderValue>,
     client_address: Option<ClientAddress>,
+    /// Set on every request by `observe`, so the service logs the same id.
+    request_id: Option<HeaderValue>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
@@ -365,6 +369,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         Ok(Caller {
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
             client_address: parts.extensions.get::<ClientAddress>().copied(),
+            request_id: parts
+                .headers
+                .get(portal_kit::telemetry::REQUEST_ID_HEADER)
+                .cloned(),
         })
     }
 }
@@ -387,6 +395,14 @@ impl Caller {
             .and_then(|client| client.0.to_string().parse().ok())
         {
             metadata.insert(portal_kit::net::FORWARDED_FOR, value);
+        }
+        if let Some(value) = self
+            .request_id
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+        {
+            metadata.insert(portal_kit::telemetry::REQUEST_ID_HEADER, value);
         }
         request
     }

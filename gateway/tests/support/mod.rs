@@ -8,7 +8,7 @@ use clap::Parser;
 use portal_gateway::Running;
 use portal_kit::Right;
 use portal_kit::config::Config;
-use portal_kit::token::{Subject, TokenIssuer};
+use portal_kit::token::TokenIssuer;
 use serde_json::Value;
 
 /// The bootstrap admin's password in every started portal.
@@ -31,6 +31,46 @@ fn web_dir(root: &Path) -> std::path::PathBuf {
     .unwrap();
     std::fs::write(web.join("assets/app-3f2a9c.js"), "console.log('portal')").unwrap();
     web
+}
+
+/// A gateway whose four upstreams are all `url`, plus `extra` settings.
+pub async fn gateway_to(url: &str, extra: &[&str]) -> Portal {
+    let upstreams = ["auth", "education", "wiki", "files"].map(|s| format!("--{s}-url={url}"));
+    let mut args = vec!["--target=gateway"];
+    args.extend(upstreams.iter().map(String::as_str));
+    args.extend_from_slice(extra);
+    start(&args).await
+}
+
+/// A stand-in for every service: records the values of `header` (joined by
+/// ` | `) on each call but the gateway's own health watches, and answers
+/// NOT_FOUND.
+pub async fn recording_upstream(
+    header: &'static str,
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let app = axum::Router::new().fallback(
+        move |uri: axum::http::Uri, headers: axum::http::HeaderMap| {
+            let record = record.clone();
+            async move {
+                if !uri.path().starts_with("/grpc.health.v1.Health/") {
+                    let values = headers
+                        .get_all(header)
+                        .iter()
+                        .map(|v| v.to_str().unwrap().to_owned())
+                        .collect::<Vec<_>>()
+                        .join(" | ");
+                    record.lock().unwrap().push(values);
+                }
+                tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
+            }
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
 }
 
 pub async fn start(extra: &[&str]) -> Portal {
@@ -72,18 +112,13 @@ impl Portal {
 
     /// A token signed with the key `all` generated, as auth would sign it.
     pub fn token(&self, user_id: i64, rights: &[Right]) -> String {
+        self.token_in(user_id, rights, &[])
+    }
+
+    /// A token of someone working in `departments`.
+    pub fn token_in(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
         let issuer = TokenIssuer::from_pem_file(&self.data.path().join("jwt-private.pem")).unwrap();
-        issuer
-            .issue(Subject {
-                user_id,
-                login: format!("user{user_id}"),
-                name: "Анна".into(),
-                surname: "Иванова".into(),
-                last_name: "Петровна".into(),
-                rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
-                departments: vec![],
-            })
-            .unwrap()
+        portal_kit::testing::sign(&issuer, user_id, rights, departments)
     }
 
     pub async fn get(

@@ -20,7 +20,7 @@ use portal_proto::education::v1::education_service_server::EducationService;
 use tonic::{Request, Response, Status};
 
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
-use crate::domain::attempt::{MSG_EMPTY_TEST, Submission, draw, shuffled};
+use crate::domain::attempt::{MSG_EMPTY_TEST, Submission, draw, expires_at, shuffled};
 use crate::domain::compliance::{Standing, standing};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
 use crate::domain::date::Day;
@@ -360,22 +360,30 @@ impl EducationService for EducationRpc {
             .into_iter()
             .map(|test| (test.id, test))
             .collect();
-        let mut listed = std::collections::HashSet::new();
-        let mut mine = Vec::new();
-        // One entry per test, under the first article that links it.
+        let mut mine: Vec<pb::AssignedTest> = Vec::new();
+        let mut listed: HashMap<i64, usize> = HashMap::new();
+        // One entry per test, under the first article that links it, due by the
+        // earliest of its links' deadlines.
         for link in assigned {
             let Some(test) = tests.get(&link.test_id) else {
                 continue;
             };
-            if !listed.insert(test.id) {
+            if let Some(&index) = listed.get(&test.id) {
+                let entry = &mut mine[index];
+                if link.date_deadline < entry.date_deadline {
+                    entry.date_deadline = link.date_deadline;
+                }
                 continue;
             }
+            listed.insert(test.id, mine.len());
             let tries = used.remove(&test.id).unwrap_or_default();
             mine.push(pb::AssignedTest {
                 summary: Some(summary(test.clone(), tries)),
                 article_id: link.article_id,
                 article_title: link.article_title,
                 is_passed: tries.passed > 0,
+                course_id: link.course_id,
+                date_deadline: link.date_deadline,
             });
         }
         reply(pb::ListMyTestsResponse { tests: mine })
@@ -397,15 +405,15 @@ impl EducationService for EducationRpc {
         if questions.is_empty() {
             return Err(ServiceError::conflict(MSG_EMPTY_TEST).into());
         }
+        let now = now_millis();
         let (attempt_id, started_at, drawn) =
-            match self.store.open_attempt(test.id, user_id).await? {
+            match self.store.open_attempt(test.id, user_id, now).await? {
                 Some(open) => (open.id, open.started_at, open.question_ids),
                 None => {
                     let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
                     let seen = self.store.seen_questions(test.id, user_id).await?;
                     let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
                     let drawn = draw(&all, &seen, count);
-                    let now = now_millis();
                     let id = self
                         .store
                         .start_attempt(&test, user_id, &drawn, now)
@@ -426,6 +434,7 @@ impl EducationService for EducationRpc {
             questions,
             started_at: Some(timestamp_from_millis(started_at)),
             number_of_tries_left: tries_left(&test, used),
+            expires_at: Some(timestamp_from_millis(expires_at(started_at))),
         })
     }
 

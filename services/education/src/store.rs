@@ -13,6 +13,14 @@
 //! `(test_id, user_id, try_number)` makes two concurrent writers on PostgreSQL
 //! collide rather than both take the last try. The loser's transaction is run
 //! again from the start and sees the winner's row.
+//!
+//! An attempt not completed within `ATTEMPT_TIME_LIMIT_MS` of its start has
+//! expired: it is no longer anyone's open attempt and cannot be completed, and
+//! its row still counts as a try. Nothing rewrites it; every read compares its
+//! `started_at` with the time of the call.
+//!
+//! A learner's reads of tests ask only for what is assigned to them (the
+//! `ASSIGNED_TEST_IDS` subquery, or one test's link), never for every test.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,8 +31,9 @@ use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
 use crate::domain::attempt::{
-    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_NOT_FOUND, MSG_FOREIGN_QUESTION,
-    MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS, Marked, Submission, mark,
+    ATTEMPT_TIME_LIMIT_MS, AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED,
+    MSG_ATTEMPT_NOT_FOUND, MSG_FOREIGN_QUESTION, MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS, Marked,
+    Submission, is_expired, mark,
 };
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND, unknown_article};
 use crate::domain::statistics::{PageMark, ResultFilter};
@@ -109,12 +118,15 @@ pub struct ResultRecord {
     pub points_possible: i64,
 }
 
-/// A test assigned to a learner through an article.
+/// A test assigned to a learner through an article of an assigned course.
 #[derive(Clone, Debug, FromRow)]
 pub struct AssignedTestRecord {
     pub test_id: i64,
     pub article_id: i64,
     pub article_title: String,
+    pub course_id: i64,
+    /// The article's deadline, else its course's.
+    pub date_deadline: String,
 }
 
 /// A user's attempts on one test.
@@ -196,8 +208,12 @@ const RESULT_COLUMNS: &str = "SELECT a.id, a.test_id, t.title AS test_title, a.u
 const ASSIGNED_ARTICLE_IDS: &str = "SELECT ca.article_id FROM course_articles ca JOIN course_users cu ON cu.course_id = ca.course_id WHERE cu.user_id = $1";
 
 /// Tests linked (either way) to an article in a course assigned to `$1`, with
-/// that article.
-const ASSIGNED_TESTS: &str = "SELECT DISTINCT t.id AS test_id, a.id AS article_id, a.title AS article_title FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY t.id, a.id";
+/// that article and course; in course and article order.
+const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.title AS article_title, c.id AS course_id, COALESCE(NULLIF(a.date_deadline, ''), c.date_deadline) AS date_deadline FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY c.id, ca.position, t.id";
+
+/// Ids of the tests linked (either way) to an article in a course assigned to
+/// `$1` (bound twice, as `$1` and `$2`).
+const ASSIGNED_TEST_IDS: &str = "SELECT a.test_id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id WHERE cu.user_id = $1 AND a.test_id IS NOT NULL UNION SELECT t.id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN tests t ON t.article_id = ca.article_id WHERE cu.user_id = $2";
 
 impl Store {
     pub fn new(pool: AnyPool, backend: Backend) -> Store {
@@ -416,17 +432,20 @@ impl Store {
     // --- Tests ---
 
     pub async fn tests(&self, viewer: Viewer) -> ServiceResult<Vec<TestRecord>> {
-        let all: Vec<TestRecord> =
-            sqlx::query_as(sqlx::AssertSqlSafe(format!("{TEST_COLUMNS} ORDER BY t.id")))
-                .fetch_all(&self.pool)
-                .await?;
         Ok(match viewer {
-            Viewer::Everything => all,
+            Viewer::Everything => {
+                sqlx::query_as(sqlx::AssertSqlSafe(format!("{TEST_COLUMNS} ORDER BY t.id")))
+                    .fetch_all(&self.pool)
+                    .await?
+            }
             Viewer::Assignee(user_id) => {
-                let assigned = self.assigned_test_ids(user_id).await?;
-                all.into_iter()
-                    .filter(|test| assigned.contains(&test.id))
-                    .collect()
+                sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                    "{TEST_COLUMNS} WHERE t.id IN ({ASSIGNED_TEST_IDS}) ORDER BY t.id"
+                )))
+                .bind(user_id)
+                .bind(user_id)
+                .fetch_all(&self.pool)
+                .await?
             }
         })
     }
@@ -440,11 +459,19 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         match (found, viewer) {
-            (Some(test), Viewer::Assignee(user_id)) => Ok(self
-                .assigned_test_ids(user_id)
-                .await?
-                .contains(&id)
-                .then_some(test)),
+            (Some(test), Viewer::Assignee(user_id)) => {
+                // One link is enough: an assigned article that names the test,
+                // or the article the test was made for.
+                let link: Option<i64> = sqlx::query_scalar(
+                    "SELECT ca.article_id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id WHERE cu.user_id = $1 AND (a.test_id = $2 OR a.id = $3) LIMIT 1",
+                )
+                .bind(user_id)
+                .bind(id)
+                .bind(test.article_id.unwrap_or(0))
+                .fetch_optional(&self.pool)
+                .await?;
+                Ok(link.map(|_| test))
+            }
             (found, _) => Ok(found),
         }
     }
@@ -475,15 +502,6 @@ impl Store {
             .bind(user_id)
             .fetch_all(&self.pool)
             .await?)
-    }
-
-    async fn assigned_test_ids(&self, user_id: i64) -> ServiceResult<HashSet<i64>> {
-        Ok(self
-            .assigned_tests(user_id)
-            .await?
-            .into_iter()
-            .map(|assigned| assigned.test_id)
-            .collect())
     }
 
     pub async fn full_questions(&self, test_id: i64) -> ServiceResult<Vec<FullQuestion>> {
@@ -540,11 +558,14 @@ impl Store {
 
     /// How many attempts `user_id` started on the test and how many passed.
     pub async fn tries_used(&self, test_id: i64, user_id: i64) -> ServiceResult<TriesUsed> {
-        Ok(self
-            .tries_by_test(user_id)
-            .await?
-            .remove(&test_id)
-            .unwrap_or_default())
+        let (started, passed): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), COUNT(CASE WHEN is_passed = 1 THEN 1 END) FROM attempts WHERE test_id = $1 AND user_id = $2",
+        )
+        .bind(test_id)
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(TriesUsed { started, passed })
     }
 
     /// A user's attempts per test.
@@ -561,14 +582,16 @@ impl Store {
             .collect())
     }
 
-    /// The user's latest attempt on the test that is not completed.
+    /// The user's latest attempt on the test that is neither completed nor
+    /// expired at `now`.
     pub async fn open_attempt(
         &self,
         test_id: i64,
         user_id: i64,
+        now: i64,
     ) -> ServiceResult<Option<OpenAttempt>> {
         let mut conn = self.pool.acquire().await?;
-        open_attempt(&mut conn, test_id, user_id).await
+        open_attempt(&mut conn, test_id, user_id, now).await
     }
 
     /// Question ids of the test the user was shown in earlier attempts.
@@ -1028,12 +1051,14 @@ async fn open_attempt(
     conn: &mut AnyConnection,
     test_id: i64,
     user_id: i64,
+    now: i64,
 ) -> ServiceResult<Option<OpenAttempt>> {
     let found: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT id, started_at FROM attempts WHERE test_id = $1 AND user_id = $2 AND completed_at IS NULL ORDER BY id DESC LIMIT 1",
+        "SELECT id, started_at FROM attempts WHERE test_id = $1 AND user_id = $2 AND completed_at IS NULL AND started_at > $3 ORDER BY id DESC LIMIT 1",
     )
     .bind(test_id)
     .bind(user_id)
+    .bind(now.saturating_sub(ATTEMPT_TIME_LIMIT_MS))
     .fetch_optional(&mut *conn)
     .await?;
     let Some((id, started_at)) = found else {
@@ -1113,23 +1138,29 @@ async fn complete(
 ) -> Result<Completed, TxError> {
     let (attempt_id, asked) = match choice {
         AttemptChoice::Started(attempt_id) => {
-            let owner: Option<(i64, i64, Option<i64>)> =
-                sqlx::query_as("SELECT test_id, user_id, completed_at FROM attempts WHERE id = $1")
-                    .bind(attempt_id)
-                    .fetch_optional(&mut *conn)
-                    .await?;
+            let owner: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+                "SELECT test_id, user_id, started_at, completed_at FROM attempts WHERE id = $1",
+            )
+            .bind(attempt_id)
+            .fetch_optional(&mut *conn)
+            .await?;
             match owner {
-                Some((test_id, owner, _)) if test_id != test.id || owner != user_id => {
+                Some((test_id, owner, _, _)) if test_id != test.id || owner != user_id => {
                     return Err(ServiceError::not_found(MSG_ATTEMPT_NOT_FOUND).into());
                 }
                 None => return Err(ServiceError::not_found(MSG_ATTEMPT_NOT_FOUND).into()),
-                Some((_, _, Some(_))) => {
+                Some((_, _, _, Some(_))) => {
                     return Err(ServiceError::conflict(MSG_ATTEMPT_COMPLETED).into());
                 }
-                Some((_, _, None)) => (attempt_id, attempt_question_ids(conn, attempt_id).await?),
+                Some((_, _, started_at, None)) if is_expired(started_at, now) => {
+                    return Err(ServiceError::conflict(MSG_ATTEMPT_EXPIRED).into());
+                }
+                Some((_, _, _, None)) => {
+                    (attempt_id, attempt_question_ids(conn, attempt_id).await?)
+                }
             }
         }
-        AttemptChoice::Any => match open_attempt(conn, test.id, user_id).await? {
+        AttemptChoice::Any => match open_attempt(conn, test.id, user_id, now).await? {
             Some(open) => (open.id, open.question_ids),
             None => {
                 // A client that never started an attempt: the answered questions

@@ -72,6 +72,12 @@ pub struct Config {
     #[arg(long, env = "PORTAL_GRPC_ADDR", value_name = "PORTAL_GRPC_ADDR")]
     pub grpc_addr: Option<SocketAddr>,
 
+    /// Where `/metrics` (Prometheus) is served, on a port of its own that no
+    /// Service or Ingress exposes, e.g. `0.0.0.0:9090` [default: not served,
+    /// and nothing is recorded].
+    #[arg(long, env = "PORTAL_METRICS_ADDR", value_name = "PORTAL_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+
     /// In `all`: the loopback port of the auth service, with education, wiki and
     /// files on the next three, to call a service directly (grpcurl, `make
     /// bench`) [default: free ports chosen at start].
@@ -92,17 +98,20 @@ pub struct Config {
     #[arg(long, env = "PORTAL_DATABASE_URL", value_name = "PORTAL_DATABASE_URL", value_parser = parse_database_url)]
     pub database_url: Option<String>,
 
-    /// The gateway's upstream auth service, e.g. `http://auth:50051`.
-    #[arg(long, env = "PORTAL_AUTH_URL", value_name = "PORTAL_AUTH_URL", value_parser = parse_upstream_url)]
+    /// The gateway's upstream auth service: `http://host:port`, whose name
+    /// resolves to every replica (a headless Service, e.g.
+    /// `http://auth-headless:50051`), or several such URLs separated by commas.
+    /// Calls are balanced over the replicas, found again every 5 s.
+    #[arg(long, env = "PORTAL_AUTH_URL", value_name = "PORTAL_AUTH_URL", value_parser = parse_upstream_urls)]
     pub auth_url: Option<String>,
     /// The gateway's upstream education service.
-    #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_url)]
+    #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_urls)]
     pub education_url: Option<String>,
     /// The gateway's upstream wiki service.
-    #[arg(long, env = "PORTAL_WIKI_URL", value_name = "PORTAL_WIKI_URL", value_parser = parse_upstream_url)]
+    #[arg(long, env = "PORTAL_WIKI_URL", value_name = "PORTAL_WIKI_URL", value_parser = parse_upstream_urls)]
     pub wiki_url: Option<String>,
     /// The gateway's upstream files service.
-    #[arg(long, env = "PORTAL_FILES_URL", value_name = "PORTAL_FILES_URL", value_parser = parse_upstream_url)]
+    #[arg(long, env = "PORTAL_FILES_URL", value_name = "PORTAL_FILES_URL", value_parser = parse_upstream_urls)]
     pub files_url: Option<String>,
 
     /// Ed25519 private key (PKCS#8 PEM) that signs access tokens; auth only
@@ -293,6 +302,22 @@ fn parse_upstream_url(value: &str) -> Result<String, String> {
     }
 }
 
+/// One or more comma-separated `http://host:port` (the replicas of a service).
+fn parse_upstream_urls(value: &str) -> Result<String, String> {
+    let urls = value
+        .split(',')
+        .map(|url| {
+            let url = parse_upstream_url(url.trim())?;
+            let uri: http::Uri = url.parse().map_err(|e| format!("not a URL: {e}"))?;
+            match (uri.scheme_str(), uri.port_u16()) {
+                (Some("http"), Some(_)) => Ok(url),
+                _ => Err("expected http://host:port".to_owned()),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(urls.join(","))
+}
+
 fn parse_public_url(value: &str) -> Result<String, String> {
     parse_upstream_url(value)
 }
@@ -347,6 +372,27 @@ mod tests {
         let auth = parse(&["--target", "auth"]).unwrap();
         assert_eq!(auth.grpc_addr().to_string(), "0.0.0.0:50051");
         assert!(!auth.seed_demo);
+    }
+
+    #[test]
+    fn an_upstream_is_one_or_more_http_urls_with_ports() {
+        let config = parse(&[
+            "--education-url",
+            "http://127.0.0.2:50052/, http://127.0.0.3:50052",
+        ])
+        .unwrap();
+        assert_eq!(
+            config.education_url.as_deref(),
+            Some("http://127.0.0.2:50052,http://127.0.0.3:50052")
+        );
+        for bad in [
+            "http://education",
+            "https://education:50052",
+            "education:50052",
+        ] {
+            let err = parse(&["--education-url", bad]).unwrap_err();
+            assert!(err.contains("PORTAL_EDUCATION_URL"), "{bad}: {err}");
+        }
     }
 
     #[test]

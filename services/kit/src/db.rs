@@ -90,6 +90,7 @@ impl Database {
                 .await
                 .map_err(DbError::Connect)?;
         }
+        crate::metrics::watch_pool(crate::metrics::database_name(url), &pool);
         let database = Database { pool, backend };
         database.migrate(migrations).await?;
         Ok(database)

@@ -3,9 +3,12 @@
 
 pub mod access;
 pub mod config;
+pub mod day;
 pub mod db;
 pub mod error;
+pub mod metrics;
 pub mod net;
+pub mod rich_text;
 pub mod serve;
 pub mod telemetry;
 pub mod token;

@@ -52,6 +52,9 @@ pub async fn serve_grpc(
         }
     };
     tonic::transport::Server::builder()
+        .layer(crate::metrics::RpcLayer {
+            server: service_name,
+        })
         .add_routes(routes)
         .serve_with_incoming_shutdown(
             // Small gRPC frames must not wait for Nagle's algorithm.

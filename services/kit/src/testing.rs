@@ -117,18 +117,24 @@ impl TestKeys {
 
     /// A bearer token for user `user_id` holding `rights`, member of `departments`.
     pub fn token(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
-        self.issuer
-            .issue(Subject {
-                user_id,
-                login: format!("user{user_id}"),
-                name: "Тест".into(),
-                surname: "Тестов".into(),
-                last_name: "Тестович".into(),
-                rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
-                departments: departments.to_vec(),
-            })
-            .expect("token")
+        sign(&self.issuer, user_id, rights, departments)
     }
+}
+
+/// A token `issuer` signs for user `user_id` holding `rights`, member of
+/// `departments`: for tests and benches that hold a running portal's key.
+pub fn sign(issuer: &TokenIssuer, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
+    issuer
+        .issue(Subject {
+            user_id,
+            login: format!("user{user_id}"),
+            name: "Тест".into(),
+            surname: "Тестов".into(),
+            last_name: "Тестович".into(),
+            rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
+            departments: departments.to_vec(),
+        })
+        .expect("token")
 }
 
 impl Default for TestKeys {

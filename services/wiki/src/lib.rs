@@ -1,33 +1,78 @@
-//! The wiki service: Equipment models, units, maintenance logbook, journals, reference data and the public instruction.
+//! Portal's equipment service: equipment models with their short instruction
+//! and QR code, units deployed in departments, each unit's maintenance logbook,
+//! named journals, reference data, and the public read of one instruction.
 //!
-//! The contract (`portal.wiki.v1.WikiService`) is fixed in `proto/`; this crate owns the
-//! schema and starts the service. Its RPCs are registered with their feature
-//! issue: until then a call answers UNIMPLEMENTED, health and reflection answer.
+//! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
+//! check → parse → store → map); [`domain`] the types that cannot be invalid and
+//! the rules; [`store`] the queries; [`demo`] the demo equipment;
+//! `migrations/{sqlite,postgres}` the schema.
 
+pub mod demo;
+pub mod domain;
+pub mod rpc;
+pub mod store;
+
+use std::path::PathBuf;
+
+use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::token::{KeyError, TokenVerifier};
+use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
+use crate::domain::instruction::{MAX_MESSAGE_BYTES, Sanitizer};
+use crate::rpc::WikiRpc;
+use crate::store::Store;
+
+/// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.wiki.v1.WikiService";
 
-static MIGRATIONS: Migrations = Migrations {
-    sqlite: sqlx::migrate!("migrations/sqlite"),
-    postgres: sqlx::migrate!("migrations/postgres"),
-};
-
+/// What the wiki needs to start.
+#[derive(Clone, Debug)]
 pub struct WikiSettings {
     pub database_url: String,
+    /// The public key(s) access tokens are verified with.
+    pub public_key_file: PathBuf,
+    /// `PORTAL_PUBLIC_URL`: what QR codes open, and whose videos instructions
+    /// may embed.
+    pub public_url: String,
+    pub seed_demo: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
+    #[error("access-token keys: {0}")]
+    Keys(#[from] KeyError),
     #[error("wiki database: {0}")]
     Database(#[from] DbError),
+    #[error("loading demo equipment: {0}")]
+    Demo(#[source] ServiceError),
 }
 
-/// Connects and migrates the service's database and returns its routes.
+/// The schema of each backend, embedded in the binary.
+pub fn migrations() -> Migrations {
+    Migrations {
+        sqlite: sqlx::migrate!("migrations/sqlite"),
+        postgres: sqlx::migrate!("migrations/postgres"),
+    }
+}
+
+/// Connects, migrates, loads demo equipment if asked, and returns the
+/// service's routes (with the token interceptor installed).
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
-    Database::connect(&settings.database_url, &MIGRATIONS).await?;
-    Ok(Routes::default())
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let store = Store::new(database.pool);
+    if settings.seed_demo {
+        demo::load(&store, &Sanitizer::new(&settings.public_url))
+            .await
+            .map_err(StartError::Demo)?;
+    }
+    let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES);
+    Ok(Routes::new(InterceptedService::new(server, verifier)))
 }
 
 #[cfg(test)]
@@ -40,11 +85,11 @@ mod tests {
     async fn migrations_apply_twice_cleanly_on_every_backend() {
         for backend in backends() {
             let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &MIGRATIONS)
+            let database = Database::connect(&db.url, &migrations())
                 .await
                 .expect("first start");
-            database.migrate(&MIGRATIONS).await.expect("second run");
-            Database::connect(&db.url, &MIGRATIONS)
+            database.migrate(&migrations()).await.expect("second run");
+            Database::connect(&db.url, &migrations())
                 .await
                 .expect("restart");
         }

@@ -1,7 +1,7 @@
 //! What a database gets at start: schema, bootstrap admin, demo data.
 
-use portal_kit::db::Database;
-use portal_kit::testing::{TestDatabase, backends};
+use portal_kit::db::{Backend, Database};
+use portal_kit::testing::{TestDatabase, TestKeys, backends};
 use portal_proto::auth::v1 as pb;
 use tonic::Code;
 
@@ -208,4 +208,53 @@ async fn demo_data_gives_departments_staff_and_the_admin_memberships() {
         assert_eq!(dismissed.unwrap_err().code(), Code::Unauthenticated);
     })
     .await;
+}
+
+/// Replicas of auth that start at once on an empty PostgreSQL database all come
+/// up: sqlx's migrator holds an advisory lock while it migrates, so they take
+/// turns, and one of them creates the bootstrap admin. SQLite does not apply: its
+/// database is a file of one process (`all` runs one auth), never shared by
+/// replicas.
+#[tokio::test]
+async fn replicas_starting_at_once_on_an_empty_database_all_come_up() {
+    if !backends().contains(&Backend::Postgres) {
+        eprintln!("SKIPPED: replicas starting at once need PostgreSQL (PORTAL_TEST_POSTGRES_URL)");
+        return;
+    }
+    const REPLICAS: usize = 6;
+    let database = TestDatabase::new(Backend::Postgres).await;
+    let keys = TestKeys::new();
+    let mut starts = tokio::task::JoinSet::new();
+    for _ in 0..REPLICAS {
+        starts.spawn(portal_auth::routes(settings(&database.url, &keys, false)));
+    }
+    let mut started = 0;
+    while let Some(result) = starts.join_next().await {
+        if let Err(error) = result.unwrap() {
+            panic!("a replica failed to start: {error}");
+        }
+        started += 1;
+    }
+    assert_eq!(started, REPLICAS);
+
+    let check = Database::connect(&database.url, &portal_auth::migrations())
+        .await
+        .unwrap();
+    let (applied, succeeded): (i64, i64) =
+        sqlx::query_as("SELECT COUNT(*), COUNT(*) FILTER (WHERE success) FROM _sqlx_migrations")
+            .fetch_one(&check.pool)
+            .await
+            .unwrap();
+    let migrations = portal_auth::migrations().postgres.iter().count();
+    assert_eq!(
+        (applied, succeeded),
+        (migrations as i64, migrations as i64),
+        "each migration applied once"
+    );
+    let (admins,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users")
+        .fetch_one(&check.pool)
+        .await
+        .unwrap();
+    assert_eq!(admins, 1, "one bootstrap admin");
+    check.pool.close().await;
 }

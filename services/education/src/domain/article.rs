@@ -5,11 +5,11 @@
 //! shown as HTML: links only http, https, mailto, tel and sms; images only PNG
 //! or JPEG data or http(s); video frames only from http(s), without autoplay.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-use ammonia::{Builder, UrlRelative};
+use ammonia::Builder;
 use portal_kit::ServiceError;
+use portal_kit::rich_text::{self, is_web, without_autoplay};
 
 use super::date::Day;
 use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, required};
@@ -70,84 +70,9 @@ impl ArticleDraft {
     }
 }
 
-static CLEANER: LazyLock<Builder<'static>> = LazyLock::new(|| {
-    let mut builder = Builder::default();
-    builder
-        .add_tags(["iframe"])
-        .add_tag_attributes("iframe", ["src", "frameborder", "allowfullscreen"])
-        .add_tag_attributes("img", ["src", "alt", "width", "height"])
-        .url_schemes(HashSet::from([
-            "http", "https", "mailto", "tel", "sms", "data",
-        ]))
-        .url_relative(UrlRelative::Deny)
-        .allowed_classes(HashMap::from_iter(
-            ["p", "h1", "h2", "h3", "li", "span"]
-                .into_iter()
-                .map(|tag| (tag, HashSet::from(ALIGN_CLASSES)))
-                .chain([("iframe", HashSet::from(["ql-video"]))]),
-        ))
-        .attribute_filter(|element, attribute, value| match (element, attribute) {
-            ("img", "src") => image_source(value).then_some(value.into()),
-            ("iframe", "src") => video_source(value).map(Into::into),
-            (_, "href" | "src" | "cite") if is_data(value) => None,
-            _ => Some(value.into()),
-        });
-    builder
-});
-
-/// The editor's alignment classes.
-const ALIGN_CLASSES: [&str; 3] = ["ql-align-center", "ql-align-right", "ql-align-justify"];
-
-fn is_data(url: &str) -> bool {
-    url.trim_start()
-        .get(..5)
-        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
-}
-
-fn is_web(url: &str) -> bool {
-    let lower = url.trim_start().to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
-}
-
-/// PNG or JPEG data, or an image on the web.
-fn image_source(url: &str) -> bool {
-    let lower = url.trim_start().to_ascii_lowercase();
-    is_web(url)
-        || lower.starts_with("data:image/png;base64,")
-        || lower.starts_with("data:image/jpeg;base64,")
-}
-
-/// A frame's source on the web, with any `autoplay` parameter removed.
-fn video_source(url: &str) -> Option<String> {
-    if !is_web(url) {
-        return None;
-    }
-    let (base, query) = match url.split_once('?') {
-        Some((base, query)) => (base, query),
-        None => return Some(url.to_owned()),
-    };
-    let (query, fragment) = match query.split_once('#') {
-        Some((query, fragment)) => (query, Some(fragment)),
-        None => (query, None),
-    };
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|pair| {
-            let name = pair.split('=').next().unwrap_or_default();
-            !name.eq_ignore_ascii_case("autoplay")
-        })
-        .collect();
-    let mut cleaned = base.to_owned();
-    if !kept.is_empty() {
-        cleaned.push('?');
-        cleaned.push_str(&kept.join("&"));
-    }
-    if let Some(fragment) = fragment {
-        cleaned.push('#');
-        cleaned.push_str(fragment);
-    }
-    Some(cleaned)
-}
+/// Video frames only from http(s), without autoplay.
+static CLEANER: LazyLock<Builder<'static>> =
+    LazyLock::new(|| rich_text::cleaner(|url| is_web(url).then(|| without_autoplay(url))));
 
 /// Rich content made safe to show as HTML.
 pub fn sanitize(html: &str) -> String {
@@ -157,61 +82,6 @@ pub fn sanitize(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_editors_formatting_survives() {
-        let html = r#"<h2 class="ql-align-center">Гигиена рук</h2><p><strong>Шаг 1.</strong> <em>Намочите</em> руки</p><ol><li>Мыло</li></ol><a href="https://who.int/">ВОЗ</a>"#;
-        let clean = sanitize(html);
-        assert!(
-            clean.contains(r#"<h2 class="ql-align-center">Гигиена рук</h2>"#),
-            "{clean}"
-        );
-        assert!(clean.contains("<strong>Шаг 1.</strong>"), "{clean}");
-        assert!(clean.contains(r#"href="https://who.int/""#), "{clean}");
-    }
-
-    #[test]
-    fn only_safe_link_schemes_stay() {
-        for kept in [
-            "http://a.example/",
-            "https://a.example/",
-            "mailto:a@b.example",
-            "tel:+70000000000",
-            "sms:+70000000000",
-        ] {
-            let clean = sanitize(&format!(r#"<a href="{kept}">x</a>"#));
-            assert!(clean.contains(&format!(r#"href="{kept}""#)), "{clean}");
-        }
-        for dropped in [
-            "javascript:alert(1)",
-            "data:text/html,<script>alert(1)</script>",
-            "vbscript:x",
-            "/relative",
-            "file:///etc/passwd",
-        ] {
-            let clean = sanitize(&format!(r#"<a href="{dropped}">x</a>"#));
-            assert!(!clean.contains("href"), "{dropped}: {clean}");
-        }
-    }
-
-    #[test]
-    fn images_are_png_or_jpeg_data_or_web_images() {
-        for kept in [
-            "data:image/png;base64,iVBORw0KGgo=",
-            "data:image/jpeg;base64,/9j/4AAQ",
-            "https://a.example/x.png",
-        ] {
-            assert!(sanitize(&format!(r#"<img src="{kept}">"#)).contains(kept));
-        }
-        for dropped in [
-            "data:image/svg+xml;base64,PHN2Zz4=",
-            "data:image/gif;base64,R0lGOD",
-            "javascript:alert(1)",
-        ] {
-            let clean = sanitize(&format!(r#"<img src="{dropped}">"#));
-            assert!(!clean.contains("src"), "{dropped}: {clean}");
-        }
-    }
 
     #[test]
     fn video_frames_lose_autoplay_and_foreign_schemes() {

@@ -15,6 +15,27 @@ pub const MSG_FOREIGN_ANSWER: &str = "Выбранный ответ не отн�
 pub const MSG_TOO_MANY_ANSWERS: &str =
     "Ответов больше, чем вопросов в одной попытке прохождения теста";
 pub const MSG_EMPTY_TEST: &str = "В тесте пока нет вопросов";
+pub const MSG_ATTEMPT_EXPIRED: &str =
+    "Время на прохождение попытки истекло: результат не засчитан, начните тест заново";
+
+/// How long an attempt stays open after its start: long enough for any test a
+/// hospital gives (tens of questions), short enough that questions seen once
+/// cannot be researched at leisure and answered days later. An attempt left
+/// unfinished past it expires: it cannot be completed, and it remains a try
+/// taken (it was consumed at the start so that the questions are never seen
+/// for free, and letting an abandoned attempt give its try back would reopen
+/// exactly that).
+pub const ATTEMPT_TIME_LIMIT_MS: i64 = 60 * 60 * 1000;
+
+/// The instant (Unix ms) an attempt started at `started_at` expires.
+pub fn expires_at(started_at: i64) -> i64 {
+    started_at.saturating_add(ATTEMPT_TIME_LIMIT_MS)
+}
+
+/// Whether an attempt started at `started_at` can no longer be completed at `now`.
+pub fn is_expired(started_at: i64, now: i64) -> bool {
+    now >= expires_at(started_at)
+}
 
 /// Up to `count` question ids for a new attempt: questions the learner has not
 /// seen before come first, each group in random order, and the drawn set is
@@ -131,6 +152,14 @@ mod tests {
             assert_eq!(drawn, [4, 5]);
         }
         assert_eq!(draw(&[1, 2, 3], &seen, 5).len(), 3);
+    }
+
+    #[test]
+    fn an_attempt_expires_when_its_time_limit_is_over() {
+        let started = 1_000_000;
+        assert!(!is_expired(started, started));
+        assert!(!is_expired(started, started + ATTEMPT_TIME_LIMIT_MS - 1));
+        assert!(is_expired(started, started + ATTEMPT_TIME_LIMIT_MS));
     }
 
     #[test]

@@ -378,3 +378,71 @@ async fn a_learner_lists_only_what_is_assigned_to_them() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() {
+    on_each_backend(|app| async move {
+        let mine = app.assigned([1, 1, 3], 1).await;
+        // A test made for the assigned article, which keeps its own test.
+        let mut made_for = test_request([1, 1, 3], questions(1));
+        made_for.article_id = mine.article.id;
+        let made_for = app.create_test(made_for).await.unwrap();
+        // The first test is also linked from an article due earlier, in another course.
+        let earlier = pb::CreateArticleRequest {
+            title: "Обработка рук".into(),
+            description: "Повторение".into(),
+            content: "<p>Текст</p>".into(),
+            date_deadline: "2029-06-01".into(),
+            test_id: mine.test.id,
+        };
+        let mut client = app.client.clone();
+        let earlier = client
+            .create_article(authed(earlier, &app.admin_token()))
+            .await
+            .unwrap()
+            .into_inner()
+            .article
+            .unwrap();
+        app.create_course("2030-01-31", &[LEARNER_ID], &[earlier.id])
+            .await;
+
+        let learner = app.learner_token();
+        let get = |test_id: i64, token: String| {
+            let mut client = app.client.clone();
+            async move {
+                client
+                    .get_test(authed(pb::GetTestRequest { test_id }, &token))
+                    .await
+            }
+        };
+        assert_eq!(code(&get(made_for.id, learner.clone()).await), Code::Ok);
+        let stranger = app.token(OTHER_LEARNER_ID, &[]);
+        assert_eq!(code(&get(made_for.id, stranger).await), Code::NotFound);
+
+        let my_tests = client
+            .list_my_tests(authed(pb::ListMyTestsRequest {}, &learner))
+            .await
+            .unwrap()
+            .into_inner()
+            .tests;
+        let listed: Vec<(i64, i64, i64, &str)> = my_tests
+            .iter()
+            .map(|t| {
+                (
+                    t.summary.as_ref().unwrap().id,
+                    t.course_id,
+                    t.article_id,
+                    t.date_deadline.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (mine.test.id, mine.course.id, mine.article.id, "2029-06-01"),
+                (made_for.id, mine.course.id, mine.article.id, "2030-01-31"),
+            ]
+        );
+    })
+    .await;
+}

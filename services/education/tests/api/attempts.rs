@@ -5,7 +5,8 @@ use std::collections::HashSet;
 
 use futures_util::future::join_all;
 use portal_education::domain::attempt::{
-    MSG_DUPLICATE_ANSWER, MSG_FOREIGN_QUESTION, MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS,
+    ATTEMPT_TIME_LIMIT_MS, MSG_ATTEMPT_EXPIRED, MSG_DUPLICATE_ANSWER, MSG_FOREIGN_QUESTION,
+    MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS,
 };
 use portal_education::domain::test::{
     MSG_DRAWN_EXCEED_QUESTIONS, MSG_MUST_BE_POSITIVE, MSG_ONE_CORRECT, MSG_POINTS_EXCEED_QUESTIONS,
@@ -145,6 +146,71 @@ async fn questions_not_seen_before_are_drawn_first() {
         let second = start(&app, assigned.test.id).await;
         let seen: HashSet<i64> = first.questions.iter().map(|q| q.id).collect();
         assert!(second.questions.iter().all(|q| !seen.contains(&q.id)));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_attempt_left_unfinished_expires_and_stays_a_try() {
+    on_each_backend(|app| async move {
+        let assigned = app.assigned([1, 2, 2], 4).await;
+        let first = start(&app, assigned.test.id).await;
+        let (started, expires) = (
+            first.started_at.unwrap().seconds,
+            first.expires_at.unwrap().seconds,
+        );
+        assert_eq!((expires - started) * 1000, ATTEMPT_TIME_LIMIT_MS);
+
+        app.backdate_attempts(ATTEMPT_TIME_LIMIT_MS).await;
+        let late = pb::CompleteTestRequest {
+            test_id: assigned.test.id,
+            user_id: 0,
+            question_with_answers: answer_drawn(&assigned.test, &first.questions, 2),
+            attempt_id: first.attempt_id,
+        };
+        let mut client = app.client.clone();
+        assert_status(
+            client
+                .complete_test(authed(late, &app.learner_token()))
+                .await,
+            Code::FailedPrecondition,
+            MSG_ATTEMPT_EXPIRED,
+        );
+
+        let second = start(&app, assigned.test.id).await;
+        assert_ne!(
+            second.attempt_id, first.attempt_id,
+            "an expired attempt is not resumed"
+        );
+        assert_eq!(
+            second.number_of_tries_left, 0,
+            "the expired attempt was a try"
+        );
+        let in_time = pb::CompleteTestRequest {
+            test_id: assigned.test.id,
+            user_id: 0,
+            question_with_answers: answer_drawn(&assigned.test, &second.questions, 2),
+            attempt_id: second.attempt_id,
+        };
+        let done = client
+            .complete_test(authed(in_time, &app.learner_token()))
+            .await
+            .expect("complete the attempt in time")
+            .into_inner();
+        assert_eq!((done.total_point, done.number_of_tries_left), (2, 0));
+        let results = client
+            .list_user_test_results(authed(
+                pb::ListUserTestResultsRequest {
+                    test_id: assigned.test.id,
+                    user_id: 0,
+                },
+                &app.learner_token(),
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .results;
+        assert_eq!(results.len(), 1, "an expired attempt has no result");
     })
     .await;
 }

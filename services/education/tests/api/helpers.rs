@@ -224,6 +224,20 @@ impl TestApp {
         }
     }
 
+    /// Moves every attempt's start `by_ms` into the past, as if it had been
+    /// started that long ago.
+    pub async fn backdate_attempts(&self, by_ms: i64) {
+        let pool = sqlx::AnyPool::connect(&self._database.url)
+            .await
+            .expect("connect to the test database");
+        sqlx::query("UPDATE attempts SET started_at = started_at - $1")
+            .bind(by_ms)
+            .execute(&pool)
+            .await
+            .expect("backdate attempts");
+        pool.close().await;
+    }
+
     pub async fn complete(
         &self,
         token: &str,

@@ -14,6 +14,8 @@ describe('section heading', () => {
   it.each([
     ['/courses', 'Раздел 3. Обучение и развитие'],
     ['/courses/7/article/3/test/5', 'Раздел 3. Обучение и развитие'],
+    ['/my-tests', 'Раздел 3. Обучение и развитие'],
+    ['/my-statistics', 'Раздел 3. Обучение и развитие'],
     ['/departments', 'Раздел 7. Медицинское оборудование'],
     ['/departments/environments/2/environment/9/short-instruction', 'Раздел 7. Медицинское оборудование'],
     ['/home', 'Неизвестный раздел'],

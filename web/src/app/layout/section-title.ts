@@ -5,7 +5,10 @@ const isUnder = (pathname: string, root: string) => pathname === root || pathnam
 
 /** The page heading of spec §1: which numbered section of the portal a route belongs to. */
 export function sectionTitle(pathname: string): string {
-  if (isUnder(pathname, paths.courses)) return strings.sections.education;
+  // A learner's own tests and results belong to training as much as the courses do.
+  if ([paths.courses, paths.myTests, paths.myStatistics].some((root) => isUnder(pathname, root))) {
+    return strings.sections.education;
+  }
   if (isUnder(pathname, paths.departments)) return strings.sections.equipment;
   return strings.sections.unknown;
 }

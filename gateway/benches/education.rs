@@ -1,0 +1,431 @@
+//! `make bench`: the education paths of the release `portal` binary, each against a
+//! baseline measured in the same run on the same machine. Figures are ratios to
+//! read in a closing note; nothing here asserts a time.
+//!
+//! - the exam morning: `LEARNERS` learners each open the test page, start an
+//!   attempt and hand it in, `CONCURRENCY` at once, vs the education service's
+//!   own health check (the transport floor) at the same concurrency;
+//! - the statistics page at 10,000 and at 1,000,000 results: the first page under
+//!   each filter an educator uses, p50 and p99, and how the p99 grows.
+//!
+//! Learners and the educator hold access tokens signed with the portal's own key
+//! (its data directory), so the figures are education's alone, not sign-in's.
+//! Results beyond the exam morning's are written straight into the service's
+//! SQLite file, as a year of hospital training would have left them.
+
+mod support;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use portal_kit::Right;
+use portal_kit::token::TokenIssuer;
+use portal_proto::education::v1 as pb;
+use portal_proto::education::v1::education_service_client::EducationServiceClient;
+use sqlx::Connection;
+use tonic::transport::Channel;
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
+
+use support::{CONCURRENCY, Load, Portal, channel, load};
+
+/// Learners sitting the exam on one morning.
+const LEARNERS: i64 = 400;
+/// Learner ids start here, clear of the demo staff.
+const FIRST_LEARNER: i64 = 10_000;
+/// Departments the learners belong to (the statistics filter).
+const DEPARTMENTS: i64 = 4;
+/// Tests the seeded results are spread over.
+const SEEDED_TESTS: i64 = 10;
+/// Statistics calls per filter and size, after a warm-up of a tenth as many.
+const PAGE_READS: usize = 400;
+const PAGE_SIZE: i32 = 50;
+const DAY_MS: i64 = 86_400_000;
+
+fn learner(index: i64) -> (i64, i64) {
+    let user_id = FIRST_LEARNER + index;
+    (user_id, 1 + user_id % DEPARTMENTS)
+}
+
+struct Tokens(TokenIssuer);
+
+impl Tokens {
+    fn new(portal: &Portal) -> Tokens {
+        let key = portal.data.path().join("jwt-private.pem");
+        Tokens(TokenIssuer::from_pem_file(&key).expect("the portal's private key"))
+    }
+
+    fn issue(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
+        portal_kit::testing::sign(&self.0, user_id, rights, departments)
+    }
+}
+
+fn authed<T>(message: T, token: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("bearer header"),
+    );
+    request
+}
+
+/// A test of 20 questions, 10 drawn, 7 to pass, 3 tries.
+async fn create_test(client: &EducationServiceClient<Channel>, admin: &str) -> pb::Test {
+    let questions = (1..=20)
+        .map(|i| pb::Question {
+            id: 0,
+            title: format!("Вопрос {i} о гигиене рук"),
+            answers: (1..=4)
+                .map(|a| pb::Answer {
+                    id: 0,
+                    title: format!("Ответ {a}"),
+                    is_correct: a == 1,
+                })
+                .collect(),
+        })
+        .collect();
+    client
+        .clone()
+        .create_test(authed(
+            pb::CreateTestRequest {
+                title: "Гигиена рук: ежегодный зачёт".into(),
+                description: "Пять моментов ВОЗ".into(),
+                total_points_required: 7,
+                number_of_questions: 10,
+                number_of_tries: 3,
+                article_id: 0,
+                questions,
+            },
+            admin,
+        ))
+        .await
+        .expect("create test")
+        .into_inner()
+        .test
+        .expect("created test")
+}
+
+/// A test linked to an article of a course assigned to `assignees`.
+async fn create_exam(
+    client: &EducationServiceClient<Channel>,
+    admin: &str,
+    assignees: &[i64],
+) -> pb::Test {
+    let test = create_test(client, admin).await;
+    let article = client
+        .clone()
+        .create_article(authed(
+            pb::CreateArticleRequest {
+                title: "Гигиена рук".into(),
+                description: "Перед зачётом".into(),
+                content: "<p>Пять моментов гигиены рук.</p>".into(),
+                date_deadline: "2030-01-31".into(),
+                test_id: test.id,
+            },
+            admin,
+        ))
+        .await
+        .expect("create article")
+        .into_inner()
+        .article
+        .expect("created article");
+    client
+        .clone()
+        .create_course(authed(
+            pb::CreateCourseRequest {
+                title: "Профилактика ИСМП".into(),
+                description: "Обязательный курс".into(),
+                date_deadline: "2030-01-31".into(),
+                user_ids: assignees.to_vec(),
+                article_ids: vec![article.id],
+            },
+            admin,
+        ))
+        .await
+        .expect("create course");
+    test
+}
+
+/// What the learner's browser calls for one sitting: the test page (its summary
+/// and earlier results), the start, and the hand-in with an answer to each question.
+async fn sit_exam(client: &EducationServiceClient<Channel>, token: &str, test_id: i64) {
+    let mut client = client.clone();
+    client
+        .get_test_summary(authed(
+            pb::GetTestSummaryRequest {
+                test_id,
+                user_id: 0,
+            },
+            token,
+        ))
+        .await
+        .expect("GetTestSummary");
+    client
+        .list_user_test_results(authed(
+            pb::ListUserTestResultsRequest {
+                test_id,
+                user_id: 0,
+            },
+            token,
+        ))
+        .await
+        .expect("ListUserTestResults");
+    let attempt = client
+        .start_attempt(authed(pb::StartAttemptRequest { test_id }, token))
+        .await
+        .expect("StartAttempt")
+        .into_inner();
+    let question_with_answers = attempt
+        .questions
+        .iter()
+        .map(|q| pb::QuestionWithAnswer {
+            question_id: q.id,
+            answer_id: q.answers.first().expect("answers").id,
+        })
+        .collect();
+    client
+        .complete_test(authed(
+            pb::CompleteTestRequest {
+                test_id,
+                user_id: 0,
+                question_with_answers,
+                attempt_id: attempt.attempt_id,
+            },
+            token,
+        ))
+        .await
+        .expect("CompleteTest");
+}
+
+fn now_millis() -> i64 {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock");
+    i64::try_from(since.as_millis()).expect("millis")
+}
+
+/// Adds completed results until the service holds `total`, spread over the
+/// `SEEDED_TESTS` tests from `first_test` and the past year, in one transaction.
+/// Each (test, learner, try) is unique as the schema demands.
+async fn seed_results(portal: &Portal, first_test: i64, total: i64) {
+    let url = format!(
+        "sqlite://{}",
+        portal.data.path().join("education.db").display()
+    );
+    let mut db = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("education.db");
+    let held: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM attempts WHERE completed_at IS NOT NULL")
+            .fetch_one(&mut db)
+            .await
+            .expect("count");
+    let mut tx = db.begin().await.expect("transaction");
+    let (from, until) = (held, total.max(held));
+    let per_try = SEEDED_TESTS * 5_000;
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT $1 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $2)
+         INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible, completed_at, total_point, is_passed)
+         SELECT $3 + i % $4, $5 + 1000000 + (i / $4) % 5000, 1 + i / $6, c - 600000, 10, c, (i * 7) % 11, CASE WHEN (i * 7) % 11 >= 7 THEN 1 ELSE 0 END
+         FROM (SELECT i, $7 - (i * 31536000000 / $2) AS c FROM n)",
+    )
+    .bind(from)
+    .bind(until)
+    .bind(first_test)
+    .bind(SEEDED_TESTS)
+    .bind(FIRST_LEARNER)
+    .bind(per_try)
+    .bind(now_millis())
+    .execute(&mut *tx)
+    .await
+    .expect("seed attempts");
+    sqlx::query(
+        "INSERT INTO attempt_departments (attempt_id, department_id)
+         SELECT id, 1 + user_id % $1 FROM attempts a
+         WHERE NOT EXISTS (SELECT 1 FROM attempt_departments d WHERE d.attempt_id = a.id)",
+    )
+    .bind(DEPARTMENTS)
+    .execute(&mut *tx)
+    .await
+    .expect("seed departments");
+    tx.commit().await.expect("commit");
+    sqlx::query("ANALYZE")
+        .execute(&mut db)
+        .await
+        .expect("analyze");
+}
+
+/// The statistics page's first page under each filter an educator uses.
+fn filters(first_test: i64) -> Vec<(&'static str, pb::ListAllTestResultsRequest)> {
+    let day = |days_ago: i64| {
+        let date =
+            time::OffsetDateTime::from_unix_timestamp((now_millis() - days_ago * DAY_MS) / 1000)
+                .expect("a date")
+                .date();
+        format!(
+            "{:04}-{:02}-{:02}",
+            date.year(),
+            u8::from(date.month()),
+            date.day()
+        )
+    };
+    let base = pb::ListAllTestResultsRequest {
+        page_size: PAGE_SIZE,
+        ..Default::default()
+    };
+    vec![
+        ("everything, newest first", base.clone()),
+        (
+            "one test",
+            pb::ListAllTestResultsRequest {
+                test_id: first_test + 3,
+                ..base.clone()
+            },
+        ),
+        (
+            "one department",
+            pb::ListAllTestResultsRequest {
+                department_id: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "one learner",
+            pb::ListAllTestResultsRequest {
+                user_id: FIRST_LEARNER + 1_000_000 + 42,
+                ..base.clone()
+            },
+        ),
+        (
+            "a week, 100 days ago",
+            pb::ListAllTestResultsRequest {
+                date_from: day(107),
+                date_to: day(100),
+                ..base.clone()
+            },
+        ),
+        (
+            "one test and one department",
+            pb::ListAllTestResultsRequest {
+                test_id: first_test + 3,
+                department_id: 2,
+                ..base
+            },
+        ),
+    ]
+}
+
+async fn page_reads(
+    client: &EducationServiceClient<Channel>,
+    admin: &str,
+    request: &pb::ListAllTestResultsRequest,
+) -> Load {
+    let call = || async {
+        client
+            .clone()
+            .list_all_test_results(authed(request.clone(), admin))
+            .await
+            .expect("ListAllTestResults");
+    };
+    load(PAGE_READS / 10, call).await;
+    load(PAGE_READS, call).await
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
+}
+
+#[tokio::main]
+async fn main() {
+    let portal = Portal::start().await;
+    let tokens = Tokens::new(&portal);
+    let education = channel(&portal.education).await;
+    let client = EducationServiceClient::new(education.clone());
+    let admin = tokens.issue(1, &Right::ALL, &[]);
+
+    // The exam morning.
+    let learners: Vec<(String, i64)> = (0..LEARNERS)
+        .map(|index| {
+            let (user_id, department) = learner(index);
+            (tokens.issue(user_id, &[], &[department]), user_id)
+        })
+        .collect();
+    let assignees: Vec<i64> = learners.iter().map(|(_, id)| *id).collect();
+    let exam = create_exam(&client, &admin, &assignees).await;
+    let health = || async {
+        HealthClient::new(education.clone())
+            .check(HealthCheckRequest::default())
+            .await
+            .expect("Health/Check");
+    };
+    load(1_000, health).await;
+    let floor = load(4 * LEARNERS as usize, health).await;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let morning = load(LEARNERS as usize, || async {
+        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        sit_exam(&client, &learners[index].0, exam.id).await;
+    })
+    .await;
+    let flow_floor = 4.0 * floor.per_call_micros();
+    println!(
+        "portal (target all, SQLite), {CONCURRENCY} callers in flight, straight to the education service"
+    );
+    println!(
+        "\n| exam morning: {LEARNERS} learners | per learner | sittings/s | p50 | p99 | vs 4 health checks |\n|---|---|---|---|---|---|"
+    );
+    println!(
+        "| 4 × grpc.health.v1 Check (the floor) | {flow_floor:.0} µs | {:.0} | {:.2} ms | {:.2} ms | 1.00× |",
+        floor.per_second() / 4.0,
+        floor.percentile_millis(50) * 4.0,
+        floor.percentile_millis(99) * 4.0,
+    );
+    println!(
+        "| summary + results + StartAttempt + CompleteTest | {:.0} µs | {:.0} | {:.2} ms | {:.2} ms | {:.2}× |",
+        morning.per_call_micros(),
+        morning.per_second(),
+        morning.percentile_millis(50),
+        morning.percentile_millis(99),
+        morning.per_call_micros() / flow_floor,
+    );
+
+    // The statistics page at two sizes.
+    let mut first_test = 0;
+    for i in 0..SEEDED_TESTS {
+        let test = create_test(&client, &admin).await;
+        if i == 0 {
+            first_test = test.id;
+        }
+        assert_eq!(test.id, first_test + i, "seeded tests need consecutive ids");
+    }
+    let mut by_size = Vec::new();
+    for total in [10_000, 1_000_000] {
+        let seeding = std::time::Instant::now();
+        seed_results(&portal, first_test, total).await;
+        eprintln!(
+            "seeded {total} results in {:.1} s",
+            seeding.elapsed().as_secs_f64()
+        );
+        let mut rows = Vec::new();
+        for (what, request) in filters(first_test) {
+            rows.push((what, page_reads(&client, &admin, &request).await));
+        }
+        by_size.push(rows);
+    }
+    let health_p99 = floor.percentile_millis(99);
+    println!(
+        "\n| statistics, first page of {PAGE_SIZE} ({PAGE_READS} calls) | p50 at 10k | p99 at 10k | p50 at 1M | p99 at 1M | p99 1M / 10k | p99 1M vs health p99 |\n|---|---|---|---|---|---|---|"
+    );
+    for ((what, small), (_, large)) in by_size[0].iter().zip(&by_size[1]) {
+        println!(
+            "| {what} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2}× | {:.1}× |",
+            small.percentile_millis(50),
+            small.percentile_millis(99),
+            large.percentile_millis(50),
+            large.percentile_millis(99),
+            large.percentile_millis(99) / small.percentile_millis(99),
+            large.percentile_millis(99) / health_p99,
+        );
+    }
+    println!(
+        "\nhealth check p99 (the floor): {health_p99:.2} ms; slowest call of the morning: {:.1} ms; portal RSS {:.1} MiB",
+        morning.latencies.last().copied().map_or(f64::NAN, millis),
+        portal.rss_mib(),
+    );
+}

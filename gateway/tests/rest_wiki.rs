@@ -1,0 +1,390 @@
+//! Every wiki-host call of spec §7 over REST (and the unit edits and public
+//! instruction beyond it): paths, query names, camelCase fields, the envelope
+//! and statuses.
+
+mod support;
+
+use portal_kit::Right;
+use serde_json::{Value, json};
+use support::{Portal, Post, envelope, start};
+
+const EDITOR: i64 = 40;
+const LEARNER: i64 = 50;
+const WARD: i64 = 1;
+const OTHER_WARD: i64 = 2;
+
+fn data(status: u16, body: &str) -> Value {
+    assert_eq!(status, 200, "{body}");
+    let value = envelope(body);
+    assert_eq!(value["success"], true, "{value}");
+    assert_eq!(value["errorMessage"], Value::Null, "{value}");
+    value["data"].clone()
+}
+
+fn error(expected: u16, status: u16, body: &str) -> String {
+    assert_eq!(status, expected, "{body}");
+    let value = envelope(body);
+    assert_eq!(value["success"], false, "{value}");
+    value["errorMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn get(portal: &Portal, path: &str, token: &str) -> Value {
+    let (status, _, body) = portal.get(path, Some(token)).await;
+    data(status, &body)
+}
+
+async fn post(portal: &Portal, path: &str, token: &str, json: Value) -> (u16, String) {
+    let post = Post {
+        json: Some(json),
+        token: Some(token),
+        ..Post::default()
+    };
+    let (status, _, body) = portal.post(path, post).await;
+    (status, body)
+}
+
+async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
+    let (status, body) = post(portal, path, token, json).await;
+    data(status, &body)
+}
+
+struct Tokens {
+    editor: String,
+    learner: String,
+}
+
+fn tokens(portal: &Portal) -> Tokens {
+    Tokens {
+        editor: portal.token_in(EDITOR, &[Right::EquipmentEditing], &[]),
+        learner: portal.token_in(LEARNER, &[], &[WARD]),
+    }
+}
+
+/// A model with one unit in [`WARD`], made over REST.
+async fn model_with_unit(portal: &Portal, tokens: &Tokens, inventory: &str) -> (Value, Value) {
+    let model = post_data(
+        portal,
+        "/api/environment-model/create",
+        &tokens.editor,
+        json!({
+            "name": "Монитор пациента BeneView T5",
+            "brandName": "Mindray",
+            "description": "Прикроватный монитор",
+            "shortInstruction": "<p>Включите<script>alert(1)</script></p>",
+        }),
+    )
+    .await;
+    let unit = post_data(
+        portal,
+        "/api/environment/create",
+        &tokens.editor,
+        json!({
+            "environmentModelId": model["id"],
+            "departmentDeployment": WARD,
+            "serialNumber": "T5-1",
+            "inventoryNumber": inventory,
+        }),
+    )
+    .await;
+    (model, unit)
+}
+
+#[tokio::test]
+async fn models_are_created_updated_and_read_with_the_specs_fields() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, unit) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    assert_eq!(model["shortInstruction"], "<p>Включите</p>", "sanitised");
+    let qr = model["shortInstructionQrCode"].as_str().unwrap();
+    assert!(qr.starts_with("iVBORw0KGgo"), "base64 of a PNG: {qr}");
+    for field in [
+        "departmentId",
+        "serialNumber",
+        "inventoryNumber",
+        "environmentModelId",
+    ] {
+        assert!(unit.get(field).is_some(), "{field} in {unit}");
+    }
+    assert_eq!(unit["departmentId"], WARD);
+
+    let id = model["id"].as_i64().unwrap();
+    let updated = post_data(
+        &portal,
+        "/api/environment-model/update",
+        &tokens.editor,
+        json!({
+            "id": id,
+            "name": "BeneView T5",
+            "brandName": "Mindray",
+            "description": "Монитор",
+            "shortInstruction": "<h2>Включение</h2>",
+        }),
+    )
+    .await;
+    assert_eq!(updated["name"], "BeneView T5");
+
+    let read = get(
+        &portal,
+        &format!("/api/environment-model/get-by-id?environmentModelId={id}"),
+        &tokens.learner,
+    )
+    .await;
+    assert_eq!(read["name"], "BeneView T5");
+    assert_eq!(read["environments"][0]["inventoryNumber"], "ИН-1");
+    assert_eq!(read["environments"][0]["isMaintenanceOverdue"], false);
+
+    let all = get(&portal, "/api/environment-model/get-all", &tokens.learner).await;
+    assert_eq!(all.as_array().unwrap().len(), 1);
+    assert_eq!(all[0]["shortInstructionQrCode"], "", "no QR in the list");
+
+    let by_department = get(
+        &portal,
+        &format!("/api/environment-model/get-all-by-department?departmentId={WARD}"),
+        &tokens.learner,
+    )
+    .await;
+    assert_eq!(by_department[0]["id"], id);
+    assert_eq!(by_department[0]["name"], "BeneView T5");
+    assert_eq!(by_department[0]["unitsOverdue"], 0);
+
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/environment-model/get-all-by-department?departmentId={OTHER_WARD}"),
+            Some(&tokens.learner),
+        )
+        .await;
+    error(403, status, &body);
+    let (status, _, body) = portal
+        .get(
+            "/api/environment-model/get-by-id?environmentModelId=999",
+            Some(&tokens.learner),
+        )
+        .await;
+    assert_eq!(error(404, status, &body), "Модель оборудования не найдена");
+    let (status, _, body) = portal
+        .get("/api/environment-model/get-by-id", Some(&tokens.learner))
+        .await;
+    error(400, status, &body);
+    let (status, _, body) = portal.get("/api/environment-model/get-all", None).await;
+    error(401, status, &body);
+}
+
+#[tokio::test]
+async fn writes_need_equipment_editing_and_valid_fields() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let body = json!({ "name": "Монитор", "brandName": "Mindray", "description": "Монитор" });
+    let (status, text) = post(
+        &portal,
+        "/api/environment-model/create",
+        &tokens.learner,
+        body,
+    )
+    .await;
+    assert_eq!(
+        error(403, status, &text),
+        "У вас нет доступа к данному ресурсу"
+    );
+    let (status, text) = post(
+        &portal,
+        "/api/environment-model/create",
+        &tokens.editor,
+        json!({ "name": " ", "brandName": "Mindray", "description": "Монитор" }),
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &text),
+        "Введите название модели оборудования"
+    );
+    let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let (status, text) = post(
+        &portal,
+        "/api/environment/create",
+        &tokens.editor,
+        json!({
+            "environmentModelId": model["id"],
+            "departmentDeployment": OTHER_WARD,
+            "serialNumber": "T5-2",
+            "inventoryNumber": "ИН-1",
+        }),
+    )
+    .await;
+    assert_eq!(
+        error(409, status, &text),
+        "Инвентарный номер «ИН-1» уже присвоен другому оборудованию"
+    );
+    let (status, text) = post(
+        &portal,
+        "/api/environment/create",
+        &tokens.editor,
+        json!({ "environmentModelId": model["id"], "departmentDeployment": WARD, "serialNumber": "", "inventoryNumber": "ИН-2" }),
+    )
+    .await;
+    assert_eq!(error(400, status, &text), "Введите серийный номер");
+}
+
+#[tokio::test]
+async fn save_instruction_answers_success_and_error_message() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let saved = post_data(
+        &portal,
+        "/api/environment-model/save-instruction",
+        &tokens.editor,
+        json!({
+            "environmentModelId": model["id"],
+            "shortInstruction": "<p onclick=\"alert(1)\">Шаг 1</p><a href=\"javascript:alert(1)\">x</a>",
+        }),
+    )
+    .await;
+    assert_eq!(
+        saved["shortInstruction"],
+        "<p>Шаг 1</p><a rel=\"noopener noreferrer\">x</a>"
+    );
+    let (status, text) = post(
+        &portal,
+        "/api/environment-model/save-instruction",
+        &tokens.learner,
+        json!({ "environmentModelId": model["id"], "shortInstruction": "<p>x</p>" }),
+    )
+    .await;
+    assert_eq!(
+        error(403, status, &text),
+        "У вас нет доступа к данному ресурсу"
+    );
+    let (status, text) = post(
+        &portal,
+        "/api/environment-model/save-instruction",
+        &tokens.editor,
+        json!({ "environmentModelId": 999, "shortInstruction": "<p>x</p>" }),
+    )
+    .await;
+    assert_eq!(error(404, status, &text), "Модель оборудования не найдена");
+}
+
+#[tokio::test]
+async fn an_instruction_with_a_photo_over_the_default_limits_goes_through_rest() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let photo = "A".repeat(6 * 1024 * 1024);
+    let html = format!("<p><img src=\"data:image/png;base64,{photo}\"></p>");
+    post_data(
+        &portal,
+        "/api/environment-model/save-instruction",
+        &tokens.editor,
+        json!({ "environmentModelId": model["id"], "shortInstruction": html }),
+    )
+    .await;
+    let read = get(
+        &portal,
+        &format!(
+            "/api/environment-model/get-by-id?environmentModelId={}",
+            model["id"]
+        ),
+        &tokens.learner,
+    )
+    .await;
+    assert_eq!(read["shortInstruction"], html);
+}
+
+#[tokio::test]
+async fn the_public_instruction_needs_no_sign_in_and_tells_nothing_else() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let (status, _, body) = portal
+        .get(
+            &format!(
+                "/api/environment-model/get-public-instruction?environmentModelId={}",
+                model["id"]
+            ),
+            None,
+        )
+        .await;
+    let public = data(status, &body);
+    assert_eq!(
+        public,
+        json!({ "name": "Монитор пациента BeneView T5", "shortInstruction": "<p>Включите</p>" })
+    );
+    let (status, _, body) = portal
+        .get(
+            "/api/environment-model/get-public-instruction?environmentModelId=999",
+            None,
+        )
+        .await;
+    error(404, status, &body);
+}
+
+#[tokio::test]
+async fn units_are_listed_by_model_edited_and_retired() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, unit) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let path = format!(
+        "/api/environment/get-all-by-model-id?environmentModelId={}",
+        model["id"]
+    );
+    let units = get(&portal, &path, &tokens.learner).await;
+    assert_eq!(units[0]["id"], unit["id"]);
+    assert_eq!(units[0]["departmentId"], WARD);
+    assert_eq!(units[0]["inventoryNumber"], "ИН-1");
+
+    let updated = post_data(
+        &portal,
+        "/api/environment/update",
+        &tokens.editor,
+        json!({
+            "id": unit["id"],
+            "departmentDeployment": WARD,
+            "serialNumber": "T5-1",
+            "inventoryNumber": "ИН-10",
+        }),
+    )
+    .await;
+    assert_eq!(updated["inventoryNumber"], "ИН-10");
+    post_data(
+        &portal,
+        "/api/environment/retire",
+        &tokens.editor,
+        json!({ "id": unit["id"] }),
+    )
+    .await;
+    let units = get(&portal, &path, &tokens.editor).await;
+    assert_eq!(units, json!([]));
+    let (status, text) = post(
+        &portal,
+        "/api/environment/retire",
+        &tokens.editor,
+        json!({ "id": unit["id"] }),
+    )
+    .await;
+    assert_eq!(error(404, status, &text), "Оборудование не найдено");
+}
+
+#[tokio::test]
+async fn the_api_document_lists_every_wiki_route() {
+    let portal = start(&[]).await;
+    let (status, _, body) = portal.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    let document: Value = serde_json::from_str(&body).unwrap();
+    for path in [
+        "/api/environment-model/get-all",
+        "/api/environment-model/get-all-by-department",
+        "/api/environment-model/get-by-id",
+        "/api/environment-model/create",
+        "/api/environment-model/update",
+        "/api/environment-model/save-instruction",
+        "/api/environment-model/get-public-instruction",
+        "/api/environment/get-all-by-model-id",
+        "/api/environment/create",
+        "/api/environment/update",
+        "/api/environment/retire",
+    ] {
+        assert!(document["paths"].get(path).is_some(), "{path} missing");
+    }
+}

@@ -1,0 +1,813 @@
+//! The split topology, as Kubernetes runs it: auth, education (two replicas),
+//! wiki, files and two gateways as separate processes of the real binary, each
+//! service on a PostgreSQL database of its own, with the settings the manifests
+//! give them (`k8s/base/*.env` read as they are, plus what each Deployment sets).
+//! Only what a cluster supplies by name differs: listen addresses, the upstream
+//! URLs (two education replicas on 127.0.0.2 and 127.0.0.3, where a cluster's
+//! headless Service would name them), key files and database URLs (Secrets),
+//! and the trusted proxy range (the pod CIDR; here loopback).
+//!
+//! A smoke flow goes through REST, native gRPC and grpc-web on both gateways and
+//! must reach both education replicas (their own /metrics tell). Then auth is
+//! killed with SIGKILL under a steady write load and started again: the time
+//! until writes succeed again is printed, and every write a client saw
+//! acknowledged must be there afterwards.
+//!
+//! Needs PostgreSQL (`PORTAL_TEST_POSTGRES_URL`); without it the test says
+//! SKIPPED, and fails instead under `PORTAL_REQUIRE_E2E=1` (CI).
+
+use std::collections::{BTreeMap, HashSet};
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portal_kit::testing::TestKeys;
+use portal_proto::auth::v1 as auth_pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use portal_proto::education::v1 as education_pb;
+use portal_proto::education::v1::education_service_client::EducationServiceClient;
+use prost::Message;
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor};
+
+const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
+const ADMIN_PASSWORD: &str = "topology-admin-password";
+const EDUCATION: &str = "portal.education.v1.EducationService";
+
+/// `KEY=VALUE` lines of a kustomize env file (a ConfigMap's content).
+fn env_file(name: &str) -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../k8s/base")
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (key, value) = line.split_once('=').expect("KEY=VALUE");
+            (key.to_owned(), value.to_owned())
+        })
+        .collect()
+}
+
+fn free_port(ip: IpAddr) -> u16 {
+    std::net::TcpListener::bind((ip, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn loopback(last: u8) -> IpAddr {
+    IpAddr::from([127, 0, 0, last])
+}
+
+/// Fresh databases on the test server, dropped at the end.
+struct Databases {
+    admin_url: String,
+    server: String,
+    prefix: String,
+    names: Vec<String>,
+}
+
+impl Databases {
+    async fn create(admin_url: &str, services: &[&str]) -> Databases {
+        sqlx::any::install_default_drivers();
+        let prefix = format!("portal_topology_{}", rand_suffix());
+        let mut admin = sqlx::AnyConnection::connect(admin_url).await.unwrap();
+        let mut names = Vec::new();
+        for service in services {
+            let name = format!("{prefix}_{service}");
+            admin
+                .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .await
+                .unwrap();
+            names.push(name);
+        }
+        let base = admin_url.split('?').next().unwrap();
+        let (server, _) = base.rsplit_once('/').unwrap();
+        Databases {
+            admin_url: admin_url.to_owned(),
+            server: server.to_owned(),
+            prefix,
+            names,
+        }
+    }
+
+    fn url(&self, service: &str) -> String {
+        format!("{}/{}_{service}", self.server, self.prefix)
+    }
+
+    async fn drop_all(self) {
+        let mut admin = sqlx::AnyConnection::connect(&self.admin_url).await.unwrap();
+        for name in &self.names {
+            admin
+                .execute(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                )))
+                .await
+                .unwrap();
+        }
+    }
+}
+
+fn rand_suffix() -> String {
+    format!(
+        "{:x}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+            ^ u128::from(std::process::id())
+    )
+}
+
+/// One OS process of the real binary, its output in a log file.
+struct Process {
+    name: String,
+    env: Vec<(String, String)>,
+    log: PathBuf,
+    child: Child,
+}
+
+impl Process {
+    fn spawn(name: &str, env: Vec<(String, String)>, logs: &Path) -> Process {
+        let log = logs.join(format!("{name}.log"));
+        let child = Self::start(&env, &log);
+        Process {
+            name: name.to_owned(),
+            env,
+            log,
+            child,
+        }
+    }
+
+    fn start(env: &[(String, String)], log: &Path) -> Child {
+        let out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        Command::new(PORTAL)
+            .env_clear()
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .unwrap()
+    }
+
+    fn setting(&self, key: &str) -> &str {
+        &self.env.iter().rev().find(|(k, _)| k == key).unwrap().1
+    }
+
+    fn kill_9(&mut self) {
+        let status = Command::new("kill")
+            .args(["-KILL", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        self.child.wait().unwrap();
+    }
+
+    fn restart(&mut self) {
+        self.child = Self::start(&self.env, &self.log);
+    }
+
+    fn assert_alive(&mut self) {
+        if let Some(status) = self.child.try_wait().unwrap() {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            panic!("{} exited ({status}):\n{log}", self.name);
+        }
+    }
+
+    async fn metrics(&self, http: &reqwest::Client) -> String {
+        let url = format!("http://{}/metrics", self.setting("PORTAL_METRICS_ADDR"));
+        http.get(url).send().await.unwrap().text().await.unwrap()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Calls of `server`'s own RPCs (not health) in a replica's /metrics.
+fn rpc_calls(page: &str, server: &str) -> f64 {
+    page.lines()
+        .filter(|l| l.starts_with("portal_rpc_requests_total{"))
+        .filter(|l| l.contains(&format!("server=\"{server}\"")))
+        .filter(|l| l.contains(&format!("method=\"/{server}/")))
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum()
+}
+
+struct Gateway {
+    base: String,
+}
+
+impl Gateway {
+    async fn post(
+        &self,
+        http: &reqwest::Client,
+        path: &str,
+        token: &str,
+        body: Value,
+    ) -> Result<Value, String> {
+        let response = http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .json(&body)
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = response.status();
+        let body: Value = response.json().await.map_err(|e| e.to_string())?;
+        if status.is_success() {
+            Ok(body["data"].clone())
+        } else {
+            Err(format!("{status}: {body}"))
+        }
+    }
+
+    async fn get(&self, http: &reqwest::Client, path: &str, token: &str) -> Value {
+        let response = http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .header("x-request-id", "topology-read-1")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        response.json::<Value>().await.unwrap()["data"].clone()
+    }
+
+    async fn grpc(&self) -> tonic::transport::Channel {
+        tonic::transport::Endpoint::from_shared(self.base.clone())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    /// A unary call in grpc-web's binary framing, as the browser sends it.
+    async fn grpc_web<Reply: Message + Default>(
+        &self,
+        http: &reqwest::Client,
+        method: &str,
+        request: impl Message,
+        token: &str,
+    ) -> Reply {
+        let payload = request.encode_to_vec();
+        let mut frame = vec![0u8];
+        frame.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_be_bytes());
+        frame.extend_from_slice(&payload);
+        let response = http
+            .post(format!("{}/{method}", self.base))
+            .header("content-type", "application/grpc-web+proto")
+            .header("x-grpc-web", "1")
+            .bearer_auth(token)
+            .body(frame)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body = response.bytes().await.unwrap();
+        let (mut reply, mut trailers) = (None, String::new());
+        let mut rest = &body[..];
+        while rest.len() >= 5 {
+            let length = u32::from_be_bytes(rest[1..5].try_into().unwrap()) as usize;
+            let data = &rest[5..5 + length];
+            if rest[0] & 0x80 == 0 {
+                reply = Some(Reply::decode(data).unwrap());
+            } else {
+                trailers = String::from_utf8_lossy(data).into_owned();
+            }
+            rest = &rest[5 + length..];
+        }
+        assert!(trailers.contains("grpc-status:0"), "{method}: {trailers}");
+        reply.unwrap()
+    }
+}
+
+async fn wait_ready(http: &reqwest::Client, base: &str, processes: &mut [&mut Process]) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ready = http
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success());
+        if ready {
+            return;
+        }
+        for process in processes.iter_mut() {
+            process.assert_alive();
+        }
+        assert!(Instant::now() < deadline, "{base} not ready in 60 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// What a steady write load saw.
+#[derive(Default)]
+struct Load {
+    acknowledged: Vec<String>,
+    failed: usize,
+    first_error: Option<String>,
+    /// Per writer, its first acknowledged write after the mark.
+    first_success_after: BTreeMap<u8, Instant>,
+}
+
+/// Four writers, two on each gateway, each writing one new titled row after
+/// another (`path` with `body(title)`), recording what was acknowledged.
+struct Writers {
+    load: Arc<Mutex<Load>>,
+    mark: Arc<Mutex<Option<Instant>>>,
+    stop: Arc<AtomicBool>,
+    tasks: tokio::task::JoinSet<()>,
+}
+
+const WRITERS: u8 = 4;
+
+impl Writers {
+    fn start(
+        gateways: &[Gateway; 2],
+        http: &reqwest::Client,
+        token: &str,
+        path: &'static str,
+        body: fn(&str) -> Value,
+    ) -> Writers {
+        let load = Arc::new(Mutex::new(Load::default()));
+        let mark = Arc::new(Mutex::new(None::<Instant>));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut tasks = tokio::task::JoinSet::new();
+        for worker in 0..WRITERS {
+            let gateway = Gateway {
+                base: gateways[usize::from(worker) % 2].base.clone(),
+            };
+            let (http, token) = (http.clone(), token.to_owned());
+            let (load, mark, stop) = (load.clone(), mark.clone(), stop.clone());
+            tasks.spawn(async move {
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    i += 1;
+                    let title = format!("Запись {worker}-{i}");
+                    let result = gateway.post(&http, path, &token, body(&title)).await;
+                    let now = Instant::now();
+                    {
+                        let mut load = load.lock().unwrap();
+                        match result {
+                            Ok(_) => {
+                                load.acknowledged.push(title);
+                                if mark.lock().unwrap().is_some_and(|m| now > m) {
+                                    load.first_success_after.entry(worker).or_insert(now);
+                                }
+                            }
+                            Err(error) => {
+                                load.failed += 1;
+                                load.first_error.get_or_insert(error);
+                            }
+                        }
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            });
+        }
+        Writers {
+            load,
+            mark,
+            stop,
+            tasks,
+        }
+    }
+
+    /// Asserts the load is writing, after a while to get going.
+    async fn assert_writing(&self) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let load = self.load.lock().unwrap();
+        assert!(
+            !load.acknowledged.is_empty(),
+            "not writing: {:?}",
+            load.first_error
+        );
+    }
+
+    fn failed(&self) -> usize {
+        self.load.lock().unwrap().failed
+    }
+
+    /// From now on, each writer's first acknowledged write is noted.
+    fn mark(&self) -> Instant {
+        let now = Instant::now();
+        *self.mark.lock().unwrap() = Some(now);
+        now
+    }
+
+    fn all_back(&self) -> bool {
+        self.load.lock().unwrap().first_success_after.len() == usize::from(WRITERS)
+    }
+
+    async fn stop(mut self) -> Load {
+        self.stop.store(true, Ordering::Relaxed);
+        while self.tasks.join_next().await.is_some() {}
+        std::mem::take(&mut *self.load.lock().unwrap())
+    }
+}
+
+/// The acknowledged titles missing from `stored`.
+fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
+    let stored: HashSet<&str> = stored
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["title"].as_str().unwrap())
+        .collect();
+    load.acknowledged
+        .iter()
+        .filter(|title| !stored.contains(title.as_str()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service() {
+    let Some(admin_url) = std::env::var("PORTAL_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+    else {
+        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
+            panic!("PORTAL_REQUIRE_E2E=1 but PORTAL_TEST_POSTGRES_URL is not set");
+        }
+        eprintln!(
+            "SKIPPED: the split topology test needs PostgreSQL (set PORTAL_TEST_POSTGRES_URL)"
+        );
+        return;
+    };
+    let services = ["auth", "education", "wiki", "files"];
+    let databases = Databases::create(&admin_url, &services).await;
+    let keys = TestKeys::new();
+    let work = tempfile::tempdir().unwrap();
+    let web = work.path().join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<!doctype html>portal").unwrap();
+    let logs = work.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+
+    // Addresses: services on 127.0.0.1, education's replicas on .2 and .3.
+    let one = loopback(1);
+    let auth_addr = SocketAddr::new(one, free_port(one));
+    let education_port = free_port(loopback(2));
+    let education_addrs = [2, 3].map(|i| SocketAddr::new(loopback(i), education_port));
+    let wiki_addr = SocketAddr::new(one, free_port(one));
+    let files_addr = SocketAddr::new(one, free_port(one));
+
+    let service_env = |target: &str, grpc: SocketAddr| {
+        let mut env = env_file("service.env");
+        env.extend(
+            [
+                ("PORTAL_TARGET", target.to_owned()),
+                ("PORTAL_DATABASE_URL", databases.url(target)),
+                (
+                    "PORTAL_JWT_PUBLIC_KEY_FILE",
+                    keys.public_key_file.display().to_string(),
+                ),
+                ("PORTAL_GRPC_ADDR", grpc.to_string()),
+                (
+                    "PORTAL_METRICS_ADDR",
+                    SocketAddr::new(grpc.ip(), free_port(grpc.ip())).to_string(),
+                ),
+                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
+            ]
+            .map(|(k, v)| (k.to_owned(), v)),
+        );
+        env
+    };
+    let mut auth_env = service_env("auth", auth_addr);
+    auth_env.extend(
+        [
+            (
+                "PORTAL_JWT_PRIVATE_KEY_FILE",
+                keys.private_key_file.display().to_string(),
+            ),
+            ("PORTAL_ADMIN_PASSWORD", ADMIN_PASSWORD.to_owned()),
+        ]
+        .map(|(k, v)| (k.to_owned(), v)),
+    );
+    let mut files_env = service_env("files", files_addr);
+    files_env.push((
+        "PORTAL_FILES_STORE".to_owned(),
+        work.path().join("blobs").display().to_string(),
+    ));
+
+    let started = Instant::now();
+    let mut auth = Process::spawn("auth", auth_env, &logs);
+    let mut education_a = Process::spawn(
+        "education-a",
+        service_env("education", education_addrs[0]),
+        &logs,
+    );
+    let mut education_b = Process::spawn(
+        "education-b",
+        service_env("education", education_addrs[1]),
+        &logs,
+    );
+    let mut wiki = Process::spawn("wiki", service_env("wiki", wiki_addr), &logs);
+    let mut files = Process::spawn("files", files_env, &logs);
+    let gateway_env = |port: u16| {
+        let mut env = env_file("gateway.env");
+        env.extend(
+            [
+                ("PORTAL_TARGET", "gateway".to_owned()),
+                ("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}")),
+                (
+                    "PORTAL_METRICS_ADDR",
+                    format!("127.0.0.1:{}", free_port(one)),
+                ),
+                ("PORTAL_AUTH_URL", format!("http://{auth_addr}")),
+                (
+                    "PORTAL_EDUCATION_URL",
+                    education_addrs.map(|a| format!("http://{a}")).join(","),
+                ),
+                ("PORTAL_WIKI_URL", format!("http://{wiki_addr}")),
+                ("PORTAL_FILES_URL", format!("http://{files_addr}")),
+                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
+                ("PORTAL_WEB_DIR", web.display().to_string()),
+            ]
+            .map(|(k, v)| (k.to_owned(), v)),
+        );
+        env
+    };
+    let ports = [free_port(one), free_port(one)];
+    let mut gateway_processes =
+        ports.map(|port| Process::spawn("gateway", gateway_env(port), &logs));
+    let gateways = ports.map(|port| Gateway {
+        base: format!("http://127.0.0.1:{port}"),
+    });
+    let http = reqwest::Client::new();
+    for gateway in &gateways {
+        let [g1, g2] = &mut gateway_processes;
+        wait_ready(
+            &http,
+            &gateway.base,
+            &mut [
+                &mut auth,
+                &mut education_a,
+                &mut education_b,
+                &mut wiki,
+                &mut files,
+                g1,
+                g2,
+            ],
+        )
+        .await;
+    }
+    println!(
+        "topology: 7 processes ready in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    // Until each gateway's health streams have seen both education replicas
+    // SERVING, calls alternate over all known ones anyway.
+
+    // --- Smoke: sign in, read and write through REST, gRPC and grpc-web, on both gateways.
+    let login = http
+        .post(format!("{}/api/auth/login", gateways[0].base))
+        .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut course_ids = HashSet::new();
+    for (i, gateway) in gateways.iter().enumerate() {
+        let department = gateway
+            .post(
+                &http,
+                "/api/department/create",
+                &token,
+                json!({"title": format!("Отделение {i}"), "users": []}),
+            )
+            .await
+            .unwrap();
+        assert!(department["id"].as_i64().is_some());
+        for j in 0..4 {
+            let course = gateway
+                .post(
+                    &http,
+                    "/api/course/create-course-with-user-and-articles",
+                    &token,
+                    json!({
+                        "title": format!("Курс {i}-{j}"),
+                        "description": "Обязательный курс",
+                        "dateDeadline": "2030-01-31",
+                        "userIds": [1],
+                        "articleIds": [],
+                    }),
+                )
+                .await
+                .unwrap();
+            course_ids.insert(course["id"].as_i64().unwrap());
+        }
+        let departments = gateway.get(&http, "/api/department/get-all", &token).await;
+        assert_eq!(departments.as_array().unwrap().len(), i + 1);
+        let courses = gateway
+            .get(&http, "/api/course/get-all-courses", &token)
+            .await;
+        assert_eq!(courses.as_array().unwrap().len(), 4 * (i + 1));
+
+        let channel = gateway.grpc().await;
+        let mut request = tonic::Request::new(auth_pb::ListDepartmentsRequest {});
+        request
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        let listed = AuthServiceClient::new(channel.clone())
+            .list_departments(request)
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(listed.departments.len(), i + 1);
+        for _ in 0..4 {
+            let mut request = tonic::Request::new(education_pb::ListCoursesRequest {});
+            request
+                .metadata_mut()
+                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+            let courses = EducationServiceClient::new(channel.clone())
+                .list_courses(request)
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(courses.courses.len(), 4 * (i + 1));
+        }
+
+        let listed: auth_pb::ListDepartmentsResponse = gateway
+            .grpc_web(
+                &http,
+                "portal.auth.v1.AuthService/ListDepartments",
+                auth_pb::ListDepartmentsRequest {},
+                &token,
+            )
+            .await;
+        assert_eq!(listed.departments.len(), i + 1);
+        for _ in 0..4 {
+            let courses: education_pb::ListCoursesResponse = gateway
+                .grpc_web(
+                    &http,
+                    &format!("{EDUCATION}/ListCourses"),
+                    education_pb::ListCoursesRequest {},
+                    &token,
+                )
+                .await;
+            assert_eq!(courses.courses.len(), 4 * (i + 1));
+        }
+    }
+    assert_eq!(course_ids.len(), 8);
+
+    // Both education replicas took calls: each one's own /metrics says so.
+    let counts = [
+        rpc_calls(&education_a.metrics(&http).await, EDUCATION),
+        rpc_calls(&education_b.metrics(&http).await, EDUCATION),
+    ];
+    println!(
+        "topology: education calls per replica: {} at {}, {} at {}",
+        counts[0], education_addrs[0], counts[1], education_addrs[1]
+    );
+    assert_eq!(counts[0] + counts[1], 2.0 * (4.0 + 1.0 + 4.0 + 4.0));
+    assert!(
+        counts.iter().all(|&c| c >= 4.0),
+        "calls did not spread: {counts:?}"
+    );
+    // The request id the caller sent is in a service's JSON log line.
+    let logged = [&education_a, &education_b].iter().any(|p| {
+        std::fs::read_to_string(&p.log)
+            .unwrap()
+            .lines()
+            .any(|l| l.starts_with('{') && l.contains("\"request_id\":\"topology-read-1\""))
+    });
+    assert!(logged, "no education log line carries the request id");
+
+    // --- Kill -9 one education replica under a steady write load: the other
+    // takes the calls; at most those in flight on the killed one fail.
+    let writers = Writers::start(
+        &gateways,
+        &http,
+        &token,
+        "/api/course/create-course-with-user-and-articles",
+        |title| json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
+    );
+    writers.assert_writing().await;
+    education_b.kill_9();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    education_b.restart();
+    // Back in the rotation: its new process takes calls again.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let rejoined = loop {
+        education_b.assert_alive();
+        let url = format!(
+            "http://{}/metrics",
+            education_b.setting("PORTAL_METRICS_ADDR")
+        );
+        if let Ok(response) = http.get(url).send().await {
+            let calls = rpc_calls(&response.text().await.unwrap(), EDUCATION);
+            if calls > 0.0 {
+                break calls;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the restarted replica got no calls"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let load = writers.stop().await;
+    println!(
+        "topology: education-b killed (SIGKILL) under load: {} course writes acknowledged, {} failed (at most the {WRITERS} in flight may); restarted, it took calls again ({rejoined} by then)",
+        load.acknowledged.len(),
+        load.failed,
+    );
+    assert!(
+        load.failed <= usize::from(WRITERS),
+        "{} calls failed when one replica of two died",
+        load.failed
+    );
+    let courses = gateways[0]
+        .get(&http, "/api/course/get-all-courses", &token)
+        .await;
+    let missing = lost(&load, &courses);
+    assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
+
+    // --- Kill -9 auth (one replica) under a steady write load, start it again.
+    let writers = Writers::start(
+        &gateways,
+        &http,
+        &token,
+        "/api/department/create",
+        |title| json!({"title": title, "users": []}),
+    );
+    writers.assert_writing().await;
+    auth.kill_9();
+    let kill_time = Instant::now();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let failed_while_down = writers.failed();
+    let restart_time = writers.mark();
+    auth.restart();
+    let deadline = restart_time + Duration::from_secs(30);
+    while !writers.all_back() {
+        auth.assert_alive();
+        assert!(Instant::now() < deadline, "writes did not recover in 30 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // A little more steady load after recovery, then stop.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let load = writers.stop().await;
+
+    let first_back = *load.first_success_after.values().min().unwrap();
+    let all_back = *load.first_success_after.values().max().unwrap();
+    let recovery = first_back - restart_time;
+    println!(
+        "topology: auth killed (SIGKILL), started again {:.0} ms later; writes succeeded again {:.2} s after the restart ({:.2} s after the kill; every writer back after {:.2} s); {} refused while auth was down",
+        (restart_time - kill_time).as_secs_f64() * 1000.0,
+        recovery.as_secs_f64(),
+        (first_back - kill_time).as_secs_f64(),
+        (all_back - restart_time).as_secs_f64(),
+        failed_while_down,
+    );
+    assert!(
+        recovery < Duration::from_secs(5),
+        "recovery took {recovery:?}"
+    );
+    // Every acknowledged write is there.
+    let departments = gateways[1]
+        .get(&http, "/api/department/get-all", &token)
+        .await;
+    let missing = lost(&load, &departments);
+    println!(
+        "topology: {} department writes acknowledged, {} lost",
+        load.acknowledged.len(),
+        missing.len()
+    );
+    assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
+    println!(
+        "topology: finished in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    drop((
+        auth,
+        education_a,
+        education_b,
+        wiki,
+        files,
+        gateway_processes,
+    ));
+    databases.drop_all().await;
+}

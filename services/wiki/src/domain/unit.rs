@@ -1,0 +1,75 @@
+//! Equipment units (единицы оборудования): a model's device deployed in a
+//! department, known by its serial and inventory numbers (spec §5: both
+//! required). Inventory numbers are unique; the store's unique index says so.
+
+use portal_kit::ServiceError;
+
+use super::text::{Field, MAX_NAME_CHARS};
+
+pub const MSG_UNIT_NOT_FOUND: &str = "Оборудование не найдено";
+pub const MSG_DEPARTMENT_REQUIRED: &str = "Выберите отделение, где установлено оборудование";
+
+const SERIAL: Field = Field {
+    required: "Введите серийный номер",
+    too_long: "Серийный номер не должен превышать 300 символов",
+    max_chars: MAX_NAME_CHARS,
+};
+const INVENTORY: Field = Field {
+    required: "Введите инвентарный номер",
+    too_long: "Инвентарный номер не должен превышать 300 символов",
+    max_chars: MAX_NAME_CHARS,
+};
+
+/// The 409 message when an inventory number is taken.
+pub fn inventory_taken(inventory_number: &str) -> ServiceError {
+    ServiceError::conflict(format!(
+        "Инвентарный номер «{inventory_number}» уже присвоен другому оборудованию"
+    ))
+}
+
+/// What creating or updating a unit writes.
+#[derive(Clone, Debug)]
+pub struct UnitDraft {
+    /// A department of auth; the wiki keeps its id only.
+    pub department_id: i64,
+    pub serial_number: String,
+    pub inventory_number: String,
+}
+
+impl UnitDraft {
+    pub fn parse(
+        department_id: i64,
+        serial_number: &str,
+        inventory_number: &str,
+    ) -> Result<UnitDraft, ServiceError> {
+        if department_id <= 0 {
+            return Err(ServiceError::invalid(MSG_DEPARTMENT_REQUIRED));
+        }
+        Ok(UnitDraft {
+            department_id,
+            serial_number: SERIAL.required(serial_number)?,
+            inventory_number: INVENTORY.required(inventory_number)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_unit_needs_a_department_and_both_numbers() {
+        let message = |d, s, i| UnitDraft::parse(d, s, i).unwrap_err().to_string();
+        assert_eq!(message(0, "SN1", "ИН-1"), MSG_DEPARTMENT_REQUIRED);
+        assert_eq!(message(1, " ", "ИН-1"), SERIAL.required);
+        assert_eq!(message(1, "SN1", ""), INVENTORY.required);
+        let draft = UnitDraft::parse(1, " SN1 ", " ИН-1 ").unwrap();
+        assert_eq!(
+            (
+                draft.serial_number.as_str(),
+                draft.inventory_number.as_str()
+            ),
+            ("SN1", "ИН-1")
+        );
+    }
+}

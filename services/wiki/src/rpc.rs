@@ -1,0 +1,758 @@
+//! The gRPC face of the wiki: each call checks its caller, parses the request
+//! into domain types, asks the store, and maps the answer back.
+//!
+//! Access per call (the contract's comments): every write needs
+//! EquipmentEditing; reads of equipment follow the caller's departments
+//! ([`Scope`]): what is not theirs is NOT_FOUND, a department not theirs
+//! PERMISSION_DENIED; reference data is for anyone signed in; the public
+//! instruction needs nothing.
+
+use std::collections::HashMap;
+
+use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::token::Claims;
+use portal_kit::{Caller, Right, ServiceResult};
+use portal_proto::wiki::v1 as pb;
+use portal_proto::wiki::v1::wiki_service_server::WikiService;
+use tonic::{Request, Response, Status};
+
+use crate::domain::instruction::Sanitizer;
+use crate::domain::journal::{JournalEntryDraft, JournalName};
+use crate::domain::maintenance::{EntryDraft, EntryInput, Kind, Standing, standing};
+use crate::domain::model::{ModelDraft, ModelInput};
+use crate::domain::qr;
+use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
+use crate::domain::scope::Scope;
+use crate::domain::text::Field;
+use crate::domain::unit::UnitDraft;
+use crate::store::{
+    Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,
+    UnitFilter, UnitRecord,
+};
+use portal_kit::day::Day;
+
+pub struct WikiRpc {
+    store: Store,
+    sanitizer: Sanitizer,
+    /// `PORTAL_PUBLIC_URL`: what QR codes point to.
+    public_url: String,
+}
+
+impl WikiRpc {
+    pub fn new(store: Store, public_url: &str) -> WikiRpc {
+        WikiRpc {
+            store,
+            sanitizer: Sanitizer::new(public_url),
+            public_url: public_url.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    fn qr_code(&self, model_id: i64) -> ServiceResult<Vec<u8>> {
+        qr::png(&qr::instruction_url(&self.public_url, model_id))
+    }
+
+    /// A table of names, for anyone signed in.
+    async fn names<T>(
+        &self,
+        request: &Request<T>,
+        table: NameTable,
+    ) -> ServiceResult<Vec<NamedRecord>> {
+        Caller::of(request).claims()?;
+        self.store.names(table).await
+    }
+
+    /// Adds a name to a table; EquipmentEditing.
+    async fn create_named<T>(
+        &self,
+        request: &Request<T>,
+        table: NameTable,
+        field: &Field,
+        name: &str,
+    ) -> ServiceResult<NamedRecord> {
+        Caller::of(request).require(Right::EquipmentEditing)?;
+        self.store.create_name(table, &field.required(name)?).await
+    }
+
+    /// A model with the units `scope` sees and its QR code.
+    async fn full_model(
+        &self,
+        scope: &Scope,
+        record: ModelRecord,
+    ) -> ServiceResult<pb::EnvironmentModel> {
+        let filter = UnitFilter {
+            model_id: Some(record.id),
+            ..UnitFilter::default()
+        };
+        let units = self.store.units(scope, filter).await?;
+        let qr_code = self.qr_code(record.id)?;
+        Ok(model(record, units, qr_code))
+    }
+}
+
+type RpcResult<T> = Result<Response<T>, Status>;
+
+fn reply<T>(message: T) -> RpcResult<T> {
+    Ok(Response::new(message))
+}
+
+/// The caller as an author: their id and full name.
+fn author(claims: &Claims) -> Author {
+    let name = [&claims.surname, &claims.name, &claims.last_name]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Author {
+        id: claims.user_id,
+        name: if name.is_empty() {
+            claims.login.clone()
+        } else {
+            name
+        },
+    }
+}
+
+#[tonic::async_trait]
+impl WikiService for WikiRpc {
+    // --- Equipment models ---
+
+    async fn list_environment_models(
+        &self,
+        request: Request<pb::ListEnvironmentModelsRequest>,
+    ) -> RpcResult<pb::ListEnvironmentModelsResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let mut units: HashMap<i64, Vec<UnitRecord>> = HashMap::new();
+        for u in self.store.units(&scope, UnitFilter::default()).await? {
+            units.entry(u.environment_model_id).or_default().push(u);
+        }
+        let environment_models = self
+            .store
+            .models(&scope)
+            .await?
+            .into_iter()
+            .map(|record| {
+                let units = units.remove(&record.id).unwrap_or_default();
+                model(record, units, Vec::new())
+            })
+            .collect();
+        reply(pb::ListEnvironmentModelsResponse { environment_models })
+    }
+
+    async fn list_environment_models_by_department(
+        &self,
+        request: Request<pb::ListEnvironmentModelsByDepartmentRequest>,
+    ) -> RpcResult<pb::ListEnvironmentModelsByDepartmentResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let department_id = request.get_ref().department_id;
+        scope.require(department_id)?;
+        let filter = UnitFilter {
+            department_id: Some(department_id),
+            ..UnitFilter::default()
+        };
+        let units = self.store.units(&scope, filter).await?;
+        let today = Day::today();
+        let names = self.store.model_names().await?;
+        let mut by_model: HashMap<i64, pb::EnvironmentModelRef> = HashMap::new();
+        for unit in units {
+            let id = unit.environment_model_id;
+            let entry = by_model
+                .entry(id)
+                .or_insert_with(|| pb::EnvironmentModelRef {
+                    id,
+                    name: names.get(&id).cloned().unwrap_or_default(),
+                    units_due_soon: 0,
+                    units_overdue: 0,
+                });
+            match unit_standing(&unit, today) {
+                Standing::Overdue => entry.units_overdue += 1,
+                Standing::DueSoon => entry.units_due_soon += 1,
+                Standing::Scheduled | Standing::Unplanned => {}
+            }
+        }
+        let mut environment_models: Vec<_> = by_model.into_values().collect();
+        environment_models.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+        reply(pb::ListEnvironmentModelsByDepartmentResponse { environment_models })
+    }
+
+    async fn get_environment_model(
+        &self,
+        request: Request<pb::GetEnvironmentModelRequest>,
+    ) -> RpcResult<pb::GetEnvironmentModelResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let record = self
+            .store
+            .visible_model(&scope, request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::GetEnvironmentModelResponse {
+            environment_model: Some(self.full_model(&scope, record).await?),
+        })
+    }
+
+    async fn create_environment_model(
+        &self,
+        request: Request<pb::CreateEnvironmentModelRequest>,
+    ) -> RpcResult<pb::CreateEnvironmentModelResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = ModelDraft::parse(
+            ModelInput {
+                name: &m.name,
+                brand_name: &m.brand_name,
+                description: &m.description,
+                short_instruction: &m.short_instruction,
+                manufacturer_id: m.manufacturer_id,
+                environment_type_id: m.environment_type_id,
+            },
+            &self.sanitizer,
+        )?;
+        let created = self.store.create_model(&draft, now_millis()).await?;
+        reply(pb::CreateEnvironmentModelResponse {
+            environment_model: Some(self.full_model(&Scope::Everything, created).await?),
+        })
+    }
+
+    async fn update_environment_model(
+        &self,
+        request: Request<pb::UpdateEnvironmentModelRequest>,
+    ) -> RpcResult<pb::UpdateEnvironmentModelResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = ModelDraft::parse(
+            ModelInput {
+                name: &m.name,
+                brand_name: &m.brand_name,
+                description: &m.description,
+                short_instruction: &m.short_instruction,
+                manufacturer_id: m.manufacturer_id,
+                environment_type_id: m.environment_type_id,
+            },
+            &self.sanitizer,
+        )?;
+        let updated = self.store.update_model(m.id, &draft, now_millis()).await?;
+        reply(pb::UpdateEnvironmentModelResponse {
+            environment_model: Some(self.full_model(&Scope::Everything, updated).await?),
+        })
+    }
+
+    async fn save_instruction(
+        &self,
+        request: Request<pb::SaveInstructionRequest>,
+    ) -> RpcResult<pb::SaveInstructionResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let short_instruction = self.sanitizer.clean(&m.short_instruction)?;
+        self.store
+            .save_instruction(m.environment_model_id, &short_instruction, now_millis())
+            .await?;
+        reply(pb::SaveInstructionResponse { short_instruction })
+    }
+
+    async fn get_public_instruction(
+        &self,
+        request: Request<pb::GetPublicInstructionRequest>,
+    ) -> RpcResult<pb::GetPublicInstructionResponse> {
+        let record = self
+            .store
+            .model(request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::GetPublicInstructionResponse {
+            name: record.name,
+            short_instruction: record.short_instruction,
+        })
+    }
+
+    // --- Equipment units ---
+
+    async fn list_environments_by_model(
+        &self,
+        request: Request<pb::ListEnvironmentsByModelRequest>,
+    ) -> RpcResult<pb::ListEnvironmentsByModelResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let record = self
+            .store
+            .visible_model(&scope, request.get_ref().environment_model_id)
+            .await?;
+        let filter = UnitFilter {
+            model_id: Some(record.id),
+            ..UnitFilter::default()
+        };
+        let today = Day::today();
+        let units = self.store.units(&scope, filter).await?;
+        reply(pb::ListEnvironmentsByModelResponse {
+            environments: units.into_iter().map(|u| unit(u, today)).collect(),
+        })
+    }
+
+    async fn create_environment(
+        &self,
+        request: Request<pb::CreateEnvironmentRequest>,
+    ) -> RpcResult<pb::CreateEnvironmentResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = UnitDraft::parse(
+            m.department_deployment,
+            &m.serial_number,
+            &m.inventory_number,
+        )?;
+        let created = self
+            .store
+            .create_unit(m.environment_model_id, &draft, now_millis())
+            .await?;
+        reply(pb::CreateEnvironmentResponse {
+            environment: Some(unit(created, Day::today())),
+        })
+    }
+
+    async fn update_environment(
+        &self,
+        request: Request<pb::UpdateEnvironmentRequest>,
+    ) -> RpcResult<pb::UpdateEnvironmentResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = UnitDraft::parse(
+            m.department_deployment,
+            &m.serial_number,
+            &m.inventory_number,
+        )?;
+        let updated = self.store.update_unit(m.id, &draft).await?;
+        reply(pb::UpdateEnvironmentResponse {
+            environment: Some(unit(updated, Day::today())),
+        })
+    }
+
+    async fn retire_environment(
+        &self,
+        request: Request<pb::RetireEnvironmentRequest>,
+    ) -> RpcResult<pb::RetireEnvironmentResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        self.store
+            .retire_unit(request.get_ref().id, now_millis())
+            .await?;
+        reply(pb::RetireEnvironmentResponse {})
+    }
+
+    // --- Maintenance logbook ---
+
+    async fn list_maintenance_entries(
+        &self,
+        request: Request<pb::ListMaintenanceEntriesRequest>,
+    ) -> RpcResult<pb::ListMaintenanceEntriesResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let found = self
+            .store
+            .visible_unit(&scope, request.get_ref().environment_id)
+            .await?;
+        let entries = self.store.entries(found.id).await?;
+        reply(pb::ListMaintenanceEntriesResponse {
+            entries: entries.into_iter().map(entry).collect(),
+        })
+    }
+
+    async fn create_maintenance_entry(
+        &self,
+        request: Request<pb::CreateMaintenanceEntryRequest>,
+    ) -> RpcResult<pb::CreateMaintenanceEntryResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let found = self
+            .store
+            .visible_unit(&Scope::Everything, m.environment_id)
+            .await?;
+        let draft = EntryDraft::parse(
+            EntryInput {
+                date: &m.date,
+                kind: kind_of(m.kind),
+                performed_by: &m.performed_by,
+                description: &m.description,
+                result: &m.result,
+                next_due: &m.next_due,
+            },
+            Day::today(),
+        )?;
+        let created = self
+            .store
+            .create_entry(found.id, &draft, &author(claims), now_millis())
+            .await?;
+        reply(pb::CreateMaintenanceEntryResponse {
+            entry: Some(entry(created)),
+        })
+    }
+
+    async fn list_maintenance_due(
+        &self,
+        request: Request<pb::ListMaintenanceDueRequest>,
+    ) -> RpcResult<pb::ListMaintenanceDueResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let today = Day::today();
+        let names = self.store.model_names().await?;
+        let mut due: Vec<(Option<Day>, pb::DueUnit)> = self
+            .store
+            .units(&scope, UnitFilter::default())
+            .await?
+            .into_iter()
+            .filter(|u| {
+                matches!(
+                    unit_standing(u, today),
+                    Standing::Overdue | Standing::DueSoon
+                )
+            })
+            .map(|u| {
+                let next_due = u.next_due.as_deref().and_then(Day::stored);
+                let environment_model_name = names
+                    .get(&u.environment_model_id)
+                    .cloned()
+                    .unwrap_or_default();
+                let due_unit = pb::DueUnit {
+                    environment: Some(unit(u, today)),
+                    environment_model_name,
+                };
+                (next_due, due_unit)
+            })
+            .collect();
+        due.sort_by_key(|(next_due, _)| *next_due);
+        reply(pb::ListMaintenanceDueResponse {
+            units: due.into_iter().map(|(_, unit)| unit).collect(),
+            today: today.to_string(),
+        })
+    }
+
+    // --- Journals ---
+
+    async fn list_journals(
+        &self,
+        request: Request<pb::ListJournalsRequest>,
+    ) -> RpcResult<pb::ListJournalsResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let record = self
+            .store
+            .visible_model(&scope, request.get_ref().environment_model_id)
+            .await?;
+        let journals = self.store.journals(record.id).await?;
+        reply(pb::ListJournalsResponse {
+            journals: journals
+                .into_iter()
+                .map(|j| pb::Journal {
+                    id: j.id,
+                    environment_model_id: j.environment_model_id,
+                    name: j.name,
+                })
+                .collect(),
+        })
+    }
+
+    async fn create_journal(
+        &self,
+        request: Request<pb::CreateJournalRequest>,
+    ) -> RpcResult<pb::CreateJournalResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let name = JournalName::parse(&m.name)?;
+        let created = self
+            .store
+            .create_journal(m.environment_model_id, &name, now_millis())
+            .await?;
+        reply(pb::CreateJournalResponse {
+            journal: Some(pb::Journal {
+                id: created.id,
+                environment_model_id: created.environment_model_id,
+                name: created.name,
+            }),
+        })
+    }
+
+    async fn list_journal_entries(
+        &self,
+        request: Request<pb::ListJournalEntriesRequest>,
+    ) -> RpcResult<pb::ListJournalEntriesResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let journal = self.store.journal(request.get_ref().journal_id).await?;
+        self.store
+            .visible_model(&scope, journal.environment_model_id)
+            .await?;
+        let entries = self.store.journal_entries(journal.id).await?;
+        reply(pb::ListJournalEntriesResponse {
+            entries: entries.into_iter().map(journal_entry).collect(),
+        })
+    }
+
+    async fn create_journal_entry(
+        &self,
+        request: Request<pb::CreateJournalEntryRequest>,
+    ) -> RpcResult<pb::CreateJournalEntryResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = JournalEntryDraft::parse(&m.date, &m.text)?;
+        let created = self
+            .store
+            .create_journal_entry(m.journal_id, &draft, &author(claims), now_millis())
+            .await?;
+        reply(pb::CreateJournalEntryResponse {
+            entry: Some(journal_entry(created)),
+        })
+    }
+
+    // --- Labels ---
+
+    async fn get_label_sheet(
+        &self,
+        request: Request<pb::GetLabelSheetRequest>,
+    ) -> RpcResult<pb::GetLabelSheetResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let department_id = request.get_ref().department_id;
+        scope.require(department_id)?;
+        let filter = UnitFilter {
+            department_id: Some(department_id),
+            ..UnitFilter::default()
+        };
+        let names = self.store.model_names().await?;
+        let mut labels = Vec::new();
+        for u in self.store.units(&scope, filter).await? {
+            let url = qr::instruction_url(&self.public_url, u.environment_model_id);
+            labels.push(pb::Label {
+                environment_id: u.id,
+                environment_model_id: u.environment_model_id,
+                environment_model_name: names
+                    .get(&u.environment_model_id)
+                    .cloned()
+                    .unwrap_or_default(),
+                inventory_number: u.inventory_number,
+                serial_number: u.serial_number,
+                qr_code: qr::png(&url)?,
+                url,
+            });
+        }
+        labels.sort_by(|a, b| {
+            (&a.environment_model_name, &a.inventory_number)
+                .cmp(&(&b.environment_model_name, &b.inventory_number))
+        });
+        reply(pb::GetLabelSheetResponse { labels })
+    }
+
+    // --- Reference data ---
+
+    async fn list_countries(
+        &self,
+        request: Request<pb::ListCountriesRequest>,
+    ) -> RpcResult<pb::ListCountriesResponse> {
+        let rows = self.names(&request, NameTable::Countries).await?;
+        reply(pb::ListCountriesResponse {
+            countries: rows.into_iter().map(country).collect(),
+        })
+    }
+
+    async fn create_country(
+        &self,
+        request: Request<pb::CreateCountryRequest>,
+    ) -> RpcResult<pb::CreateCountryResponse> {
+        let name = &request.get_ref().name;
+        let row = self
+            .create_named(&request, NameTable::Countries, &COUNTRY, name)
+            .await?;
+        reply(pb::CreateCountryResponse {
+            country: Some(country(row)),
+        })
+    }
+
+    async fn list_manufacturers(
+        &self,
+        request: Request<pb::ListManufacturersRequest>,
+    ) -> RpcResult<pb::ListManufacturersResponse> {
+        Caller::of(&request).claims()?;
+        let rows = self.store.manufacturers().await?;
+        reply(pb::ListManufacturersResponse {
+            manufacturers: rows
+                .into_iter()
+                .map(|r| pb::Manufacturer {
+                    id: r.id,
+                    name: r.name,
+                    country_id: r.country_id.unwrap_or(0),
+                })
+                .collect(),
+        })
+    }
+
+    async fn create_manufacturer(
+        &self,
+        request: Request<pb::CreateManufacturerRequest>,
+    ) -> RpcResult<pb::CreateManufacturerResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let name = MANUFACTURER.required(&m.name)?;
+        let r = self
+            .store
+            .create_manufacturer(&name, (m.country_id > 0).then_some(m.country_id))
+            .await?;
+        reply(pb::CreateManufacturerResponse {
+            manufacturer: Some(pb::Manufacturer {
+                id: r.id,
+                name: r.name,
+                country_id: r.country_id.unwrap_or(0),
+            }),
+        })
+    }
+
+    async fn list_environment_types(
+        &self,
+        request: Request<pb::ListEnvironmentTypesRequest>,
+    ) -> RpcResult<pb::ListEnvironmentTypesResponse> {
+        let rows = self.names(&request, NameTable::EnvironmentTypes).await?;
+        reply(pb::ListEnvironmentTypesResponse {
+            environment_types: rows.into_iter().map(environment_type).collect(),
+        })
+    }
+
+    async fn create_environment_type(
+        &self,
+        request: Request<pb::CreateEnvironmentTypeRequest>,
+    ) -> RpcResult<pb::CreateEnvironmentTypeResponse> {
+        let name = &request.get_ref().name;
+        let row = self
+            .create_named(
+                &request,
+                NameTable::EnvironmentTypes,
+                &ENVIRONMENT_TYPE,
+                name,
+            )
+            .await?;
+        reply(pb::CreateEnvironmentTypeResponse {
+            environment_type: Some(environment_type(row)),
+        })
+    }
+
+    async fn list_common_documents(
+        &self,
+        request: Request<pb::ListCommonDocumentsRequest>,
+    ) -> RpcResult<pb::ListCommonDocumentsResponse> {
+        Caller::of(&request).claims()?;
+        let rows = self.store.documents().await?;
+        reply(pb::ListCommonDocumentsResponse {
+            common_documents: rows
+                .into_iter()
+                .map(|r| pb::CommonDocument {
+                    id: r.id,
+                    title: r.title,
+                    description: r.description,
+                    url: r.url,
+                })
+                .collect(),
+        })
+    }
+
+    async fn create_common_document(
+        &self,
+        request: Request<pb::CreateCommonDocumentRequest>,
+    ) -> RpcResult<pb::CreateCommonDocumentResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let draft = DocumentDraft::parse(&m.title, &m.description, &m.url)?;
+        let r = self.store.create_document(&draft).await?;
+        reply(pb::CreateCommonDocumentResponse {
+            common_document: Some(pb::CommonDocument {
+                id: r.id,
+                title: r.title,
+                description: r.description,
+                url: r.url,
+            }),
+        })
+    }
+}
+
+fn unit_standing(record: &UnitRecord, today: Day) -> Standing {
+    standing(record.next_due.as_deref().and_then(Day::stored), today)
+}
+
+fn unit(record: UnitRecord, today: Day) -> pb::Environment {
+    let standing = unit_standing(&record, today);
+    pb::Environment {
+        id: record.id,
+        environment_model_id: record.environment_model_id,
+        department_id: record.department_id,
+        serial_number: record.serial_number,
+        inventory_number: record.inventory_number,
+        next_maintenance_due: record.next_due.unwrap_or_default(),
+        is_maintenance_due_soon: standing == Standing::DueSoon,
+        is_maintenance_overdue: standing == Standing::Overdue,
+    }
+}
+
+fn model(record: ModelRecord, units: Vec<UnitRecord>, qr_code: Vec<u8>) -> pb::EnvironmentModel {
+    let today = Day::today();
+    pb::EnvironmentModel {
+        id: record.id,
+        name: record.name,
+        brand_name: record.brand_name,
+        description: record.description,
+        short_instruction: record.short_instruction,
+        short_instruction_qr_code: qr_code,
+        environments: units.into_iter().map(|u| unit(u, today)).collect(),
+        manufacturer_id: record.manufacturer_id.unwrap_or(0),
+        environment_type_id: record.environment_type_id.unwrap_or(0),
+    }
+}
+
+fn kind_of(value: i32) -> Option<Kind> {
+    match pb::MaintenanceKind::try_from(value).ok()? {
+        pb::MaintenanceKind::Unspecified => None,
+        pb::MaintenanceKind::Preventive => Some(Kind::Preventive),
+        pb::MaintenanceKind::Corrective => Some(Kind::Corrective),
+        pb::MaintenanceKind::Inspection => Some(Kind::Inspection),
+        pb::MaintenanceKind::Calibration => Some(Kind::Calibration),
+    }
+}
+
+fn kind_value(stored: &str) -> i32 {
+    let kind = match Kind::stored(stored) {
+        Some(Kind::Preventive) => pb::MaintenanceKind::Preventive,
+        Some(Kind::Corrective) => pb::MaintenanceKind::Corrective,
+        Some(Kind::Inspection) => pb::MaintenanceKind::Inspection,
+        Some(Kind::Calibration) => pb::MaintenanceKind::Calibration,
+        None => pb::MaintenanceKind::Unspecified,
+    };
+    kind as i32
+}
+
+fn entry(record: EntryRecord) -> pb::MaintenanceEntry {
+    pb::MaintenanceEntry {
+        id: record.id,
+        environment_id: record.environment_id,
+        environment_model_id: record.environment_model_id,
+        date: record.performed_on,
+        kind: kind_value(&record.kind),
+        performed_by: record.performed_by,
+        description: record.description,
+        result: record.result,
+        next_due: record.next_due.unwrap_or_default(),
+        author_id: record.author_id,
+        author: record.author_name,
+        created_at: Some(timestamp_from_millis(record.created_at)),
+    }
+}
+
+fn country(record: NamedRecord) -> pb::Country {
+    pb::Country {
+        id: record.id,
+        name: record.name,
+    }
+}
+
+fn environment_type(record: NamedRecord) -> pb::EnvironmentType {
+    pb::EnvironmentType {
+        id: record.id,
+        name: record.name,
+    }
+}
+
+fn journal_entry(record: JournalEntryRecord) -> pb::JournalEntry {
+    pb::JournalEntry {
+        id: record.id,
+        journal_id: record.journal_id,
+        date: record.entry_date,
+        text: record.text,
+        author_id: record.author_id,
+        author: record.author_name,
+        created_at: Some(timestamp_from_millis(record.created_at)),
+    }
+}

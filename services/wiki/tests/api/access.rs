@@ -1,0 +1,367 @@
+//! Who may call what: the authorization matrix over every RPC.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use portal_kit::Right;
+use portal_proto::wiki::v1 as pb;
+use prost::Message as _;
+use tonic::Code;
+
+use crate::helpers::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Anonymous,
+    Learner,
+    UserManagement,
+    EducationManagement,
+    EquipmentEditing,
+}
+
+const CALLERS: [Who; 5] = [
+    Who::Anonymous,
+    Who::Learner,
+    Who::UserManagement,
+    Who::EducationManagement,
+    Who::EquipmentEditing,
+];
+
+use Code::{NotFound as MISSING, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
+
+const PUBLIC: [Code; 5] = [OK, OK, OK, OK, OK];
+const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
+const EQUIPMENT_EDITING: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
+/// A department that is not the caller's: only editors read it.
+const OTHER_DEPARTMENT_ONLY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
+/// Equipment of another department: only editors see it exists.
+const HIDDEN: [Code; 5] = [UNAUTH, MISSING, MISSING, MISSING, OK];
+
+/// Every RPC of WikiService (reads in two situations: equipment of the
+/// caller's department, "own", and of another, "other") and who may call it.
+const MATRIX: &[(&str, [Code; 5])] = &[
+    ("ListEnvironmentModels", SIGNED_IN),
+    ("ListEnvironmentModelsByDepartment/own", SIGNED_IN),
+    (
+        "ListEnvironmentModelsByDepartment/other",
+        OTHER_DEPARTMENT_ONLY,
+    ),
+    ("GetEnvironmentModel/own", SIGNED_IN),
+    ("GetEnvironmentModel/other", HIDDEN),
+    ("CreateEnvironmentModel", EQUIPMENT_EDITING),
+    ("UpdateEnvironmentModel", EQUIPMENT_EDITING),
+    ("SaveInstruction", EQUIPMENT_EDITING),
+    ("GetPublicInstruction/own", PUBLIC),
+    ("GetPublicInstruction/other", PUBLIC),
+    ("ListEnvironmentsByModel/own", SIGNED_IN),
+    ("ListEnvironmentsByModel/other", HIDDEN),
+    ("CreateEnvironment", EQUIPMENT_EDITING),
+    ("UpdateEnvironment", EQUIPMENT_EDITING),
+    ("RetireEnvironment", EQUIPMENT_EDITING),
+    ("ListMaintenanceEntries/own", SIGNED_IN),
+    ("ListMaintenanceEntries/other", HIDDEN),
+    ("CreateMaintenanceEntry", EQUIPMENT_EDITING),
+    ("ListMaintenanceDue", SIGNED_IN),
+    ("ListJournals/own", SIGNED_IN),
+    ("ListJournals/other", HIDDEN),
+    ("CreateJournal", EQUIPMENT_EDITING),
+    ("ListJournalEntries/own", SIGNED_IN),
+    ("ListJournalEntries/other", HIDDEN),
+    ("CreateJournalEntry", EQUIPMENT_EDITING),
+    ("GetLabelSheet/own", SIGNED_IN),
+    ("GetLabelSheet/other", OTHER_DEPARTMENT_ONLY),
+    ("ListCountries", SIGNED_IN),
+    ("CreateCountry", EQUIPMENT_EDITING),
+    ("ListManufacturers", SIGNED_IN),
+    ("CreateManufacturer", EQUIPMENT_EDITING),
+    ("ListEnvironmentTypes", SIGNED_IN),
+    ("CreateEnvironmentType", EQUIPMENT_EDITING),
+    ("ListCommonDocuments", SIGNED_IN),
+    ("CreateCommonDocument", EQUIPMENT_EDITING),
+];
+
+/// Equipment of one department: a model, its unit and its journal.
+struct Equipment {
+    department_id: i64,
+    model: pb::EnvironmentModel,
+    unit: pb::Environment,
+    journal: pb::Journal,
+}
+
+struct Fixture {
+    tokens: [Option<String>; 5],
+    own: Equipment,
+    other: Equipment,
+}
+
+async fn equipment(app: &TestApp, department_id: i64, name: &str) -> Equipment {
+    let model = app.create_model(name, "<p>Инструкция</p>").await;
+    let unit = app
+        .create_unit(model.id, department_id, &format!("ИН-{name}"))
+        .await
+        .unwrap();
+    let journal = app.create_journal(model.id, "Журнал дезинфекции").await;
+    Equipment {
+        department_id,
+        model,
+        unit,
+        journal,
+    }
+}
+
+async fn fixture(app: &TestApp) -> Fixture {
+    // Every signed-in caller works in the own department, none in the other.
+    let token = |id, rights: &[Right]| Some(app.keys.token(id, rights, &[OWN_DEPARTMENT]));
+    Fixture {
+        tokens: [
+            None,
+            token(LEARNER_ID, &[]),
+            token(20, &[Right::UserManagement]),
+            token(30, &[Right::EducationManagement]),
+            token(40, &[Right::EquipmentEditing]),
+        ],
+        own: equipment(app, OWN_DEPARTMENT, "Монитор").await,
+        other: equipment(app, OTHER_DEPARTMENT, "Дефибриллятор").await,
+    }
+}
+
+fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
+    match token {
+        Some(token) => authed(message, token),
+        None => tonic::Request::new(message),
+    }
+}
+
+/// Names unique per call, for writes of unique things.
+fn unique(prefix: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Makes the call `rpc` as caller `who` with a request valid for a caller
+/// allowed to make it, and answers its code.
+async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
+    let mut client = app.client.clone();
+    let token = &fixture.tokens[who];
+    let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
+    let target = if situation == "other" {
+        &fixture.other
+    } else {
+        &fixture.own
+    };
+    let (environment_model_id, environment_id, journal_id, department_id) = (
+        target.model.id,
+        target.unit.id,
+        target.journal.id,
+        target.department_id,
+    );
+    macro_rules! done {
+        ($call:ident, $message:expr) => {
+            code(&client.$call(request($message, token)).await)
+        };
+    }
+    match name {
+        "ListEnvironmentModels" => {
+            done!(list_environment_models, pb::ListEnvironmentModelsRequest {})
+        }
+        "ListEnvironmentModelsByDepartment" => done!(
+            list_environment_models_by_department,
+            pb::ListEnvironmentModelsByDepartmentRequest { department_id }
+        ),
+        "GetEnvironmentModel" => done!(
+            get_environment_model,
+            pb::GetEnvironmentModelRequest {
+                environment_model_id
+            }
+        ),
+        "CreateEnvironmentModel" => done!(
+            create_environment_model,
+            model_request("Новая модель", "<p>x</p>")
+        ),
+        "UpdateEnvironmentModel" => {
+            let m = model_request("Монитор", "<p>Инструкция</p>");
+            done!(
+                update_environment_model,
+                pb::UpdateEnvironmentModelRequest {
+                    id: environment_model_id,
+                    name: m.name,
+                    brand_name: m.brand_name,
+                    description: m.description,
+                    short_instruction: m.short_instruction,
+                    manufacturer_id: 0,
+                    environment_type_id: 0,
+                }
+            )
+        }
+        "SaveInstruction" => done!(
+            save_instruction,
+            pb::SaveInstructionRequest {
+                environment_model_id,
+                short_instruction: "<p>Инструкция</p>".into(),
+            }
+        ),
+        "GetPublicInstruction" => done!(
+            get_public_instruction,
+            pb::GetPublicInstructionRequest {
+                environment_model_id
+            }
+        ),
+        "ListEnvironmentsByModel" => done!(
+            list_environments_by_model,
+            pb::ListEnvironmentsByModelRequest {
+                environment_model_id
+            }
+        ),
+        "CreateEnvironment" => done!(
+            create_environment,
+            pb::CreateEnvironmentRequest {
+                environment_model_id,
+                department_deployment: department_id,
+                serial_number: "SN".into(),
+                inventory_number: unique("ИН"),
+            }
+        ),
+        "UpdateEnvironment" => done!(
+            update_environment,
+            pb::UpdateEnvironmentRequest {
+                id: environment_id,
+                department_deployment: department_id,
+                serial_number: target.unit.serial_number.clone(),
+                inventory_number: target.unit.inventory_number.clone(),
+            }
+        ),
+        "RetireEnvironment" => {
+            let spare = app
+                .create_unit(environment_model_id, department_id, &unique("ИН"))
+                .await
+                .unwrap();
+            done!(
+                retire_environment,
+                pb::RetireEnvironmentRequest { id: spare.id }
+            )
+        }
+        "ListMaintenanceEntries" => done!(
+            list_maintenance_entries,
+            pb::ListMaintenanceEntriesRequest { environment_id }
+        ),
+        "CreateMaintenanceEntry" => done!(
+            create_maintenance_entry,
+            pb::CreateMaintenanceEntryRequest {
+                environment_id,
+                date: day(0),
+                kind: pb::MaintenanceKind::Inspection as i32,
+                performed_by: "Инженер".into(),
+                description: "Осмотр".into(),
+                result: String::new(),
+                next_due: String::new(),
+            }
+        ),
+        "ListMaintenanceDue" => done!(list_maintenance_due, pb::ListMaintenanceDueRequest {}),
+        "ListJournals" => done!(
+            list_journals,
+            pb::ListJournalsRequest {
+                environment_model_id
+            }
+        ),
+        "CreateJournal" => done!(
+            create_journal,
+            pb::CreateJournalRequest {
+                environment_model_id,
+                name: unique("Журнал"),
+            }
+        ),
+        "ListJournalEntries" => done!(
+            list_journal_entries,
+            pb::ListJournalEntriesRequest { journal_id }
+        ),
+        "CreateJournalEntry" => done!(
+            create_journal_entry,
+            pb::CreateJournalEntryRequest {
+                journal_id,
+                date: day(0),
+                text: "Обработано".into(),
+            }
+        ),
+        "GetLabelSheet" => done!(get_label_sheet, pb::GetLabelSheetRequest { department_id }),
+        "ListCountries" => done!(list_countries, pb::ListCountriesRequest {}),
+        "CreateCountry" => done!(
+            create_country,
+            pb::CreateCountryRequest {
+                name: unique("Страна"),
+            }
+        ),
+        "ListManufacturers" => done!(list_manufacturers, pb::ListManufacturersRequest {}),
+        "CreateManufacturer" => done!(
+            create_manufacturer,
+            pb::CreateManufacturerRequest {
+                name: unique("Производитель"),
+                country_id: 0,
+            }
+        ),
+        "ListEnvironmentTypes" => done!(list_environment_types, pb::ListEnvironmentTypesRequest {}),
+        "CreateEnvironmentType" => done!(
+            create_environment_type,
+            pb::CreateEnvironmentTypeRequest {
+                name: unique("Вид"),
+            }
+        ),
+        "ListCommonDocuments" => done!(list_common_documents, pb::ListCommonDocumentsRequest {}),
+        "CreateCommonDocument" => done!(
+            create_common_document,
+            pb::CreateCommonDocumentRequest {
+                title: "Приказ".into(),
+                description: String::new(),
+                url: "https://hospital.example/order.pdf".into(),
+            }
+        ),
+        other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+#[tokio::test]
+async fn every_call_enforces_its_access_rule() {
+    on_each_backend(|app| async move {
+        let fixture = fixture(&app).await;
+        let mut wrong = Vec::new();
+        for (rpc, expected) in MATRIX {
+            for (who, expected) in expected.iter().enumerate() {
+                let actual = call(&app, &fixture, rpc, who).await;
+                if actual != *expected {
+                    wrong.push(format!(
+                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
+                        CALLERS[who]
+                    ));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "on {:?}:\n{}",
+            app.backend,
+            wrong.join("\n")
+        );
+    })
+    .await;
+}
+
+#[test]
+fn the_matrix_covers_every_rpc_of_the_contract() {
+    let descriptors =
+        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
+    let service = descriptors
+        .file
+        .iter()
+        .filter(|file| file.package() == "portal.wiki.v1")
+        .flat_map(|file| &file.service)
+        .find(|service| service.name() == "WikiService")
+        .expect("WikiService in the descriptors");
+    for method in &service.method {
+        let covered = MATRIX
+            .iter()
+            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
+        assert!(
+            covered,
+            "{} is missing from the authorization matrix",
+            method.name()
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! The short instruction is sanitised on save (DESIGN §8): the XSS corpus goes
+//! in through CreateEnvironmentModel, UpdateEnvironmentModel and
+//! SaveInstruction and comes back harmless, also on the public page.
+
+use portal_proto::wiki::v1 as pb;
+
+use crate::helpers::*;
+
+/// Attacks from the OWASP XSS filter evasion cheat sheet, and the ones a rich
+/// text editor's HTML invites.
+const CORPUS: &[&str] = &[
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<img src=\"javascript:alert(1)\">",
+    "<svg onload=alert(1)>",
+    "<svg><script>alert(1)</script></svg>",
+    "<a href=\"javascript:alert(1)\">x</a>",
+    "<a href=\"JaVaScRiPt:alert(1)\">x</a>",
+    "<a href=\"&#106;avascript:alert(1)\">x</a>",
+    "<a href=\"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==\">x</a>",
+    "<iframe src=\"javascript:alert(1)\"></iframe>",
+    "<iframe srcdoc=\"<script>alert(1)</script>\"></iframe>",
+    "<iframe src=\"https://evil.example/embed/1\"></iframe>",
+    "<iframe src=\"https://portal.example.evil.example/api/file/download/1\"></iframe>",
+    "<body onload=alert(1)>",
+    "<div style=\"background:url(javascript:alert(1))\">x</div>",
+    "<object data=\"javascript:alert(1)\"></object>",
+    "<embed src=\"javascript:alert(1)\">",
+    "<form action=\"javascript:alert(1)\"><input type=submit></form>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "<p onclick=\"alert(1)\">x</p>",
+    "<meta http-equiv=\"refresh\" content=\"0;url=javascript:alert(1)\">",
+    "<link rel=stylesheet href=\"javascript:alert(1)\">",
+    "<img src=\"data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+\">",
+    "<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\">",
+    "<iframe src=\"https://portal.example/api/file/download/3?autoplay=1\" allow=\"autoplay\"></iframe>",
+];
+
+const FORBIDDEN: &[&str] = &[
+    "<script",
+    "onerror",
+    "onload",
+    "onclick",
+    "javascript:",
+    "<svg",
+    "srcdoc",
+    "<object",
+    "<embed",
+    "<form",
+    "<meta",
+    "<link",
+    "style=",
+    "data:text",
+    "data:image/svg",
+    "autoplay",
+    "evil.example",
+];
+
+fn assert_harmless(attack: &str, stored: &str) {
+    let lower = stored.to_lowercase();
+    for forbidden in FORBIDDEN {
+        assert!(!lower.contains(forbidden), "{attack} stored as {stored}");
+    }
+}
+
+#[tokio::test]
+async fn the_xss_corpus_is_defused_by_every_call_that_saves_an_instruction() {
+    on_each_backend(|app| async move {
+        let mut client = app.client.clone();
+        let token = app.editor_token();
+        let model = app.create_model("Монитор", "").await;
+        for attack in CORPUS {
+            let created = app.create_model("Монитор", attack).await;
+            assert_harmless(attack, &created.short_instruction);
+
+            let mut update = model_request("Монитор", attack);
+            update.name = "Монитор".into();
+            let updated = client
+                .update_environment_model(authed(
+                    pb::UpdateEnvironmentModelRequest {
+                        id: model.id,
+                        name: update.name,
+                        brand_name: update.brand_name,
+                        description: update.description,
+                        short_instruction: update.short_instruction,
+                        manufacturer_id: 0,
+                        environment_type_id: 0,
+                    },
+                    &token,
+                ))
+                .await
+                .unwrap()
+                .into_inner()
+                .environment_model
+                .unwrap();
+            assert_harmless(attack, &updated.short_instruction);
+
+            let saved = client
+                .save_instruction(authed(
+                    pb::SaveInstructionRequest {
+                        environment_model_id: model.id,
+                        short_instruction: (*attack).into(),
+                    },
+                    &token,
+                ))
+                .await
+                .unwrap()
+                .into_inner()
+                .short_instruction;
+            assert_harmless(attack, &saved);
+            let public = client
+                .get_public_instruction(tonic::Request::new(pb::GetPublicInstructionRequest {
+                    environment_model_id: model.id,
+                }))
+                .await
+                .unwrap()
+                .into_inner()
+                .short_instruction;
+            assert_eq!(public, saved, "what is shown is what was stored");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_portals_own_video_and_safe_formatting_survive() {
+    on_each_backend(|app| async move {
+        let html = format!(
+            "<h2>Включение</h2><p><strong>Шаг 1.</strong> <a href=\"tel:+74950000000\">Инженер</a></p><iframe class=\"ql-video\" frameborder=\"0\" allowfullscreen=\"true\" src=\"{PUBLIC_URL}/api/file/download/5\"></iframe>"
+        );
+        let saved = app.create_model("Монитор", &html).await.short_instruction;
+        // ammonia adds `rel` to links; everything else stays as written.
+        assert_eq!(
+            saved,
+            html.replace("\">Инженер", "\" rel=\"noopener noreferrer\">Инженер")
+        );
+    })
+    .await;
+}
+
+/// An instruction with a photo inside, as the editor sends images: over the
+/// transport's 4 MB default, within the wiki's 10 MB.
+fn with_photo(bytes: usize) -> String {
+    format!(
+        "<p>Фото панели:</p><p><img src=\"data:image/jpeg;base64,{}\"></p>",
+        "A".repeat(bytes)
+    )
+}
+
+#[tokio::test]
+async fn an_instruction_with_photos_up_to_ten_megabytes_is_saved_and_read_back() {
+    on_each_backend(|app| async move {
+        let limit = portal_wiki::domain::instruction::MAX_MESSAGE_BYTES;
+        let mut client = app
+            .client
+            .clone()
+            .max_decoding_message_size(limit)
+            .max_encoding_message_size(limit);
+        let model = app.create_model("Монитор", "").await;
+        let save = |html: String| pb::SaveInstructionRequest {
+            environment_model_id: model.id,
+            short_instruction: html,
+        };
+        let big = with_photo(6 * 1024 * 1024);
+        client
+            .save_instruction(authed(save(big.clone()), &app.editor_token()))
+            .await
+            .unwrap();
+        let read = client
+            .get_public_instruction(tonic::Request::new(pb::GetPublicInstructionRequest {
+                environment_model_id: model.id,
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(read.short_instruction.len(), big.len());
+        let too_big = client
+            .save_instruction(authed(
+                save(with_photo(10 * 1024 * 1024)),
+                &app.editor_token(),
+            ))
+            .await;
+        assert_status(
+            too_big,
+            tonic::Code::InvalidArgument,
+            "Инструкция не должна превышать 10 МБ",
+        );
+    })
+    .await;
+}

@@ -1,0 +1,210 @@
+//! Spawns the real wiki service on a random port with a fresh database and
+//! talks to it through the generated tonic client.
+
+use std::future::Future;
+
+use portal_kit::Right;
+use portal_kit::day::Day;
+use portal_kit::db::Backend;
+use portal_kit::serve::serve_grpc;
+use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_proto::wiki::v1 as pb;
+use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
+use portal_wiki::{SERVICE_NAME, WikiSettings};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+pub type Client = WikiServiceClient<Channel>;
+
+pub const PUBLIC_URL: &str = "https://portal.example";
+pub const EDITOR_ID: i64 = 1;
+pub const LEARNER_ID: i64 = 10;
+/// The learner's department, and another one.
+pub const OWN_DEPARTMENT: i64 = 4;
+pub const OTHER_DEPARTMENT: i64 = 5;
+
+pub struct TestApp {
+    pub client: Client,
+    pub keys: TestKeys,
+    pub backend: Backend,
+    _database: TestDatabase,
+    shutdown: CancellationToken,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
+/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on a fresh service.
+pub async fn on_each_backend<F, Fut>(scenario: F)
+where
+    F: Fn(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    for backend in backends() {
+        eprintln!("--- on {backend:?}");
+        scenario(spawn_app(backend, false).await).await;
+    }
+}
+
+pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
+    let keys = TestKeys::new();
+    let database = TestDatabase::new(backend).await;
+    let routes = portal_wiki::routes(WikiSettings {
+        database_url: database.url.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        public_url: PUBLIC_URL.into(),
+        seed_demo,
+    })
+    .await
+    .expect("wiki starts");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
+    let address = listener.local_addr().expect("local address");
+    let shutdown = CancellationToken::new();
+    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
+    let client = WikiServiceClient::connect(format!("http://{address}"))
+        .await
+        .expect("connect to wiki");
+    TestApp {
+        client,
+        keys,
+        backend,
+        _database: database,
+        shutdown,
+    }
+}
+
+/// A request carrying `token` as its bearer token.
+pub fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("header value"),
+    );
+    request
+}
+
+pub fn code<T>(result: &Result<T, Status>) -> Code {
+    match result {
+        Ok(_) => Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+/// Asserts a call failed with `code` and `message`.
+pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
+    match result {
+        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
+        Err(status) => {
+            assert_eq!(status.code(), code, "{status:?}");
+            assert_eq!(status.message(), message, "{status:?}");
+        }
+    }
+}
+
+pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentModelRequest {
+    pb::CreateEnvironmentModelRequest {
+        name: name.into(),
+        brand_name: "Mindray".into(),
+        description: "Прикроватный монитор".into(),
+        short_instruction: instruction.into(),
+        manufacturer_id: 0,
+        environment_type_id: 0,
+    }
+}
+
+impl TestApp {
+    pub fn editor_token(&self) -> String {
+        self.keys.token(EDITOR_ID, &[Right::EquipmentEditing], &[])
+    }
+
+    pub fn learner_token(&self) -> String {
+        self.keys.token(LEARNER_ID, &[], &[OWN_DEPARTMENT])
+    }
+
+    pub async fn create_model(&self, name: &str, instruction: &str) -> pb::EnvironmentModel {
+        self.client
+            .clone()
+            .create_environment_model(authed(
+                model_request(name, instruction),
+                &self.editor_token(),
+            ))
+            .await
+            .expect("create model")
+            .into_inner()
+            .environment_model
+            .expect("created model")
+    }
+
+    pub async fn create_unit(
+        &self,
+        model_id: i64,
+        department_id: i64,
+        inventory_number: &str,
+    ) -> Result<pb::Environment, Status> {
+        self.client
+            .clone()
+            .create_environment(authed(
+                pb::CreateEnvironmentRequest {
+                    environment_model_id: model_id,
+                    department_deployment: department_id,
+                    serial_number: format!("SN-{inventory_number}"),
+                    inventory_number: inventory_number.into(),
+                },
+                &self.editor_token(),
+            ))
+            .await
+            .map(|r| r.into_inner().environment.expect("created unit"))
+    }
+
+    pub async fn log(
+        &self,
+        unit_id: i64,
+        date: &str,
+        next_due: &str,
+    ) -> Result<pb::MaintenanceEntry, Status> {
+        self.client
+            .clone()
+            .create_maintenance_entry(authed(
+                pb::CreateMaintenanceEntryRequest {
+                    environment_id: unit_id,
+                    date: date.into(),
+                    kind: pb::MaintenanceKind::Preventive as i32,
+                    performed_by: "ООО «Медтехсервис»".into(),
+                    description: "Плановое ТО".into(),
+                    result: "Исправен".into(),
+                    next_due: next_due.into(),
+                },
+                &self.editor_token(),
+            ))
+            .await
+            .map(|r| r.into_inner().entry.expect("created entry"))
+    }
+
+    pub async fn create_journal(&self, model_id: i64, name: &str) -> pb::Journal {
+        self.client
+            .clone()
+            .create_journal(authed(
+                pb::CreateJournalRequest {
+                    environment_model_id: model_id,
+                    name: name.into(),
+                },
+                &self.editor_token(),
+            ))
+            .await
+            .expect("create journal")
+            .into_inner()
+            .journal
+            .expect("created journal")
+    }
+}
+
+/// A calendar day `days` from today (UTC), `YYYY-MM-DD`.
+pub fn day(days: i64) -> String {
+    Day::today().plus_days(days).to_string()
+}

@@ -1,0 +1,74 @@
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { skipToken, useQueryClient } from '@tanstack/react-query';
+
+import { EducationService } from '@/gen/portal/education/v1/education_pb';
+
+const education = EducationService.method;
+
+/**
+ * A taken try changes the test's summary, the learner's results and "My tests": whatever
+ * the learner does refreshes every query of the education service.
+ */
+export function useRefreshEducation() {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.invalidateQueries({
+      queryKey: createConnectQueryKey({ schema: EducationService, cardinality: undefined }),
+    });
+}
+
+const byId = <T>(id: bigint | undefined, input: (id: bigint) => T) =>
+  id === undefined ? skipToken : input(id);
+
+/** The courses assigned to the signed-in user (user 0 is the caller). */
+export const useMyCourses = () => useQuery(education.listCoursesByUser, { userId: 0n });
+
+export const useCourse = (courseId: bigint | undefined) =>
+  useQuery(
+    education.getCourse,
+    byId(courseId, (id) => ({ courseId: id })),
+  );
+
+export const useCourseArticles = (courseId: bigint | undefined) =>
+  useQuery(
+    education.listArticlesByCourse,
+    byId(courseId, (id) => ({ courseId: id })),
+  );
+
+export const useArticle = (articleId: bigint | undefined) =>
+  useQuery(
+    education.getArticle,
+    byId(articleId, (id) => ({ articleId: id })),
+  );
+
+export const useArticleTests = (articleId: bigint | undefined) =>
+  useQuery(
+    education.listTestsByArticle,
+    byId(articleId, (id) => ({ articleId: id })),
+  );
+
+export const useTest = (testId: bigint | undefined) =>
+  useQuery(
+    education.getTest,
+    byId(testId, (id) => ({ testId: id })),
+  );
+
+/** The test's summary for the signed-in user, with the tries they have left. */
+export const useTestSummary = (testId: bigint | undefined) =>
+  useQuery(
+    education.getTestSummary,
+    byId(testId, (id) => ({ testId: id, userId: 0n })),
+  );
+
+/** The signed-in user's results, oldest first: on one test, or on every test (0). */
+export const useMyResults = (testId: bigint | undefined) =>
+  useQuery(
+    education.listUserTestResults,
+    byId(testId, (id) => ({ testId: id, userId: 0n })),
+  );
+
+export const useMyTests = () => useQuery(education.listMyTests);
+
+export const useStartAttempt = () => useMutation(education.startAttempt);
+
+export const useCompleteTest = () => useMutation(education.completeTest);

@@ -1,0 +1,61 @@
+import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
+import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
+import { Link, useParams } from 'react-router';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { PageHeader } from '@/components/page-header';
+import { parseId } from '@/lib/ids';
+import { strings } from '@/lib/strings';
+
+import { useCourse, useCourseArticles } from '../api/education-queries';
+import { articlePath } from '../utils/routes';
+
+/** A course: its description and deadline, then its articles in course order. */
+export function CoursePage() {
+  const courseId = parseId(useParams().courseId);
+  const course = useCourse(courseId);
+  const articles = useCourseArticles(courseId);
+
+  if (courseId === undefined || course.isError || articles.isError) return <LoadError />;
+  if (course.isPending || articles.isPending) return <Loading />;
+  const found = course.data.course;
+  if (!found) return <LoadError />;
+
+  return (
+    <>
+      <PageHeader title={found.title} />
+      <Typography sx={{ mb: 0.5 }}>{found.description}</Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2.5 }}>
+        {strings.education.deadline(found.dateDeadline)}
+      </Typography>
+      {articles.data.articles.length === 0 ? (
+        <Typography sx={{ color: 'text.secondary' }}>{strings.education.noArticles}</Typography>
+      ) : (
+        <Paper variant="outlined">
+          <List disablePadding>
+            {articles.data.articles.map((article) => (
+              <ListItemButton
+                key={article.id}
+                component={Link}
+                to={articlePath(courseId, article.id)}
+                divider
+              >
+                <ListItemIcon>
+                  <ArticleOutlined color="primary" />
+                </ListItemIcon>
+                <ListItemText
+                  primary={article.title}
+                  secondary={
+                    article.dateDeadline
+                      ? `${article.description} · ${strings.education.deadline(article.dateDeadline)}`
+                      : article.description
+                  }
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { Code, ConnectError } from '@connectrpc/connect';
+import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { PageHeader } from '@/components/page-header';
+import type { CompleteTestResponse, StartAttemptResponse } from '@/gen/portal/education/v1/education_pb';
+import { errorMessage } from '@/lib/errors';
+import { parseId } from '@/lib/ids';
+import { notify } from '@/lib/notifications';
+import { strings } from '@/lib/strings';
+
+import {
+  useCompleteTest,
+  useMyResults,
+  useRefreshEducation,
+  useStartAttempt,
+  useTestSummary,
+} from '../api/education-queries';
+import { AttemptForm, type ChosenAnswer } from './attempt-form';
+import { ResultDialog } from './result-dialog';
+import { AttemptHistory, TestSummary } from './test-summary';
+
+const text = strings.education.test;
+
+/**
+ * Spec §4's test flow: the summary with earlier attempts, then the drawn questions once
+ * started, then the result dialog; closing it loads the page's data afresh (the summary
+ * shows the try taken, the history the new result).
+ */
+export function TestPage() {
+  const testId = parseId(useParams().testId);
+  const summary = useTestSummary(testId);
+  const results = useMyResults(testId);
+  const start = useStartAttempt();
+  const complete = useCompleteTest();
+  const refresh = useRefreshEducation();
+  const [attempt, setAttempt] = useState<StartAttemptResponse>();
+  const [result, setResult] = useState<CompleteTestResponse>();
+
+  if (testId === undefined || summary.isError) return <LoadError />;
+  if (summary.isPending) return <Loading />;
+  const found = summary.data.summary;
+  if (!found) return <LoadError />;
+
+  const reload = () => {
+    setResult(undefined);
+    setAttempt(undefined);
+    void refresh();
+  };
+
+  const begin = () =>
+    start.mutate(
+      { testId },
+      {
+        onSuccess: (started) => {
+          setAttempt(started);
+          void refresh();
+        },
+        onError: (error) => {
+          notify.error(errorMessage(error));
+          void refresh();
+        },
+      },
+    );
+
+  const finish = (answers: ChosenAnswer[]) => {
+    if (!attempt) return;
+    complete.mutate(
+      { testId, attemptId: attempt.attemptId, questionWithAnswers: answers },
+      {
+        onSuccess: setResult,
+        onError: (error) => {
+          notify.error(errorMessage(error));
+          // Expired or already completed: this attempt is over; show where the tries stand.
+          if (error instanceof ConnectError && error.code === Code.FailedPrecondition) reload();
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title={found.title} />
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
+        <TestSummary summary={found} />
+      </Paper>
+      {attempt ? (
+        <AttemptForm attempt={attempt} submitting={complete.isPending} onFinish={finish} />
+      ) : (
+        <Stack spacing={2}>
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+            {text.attempts}
+          </Typography>
+          {results.isError ? <LoadError /> : <AttemptHistory results={results.data?.results ?? []} />}
+          <Box>
+            {found.numberOfTriesLeft === 0 ? (
+              <Alert severity="warning">{text.exhausted}</Alert>
+            ) : (
+              <Button variant="contained" size="large" onClick={begin} loading={start.isPending}>
+                {text.start}
+              </Button>
+            )}
+          </Box>
+        </Stack>
+      )}
+      <ResultDialog result={result} onClose={reload} />
+    </>
+  );
+}
