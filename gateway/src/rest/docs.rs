@@ -5,6 +5,7 @@ use axum::Router;
 use axum::http::Method;
 use axum::response::Html;
 use axum::routing::get;
+use utoipa::openapi::content::ContentBuilder;
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem,
 };
@@ -21,14 +22,15 @@ pub fn openapi(endpoints: &[Endpoint]) -> OpenApi {
         } else {
             HttpMethod::Get
         };
+        let success = match endpoint.file {
+            Some(media_type) => ResponseBuilder::new()
+                .description(format!("The file, {media_type}"))
+                .content(media_type, ContentBuilder::new().build()),
+            None => ResponseBuilder::new().description("Envelope {success, data, errorMessage}"),
+        };
         let mut operation = OperationBuilder::new()
             .summary(Some(endpoint.summary))
-            .response(
-                "200",
-                ResponseBuilder::new()
-                    .description("Envelope {success, data, errorMessage}")
-                    .build(),
-            )
+            .response("200", success.build())
             .response(
                 "400",
                 ResponseBuilder::new().description("Invalid input").build(),

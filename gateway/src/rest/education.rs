@@ -11,7 +11,9 @@ use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query};
+use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, csv};
+
+mod export;
 
 /// The statistics page's next page, for clients that page; the body's `data`
 /// stays the list spec §7 clients expect.
@@ -136,6 +138,20 @@ pub fn endpoints() -> Vec<Endpoint> {
                 "pageToken",
             ],
             get(list_all_test_results),
+        ),
+        Endpoint::download(
+            "/api/test/export-user-test-results",
+            "Результаты всех сотрудников в CSV для Excel (UTF-8 с BOM, разделитель «;»), с фильтрами страницы статистики; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
+            &[
+                "testId",
+                "departmentId",
+                "userId",
+                "dateFrom",
+                "dateTo",
+                "utcOffset",
+            ],
+            csv::CONTENT_TYPE,
+            get(export::export_test_results),
         ),
         Endpoint::get(
             "/api/test/get-my-tests",

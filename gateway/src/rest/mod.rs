@@ -3,6 +3,7 @@
 //! `{"success", "data", "errorMessage"}` with the HTTP status of DESIGN §5.
 
 mod auth;
+mod csv;
 mod docs;
 mod education;
 mod files;
@@ -51,6 +52,8 @@ pub struct Endpoint {
     pub summary: &'static str,
     pub query: &'static [&'static str],
     pub route: MethodRouter<AppState>,
+    /// The media type of a successful answer that is a file, not the envelope.
+    pub file: Option<&'static str>,
 }
 
 impl Endpoint {
@@ -66,6 +69,22 @@ impl Endpoint {
             summary,
             query,
             route,
+            file: None,
+        }
+    }
+
+    /// A GET whose successful answer is a file of `media_type`; failures are
+    /// the envelope as everywhere.
+    pub fn download(
+        path: &'static str,
+        summary: &'static str,
+        query: &'static [&'static str],
+        media_type: &'static str,
+        route: MethodRouter<AppState>,
+    ) -> Self {
+        Endpoint {
+            file: Some(media_type),
+            ..Endpoint::get(path, summary, query, route)
         }
     }
 
@@ -76,6 +95,7 @@ impl Endpoint {
             summary,
             query: &[],
             route,
+            file: None,
         }
     }
 }
@@ -336,6 +356,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 
 /// Who is calling, carried on to the service: the bearer token and the client
 /// address (for auth's per-address rate limit).
+#[derive(Clone)]
 pub struct Caller {
     authorization: Option<HeaderValue>,
     client_address: Option<ClientAddress>,

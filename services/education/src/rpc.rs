@@ -515,10 +515,11 @@ impl EducationService for EducationRpc {
             page_size: message.page_size,
             page_token: &message.page_token,
         })?;
-        let (results, next) = self.store.results(&filter).await?;
+        let page = self.store.results(&filter).await?;
         reply(pb::ListAllTestResultsResponse {
-            results: results.into_iter().map(test_result).collect(),
-            next_page_token: next.map(|mark| mark.token()).unwrap_or_default(),
+            results: page.rows.into_iter().map(test_result).collect(),
+            next_page_token: page.next.map(|mark| mark.token()).unwrap_or_default(),
+            total_count: page.total.unwrap_or(0),
         })
     }
 

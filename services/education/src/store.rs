@@ -689,52 +689,38 @@ impl Store {
         .await?)
     }
 
-    /// One page of completed results, newest first, and the mark of the next
-    /// page if there is one.
-    pub async fn results(
-        &self,
-        filter: &ResultFilter,
-    ) -> ServiceResult<(Vec<ResultRecord>, Option<PageMark>)> {
-        let mut conditions = vec!["a.completed_at IS NOT NULL".to_owned()];
-        let mut binds: Vec<i64> = Vec::new();
-        let mut bind = |value: i64| {
-            binds.push(value);
-            format!("${}", binds.len())
+    /// One page of completed results, newest first, the mark of the next page if
+    /// there is one, and on the first page how many results match in all.
+    pub async fn results(&self, filter: &ResultFilter) -> ServiceResult<ResultsPage> {
+        let mut matching = ResultConditions::of(filter);
+        // Counted once per filter, on its first page; the count's index walk is
+        // the same as the page's, without the join and the sort.
+        let total = if filter.after.is_none() {
+            let sql = format!("SELECT COUNT(*) FROM attempts a WHERE {}", matching.sql());
+            let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
+            for value in &matching.binds {
+                query = query.bind(*value);
+            }
+            Some(query.fetch_one(&self.pool).await?)
+        } else {
+            None
         };
-        if let Some(test_id) = filter.test_id {
-            conditions.push(format!("a.test_id = {}", bind(test_id)));
-        }
-        if let Some(user_id) = filter.user_id {
-            conditions.push(format!("a.user_id = {}", bind(user_id)));
-        }
-        if let Some(from) = filter.from_millis {
-            conditions.push(format!("a.completed_at >= {}", bind(from)));
-        }
-        if let Some(until) = filter.until_millis {
-            conditions.push(format!("a.completed_at < {}", bind(until)));
-        }
-        if let Some(department_id) = filter.department_id {
-            conditions.push(format!(
-                "EXISTS (SELECT 1 FROM attempt_departments d WHERE d.attempt_id = a.id AND d.department_id = {})",
-                bind(department_id)
-            ));
-        }
         if let Some(after) = filter.after {
-            let before = bind(after.completed_at);
-            let same = bind(after.completed_at);
-            let id = bind(after.id);
-            conditions.push(format!(
+            let before = matching.bind(after.completed_at);
+            let same = matching.bind(after.completed_at);
+            let id = matching.bind(after.id);
+            matching.conditions.push(format!(
                 "(a.completed_at < {before} OR (a.completed_at = {same} AND a.id < {id}))"
             ));
         }
         // One more than a page tells whether another page follows.
-        let limit = bind(filter.page_size + 1);
+        let limit = matching.bind(filter.page_size + 1);
         let sql = format!(
             "{RESULT_COLUMNS} WHERE {} ORDER BY a.completed_at DESC, a.id DESC LIMIT {limit}",
-            conditions.join(" AND ")
+            matching.sql()
         );
         let mut query = sqlx::query_as::<_, ResultRecord>(sqlx::AssertSqlSafe(sql));
-        for value in binds {
+        for value in matching.binds {
             query = query.bind(value);
         }
         let mut rows = query.fetch_all(&self.pool).await?;
@@ -748,7 +734,7 @@ impl Store {
         } else {
             None
         };
-        Ok((rows, next))
+        Ok(ResultsPage { rows, next, total })
     }
 
     /// The tests of a course's articles.
@@ -798,6 +784,66 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         Ok(courses == 0 && tests == 0)
+    }
+}
+
+/// One page of the statistics.
+pub struct ResultsPage {
+    pub rows: Vec<ResultRecord>,
+    pub next: Option<PageMark>,
+    /// Results matching the filter; counted on the first page only.
+    pub total: Option<i64>,
+}
+
+/// The statistics filter as SQL conditions on `attempts a`, with their binds.
+struct ResultConditions {
+    conditions: Vec<String>,
+    binds: Vec<i64>,
+}
+
+impl ResultConditions {
+    fn of(filter: &ResultFilter) -> ResultConditions {
+        let mut matching = ResultConditions {
+            conditions: vec!["a.completed_at IS NOT NULL".to_owned()],
+            binds: Vec::new(),
+        };
+        if let Some(test_id) = filter.test_id {
+            let test = matching.bind(test_id);
+            matching.conditions.push(format!("a.test_id = {test}"));
+        }
+        if let Some(user_id) = filter.user_id {
+            let user = matching.bind(user_id);
+            matching.conditions.push(format!("a.user_id = {user}"));
+        }
+        if let Some(from) = filter.from_millis {
+            let from = matching.bind(from);
+            matching
+                .conditions
+                .push(format!("a.completed_at >= {from}"));
+        }
+        if let Some(until) = filter.until_millis {
+            let until = matching.bind(until);
+            matching
+                .conditions
+                .push(format!("a.completed_at < {until}"));
+        }
+        if let Some(department_id) = filter.department_id {
+            let department = matching.bind(department_id);
+            matching.conditions.push(format!(
+                "EXISTS (SELECT 1 FROM attempt_departments d WHERE d.attempt_id = a.id AND d.department_id = {department})"
+            ));
+        }
+        matching
+    }
+
+    /// Adds a bind and returns its placeholder.
+    fn bind(&mut self, value: i64) -> String {
+        self.binds.push(value);
+        format!("${}", self.binds.len())
+    }
+
+    fn sql(&self) -> String {
+        self.conditions.join(" AND ")
     }
 }
 

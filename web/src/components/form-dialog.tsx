@@ -24,6 +24,8 @@ type FormDialogProps = {
   onClose: () => void;
   /** Resets the form and closes the dialog after a success. */
   onDone: () => void;
+  /** A form with many fields (a test's questions) gets more room. */
+  wide?: boolean;
   children: ReactNode;
 };
 
@@ -38,6 +40,7 @@ export function FormDialog({
   closeDelayMs,
   onClose,
   onDone,
+  wide = false,
   children,
 }: FormDialogProps) {
   const theme = useTheme();
@@ -59,7 +62,7 @@ export function FormDialog({
         if (!pending && reason !== 'backdropClick') onClose();
       }}
       fullWidth
-      maxWidth="sm"
+      maxWidth={wide ? 'md' : 'sm'}
       fullScreen={phone}
       aria-labelledby={`${formId}-title`}
     >

@@ -13,6 +13,8 @@ export const paths = {
   myStatistics: '/my-statistics',
   admin: '/admin',
   adminEducation: '/admin/education',
+  adminCourses: '/admin/education/courses',
+  adminArticles: '/admin/education/articles',
   adminTests: '/admin/education/tests',
   adminEquipment: '/admin/equipments',
   adminEquipmentModels: '/admin/equipments/equipment-models',

@@ -19,7 +19,8 @@ async fn results(
 }
 
 #[tokio::test]
-async fn results_filter_by_test_department_user_and_date_and_page_newest_first() {
+async fn results_filter_by_test_department_user_and_date_page_newest_first_and_count_on_the_first_page()
+ {
     on_each_backend(|app| async move {
         let first = app.assigned([1, 1, 10], 1).await;
         let second = app.assigned([1, 1, 10], 1).await;
@@ -37,6 +38,7 @@ async fn results_filter_by_test_department_user_and_date_and_page_newest_first()
 
         let all = results(&app, pb::ListAllTestResultsRequest::default()).await;
         assert_eq!(all.results.len(), 5);
+        assert_eq!(all.total_count, 5);
         assert!(all.next_page_token.is_empty());
         let newest_first: Vec<i64> = all.results.iter().map(|r| r.id).collect();
         let mut sorted = newest_first.clone();
@@ -78,6 +80,7 @@ async fn results_filter_by_test_department_user_and_date_and_page_newest_first()
         )
         .await;
         assert_eq!(by_user.results.len(), 4);
+        assert_eq!(by_user.total_count, 4);
         let long_ago = results(
             &app,
             pb::ListAllTestResultsRequest {
@@ -100,6 +103,7 @@ async fn results_filter_by_test_department_user_and_date_and_page_newest_first()
         let mut paged = Vec::new();
         let mut token = String::new();
         loop {
+            let first_page = token.is_empty();
             let page = results(
                 &app,
                 pb::ListAllTestResultsRequest {
@@ -110,6 +114,9 @@ async fn results_filter_by_test_department_user_and_date_and_page_newest_first()
             )
             .await;
             assert!(page.results.len() <= 2);
+            // Counted once, on the first page: the deeper pages cost no count.
+            let expected_total = if first_page { 5 } else { 0 };
+            assert_eq!(page.total_count, expected_total);
             paged.extend(page.results.iter().map(|r| r.id));
             if page.next_page_token.is_empty() {
                 break;

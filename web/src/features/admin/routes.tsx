@@ -1,23 +1,18 @@
 import { Typography } from '@mui/material';
 import { Navigate, type RouteObject } from 'react-router';
 
-import { UnderConstruction } from '@/components/under-construction';
 import { paths } from '@/config/paths';
 import { crumb } from '@/lib/breadcrumbs';
 import { RequireRight } from '@/lib/session/guards';
 import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
+import { educationRoutes } from './education/routes';
 import { equipmentAdminRoutes } from './equipment/routes';
+import { statisticsRoutes } from './statistics/routes';
 import { usersManagementRoutes } from './users-management/routes';
 
-const placeholder = (title: string): RouteObject => ({
-  element: <UnderConstruction title={title} />,
-  handle: crumb(title),
-});
-
 // /admin opens to any admin-type right; each section needs its own (spec §2, DESIGN §6).
-// Education keeps an optional detail id until its pages arrive.
 export const adminRoutes: RouteObject[] = [
   {
     path: paths.admin,
@@ -35,12 +30,7 @@ export const adminRoutes: RouteObject[] = [
             path: paths.adminEducation,
             element: <RequireRight anyOf={[Right.EducationManagement]} />,
             handle: crumb(strings.pages.adminEducation),
-            children: [
-              { index: true, element: <Navigate to="courses" replace /> },
-              { path: 'courses/:adminCourseId?', ...placeholder(strings.pages.adminCourses) },
-              { path: 'articles/:adminArticleId?', ...placeholder(strings.pages.adminArticles) },
-              { path: 'tests/:adminTestId?', ...placeholder(strings.pages.adminTests) },
-            ],
+            children: educationRoutes,
           },
           {
             path: paths.adminEquipment,
@@ -54,7 +44,7 @@ export const adminRoutes: RouteObject[] = [
             handle: crumb(strings.pages.adminUsersManagement),
             children: usersManagementRoutes,
           },
-          { path: paths.adminStatistics, ...placeholder(strings.pages.adminStatistics) },
+          ...statisticsRoutes,
         ],
       },
     ],

@@ -1,0 +1,113 @@
+import { Box } from '@mui/material';
+import Quill from 'quill';
+import 'quill/dist/quill.snow.css';
+import { useEffect, useEffectEvent, useRef } from 'react';
+
+import { adminStrings } from '@/lib/admin-strings';
+import { notify } from '@/lib/notifications';
+
+// Spec §5: links only with these protocols, anything else becomes about:blank (Quill's
+// sanitiser, which its video embeds use as well). The server cleans the HTML again on save.
+const Link = Quill.import('formats/link') as { PROTOCOL_WHITELIST: string[] };
+Link.PROTOCOL_WHITELIST = ['http', 'https', 'mailto', 'tel', 'sms'];
+
+// Spec §5's toolbar: headers 1-3, bold, left/center/right, image, video, clear formatting.
+const toolbar = [
+  [{ header: [1, 2, 3, false] }],
+  ['bold'],
+  [{ align: '' }, { align: 'center' }, { align: 'right' }],
+  ['image', 'video'],
+  ['clean'],
+];
+
+const imageTypes = ['image/png', 'image/jpeg'];
+
+// Quill's header picker names its levels in English through CSS; these name them in Russian.
+const { normal, levels } = adminStrings.education.article.editorHeadings;
+const picker = '& .ql-snow .ql-picker.ql-header';
+const headingLabels = {
+  [`${picker} .ql-picker-label::before, ${picker} .ql-picker-item::before`]: { content: `'${normal}'` },
+  ...Object.fromEntries(
+    levels.map((label, index) => [
+      `${picker} .ql-picker-label[data-value="${index + 1}"]::before, ${picker} .ql-picker-item[data-value="${index + 1}"]::before`,
+      { content: `'${label}'` },
+    ]),
+  ),
+  [picker]: { width: 150 },
+};
+
+/** Spec §5: the image button takes only PNG and JPEG, embedded as data (DESIGN §8 allows those). */
+function insertImage(quill: Quill) {
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.accept = imageTypes.join(',');
+  input.onchange = () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    if (!imageTypes.includes(file.type)) {
+      notify.error(adminStrings.education.article.onlyPngJpeg);
+      return;
+    }
+    const reader = new FileReader();
+    reader.onload = () => {
+      const at = quill.getSelection(true).index;
+      quill.insertEmbed(at, 'image', reader.result, 'user');
+    };
+    reader.readAsDataURL(file);
+  };
+  input.click();
+}
+
+type RichTextEditorProps = {
+  label: string;
+  /** The content to start from; later changes of it are not picked up. */
+  initialHtml: string;
+  onChange: (html: string) => void;
+  disabled: boolean;
+};
+
+/** The article content editor (Quill). Only the article page loads it, with its own chunk. */
+export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichTextEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const editor = useRef<Quill | null>(null);
+  const changed = useEffectEvent(onChange);
+  const initial = useRef(initialHtml);
+
+  useEffect(() => {
+    const container = host.current;
+    if (!container) return;
+    const element = document.createElement('div');
+    container.append(element);
+    const quill = new Quill(element, {
+      theme: 'snow',
+      placeholder: adminStrings.education.article.editorPlaceholder,
+      modules: { toolbar: { container: toolbar, handlers: { image: () => insertImage(quill) } } },
+    });
+    quill.root.setAttribute('role', 'textbox');
+    quill.root.setAttribute('aria-multiline', 'true');
+    quill.root.setAttribute('aria-label', label);
+    quill.clipboard.dangerouslyPasteHTML(initial.current, 'silent');
+    quill.on('text-change', () => changed(quill.getLength() <= 1 ? '' : quill.root.innerHTML));
+    editor.current = quill;
+    return () => {
+      editor.current = null;
+      container.replaceChildren();
+    };
+  }, [label]);
+
+  useEffect(() => {
+    editor.current?.enable(!disabled);
+  }, [disabled]);
+
+  return (
+    <Box
+      ref={host}
+      sx={{
+        '& .ql-toolbar': { borderRadius: '4px 4px 0 0', fontFamily: 'inherit' },
+        '& .ql-container': { borderRadius: '0 0 4px 4px', fontFamily: 'inherit', fontSize: '1rem' },
+        '& .ql-editor': { minHeight: 280 },
+        ...headingLabels,
+      }}
+    />
+  );
+}

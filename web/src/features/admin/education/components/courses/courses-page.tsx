@@ -1,0 +1,52 @@
+import { ListItemButton, ListItemText, Paper, List, Typography } from '@mui/material';
+import { Link } from 'react-router';
+
+import { Loading, LoadError } from '@/components/load-state';
+import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
+import { formatDay } from '@/lib/format-date';
+import { strings } from '@/lib/strings';
+
+import { useCourses } from '../../api/education-queries';
+import { CreateCourseDialog } from './create-course-dialog';
+
+const text = adminStrings.education.course;
+
+export function CoursesPage() {
+  const query = useCourses();
+
+  let content;
+  if (query.isPending) content = <Loading />;
+  else if (query.isError) content = <LoadError />;
+  else if (query.data.courses.length === 0) {
+    content = <Typography sx={{ color: 'text.secondary' }}>{text.empty}</Typography>;
+  } else {
+    content = (
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <List disablePadding aria-label={strings.pages.adminCourses}>
+          {query.data.courses.map((course) => (
+            <ListItemButton
+              key={course.id}
+              component={Link}
+              to={`${paths.adminCourses}/${course.id}`}
+              divider
+            >
+              <ListItemText
+                primary={course.title}
+                secondary={text.deadlineOn(formatDay(course.dateDeadline))}
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      </Paper>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={strings.pages.adminCourses} action={<CreateCourseDialog />} />
+      {content}
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import {
+  Chip,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+
+import { adminStrings } from '@/lib/admin-strings';
+import { formatDateTime } from '@/lib/format-date';
+
+import type { TestGroup } from '../utils/group-results';
+
+const text = adminStrings.statistics;
+
+/** Spec §2: per test, per person, each attempt with points, passed (Да/Нет) and its date. */
+export function ResultGroups({ groups }: { groups: TestGroup[] }) {
+  return (
+    <Stack spacing={2}>
+      {groups.map((group) => (
+        <Paper
+          key={group.testId}
+          variant="outlined"
+          component="section"
+          aria-label={group.title}
+          sx={{ p: { xs: 2, sm: 2.5 } }}
+        >
+          <Typography variant="h6" component="h3" sx={{ fontWeight: 600, mb: 1 }}>
+            {group.title}
+          </Typography>
+          <Stack spacing={2}>
+            {group.users.map((user) => (
+              <div key={user.userId}>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <Typography component="h4" sx={{ fontWeight: 600 }}>
+                    {user.name}
+                  </Typography>
+                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                    {text.attempts(user.attempts.length)}
+                  </Typography>
+                </Stack>
+                <Table size="small" aria-label={`${group.title}: ${user.name}`} sx={{ maxWidth: 640 }}>
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>{text.points}</TableCell>
+                      <TableCell>{text.passed}</TableCell>
+                      <TableCell>{text.completed}</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {user.attempts.map((attempt) => (
+                      <TableRow key={attempt.id}>
+                        <TableCell>
+                          {attempt.totalPoint} / {attempt.totalPointsPossible}
+                        </TableCell>
+                        <TableCell>
+                          <Chip
+                            label={attempt.isPassed ? text.yes : text.no}
+                            color={attempt.isPassed ? 'success' : 'default'}
+                            size="small"
+                            variant={attempt.isPassed ? 'filled' : 'outlined'}
+                          />
+                        </TableCell>
+                        <TableCell>
+                          {attempt.dateCompletion
+                            ? formatDateTime(timestampDate(attempt.dateCompletion))
+                            : ''}
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </div>
+            ))}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
