@@ -1,5 +1,5 @@
 import { Typography } from '@mui/material';
-import { Navigate, type RouteObject } from 'react-router';
+import { type RouteObject } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { crumb } from '@/lib/breadcrumbs';
