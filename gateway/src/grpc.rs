@@ -1,15 +1,25 @@
 //! gRPC at the gateway: every Portal RPC is forwarded unchanged (native gRPC over
 //! h2c, or grpc-web translated by tonic-web) to the service that owns it; health
 //! and reflection are answered here for the whole portal.
+//!
+//! A forwarded call waits at most the upstream call time-out: the client's own
+//! `grpc-timeout` is kept when shorter, otherwise the limit is put in its place
+//! (the channel enforces it and the service hears it). Client-streaming calls
+//! (uploads) are answered after their last message, so they keep whatever the
+//! client asked for.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
 use http::uri::PathAndQuery;
-use http::{HeaderMap, Request, Response, Uri, Version};
+use http::{HeaderMap, HeaderValue, Request, Response, Uri, Version};
 use http_body_util::BodyExt;
+use prost::Message;
 use tonic::{Code, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -25,15 +35,21 @@ use crate::upstream::{Balanced, Upstream, Upstreams};
 use portal_kit::net::FORWARDED_FOR;
 
 pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
+pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
+
+const GRPC_TIMEOUT: &str = "grpc-timeout";
 
 /// Routes `/{service}/{method}` of each Portal service to its upstream, plus the
 /// gateway's own health and reflection.
 pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
     let mut router = Router::new();
+    let client_streams = Arc::new(client_streams()?);
     for upstream in upstreams.all() {
         let forward = Forward {
             channel: upstream.channel.clone(),
             service: upstream.service,
+            call_timeout: upstreams.call_timeout,
+            client_streams: client_streams.clone(),
         };
         let service = ServiceBuilder::new()
             .layer(GrpcWebLayer::new())
@@ -56,11 +72,69 @@ pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
         ))
 }
 
+/// The paths (`/package.Service/Method`) of every Portal RPC the client
+/// streams to, read from the contracts themselves.
+fn client_streams() -> anyhow::Result<HashSet<String>> {
+    let set = prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET)?;
+    Ok(set
+        .file
+        .iter()
+        .flat_map(|file| {
+            file.service.iter().flat_map(move |service| {
+                service
+                    .method
+                    .iter()
+                    .filter(|method| method.client_streaming())
+                    .map(move |method| {
+                        format!("/{}.{}/{}", file.package(), service.name(), method.name())
+                    })
+            })
+        })
+        .collect())
+}
+
+/// Puts `limit` in the request's `grpc-timeout` unless the client asked for
+/// less.
+fn cap_timeout(headers: &mut HeaderMap, limit: Duration) {
+    let asked = headers
+        .get(GRPC_TIMEOUT)
+        .and_then(|value| value.to_str().ok())
+        .and_then(parse_grpc_timeout);
+    if asked.is_some_and(|asked| asked <= limit) {
+        return;
+    }
+    // At most 8 digits (the protocol's own bound).
+    let millis = limit.as_millis().min(99_999_999);
+    if let Ok(value) = HeaderValue::try_from(format!("{millis}m")) {
+        headers.insert(GRPC_TIMEOUT, value);
+    }
+}
+
+/// A `grpc-timeout` value: up to 8 digits and a unit (gRPC over HTTP/2).
+fn parse_grpc_timeout(value: &str) -> Option<Duration> {
+    let (digits, unit) = value.split_at_checked(value.len().checked_sub(1)?)?;
+    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount * 3600),
+        "M" => Duration::from_secs(amount * 60),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}
+
 /// Sends a request on to one replica of an upstream as it came (HTTP/2).
 #[derive(Clone)]
 struct Forward {
     channel: Balanced,
     service: &'static str,
+    call_timeout: Duration,
+    client_streams: Arc<HashSet<String>>,
 }
 
 impl tower::Service<Request<tonic::body::Body>> for Forward {
@@ -78,6 +152,9 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
     fn call(&mut self, mut request: Request<tonic::body::Body>) -> Self::Future {
         let channel = self.channel.clone();
         let service = self.service;
+        if !self.client_streams.contains(request.uri().path()) {
+            cap_timeout(request.headers_mut(), self.call_timeout);
+        }
         Box::pin(async move {
             // The replica's channel puts its own scheme and authority in front.
             let path = request.uri().path_and_query().cloned();
@@ -105,8 +182,14 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
                     Ok(Response::from_parts(parts, Body::new(body)))
                 }
                 Err(error) => {
-                    tracing::warn!(%error, upstream = service, "upstream unreachable");
-                    Ok(Status::unavailable(MSG_UPSTREAM_DOWN).into_http())
+                    tracing::warn!(%error, upstream = service, "upstream call failed");
+                    let status = match error.downcast_ref::<Status>() {
+                        Some(status) if status.code() == Code::DeadlineExceeded => {
+                            Status::deadline_exceeded(MSG_UPSTREAM_SLOW)
+                        }
+                        _ => Status::unavailable(MSG_UPSTREAM_DOWN),
+                    };
+                    Ok(status.into_http())
                 }
             }
         })
@@ -137,15 +220,17 @@ struct AggregateHealth {
 }
 
 /// SERVING when a replica's health stream says so; otherwise (at start, or
-/// with every replica down) the answer of one check through the balancer.
-pub async fn upstream_status(upstream: &Upstream) -> ServingStatus {
+/// with every replica down) the answer of one check through the balancer,
+/// within `limit`.
+pub async fn upstream_status(upstream: &Upstream, limit: Duration) -> ServingStatus {
     if upstream.replicas().iter().any(|(_, serving)| *serving) {
         return ServingStatus::Serving;
     }
     let mut client = HealthClient::new(upstream.channel.clone());
-    let request = HealthCheckRequest {
+    let mut request = tonic::Request::new(HealthCheckRequest {
         service: upstream.service.to_owned(),
-    };
+    });
+    request.set_timeout(limit);
     match client.check(request).await {
         Ok(response) => response.into_inner().status(),
         Err(_) => ServingStatus::NotServing,
@@ -162,7 +247,9 @@ impl Health for AggregateHealth {
         let status = if service.is_empty() {
             let mut all = ServingStatus::Serving;
             for upstream in self.upstreams.all() {
-                if upstream_status(upstream).await != ServingStatus::Serving {
+                if upstream_status(upstream, self.upstreams.call_timeout).await
+                    != ServingStatus::Serving
+                {
                     all = ServingStatus::NotServing;
                 }
             }
@@ -172,7 +259,7 @@ impl Health for AggregateHealth {
                 .upstreams
                 .owning(&service)
                 .ok_or_else(|| Status::new(Code::NotFound, format!("unknown service {service}")))?;
-            upstream_status(upstream).await
+            upstream_status(upstream, self.upstreams.call_timeout).await
         };
         Ok(tonic::Response::new(HealthCheckResponse {
             status: status.into(),
@@ -189,5 +276,44 @@ impl Health for AggregateHealth {
     ) -> Result<tonic::Response<Self::WatchStream>, Status> {
         let status = self.check(request).await?.into_inner();
         Ok(tonic::Response::new(tokio_stream::once(Ok(status))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capped(asked: Option<&str>) -> String {
+        let mut headers = HeaderMap::new();
+        if let Some(asked) = asked {
+            headers.insert(GRPC_TIMEOUT, HeaderValue::from_str(asked).unwrap());
+        }
+        cap_timeout(&mut headers, Duration::from_secs(60));
+        headers[GRPC_TIMEOUT].to_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn a_shorter_deadline_stays_and_a_longer_or_unreadable_one_becomes_the_limit() {
+        assert_eq!(capped(Some("900000u")), "900000u");
+        assert_eq!(capped(Some("1M")), "1M");
+        assert_eq!(capped(Some("2M")), "60000m");
+        assert_eq!(capped(Some("1H")), "60000m");
+        assert_eq!(capped(None), "60000m");
+        for unreadable in ["", "m", "5", "123456789S", "5x", "-5S"] {
+            assert_eq!(capped(Some(unreadable)), "60000m", "{unreadable}");
+        }
+    }
+
+    #[test]
+    fn only_the_uploads_are_client_streams() {
+        let mut streams: Vec<String> = client_streams().unwrap().into_iter().collect();
+        streams.sort();
+        assert_eq!(
+            streams,
+            [
+                "/portal.files.v1.FilesService/SaveFile",
+                "/portal.files.v1.FilesService/SaveVideo"
+            ]
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use portal_kit::config::{Config, Target};
@@ -12,8 +13,9 @@ use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
+use tower::ServiceExt as _;
 
-use crate::upstream::{Discovery, Upstreams};
+use crate::upstream::{Discovery, Upstream, Upstreams};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -106,16 +108,30 @@ async fn start_all(
         )
     })?;
     let keys = key_files(config)?;
+    // Files asks the wiki who sees a model: it gets the wiki's loopback URL,
+    // bound before it.
+    let mut services_config = config.clone();
     let mut urls = Vec::new();
     for service in [Target::Auth, Target::Education, Target::Wiki, Target::Files] {
         let listener = bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?;
-        urls.push(format!("http://{}", listener.local_addr()?));
-        let (name, routes) = service_routes(service, config, &keys).await?;
+        let url = format!("http://{}", listener.local_addr()?);
+        if service == Target::Wiki {
+            services_config.wiki_url = Some(url.clone());
+        }
+        urls.push(url);
+        let (name, routes) = service_routes(service, &services_config, &keys).await?;
         spawn_service(tasks, listener, name, routes, shutdown);
     }
     let [auth, education, wiki, files] =
         <[String; 4]>::try_from(urls).map_err(|_| anyhow::anyhow!("four services"))?;
-    let upstreams = Upstreams::connect(&auth, &education, &wiki, &files, &Discovery::default())?;
+    let upstreams = Upstreams::connect(
+        &auth,
+        &education,
+        &wiki,
+        &files,
+        &Discovery::default(),
+        Duration::from_secs(config.upstream_call_timeout),
+    )?;
     start_gateway(config, upstreams, shutdown, tasks).await
 }
 
@@ -247,6 +263,12 @@ async fn service_routes(
             )
         }
         Target::Files => {
+            let wiki_url = config
+                .wiki_url
+                .as_deref()
+                .context("PORTAL_WIKI_URL: required for the files target")?;
+            let wiki =
+                Upstream::connect(portal_wiki::SERVICE_NAME, wiki_url, &Discovery::default())?;
             let settings = portal_files::FilesSettings {
                 database_url: config.database_url_for("files"),
                 public_key_file: keys.public.clone(),
@@ -256,6 +278,10 @@ async fn service_routes(
                     document: config.files_max_document_mib * MIB,
                     video: config.files_max_video_mib * MIB,
                 },
+                seed_demo: config.seed_demo,
+                wiki: portal_files::WikiChannel::new(
+                    wiki.channel.map_err(tonic::Status::from_error),
+                ),
             };
             (
                 portal_files::SERVICE_NAME,

@@ -15,6 +15,11 @@
 //! Why not tonic's `Channel::balance_channel`: its endpoints reconnect behind a
 //! `ready` that never fails, so a dead replica keeps its share of calls until
 //! DNS drops it, and with no endpoint a call waits with no time limit.
+//!
+//! Channels carry no time-out of their own: each call says how long it may
+//! wait (`grpc-timeout`, which the channel enforces and the service hears), so
+//! the REST handlers and the forwarding set the limit and an upload, answered
+//! after its last byte, goes without one on the very same channel.
 
 use std::future::Future;
 use std::io;
@@ -38,8 +43,6 @@ use tower::{Service, ServiceExt};
 
 /// How often upstream names are resolved again in production.
 const RESOLVE_INTERVAL: Duration = Duration::from_secs(5);
-/// How long a call waits for its answer (the ingress's own limit, k8s/README).
-const CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The pause before watching a replica's health again after its stream ended.
 const WATCH_RETRY: Duration = Duration::from_millis(250);
 
@@ -59,9 +62,9 @@ pub struct Upstreams {
     pub education: Upstream,
     pub wiki: Upstream,
     pub files: Upstream,
-    /// The files service without the per-call time-out: an upload's answer
-    /// comes after its last byte, however long the file takes to arrive.
-    pub files_streams: Upstream,
+    /// How long a call may wait for its answer (`PORTAL_UPSTREAM_CALL_TIMEOUT`),
+    /// set on each call by its caller; uploads and downloads go without it.
+    pub call_timeout: Duration,
 }
 
 /// Turns a host name into the addresses of its replicas.
@@ -103,18 +106,14 @@ impl Upstreams {
         wiki: &str,
         files: &str,
         discovery: &Discovery,
+        call_timeout: Duration,
     ) -> anyhow::Result<Upstreams> {
         Ok(Upstreams {
             auth: Upstream::connect(portal_auth::SERVICE_NAME, auth, discovery)?,
             education: Upstream::connect(portal_education::SERVICE_NAME, education, discovery)?,
             wiki: Upstream::connect(portal_wiki::SERVICE_NAME, wiki, discovery)?,
             files: Upstream::connect(portal_files::SERVICE_NAME, files, discovery)?,
-            files_streams: Upstream::connect_with(
-                portal_files::SERVICE_NAME,
-                files,
-                discovery,
-                None,
-            )?,
+            call_timeout,
         })
     }
 
@@ -130,6 +129,7 @@ impl Upstreams {
             &required(&config.wiki_url, "PORTAL_WIKI_URL")?,
             &required(&config.files_url, "PORTAL_FILES_URL")?,
             &Discovery::default(),
+            Duration::from_secs(config.upstream_call_timeout),
         )
     }
 
@@ -146,23 +146,11 @@ impl Upstreams {
 }
 
 impl Upstream {
-    /// `urls`: one or more comma-separated `http://host:port`. A call waits at
-    /// most [`CALL_TIMEOUT`] for its answer.
+    /// `urls`: one or more comma-separated `http://host:port`.
     pub fn connect(
         service: &'static str,
         urls: &str,
         discovery: &Discovery,
-    ) -> anyhow::Result<Upstream> {
-        Self::connect_with(service, urls, discovery, Some(CALL_TIMEOUT))
-    }
-
-    /// As [`Upstream::connect`], with `call_timeout` (`None`: a call may take
-    /// as long as its stream lasts).
-    pub fn connect_with(
-        service: &'static str,
-        urls: &str,
-        discovery: &Discovery,
-        call_timeout: Option<Duration>,
     ) -> anyhow::Result<Upstream> {
         let targets = urls
             .split(',')
@@ -171,7 +159,6 @@ impl Upstream {
             .with_context(|| format!("upstream URL of {service}: {urls}"))?;
         let replicas = Arc::new(Replicas {
             service,
-            call_timeout,
             list: RwLock::new(Arc::new(Vec::new())),
             next: AtomicUsize::new(0),
         });
@@ -274,7 +261,6 @@ async fn discover(replicas: Weak<Replicas>, targets: Vec<Target>, discovery: Dis
 #[derive(Debug)]
 struct Replicas {
     service: &'static str,
-    call_timeout: Option<Duration>,
     list: RwLock<Arc<Vec<Arc<Replica>>>>,
     next: AtomicUsize,
 }
@@ -312,7 +298,7 @@ impl Replicas {
             }
             match current.iter().find(|replica| replica.addr == *addr) {
                 Some(replica) => next.push(replica.clone()),
-                None => match Replica::start(self.service, *addr, self.call_timeout) {
+                None => match Replica::start(self.service, *addr) {
                     Ok(replica) => {
                         tracing::info!(service = self.service, %addr, "upstream replica added");
                         next.push(Arc::new(replica));
@@ -352,16 +338,8 @@ impl Replicas {
 }
 
 impl Replica {
-    fn start(
-        service: &'static str,
-        addr: SocketAddr,
-        call_timeout: Option<Duration>,
-    ) -> Result<Replica, tonic::transport::Error> {
-        let mut endpoint = Endpoint::from_shared(format!("http://{addr}"))?;
-        if let Some(timeout) = call_timeout {
-            endpoint = endpoint.timeout(timeout);
-        }
-        let channel = endpoint
+    fn start(service: &'static str, addr: SocketAddr) -> Result<Replica, tonic::transport::Error> {
+        let channel = Endpoint::from_shared(format!("http://{addr}"))?
             .connect_timeout(Duration::from_secs(2))
             .tcp_keepalive(Some(Duration::from_secs(30)))
             .tcp_nodelay(true)
@@ -444,6 +422,12 @@ fn as_error(status: tonic::Status) -> BoxError {
     Box::new(status)
 }
 
+/// Whether a channel's error is the call's `grpc-timeout` running out.
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    std::iter::successors(Some(error), |error| error.source())
+        .any(|error| error.is::<tonic::TimeoutExpired>())
+}
+
 impl Service<http::Request<Body>> for Balanced {
     type Response = http::Response<Body>;
     type Error = BoxError;
@@ -466,6 +450,11 @@ impl Service<http::Request<Body>> for Balanced {
             let channel = replica.channel.clone();
             match channel.oneshot(request).await {
                 Ok(response) => Ok(response),
+                // The call's own `grpc-timeout` ran out: a slow answer, not a
+                // replica gone, so it stays in the rotation.
+                Err(error) if timed_out(&error) => Err(as_error(tonic::Status::deadline_exceeded(
+                    format!("{service}: no answer within the call's time-out"),
+                ))),
                 Err(error) => {
                     // The connection failed or timed out (a gRPC status would be
                     // a response): the next calls go elsewhere until its health

@@ -84,7 +84,9 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
 async fn readyz(State(upstreams): State<Upstreams>) -> Response {
     let mut down = Vec::new();
     for upstream in upstreams.all() {
-        if crate::grpc::upstream_status(upstream).await != ServingStatus::Serving {
+        if crate::grpc::upstream_status(upstream, upstreams.call_timeout).await
+            != ServingStatus::Serving
+        {
             down.push(upstream.service);
         }
     }

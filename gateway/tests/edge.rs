@@ -1,19 +1,22 @@
 //! The gateway as the public edge: whose address it believes, slow and idle
-//! clients, the connection cap, cache and transport headers, and error answers
-//! that stay Russian whoever produced them.
+//! clients, slow upstreams, the connection cap, cache and transport headers,
+//! and error answers that stay Russian whoever produced them.
 
 mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
-use support::{Portal, envelope, gateway_to, recording_upstream, start};
+use portal_proto::files::v1::GetFilesRequest;
+use portal_proto::files::v1::files_service_client::FilesServiceClient;
+use support::{Portal, envelope, gateway_to, recording_upstream, recording_upstream_after, start};
 
 const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
 
 /// The addresses the upstream heard for one REST call and one native gRPC
 /// call, each claiming to come from 198.51.100.1.
@@ -55,6 +58,62 @@ async fn a_forwarded_address_from_a_trusted_proxy_is_believed_and_passed_on_alon
         addresses_heard("127.0.0.1/32").await,
         ["198.51.100.1", "198.51.100.1"]
     );
+}
+
+#[tokio::test]
+async fn a_slow_call_is_cut_at_the_upstream_time_out_and_an_upload_is_not() {
+    // Every call is answered after 3 s (NOT_FOUND); the gateway waits 1 s.
+    let (url, seen) = recording_upstream_after("grpc-timeout", Duration::from_secs(3)).await;
+    let portal = gateway_to(&url, &["--upstream-call-timeout=1"]).await;
+    let within_the_limit = |started: Instant| {
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_secs(1) && waited < Duration::from_millis(2500),
+            "{waited:?}"
+        );
+    };
+
+    let started = Instant::now();
+    let (status, _, body) = portal.get("/api/file/get-files?idRelated=7", None).await;
+    within_the_limit(started);
+    assert_eq!(status, 504, "{body}");
+    assert_eq!(envelope(&body)["errorMessage"], MSG_UPSTREAM_SLOW);
+
+    // Forwarded gRPC: the limit replaces a longer deadline, a shorter one stays.
+    let mut files = FilesServiceClient::new(portal.grpc_channel().await);
+    let started = Instant::now();
+    let mut request = tonic::Request::new(GetFilesRequest { id_related: 7 });
+    request.set_timeout(Duration::from_secs(30));
+    let status = files.get_files(request).await.unwrap_err();
+    within_the_limit(started);
+    assert_eq!(status.code(), tonic::Code::DeadlineExceeded);
+    assert_eq!(status.message(), MSG_UPSTREAM_SLOW);
+    let mut request = tonic::Request::new(GetFilesRequest { id_related: 7 });
+    request.set_timeout(Duration::from_millis(900));
+    files.get_files(request).await.unwrap_err();
+
+    // An upload is answered after its last byte: it waits for the service.
+    let form = reqwest::multipart::Form::new().text("idRelated", "7").part(
+        "file",
+        reqwest::multipart::Part::bytes(b"%PDF-1.7\n".to_vec()).file_name("a.pdf"),
+    );
+    let started = Instant::now();
+    let response = portal
+        .http
+        .post(format!("{}/api/file/save", portal.base))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(3));
+    assert_eq!(response.status().as_u16(), 404);
+    let body = envelope(&response.text().await.unwrap());
+    assert_eq!(body["errorMessage"], "Отделение не найдено");
+
+    portal.running.stop().await.unwrap();
+    // What the service heard: REST's limit as tonic writes it, the gateway's
+    // cap, the client's shorter deadline, and no limit on the upload.
+    assert_eq!(*seen.lock().unwrap(), ["1000000u", "1000m", "900000u", ""]);
 }
 
 /// Reads from `stream` until the server closes it; what it sent meanwhile.

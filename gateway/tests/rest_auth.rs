@@ -5,7 +5,7 @@ mod support;
 
 use reqwest::header::{HeaderMap, SET_COOKIE};
 use serde_json::{Value, json};
-use support::{ADMIN_PASSWORD, Portal, Post, envelope, start};
+use support::{ADMIN_PASSWORD, Portal, Post, data, get_data, post_data, start};
 
 const SESSION_EXPIRED: &str = "Сессия истекла. Пожалуйста, войдите снова.";
 
@@ -29,24 +29,9 @@ fn set_cookie(headers: &HeaderMap, name: &str) -> (String, String) {
     (value, attributes.to_owned())
 }
 
-/// The `data` of a successful envelope.
-fn data(status: u16, body: &str) -> Value {
-    assert_eq!(status, 200, "{body}");
-    let value = envelope(body);
-    assert_eq!(value["success"], true, "{value}");
-    assert!(value["errorMessage"].is_null(), "{value}");
-    value["data"].clone()
-}
-
-/// The `errorMessage` of a failed envelope, after checking the status.
+/// The `errorMessage` of a failed answer, after checking the status.
 fn error(expected: u16, (status, _, body): (u16, HeaderMap, String)) -> String {
-    assert_eq!(status, expected, "{body}");
-    let value = envelope(&body);
-    assert_eq!(value["success"], false, "{value}");
-    value["errorMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    support::error(expected, status, &body)
 }
 
 async fn sign_in(portal: &Portal, login: &str, password: &str) -> (u16, HeaderMap, String) {
@@ -77,21 +62,6 @@ async fn admin_token(portal: &Portal) -> String {
         .as_str()
         .unwrap()
         .to_owned()
-}
-
-async fn get_data(portal: &Portal, path: &str, token: &str) -> Value {
-    let (status, _, body) = portal.get(path, Some(token)).await;
-    data(status, &body)
-}
-
-async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
-    let post = Post {
-        json: Some(json),
-        token: Some(token),
-        ..Post::default()
-    };
-    let (status, _, body) = portal.post(path, post).await;
-    data(status, &body)
 }
 
 fn ids(list: &Value) -> Vec<i64> {

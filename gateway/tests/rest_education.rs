@@ -1,53 +1,19 @@
 //! Every education-host call of spec §7 over REST (and the calls beyond it):
 //! paths, query names, camelCase fields, the envelope, statuses, no correctness
-//! for learners, and the tries limit under concurrent submissions.
+//! for learners, the tries limit under concurrent submissions, and articles
+//! with photos up to their 10 MB.
 
 mod support;
 
 use futures_util::future::join_all;
 use portal_kit::Right;
+use portal_proto::education::v1 as pb;
+use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde_json::{Value, json};
-use support::{Portal, Post, envelope, start};
+use support::{Portal, Post, data, error, get_data, post_data, post_json, start};
 
 const LEARNER: i64 = 50;
 const OTHER: i64 = 51;
-
-fn data(status: u16, body: &str) -> Value {
-    assert_eq!(status, 200, "{body}");
-    let value = envelope(body);
-    assert_eq!(value["success"], true, "{value}");
-    value["data"].clone()
-}
-
-fn error(expected: u16, status: u16, body: &str) -> String {
-    assert_eq!(status, expected, "{body}");
-    let value = envelope(body);
-    assert_eq!(value["success"], false, "{value}");
-    value["errorMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-async fn get(portal: &Portal, path: &str, token: &str) -> Value {
-    let (status, _, body) = portal.get(path, Some(token)).await;
-    data(status, &body)
-}
-
-async fn post(portal: &Portal, path: &str, token: &str, json: Value) -> (u16, String) {
-    let post = Post {
-        json: Some(json),
-        token: Some(token),
-        ..Post::default()
-    };
-    let (status, _, body) = portal.post(path, post).await;
-    (status, body)
-}
-
-async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
-    let (status, body) = post(portal, path, token, json).await;
-    data(status, &body)
-}
 
 /// A test as spec §3 writes one: `question[]` with `answer[]` and `isCorrect`.
 fn test_body(points: i32, drawn: i32, tries: i32, questions: usize) -> Value {
@@ -146,9 +112,9 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     assert!(course["dateCreation"].as_str().unwrap().ends_with('Z'));
 
     // The learner's path.
-    let courses = get(&portal, "/api/course/get-all-courses", &learner).await;
+    let courses = get_data(&portal, "/api/course/get-all-courses", &learner).await;
     assert_eq!(courses[0]["id"], course_id);
-    let mine = get(
+    let mine = get_data(
         &portal,
         &format!("/api/course/get-all-courses-by-user?userId={LEARNER}"),
         &learner,
@@ -158,14 +124,14 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         mine,
         json!([{ "id": course_id, "title": "Профилактика ИСМП" }])
     );
-    let one = get(
+    let one = get_data(
         &portal,
         &format!("/api/course/get-by-id-course?idCourse={course_id}"),
         &learner,
     )
     .await;
     assert_eq!(one["dateDeadline"], "2030-01-31");
-    let articles = get(
+    let articles = get_data(
         &portal,
         &format!("/api/course/get-all-article-by-course?courseId={course_id}"),
         &learner,
@@ -173,17 +139,17 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     .await;
     assert_eq!(articles[0]["id"], article_id);
     assert_eq!(
-        get(&portal, "/api/course/get-all-article", &learner).await[0]["id"],
+        get_data(&portal, "/api/course/get-all-article", &learner).await[0]["id"],
         article_id
     );
-    let read = get(
+    let read = get_data(
         &portal,
         &format!("/api/course/get-by-id-article?idArticle={article_id}"),
         &learner,
     )
     .await;
     assert_eq!(read["title"], "Пять моментов гигиены рук");
-    let tests = get(
+    let tests = get_data(
         &portal,
         &format!("/api/test/get-all-test-by-article?articleId={article_id}"),
         &learner,
@@ -191,17 +157,17 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     .await;
     assert_eq!(tests[0]["id"], test_id);
     assert_eq!(
-        get(&portal, "/api/test/get-all-test", &learner).await[0]["numberOfTries"],
+        get_data(&portal, "/api/test/get-all-test", &learner).await[0]["numberOfTries"],
         3
     );
-    let info = get(
+    let info = get_data(
         &portal,
         &format!("/api/test/get-by-id-test?idTest={test_id}"),
         &learner,
     )
     .await;
     assert_eq!(info["totalPointsRequired"], 1);
-    let summary = get(
+    let summary = get_data(
         &portal,
         &format!("/api/test/get-test-summary?idTest={test_id}&userId={LEARNER}"),
         &learner,
@@ -230,7 +196,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         ),
         (json!(2), json!(true))
     );
-    let results = get(
+    let results = get_data(
         &portal,
         &format!("/api/test/get-list-user-test-result-by-test-and-user-id?idTest={test_id}&idUser={LEARNER}"),
         &learner,
@@ -239,7 +205,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     assert_eq!(results[0]["test"]["id"], test_id);
     assert_eq!(results[0]["userId"], LEARNER);
     assert!(results[0]["dateCompletion"].is_string());
-    let my_tests = get(&portal, "/api/test/get-my-tests", &learner).await;
+    let my_tests = get_data(&portal, "/api/test/get-my-tests", &learner).await;
     assert_eq!(my_tests[0]["summary"]["numberOfTriesLeft"], 2);
     assert_eq!(my_tests[0]["isPassed"], true);
 
@@ -252,7 +218,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         let (_, _, body) = portal.get(&path, Some(&learner)).await;
         assert!(!body.contains("isCorrect"), "{path}: {body}");
     }
-    let (_, body) = post(
+    let (_, body) = post_json(
         &portal,
         "/api/test/start-attempt",
         &learner,
@@ -278,14 +244,14 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     error(401, status, &body);
 
     // The educator's calls.
-    let full = get(
+    let full = get_data(
         &portal,
         &format!("/api/test/get-by-id-full-test?idTest={test_id}"),
         &admin,
     )
     .await;
     assert_eq!(full["question"].as_array().unwrap().len(), 2);
-    let info = get(
+    let info = get_data(
         &portal,
         &format!("/api/course/get-full-course-info?idCourse={course_id}"),
         &admin,
@@ -294,14 +260,14 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     assert_eq!(info["userCourse"], json!([{ "userId": LEARNER }]));
     assert_eq!(info["courseArticle"][0]["article"]["id"], article_id);
     assert_eq!(info["title"], "Профилактика ИСМП");
-    let all = get(&portal, "/api/test/get-all-user-test-result", &admin).await;
+    let all = get_data(&portal, "/api/test/get-all-user-test-result", &admin).await;
     assert_eq!(all.as_array().unwrap().len(), 1);
     let (status, headers, body) = portal
         .get(&format!("/api/test/get-all-user-test-result?testId={test_id}&userId={LEARNER}&dateFrom=2001-01-01&pageSize=1"), Some(&admin))
         .await;
     assert_eq!(data(status, &body).as_array().unwrap().len(), 1);
     assert!(headers.get("x-next-page-token").is_none());
-    let compliance = get(
+    let compliance = get_data(
         &portal,
         &format!("/api/course/get-course-compliance?idCourse={course_id}"),
         &admin,
@@ -309,7 +275,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     .await;
     assert_eq!(compliance["assignees"][0]["isComplete"], true);
     assert_eq!(compliance["assignees"][0]["isOverdue"], false);
-    let analysis = get(
+    let analysis = get_data(
         &portal,
         &format!("/api/test/get-question-analysis?idTest={test_id}"),
         &admin,
@@ -339,7 +305,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     .await;
     assert_eq!(updated["dateDeadline"], "2030-03-01");
     assert_eq!(
-        get(
+        get_data(
             &portal,
             "/api/course/get-all-courses",
             &portal.token(OTHER, &[])
@@ -349,7 +315,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
     );
 
     // The spec §5 messages reach the envelope.
-    let (status, body) = post(
+    let (status, body) = post_json(
         &portal,
         "/api/test/create-test-with-question-and-answers",
         &admin,
@@ -360,7 +326,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         error(400, status, &body),
         "Необходимое количество очков превышает количество вопросов в тесте"
     );
-    let (status, body) = post(
+    let (status, body) = post_json(
         &portal,
         "/api/test/create-test-with-question-and-answers",
         &admin,
@@ -371,7 +337,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         error(400, status, &body),
         "Количество вопросов после перемешивания не может превышать количество вопросов в тесте"
     );
-    let (status, body) = post(
+    let (status, body) = post_json(
         &portal,
         "/api/test/create-test-with-question-and-answers",
         &admin,
@@ -408,7 +374,7 @@ async fn tens_of_simultaneous_submissions_through_the_gateway_never_exceed_the_t
     let (test, _, _) = assigned(&portal, &admin, 3).await;
     let body = json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) });
     let submissions =
-        (0..30).map(|_| post(&portal, "/api/test/complete-test", &learner, body.clone()));
+        (0..30).map(|_| post_json(&portal, "/api/test/complete-test", &learner, body.clone()));
     let outcomes = join_all(submissions).await;
     let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();
     let spent: Vec<String> = outcomes
@@ -444,12 +410,100 @@ async fn the_demo_nurse_finds_her_two_courses_and_the_educator_the_results() {
         }
     };
     let nurse = sign_in("nurse").await;
-    let courses = get(&portal, "/api/course/get-all-courses", &nurse).await;
+    let courses = get_data(&portal, "/api/course/get-all-courses", &nurse).await;
     assert_eq!(courses.as_array().unwrap().len(), 2, "{courses}");
-    let my_tests = get(&portal, "/api/test/get-my-tests", &nurse).await;
+    let my_tests = get_data(&portal, "/api/test/get-my-tests", &nurse).await;
     assert_eq!(my_tests.as_array().unwrap().len(), 2, "{my_tests}");
     let educator = sign_in("educator").await;
-    let results = get(&portal, "/api/test/get-all-user-test-result", &educator).await;
+    let results = get_data(&portal, "/api/test/get-all-user-test-result", &educator).await;
     assert_eq!(results.as_array().unwrap().len(), 3, "{results}");
     portal.running.stop().await.unwrap();
+}
+
+/// Article content with a photo inside, as the editor sends images.
+fn with_photo(bytes: usize) -> String {
+    format!(
+        "<p>Схема отделения:</p><p><img src=\"data:image/png;base64,{}\"></p>",
+        "A".repeat(bytes)
+    )
+}
+
+fn article_body(content: &str) -> Value {
+    json!({
+        "title": "Схема отделения",
+        "description": "С фотографией",
+        "content": content,
+        "dateDeadLine": "2030-01-31T00:00:00Z",
+    })
+}
+
+#[tokio::test]
+async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_refused() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    // About 9 MB: over axum's 2 MB body and gRPC's 4 MB message defaults.
+    let content = with_photo(9 * 1000 * 1000);
+    let saved = post_data(
+        &portal,
+        "/api/course/create-article",
+        &admin,
+        article_body(&content),
+    )
+    .await;
+    assert_eq!(saved["content"], content.as_str());
+    let mut update = article_body(&content);
+    update["id"] = saved["id"].clone();
+    update["title"] = json!("Схема отделения, 2-е изд.");
+    post_data(&portal, "/api/course/update-article", &admin, update).await;
+    let read = get_data(
+        &portal,
+        &format!("/api/course/get-by-id-article?idArticle={}", saved["id"]),
+        &admin,
+    )
+    .await;
+    assert_eq!(read["title"], "Схема отделения, 2-е изд.");
+    assert_eq!(read["content"], content.as_str());
+
+    // The web client's way: gRPC(-web) forwarded to the service as it came.
+    let limit = portal_kit::rich_text::MAX_MESSAGE_BYTES;
+    let mut education =
+        EducationServiceClient::new(portal.grpc_channel().await).max_decoding_message_size(limit);
+    let mut request = tonic::Request::new(pb::CreateArticleRequest {
+        title: "Схема по gRPC".to_owned(),
+        description: "С фотографией".to_owned(),
+        content: content.clone(),
+        date_deadline: "2030-01-31".to_owned(),
+        test_id: 0,
+    });
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {admin}").parse().unwrap());
+    let article = education
+        .create_article(request)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(article.article.unwrap().content, content);
+
+    // 11 MB: over the promise, refused by education in Russian.
+    let (status, body) = post_json(
+        &portal,
+        "/api/course/create-article",
+        &admin,
+        article_body(&with_photo(11 * 1000 * 1000)),
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &body),
+        "Содержимое статьи не должно превышать 10 МБ"
+    );
+    // Past the room for the rest of the message the gateway refuses the body.
+    let (status, body) = post_json(
+        &portal,
+        "/api/course/update-article",
+        &admin,
+        article_body(&with_photo(12 * 1024 * 1024)),
+    )
+    .await;
+    assert_eq!(error(413, status, &body), "Слишком большой запрос");
 }

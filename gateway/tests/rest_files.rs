@@ -1,24 +1,74 @@
 //! Every file-saver call of spec §7 over REST, and the download URL: the
 //! envelope, uploads refused (empty, no file, too big while streaming, forged
-//! type), odd names, a byte-exact 50 MB download, and Range requests.
+//! type), odd names, a byte-exact 50 MB download, Range requests, an upload
+//! slower than the call time-out, and who reads a document (whom the wiki
+//! shows its equipment model).
 
 mod support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
 
 use portal_kit::Right;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use support::{Portal, Post, envelope, start};
+use support::{Portal, Post, envelope, error, failed, start, succeeded};
 
-const MODEL: i64 = 7;
+/// The model the documents here belong to: the first of a fresh wiki, with a
+/// unit in [`WARD`].
+const MODEL: &str = "1";
+const WARD: i64 = 1;
+const OTHER_WARD: i64 = 2;
 const MIB: usize = 1024 * 1024;
 
-/// A portal whose documents may reach 64 MiB and videos 1 MiB.
+/// A portal whose documents may reach 64 MiB and videos 1 MiB, with [`MODEL`].
 async fn portal() -> Portal {
-    start(&["--files-max-document-mib=64", "--files-max-video-mib=1"]).await
+    let portal = start(&["--files-max-document-mib=64", "--files-max-video-mib=1"]).await;
+    let model = deployed_model(&portal, WARD).await;
+    assert_eq!(model.to_string(), MODEL);
+    portal
+}
+
+/// A new model with one unit in `ward`, made over REST; its id.
+async fn deployed_model(portal: &Portal, ward: i64) -> i64 {
+    let editor = editor(portal);
+    let create = |path: &'static str, json: Value| {
+        let editor = &editor;
+        async move {
+            let post = Post {
+                json: Some(json),
+                token: Some(editor),
+                ..Post::default()
+            };
+            let (status, _, body) = portal.post(path, post).await;
+            assert_eq!(status, 200, "{path}: {body}");
+            envelope(&body)["data"].clone()
+        }
+    };
+    let model = create(
+        "/api/environment-model/create",
+        json!({
+            "name": format!("Аппарат ИВЛ, отделение {ward}"),
+            "brandName": "Dräger",
+            "description": "Аппарат искусственной вентиляции лёгких",
+        }),
+    )
+    .await;
+    create(
+        "/api/environment/create",
+        json!({
+            "environmentModelId": model["id"],
+            "departmentDeployment": ward,
+            "serialNumber": format!("SN-{ward}-{}", model["id"]),
+            "inventoryNumber": format!("ИН-{ward}-{}", model["id"]),
+        }),
+    )
+    .await;
+    model["id"].as_i64().expect("model id")
 }
 
 fn pdf(size: usize) -> Vec<u8> {
@@ -61,14 +111,12 @@ async fn upload(portal: &Portal, path: &str, token: Option<&str>, form: Form) ->
 
 fn refused(expected: u16, (status, body): (u16, Value)) -> String {
     assert_eq!(status, expected, "{body}");
-    assert_eq!(body["success"], false, "{body}");
-    body["errorMessage"].as_str().unwrap_or_default().to_owned()
+    failed(&body)
 }
 
 fn saved((status, body): (u16, Value)) -> Value {
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["success"], true, "{body}");
-    body["data"].clone()
+    succeeded(&body)
 }
 
 /// Files under the blob directory (`<data dir>/files`), part files included.
@@ -118,14 +166,14 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 async fn every_file_saver_route_answers_in_the_envelope() {
     let portal = portal().await;
     let editor = editor(&portal);
-    let learner = portal.token(50, &[]);
+    let learner = portal.token_in(50, &[], &[WARD]);
 
     let data = saved(
         upload(
             &portal,
             "/api/file/save",
             Some(&editor),
-            document_form("7", "Паспорт.pdf", pdf(1000)),
+            document_form(MODEL, "Паспорт.pdf", pdf(1000)),
         )
         .await,
     );
@@ -139,16 +187,15 @@ async fn every_file_saver_route_answers_in_the_envelope() {
             Some(&learner),
         )
         .await;
-    assert_eq!(status, 200, "{body}");
-    let files = envelope(&body)["data"].clone();
+    let files = support::data(status, &body);
     assert_eq!(files.as_array().map(Vec::len), Some(1), "{files}");
     assert_eq!(files[0]["id"], id);
     assert_eq!(files[0]["title"], "Паспорт.pdf");
     assert_eq!(files[0]["url"], url.as_str());
     let (status, _, body) = portal
-        .get("/api/file/get-files?idRelated=8", Some(&learner))
+        .get("/api/file/get-files?idRelated=999", Some(&learner))
         .await;
-    assert_eq!((status, envelope(&body)["data"].clone()), (200, json!([])));
+    assert_eq!(refused(404, (status, envelope(&body))), "Файл не найден");
     let (status, _, body) = portal
         .get("/api/file/get-files?idRelated=x", Some(&learner))
         .await;
@@ -200,12 +247,7 @@ async fn every_file_saver_route_answers_in_the_envelope() {
         refused(403, delete(learner.clone()).await),
         "У вас нет доступа к данному ресурсу"
     );
-    let (status, body) = delete(editor.clone()).await;
-    assert_eq!(
-        (status, body["success"].clone()),
-        (200, json!(true)),
-        "{body}"
-    );
+    saved(delete(editor.clone()).await);
     assert_eq!(refused(404, delete(editor.clone()).await), "Файл не найден");
     assert_eq!(
         download(&portal, &local, Some(&learner), None)
@@ -236,19 +278,19 @@ async fn uploads_without_a_file_or_rights_are_refused_and_nothing_is_kept() {
     let editor = editor(&portal);
     let save = "/api/file/save";
 
-    let empty = document_form("7", "empty.pdf", Vec::new());
+    let empty = document_form(MODEL, "empty.pdf", Vec::new());
     assert_eq!(
         refused(400, upload(&portal, save, Some(&editor), empty).await),
         "Файл пуст"
     );
-    let no_file = Form::new().text("idRelated", "7");
+    let no_file = Form::new().text("idRelated", MODEL);
     assert_eq!(
         refused(400, upload(&portal, save, Some(&editor), no_file).await),
         "Не выбран файл"
     );
     // What a browser sends for a file input left empty.
     let unchosen = Form::new()
-        .text("idRelated", "7")
+        .text("idRelated", MODEL)
         .part("file", Part::bytes(Vec::new()).file_name(""));
     assert_eq!(
         refused(400, upload(&portal, save, Some(&editor), unchosen).await),
@@ -269,7 +311,7 @@ async fn uploads_without_a_file_or_rights_are_refused_and_nothing_is_kept() {
     );
     let model_after_file = Form::new()
         .part("file", Part::bytes(pdf(10)).file_name("a.pdf"))
-        .text("idRelated", "7");
+        .text("idRelated", MODEL);
     assert_eq!(
         refused(
             400,
@@ -284,11 +326,11 @@ async fn uploads_without_a_file_or_rights_are_refused_and_nothing_is_kept() {
     };
     let (status, _, body) = portal.post(save, json_body).await;
     assert_eq!(
-        (status, envelope(&body)["errorMessage"].clone()),
-        (400, json!("Ожидается форма multipart/form-data с файлом"))
+        error(400, status, &body),
+        "Ожидается форма multipart/form-data с файлом"
     );
 
-    let form = || document_form("7", "a.pdf", pdf(10));
+    let form = || document_form(MODEL, "a.pdf", pdf(10));
     assert_eq!(
         refused(401, upload(&portal, save, None, form()).await),
         "Требуется вход в систему"
@@ -313,7 +355,7 @@ async fn a_forged_type_is_refused_and_a_misnamed_one_stored_as_what_it_is() {
                 &portal,
                 "/api/file/save",
                 Some(&editor),
-                document_form("7", "manual.pdf", forged),
+                document_form(MODEL, "manual.pdf", forged),
             )
             .await,
         );
@@ -342,7 +384,7 @@ async fn a_forged_type_is_refused_and_a_misnamed_one_stored_as_what_it_is() {
             &portal,
             "/api/file/save",
             Some(&editor),
-            document_form("7", "список.pdf", text.clone()),
+            document_form(MODEL, "список.pdf", text.clone()),
         )
         .await,
     );
@@ -376,7 +418,7 @@ async fn odd_names_are_stored_as_safe_names() {
                 &portal,
                 "/api/file/save",
                 Some(&editor),
-                document_form("7", offered, pdf(50)),
+                document_form(MODEL, offered, pdf(50)),
             )
             .await,
         );
@@ -395,14 +437,17 @@ async fn odd_names_are_stored_as_safe_names() {
             &portal,
             "/api/file/save",
             Some(&editor),
-            document_form("7", &long, pdf(50)),
+            document_form(MODEL, &long, pdf(50)),
         )
         .await,
     );
-    let (_, _, body) = portal
-        .get("/api/file/get-files?idRelated=7", Some(&editor))
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/file/get-files?idRelated={MODEL}"),
+            Some(&editor),
+        )
         .await;
-    let files = envelope(&body)["data"].clone();
+    let files = support::data(status, &body);
     let last = files
         .as_array()
         .unwrap()
@@ -465,10 +510,7 @@ async fn an_oversized_upload_is_refused_while_it_streams_and_nothing_is_kept() {
         Ok(response) => {
             assert_eq!(response.status().as_u16(), 413);
             let body = envelope(&response.text().await.unwrap());
-            assert_eq!(
-                body["errorMessage"],
-                "Файл слишком большой: можно не больше 1 МБ"
-            );
+            assert_eq!(failed(&body), "Файл слишком большой: можно не больше 1 МБ");
         }
         // The gateway may close the connection before the client reads the answer.
         Err(error) => assert!(error.is_request() || error.is_body(), "{error}"),
@@ -478,12 +520,37 @@ async fn an_oversized_upload_is_refused_while_it_streams_and_nothing_is_kept() {
     assert_eq!(stored_files(&portal), 0);
 
     // A document over its own limit too.
-    let data = document_form("7", "big.pdf", pdf(64 * MIB + 1));
+    let data = document_form(MODEL, "big.pdf", pdf(64 * MIB + 1));
     refused(
         413,
         upload(&portal, "/api/file/save", Some(&editor), data).await,
     );
     assert_eq!(stored_files(&portal), 0);
+}
+
+#[tokio::test]
+async fn an_upload_slower_than_the_call_time_out_is_saved_whole() {
+    let portal = start(&["--upstream-call-timeout=1"]).await;
+    let model = deployed_model(&portal, WARD).await;
+    let editor = editor(&portal);
+    // 2 MiB arriving in eight pieces over about 2.4 s.
+    let content = pdf(2 * MIB);
+    let pieces: Vec<Vec<u8>> = content.chunks(MIB / 4).map(<[u8]>::to_vec).collect();
+    let trickle = futures_util::stream::iter(pieces).then(|piece| async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Ok::<_, std::io::Error>(piece)
+    });
+    let form = Form::new().text("idRelated", model.to_string()).part(
+        "file",
+        Part::stream(reqwest::Body::wrap_stream(trickle)).file_name("slow.pdf"),
+    );
+    let started = Instant::now();
+    let data = saved(upload(&portal, "/api/file/save", Some(&editor), form).await);
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    let local = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let response = download(&portal, &local, Some(&editor), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.bytes().await.unwrap() == content);
 }
 
 #[tokio::test]
@@ -496,7 +563,7 @@ async fn a_50_mb_document_downloads_byte_exact_and_ranges_slice_it() {
             &portal,
             "/api/file/save",
             Some(&editor),
-            document_form("7", "big.pdf", content.clone()),
+            document_form(MODEL, "big.pdf", content.clone()),
         )
         .await,
     );
@@ -539,7 +606,7 @@ async fn a_50_mb_document_downloads_byte_exact_and_ranges_slice_it() {
     assert_eq!(header(&response, "content-range"), "bytes */50000000");
     let body = envelope(&response.text().await.unwrap());
     assert_eq!(
-        body["errorMessage"],
+        failed(&body),
         "Запрошенный диапазон байтов лежит за концом файла"
     );
     // A range it cannot read is ignored: the whole file.
@@ -571,7 +638,7 @@ async fn videos_play_without_sign_in_and_documents_need_it() {
             &portal,
             "/api/file/save",
             Some(&editor),
-            document_form("7", "d.pdf", pdf(100)),
+            document_form(MODEL, "d.pdf", pdf(100)),
         )
         .await,
     );
@@ -617,4 +684,54 @@ async fn videos_play_without_sign_in_and_documents_need_it() {
     )
     .await;
     assert_eq!(response.status().as_u16(), 400);
+}
+
+/// Issue 12: a nurse of wards 1 and 2 opened a model deployed only in ward 3.
+#[tokio::test]
+async fn a_nurse_reads_no_document_of_a_model_outside_her_wards() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let elsewhere = deployed_model(&portal, 3).await;
+    let document = saved(
+        upload(
+            &portal,
+            "/api/file/save",
+            Some(&editor),
+            document_form(&elsewhere.to_string(), "Руководство.pdf", pdf(300)),
+        )
+        .await,
+    );
+    let nurse = portal.token_in(60, &[], &[WARD, OTHER_WARD]);
+    let list = format!("/api/file/get-files?idRelated={elsewhere}");
+    let url = format!("{}/api/file/download/{}", portal.base, document["id"]);
+
+    let (status, _, body) = portal.get(&list, Some(&nurse)).await;
+    assert_eq!(refused(404, (status, envelope(&body))), "Файл не найден");
+    let response = download(&portal, &url, Some(&nurse), None).await;
+    assert_eq!(response.status().as_u16(), 404);
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/environment-model/get-by-id?environmentModelId={elsewhere}"),
+            Some(&nurse),
+        )
+        .await;
+    assert_eq!(status, 404, "the wiki hides the model too: {body}");
+
+    // Her own ward's documents, and an editor every one.
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/file/get-files?idRelated={MODEL}"),
+            Some(&nurse),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = portal.get(&list, Some(&editor)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(envelope(&body)["data"][0]["id"], document["id"]);
+    let response = download(&portal, &url, Some(&editor), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response.bytes().await.unwrap().as_ref(),
+        pdf(300).as_slice()
+    );
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{Portal, Post, envelope, start};
+use support::{Portal, Post, data, envelope, failed, get_data, post_data, start};
 
 const EXPORT: &str = "/api/test/export-user-test-results";
 
@@ -15,8 +15,7 @@ async fn sign_in(portal: &Portal, login: &str) -> String {
         ..Post::default()
     };
     let (status, _, body) = portal.post("/api/auth/login", post).await;
-    assert_eq!(status, 200, "{body}");
-    envelope(&body)["data"]["accessToken"]
+    data(status, &body)["accessToken"]
         .as_str()
         .unwrap()
         .to_owned()
@@ -56,12 +55,6 @@ fn lines(bytes: &[u8]) -> Vec<String> {
         .strip_prefix('\u{feff}')
         .expect("a byte order mark first");
     text.split_terminator("\r\n").map(str::to_owned).collect()
-}
-
-async fn get_data(portal: &Portal, path: &str, token: &str) -> Value {
-    let (status, _, body) = portal.get(path, Some(token)).await;
-    assert_eq!(status, 200, "{body}");
-    envelope(&body)["data"].clone()
 }
 
 #[tokio::test]
@@ -137,8 +130,7 @@ async fn the_educator_downloads_the_filtered_results_as_csv_for_excel_and_a_lear
             .unwrap()
             .starts_with("application/json")
     );
-    let refusal = envelope(std::str::from_utf8(&bytes).unwrap());
-    assert_eq!(refusal["success"], false);
+    failed(&envelope(std::str::from_utf8(&bytes).unwrap()));
     portal.running.stop().await.unwrap();
 }
 
@@ -155,13 +147,7 @@ async fn a_title_that_looks_like_a_formula_is_written_as_text() {
     )
     .await;
     test["title"] = json!("=HYPERLINK(\"http://evil\";\"Гигиена\")");
-    let post = Post {
-        json: Some(test),
-        token: Some(&educator),
-        ..Post::default()
-    };
-    let (status, _, body) = portal.post("/api/test/update-test", post).await;
-    assert_eq!(status, 200, "{body}");
+    post_data(&portal, "/api/test/update-test", &educator, test).await;
 
     let (status, _, bytes) = export(&portal, &format!("?testId={test_id}"), &educator).await;
     assert_eq!(status, 200);

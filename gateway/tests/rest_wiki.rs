@@ -6,50 +6,12 @@ mod support;
 
 use portal_kit::Right;
 use serde_json::{Value, json};
-use support::{Portal, Post, envelope, start};
+use support::{Portal, Post, data, error, get_data, post_data, post_json, start};
 
 const EDITOR: i64 = 40;
 const LEARNER: i64 = 50;
 const WARD: i64 = 1;
 const OTHER_WARD: i64 = 2;
-
-fn data(status: u16, body: &str) -> Value {
-    assert_eq!(status, 200, "{body}");
-    let value = envelope(body);
-    assert_eq!(value["success"], true, "{value}");
-    assert_eq!(value["errorMessage"], Value::Null, "{value}");
-    value["data"].clone()
-}
-
-fn error(expected: u16, status: u16, body: &str) -> String {
-    assert_eq!(status, expected, "{body}");
-    let value = envelope(body);
-    assert_eq!(value["success"], false, "{value}");
-    value["errorMessage"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-async fn get(portal: &Portal, path: &str, token: &str) -> Value {
-    let (status, _, body) = portal.get(path, Some(token)).await;
-    data(status, &body)
-}
-
-async fn post(portal: &Portal, path: &str, token: &str, json: Value) -> (u16, String) {
-    let post = Post {
-        json: Some(json),
-        token: Some(token),
-        ..Post::default()
-    };
-    let (status, _, body) = portal.post(path, post).await;
-    (status, body)
-}
-
-async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
-    let (status, body) = post(portal, path, token, json).await;
-    data(status, &body)
-}
 
 struct Tokens {
     editor: String,
@@ -126,7 +88,7 @@ async fn models_are_created_updated_and_read_with_the_specs_fields() {
     .await;
     assert_eq!(updated["name"], "BeneView T5");
 
-    let read = get(
+    let read = get_data(
         &portal,
         &format!("/api/environment-model/get-by-id?environmentModelId={id}"),
         &tokens.learner,
@@ -136,11 +98,11 @@ async fn models_are_created_updated_and_read_with_the_specs_fields() {
     assert_eq!(read["environments"][0]["inventoryNumber"], "ИН-1");
     assert_eq!(read["environments"][0]["isMaintenanceOverdue"], false);
 
-    let all = get(&portal, "/api/environment-model/get-all", &tokens.learner).await;
+    let all = get_data(&portal, "/api/environment-model/get-all", &tokens.learner).await;
     assert_eq!(all.as_array().unwrap().len(), 1);
     assert_eq!(all[0]["shortInstructionQrCode"], "", "no QR in the list");
 
-    let by_department = get(
+    let by_department = get_data(
         &portal,
         &format!("/api/environment-model/get-all-by-department?departmentId={WARD}"),
         &tokens.learner,
@@ -177,7 +139,7 @@ async fn writes_need_equipment_editing_and_valid_fields() {
     let portal = start(&[]).await;
     let tokens = tokens(&portal);
     let body = json!({ "name": "Монитор", "brandName": "Mindray", "description": "Монитор" });
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment-model/create",
         &tokens.learner,
@@ -188,7 +150,7 @@ async fn writes_need_equipment_editing_and_valid_fields() {
         error(403, status, &text),
         "У вас нет доступа к данному ресурсу"
     );
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment-model/create",
         &tokens.editor,
@@ -200,7 +162,7 @@ async fn writes_need_equipment_editing_and_valid_fields() {
         "Введите название модели оборудования"
     );
     let (model, _) = model_with_unit(&portal, &tokens, "ИН-1").await;
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment/create",
         &tokens.editor,
@@ -216,7 +178,7 @@ async fn writes_need_equipment_editing_and_valid_fields() {
         error(409, status, &text),
         "Инвентарный номер «ИН-1» уже присвоен другому оборудованию"
     );
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment/create",
         &tokens.editor,
@@ -245,7 +207,7 @@ async fn save_instruction_answers_success_and_error_message() {
         saved["shortInstruction"],
         "<p>Шаг 1</p><a rel=\"noopener noreferrer\">x</a>"
     );
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment-model/save-instruction",
         &tokens.learner,
@@ -256,7 +218,7 @@ async fn save_instruction_answers_success_and_error_message() {
         error(403, status, &text),
         "У вас нет доступа к данному ресурсу"
     );
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment-model/save-instruction",
         &tokens.editor,
@@ -280,7 +242,7 @@ async fn an_instruction_with_a_photo_over_the_default_limits_goes_through_rest()
         json!({ "environmentModelId": model["id"], "shortInstruction": html }),
     )
     .await;
-    let read = get(
+    let read = get_data(
         &portal,
         &format!(
             "/api/environment-model/get-by-id?environmentModelId={}",
@@ -329,7 +291,7 @@ async fn units_are_listed_by_model_edited_and_retired() {
         "/api/environment/get-all-by-model-id?environmentModelId={}",
         model["id"]
     );
-    let units = get(&portal, &path, &tokens.learner).await;
+    let units = get_data(&portal, &path, &tokens.learner).await;
     assert_eq!(units[0]["id"], unit["id"]);
     assert_eq!(units[0]["departmentId"], WARD);
     assert_eq!(units[0]["inventoryNumber"], "ИН-1");
@@ -354,9 +316,9 @@ async fn units_are_listed_by_model_edited_and_retired() {
         json!({ "id": unit["id"] }),
     )
     .await;
-    let units = get(&portal, &path, &tokens.editor).await;
+    let units = get_data(&portal, &path, &tokens.editor).await;
     assert_eq!(units, json!([]));
-    let (status, text) = post(
+    let (status, text) = post_json(
         &portal,
         "/api/environment/retire",
         &tokens.editor,
@@ -384,7 +346,169 @@ async fn the_api_document_lists_every_wiki_route() {
         "/api/environment/create",
         "/api/environment/update",
         "/api/environment/retire",
+        "/api/country/get-all",
+        "/api/country/create",
+        "/api/manufacturer/get-all",
+        "/api/manufacturer/create",
+        "/api/environment-type/get-all",
+        "/api/environment-type/create",
+        "/api/common-document/get-all",
+        "/api/common-document/create",
     ] {
         assert!(document["paths"].get(path).is_some(), "{path} missing");
+    }
+}
+
+/// Each reference resource with a valid entry to create and the name of the
+/// field it lists by.
+fn reference_entries() -> [(&'static str, Value, &'static str); 4] {
+    [
+        ("country", json!({ "name": "Германия" }), "name"),
+        (
+            "manufacturer",
+            json!({ "name": "Dräger", "countryId": 0 }),
+            "name",
+        ),
+        ("environment-type", json!({ "name": "Аппарат ИВЛ" }), "name"),
+        (
+            "common-document",
+            json!({
+                "title": "Приказ о порядке эксплуатации",
+                "description": "Общий для всех отделений",
+                "url": "https://portal.example/order.pdf",
+            }),
+            "title",
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn reference_data_is_created_by_an_editor_and_read_by_anyone_signed_in() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    for (resource, entry, field) in reference_entries() {
+        let list = format!("/api/{resource}/get-all");
+        assert_eq!(get_data(&portal, &list, &tokens.learner).await, json!([]));
+        let created = post_data(
+            &portal,
+            &format!("/api/{resource}/create"),
+            &tokens.editor,
+            entry.clone(),
+        )
+        .await;
+        assert!(created["id"].as_i64().unwrap() > 0, "{created}");
+        assert_eq!(created[field], entry[field]);
+        let listed = get_data(&portal, &list, &tokens.learner).await;
+        assert_eq!(listed, json!([created]), "{resource}");
+        let (status, _, body) = portal.get(&list, None).await;
+        error(401, status, &body);
+    }
+    let country = get_data(&portal, "/api/Country/get-all", &tokens.learner).await;
+    assert_eq!(
+        country[0]["name"], "Германия",
+        "the resource matches in any case"
+    );
+    let document = get_data(&portal, "/api/common-document/get-all", &tokens.learner).await;
+    for field in ["id", "title", "description", "url"] {
+        assert!(document[0].get(field).is_some(), "{field} in {document}");
+    }
+}
+
+#[tokio::test]
+async fn creating_reference_data_needs_equipment_editing() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    for (resource, entry, _) in reference_entries() {
+        let path = format!("/api/{resource}/create");
+        let (status, text) = post_json(&portal, &path, &tokens.learner, entry.clone()).await;
+        assert_eq!(
+            error(403, status, &text),
+            "У вас нет доступа к данному ресурсу",
+            "{resource}"
+        );
+        let anonymous = Post {
+            json: Some(entry),
+            ..Post::default()
+        };
+        let (status, _, text) = portal.post(&path, anonymous).await;
+        error(401, status, &text);
+        let list = format!("/api/{resource}/get-all");
+        assert_eq!(get_data(&portal, &list, &tokens.editor).await, json!([]));
+    }
+}
+
+#[tokio::test]
+async fn bad_reference_input_is_refused_with_a_russian_message() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let refused = [
+        (
+            "country",
+            json!({ "name": " " }),
+            400,
+            "Введите название страны",
+        ),
+        (
+            "country",
+            json!({ "name": "я".repeat(301) }),
+            400,
+            "Название страны не должно превышать 300 символов",
+        ),
+        (
+            "manufacturer",
+            json!({}),
+            400,
+            "Введите название производителя",
+        ),
+        (
+            "manufacturer",
+            json!({ "name": "Mindray", "countryId": 999 }),
+            400,
+            "Страна не найдена",
+        ),
+        (
+            "environment-type",
+            json!({ "name": "" }),
+            400,
+            "Введите название типа оборудования",
+        ),
+        (
+            "common-document",
+            json!({ "title": "Приказ", "url": "javascript:alert(1)" }),
+            400,
+            "Ссылка на документ должна начинаться с http:// или https://",
+        ),
+        (
+            "common-document",
+            json!({ "title": "", "url": "https://portal.example/a.pdf" }),
+            400,
+            "Введите название документа",
+        ),
+        ("country", json!({ "name": 5 }), 400, "Некорректный запрос"),
+    ];
+    for (resource, body, expected, message) in refused {
+        let (status, text) = post_json(
+            &portal,
+            &format!("/api/{resource}/create"),
+            &tokens.editor,
+            body,
+        )
+        .await;
+        assert_eq!(error(expected, status, &text), message, "{resource}");
+    }
+    for (resource, first, again) in [
+        ("country", "Германия", " германия "),
+        ("manufacturer", "Дрёгер", "ДРЕГЕР"),
+        ("environment-type", "Аппарат ИВЛ", "аппарат ивл"),
+    ] {
+        let path = format!("/api/{resource}/create");
+        post_data(&portal, &path, &tokens.editor, json!({ "name": first })).await;
+        let (status, text) =
+            post_json(&portal, &path, &tokens.editor, json!({ "name": again })).await;
+        assert_eq!(
+            error(409, status, &text),
+            format!("«{}» уже есть в справочнике", again.trim()),
+            "{resource}"
+        );
     }
 }

@@ -518,10 +518,14 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         .map(|(k, v)| (k.to_owned(), v)),
     );
     let mut files_env = service_env("files", files_addr);
-    files_env.push((
-        "PORTAL_FILES_STORE".to_owned(),
-        work.path().join("blobs").display().to_string(),
-    ));
+    files_env.extend([
+        (
+            "PORTAL_FILES_STORE".to_owned(),
+            work.path().join("blobs").display().to_string(),
+        ),
+        // Files asks the wiki who sees a document's model (k8s/base/files.yaml).
+        ("PORTAL_WIKI_URL".to_owned(), format!("http://{wiki_addr}")),
+    ]);
 
     let started = Instant::now();
     let mut auth = Process::spawn("auth", auth_env, &logs);

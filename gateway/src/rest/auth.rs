@@ -11,8 +11,9 @@ use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde::{Deserialize, Serialize};
 
+use super::forward::{forward, method};
 use super::origin::OwnSite;
-use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, cookie};
+use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie};
 
 pub const REFRESH_COOKIE: &str = "portal_refresh";
 /// The browser's device token: it has signed in as a person before, so
@@ -35,82 +36,173 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/department/get-all",
             "Все отделения",
             &[],
-            get(list_departments),
+            get(forward(
+                |()| pb::ListDepartmentsRequest {},
+                method!(client, list_departments),
+                |reply| reply.departments,
+            )),
         ),
         Endpoint::get(
             "/api/department/get-all-by-user-departments",
             "Отделения по идентификаторам (только свои без права управления пользователями)",
             &["departmentIds"],
-            get(list_departments_by_ids),
+            get(forward(
+                |Query(query): Query<DepartmentIds>| pb::ListDepartmentsByIdsRequest {
+                    department_ids: query.department_ids,
+                },
+                method!(client, list_departments_by_ids),
+                |reply| reply.departments,
+            )),
         ),
         Endpoint::get(
             "/api/department/get-all-with-users",
             "Отделения с сотрудниками",
             &[],
-            get(list_departments_with_users),
+            get(forward(
+                |()| pb::ListDepartmentsWithUsersRequest {},
+                method!(client, list_departments_with_users),
+                |reply| reply.departments,
+            )),
         ),
         Endpoint::get(
             "/api/department/get-by-id",
             "Отделение",
             &["departmentId"],
-            get(get_department),
+            get(forward(
+                |Query(query): Query<DepartmentId>| pb::GetDepartmentRequest {
+                    department_id: query.department_id,
+                },
+                method!(client, get_department),
+                |reply| reply.department,
+            )),
         ),
         Endpoint::get(
             "/api/department/get-with-users",
             "Отделение с сотрудниками",
             &["departmentId"],
-            get(get_department_with_users),
+            get(forward(
+                |Query(query): Query<DepartmentId>| pb::GetDepartmentWithUsersRequest {
+                    department_id: query.department_id,
+                },
+                method!(client, get_department_with_users),
+                |reply| reply.department,
+            )),
         ),
         Endpoint::post(
             "/api/department/create",
             "Создать отделение",
-            post(create_department),
+            post(forward(
+                |Body(body): Body<DepartmentBody>| pb::CreateDepartmentRequest {
+                    title: body.title,
+                    user_ids: ids(body.users),
+                },
+                method!(client, create_department),
+                |reply| reply.department,
+            )),
         ),
         Endpoint::post(
             "/api/department/update",
             "Изменить отделение",
-            post(update_department),
+            post(forward(
+                |Body(body): Body<DepartmentBody>| pb::UpdateDepartmentRequest {
+                    id: body.id,
+                    title: body.title,
+                    user_ids: ids(body.users),
+                },
+                method!(client, update_department),
+                |reply| reply.department,
+            )),
         ),
-        Endpoint::get("/api/rights/get-all", "Все права", &[], get(list_rights)),
+        Endpoint::get(
+            "/api/rights/get-all",
+            "Все права",
+            &[],
+            get(forward(
+                |()| pb::ListRightsRequest {},
+                method!(client, list_rights),
+                |reply| reply.rights,
+            )),
+        ),
         Endpoint::get(
             "/api/position/get-all",
             "Все должности",
             &[],
-            get(list_positions),
+            get(forward(
+                |()| pb::ListPositionsRequest {},
+                method!(client, list_positions),
+                |reply| reply.positions,
+            )),
         ),
         Endpoint::get(
             "/api/user/get-all-statuses",
             "Все статусы сотрудников",
             &[],
-            get(list_statuses),
+            get(forward(
+                |()| pb::ListStatusesRequest {},
+                method!(client, list_statuses),
+                |reply| reply.statuses,
+            )),
         ),
         Endpoint::get(
             "/api/user/get-all-user",
             "Все пользователи",
             &[],
-            get(list_users),
+            get(forward(
+                |()| pb::ListUsersRequest {},
+                method!(client, list_users),
+                |reply| {
+                    reply
+                        .users
+                        .into_iter()
+                        .map(UserJson::from)
+                        .collect::<Vec<_>>()
+                },
+            )),
         ),
         Endpoint::get(
             "/api/user/get-user",
             "Пользователь",
             &["idUser"],
-            get(get_user),
+            get(forward(
+                |Query(query): Query<UserId>| pb::GetUserRequest {
+                    user_id: query.id_user,
+                },
+                method!(client, get_user),
+                |reply| reply.user.map(UserDetailJson::from),
+            )),
         ),
         Endpoint::get(
             "/api/user/get-me",
             "Профиль вошедшего сотрудника",
             &[],
-            get(get_me),
+            get(forward(
+                |()| pb::GetMeRequest {},
+                method!(client, get_me),
+                |reply| reply,
+            )),
         ),
         Endpoint::post(
             "/api/user/create-user",
             "Создать пользователя",
-            post(create_user),
+            post(forward(
+                |Body(body): Body<UserBody>| pb::CreateUserRequest {
+                    user: Some(body.into()),
+                },
+                method!(client, create_user),
+                |reply| reply.user.map(UserDetailJson::from),
+            )),
         ),
         Endpoint::post(
             "/api/user/update-user",
             "Изменить пользователя",
-            post(update_user),
+            post(forward(
+                |Body(body): Body<UserBody>| pb::UpdateUserRequest {
+                    id: body.id,
+                    user: Some(body.into()),
+                },
+                method!(client, update_user),
+                |reply| reply.user.map(UserDetailJson::from),
+            )),
         ),
     ]
 }
@@ -313,139 +405,7 @@ fn ids(links: Vec<IdOrObject>) -> Vec<i64> {
         .collect()
 }
 
-async fn list_departments(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::Department>> {
-    let reply = client(&state)
-        .list_departments(caller.request(pb::ListDepartmentsRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().departments))
-}
-
-async fn list_departments_by_ids(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<DepartmentIds>,
-) -> ApiResult<Vec<pb::Department>> {
-    let request = pb::ListDepartmentsByIdsRequest {
-        department_ids: query.department_ids,
-    };
-    let reply = client(&state)
-        .list_departments_by_ids(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().departments))
-}
-
-async fn list_departments_with_users(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::DepartmentWithUsers>> {
-    let reply = client(&state)
-        .list_departments_with_users(caller.request(pb::ListDepartmentsWithUsersRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().departments))
-}
-
-async fn get_department(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<DepartmentId>,
-) -> ApiResult<Option<pb::Department>> {
-    let request = pb::GetDepartmentRequest {
-        department_id: query.department_id,
-    };
-    Ok(Data(
-        client(&state)
-            .get_department(caller.request(request))
-            .await?
-            .into_inner()
-            .department,
-    ))
-}
-
-async fn get_department_with_users(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<DepartmentId>,
-) -> ApiResult<Option<pb::DepartmentWithUsers>> {
-    let request = pb::GetDepartmentWithUsersRequest {
-        department_id: query.department_id,
-    };
-    let reply = client(&state)
-        .get_department_with_users(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().department))
-}
-
-async fn create_department(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<DepartmentBody>,
-) -> ApiResult<Option<pb::DepartmentWithUsers>> {
-    let request = pb::CreateDepartmentRequest {
-        title: body.title,
-        user_ids: ids(body.users),
-    };
-    Ok(Data(
-        client(&state)
-            .create_department(caller.request(request))
-            .await?
-            .into_inner()
-            .department,
-    ))
-}
-
-async fn update_department(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<DepartmentBody>,
-) -> ApiResult<Option<pb::DepartmentWithUsers>> {
-    let request = pb::UpdateDepartmentRequest {
-        id: body.id,
-        title: body.title,
-        user_ids: ids(body.users),
-    };
-    Ok(Data(
-        client(&state)
-            .update_department(caller.request(request))
-            .await?
-            .into_inner()
-            .department,
-    ))
-}
-
 // --- Reference data ---
-
-async fn list_rights(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<pb::Right>> {
-    Ok(Data(
-        client(&state)
-            .list_rights(caller.request(pb::ListRightsRequest {}))
-            .await?
-            .into_inner()
-            .rights,
-    ))
-}
-
-async fn list_positions(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::Position>> {
-    let reply = client(&state)
-        .list_positions(caller.request(pb::ListPositionsRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().positions))
-}
-
-async fn list_statuses(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::Status>> {
-    let reply = client(&state)
-        .list_statuses(caller.request(pb::ListStatusesRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().statuses))
-}
 
 // --- Users ---
 
@@ -580,65 +540,4 @@ impl From<UserBody> for pb::UserDraft {
             right_ids: ids(body.rights),
         }
     }
-}
-
-async fn list_users(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<UserJson>> {
-    let reply = client(&state)
-        .list_users(caller.request(pb::ListUsersRequest {}))
-        .await?;
-    Ok(Data(
-        reply
-            .into_inner()
-            .users
-            .into_iter()
-            .map(UserJson::from)
-            .collect(),
-    ))
-}
-
-async fn get_user(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<UserId>,
-) -> ApiResult<Option<UserDetailJson>> {
-    let reply = client(&state)
-        .get_user(caller.request(pb::GetUserRequest {
-            user_id: query.id_user,
-        }))
-        .await?;
-    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
-}
-
-async fn get_me(State(state): State<AppState>, caller: Caller) -> ApiResult<pb::GetMeResponse> {
-    Ok(Data(
-        client(&state)
-            .get_me(caller.request(pb::GetMeRequest {}))
-            .await?
-            .into_inner(),
-    ))
-}
-
-async fn create_user(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<UserBody>,
-) -> ApiResult<Option<UserDetailJson>> {
-    let request = pb::CreateUserRequest {
-        user: Some(body.into()),
-    };
-    let reply = client(&state).create_user(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
-}
-
-async fn update_user(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<UserBody>,
-) -> ApiResult<Option<UserDetailJson>> {
-    let request = pb::UpdateUserRequest {
-        id: body.id,
-        user: Some(body.into()),
-    };
-    let reply = client(&state).update_user(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().user.map(UserDetailJson::from)))
 }

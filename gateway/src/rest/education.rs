@@ -7,11 +7,13 @@ use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, ApiResult, AppState, Body, Caller, Data, Endpoint, Query, csv};
+use super::forward::{forward, method};
+use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, rich_text_write};
 
 mod export;
 
@@ -25,105 +27,227 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/course/get-all-article",
             "Статьи (все или назначенные)",
             &[],
-            get(list_articles),
+            get(forward(
+                |()| pb::ListArticlesRequest {},
+                method!(client, list_articles),
+                |reply| reply.articles,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-by-id-article",
             "Статья",
             &["idArticle"],
-            get(get_article),
+            get(forward(
+                |Query(query): Query<IdArticle>| pb::GetArticleRequest {
+                    article_id: query.id_article,
+                },
+                method!(client, get_article),
+                |reply| reply.article,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-all-article-by-course",
             "Статьи курса по порядку",
             &["courseId"],
-            get(list_articles_by_course),
+            get(forward(
+                |Query(query): Query<CourseId>| pb::ListArticlesByCourseRequest {
+                    course_id: query.course_id,
+                },
+                method!(client, list_articles_by_course),
+                |reply| reply.articles,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-all-courses",
             "Курсы (все или назначенные)",
             &[],
-            get(list_courses),
+            get(forward(
+                |()| pb::ListCoursesRequest {},
+                method!(client, list_courses),
+                |reply| reply.courses,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-full-course-info",
             "Курс с назначенными сотрудниками и статьями",
             &["idCourse"],
-            get(get_full_course_info),
+            get(forward(
+                |Query(query): Query<IdCourse>| pb::GetFullCourseInfoRequest {
+                    course_id: query.id_course,
+                },
+                method!(client, get_full_course_info),
+                FullCourseJson::from,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-by-id-course",
             "Курс",
             &["idCourse"],
-            get(get_course),
+            get(forward(
+                |Query(query): Query<IdCourse>| pb::GetCourseRequest {
+                    course_id: query.id_course,
+                },
+                method!(client, get_course),
+                |reply| reply.course,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-all-courses-by-user",
             "Курсы, назначенные сотруднику",
             &["userId"],
-            get(list_courses_by_user),
+            get(forward(
+                |Query(query): Query<UserId>| pb::ListCoursesByUserRequest {
+                    user_id: query.user_id,
+                },
+                method!(client, list_courses_by_user),
+                |reply| reply.courses,
+            )),
         ),
         Endpoint::post(
             "/api/course/create-course-with-user-and-articles",
             "Создать курс",
-            post(create_course),
+            post(forward(
+                |Body(body): Body<CourseBody>| pb::CreateCourseRequest {
+                    title: body.title,
+                    description: body.description,
+                    date_deadline: body.date_deadline,
+                    user_ids: body.user_ids,
+                    article_ids: body.article_ids,
+                },
+                method!(client, create_course),
+                |reply| reply.course,
+            )),
         ),
         Endpoint::post(
             "/api/course/update-course",
             "Изменить курс",
-            post(update_course),
+            post(forward(
+                |Body(body): Body<CourseBody>| pb::UpdateCourseRequest {
+                    id: body.id,
+                    title: body.title,
+                    description: body.description,
+                    date_deadline: body.date_deadline,
+                    user_ids: body.user_ids,
+                    article_ids: body.article_ids,
+                },
+                method!(client, update_course),
+                |reply| reply.course,
+            )),
         ),
         Endpoint::post(
             "/api/course/create-article",
             "Создать статью",
-            post(create_article),
+            rich_text_write(forward(
+                |Body(body): Body<ArticleBody>| pb::CreateArticleRequest {
+                    title: body.title,
+                    description: body.description,
+                    content: body.content,
+                    date_deadline: body.date_deadline,
+                    test_id: body.test_id,
+                },
+                method!(client, create_article),
+                |reply| reply.article,
+            )),
         ),
         Endpoint::post(
             "/api/course/update-article",
             "Изменить статью",
-            post(update_article),
+            rich_text_write(forward(
+                |Body(body): Body<ArticleBody>| pb::UpdateArticleRequest {
+                    id: body.id,
+                    title: body.title,
+                    description: body.description,
+                    content: body.content,
+                    date_deadline: body.date_deadline,
+                    test_id: body.test_id,
+                },
+                method!(client, update_article),
+                |reply| reply.article,
+            )),
         ),
         Endpoint::get(
             "/api/course/get-course-compliance",
             "Кто из назначенных просрочил курс или должен пройти его в ближайшие 7 дней",
             &["idCourse"],
-            get(get_course_compliance),
+            get(forward(
+                |Query(query): Query<IdCourse>| pb::GetCourseComplianceRequest {
+                    course_id: query.id_course,
+                },
+                method!(client, get_course_compliance),
+                |reply| reply,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-all-test",
             "Тесты без вопросов",
             &[],
-            get(list_tests),
+            get(forward(
+                |()| pb::ListTestsRequest {},
+                method!(client, list_tests),
+                |reply| reply.tests,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-by-id-test",
             "Тест без вопросов",
             &["idTest"],
-            get(get_test),
+            get(forward(
+                |Query(query): Query<IdTest>| pb::GetTestRequest {
+                    test_id: query.id_test,
+                },
+                method!(client, get_test),
+                |reply| reply.test,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-all-test-by-article",
             "Тесты статьи",
             &["articleId"],
-            get(list_tests_by_article),
+            get(forward(
+                |Query(query): Query<ArticleId>| pb::ListTestsByArticleRequest {
+                    article_id: query.article_id,
+                },
+                method!(client, list_tests_by_article),
+                |reply| reply.tests,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-test-summary",
             "Сводка теста и оставшиеся попытки",
             &["idTest", "userId"],
-            get(get_test_summary),
+            get(forward(
+                |Query(query): Query<TestAndUser>| pb::GetTestSummaryRequest {
+                    test_id: query.id_test,
+                    user_id: query.user_id,
+                },
+                method!(client, get_test_summary),
+                |reply| reply.summary,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-list-user-test-result-by-test-and-user-id",
             "Результаты сотрудника по тесту",
             &["idTest", "idUser"],
-            get(list_user_test_results),
+            get(forward(
+                |Query(query): Query<TestAndIdUser>| pb::ListUserTestResultsRequest {
+                    test_id: query.id_test,
+                    user_id: query.id_user,
+                },
+                method!(client, list_user_test_results),
+                |reply| reply.results,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-by-id-full-test",
             "Тест с вопросами и правильными ответами",
             &["idTest"],
-            get(get_full_test),
+            get(forward(
+                |Query(query): Query<IdTest>| pb::GetFullTestRequest {
+                    test_id: query.id_test,
+                },
+                method!(client, get_full_test),
+                |reply| reply.test.map(TestJson::from),
+            )),
         ),
         Endpoint::get(
             "/api/test/get-all-user-test-result",
@@ -157,35 +281,75 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/test/get-my-tests",
             "Мои тесты и оставшиеся попытки",
             &[],
-            get(list_my_tests),
+            get(forward(
+                |()| pb::ListMyTestsRequest {},
+                method!(client, list_my_tests),
+                |reply| reply.tests,
+            )),
         ),
         Endpoint::get(
             "/api/test/get-question-analysis",
             "Как часто на каждый вопрос теста отвечают правильно",
             &["idTest"],
-            get(get_question_analysis),
+            get(forward(
+                |Query(query): Query<IdTest>| pb::GetQuestionAnalysisRequest {
+                    test_id: query.id_test,
+                },
+                method!(client, get_question_analysis),
+                |reply| reply.questions,
+            )),
         ),
         Endpoint::post(
             "/api/test/start-attempt",
             "Начать попытку: вопросы без правильных ответов",
-            post(start_attempt),
+            post(forward(
+                |Body(body): Body<StartBody>| pb::StartAttemptRequest {
+                    test_id: body.test_id,
+                },
+                method!(client, start_attempt),
+                |reply| reply,
+            )),
         ),
         Endpoint::post(
             "/api/test/complete-test",
             "Завершить тест",
-            post(complete_test),
+            post(forward(
+                |Body(body): Body<CompleteBody>| pb::CompleteTestRequest {
+                    test_id: body.test_id,
+                    user_id: body.user_id,
+                    question_with_answers: body.question_with_answers,
+                    attempt_id: body.attempt_id,
+                },
+                method!(client, complete_test),
+                |reply| reply,
+            )),
         ),
         Endpoint::post(
             "/api/test/create-test-with-question-and-answers",
             "Создать тест",
-            post(create_test),
+            post(forward(
+                |Body(body): Body<TestJson>| body.create_request(),
+                method!(client, create_test),
+                |reply| reply.test.map(TestJson::from),
+            )),
         ),
-        Endpoint::post("/api/test/update-test", "Изменить тест", post(update_test)),
+        Endpoint::post(
+            "/api/test/update-test",
+            "Изменить тест",
+            post(forward(
+                |Body(body): Body<TestJson>| body.update_request(),
+                method!(client, update_test),
+                |reply| reply.test.map(TestJson::from),
+            )),
+        ),
     ]
 }
 
+/// Articles carry rich text up to its limit both ways.
 fn client(state: &AppState) -> EducationServiceClient<Balanced> {
     EducationServiceClient::new(state.upstreams.education.channel.clone())
+        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+        .max_encoding_message_size(MAX_MESSAGE_BYTES)
 }
 
 // --- Query parameters ---
@@ -280,6 +444,24 @@ struct CourseArticle {
     article: pb::Article,
 }
 
+impl From<pb::GetFullCourseInfoResponse> for FullCourseJson {
+    fn from(reply: pb::GetFullCourseInfoResponse) -> Self {
+        FullCourseJson {
+            course: reply.course,
+            user_course: reply
+                .user_ids
+                .into_iter()
+                .map(|user_id| UserCourse { user_id })
+                .collect(),
+            course_article: reply
+                .articles
+                .into_iter()
+                .map(|article| CourseArticle { article })
+                .collect(),
+        }
+    }
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct CourseBody {
@@ -303,190 +485,6 @@ struct ArticleBody {
     date_deadline: String,
     #[serde(alias = "idTest")]
     test_id: i64,
-}
-
-async fn list_articles(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::Article>> {
-    let reply = client(&state)
-        .list_articles(caller.request(pb::ListArticlesRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().articles))
-}
-
-async fn get_article(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdArticle>,
-) -> ApiResult<Option<pb::Article>> {
-    let request = pb::GetArticleRequest {
-        article_id: query.id_article,
-    };
-    let reply = client(&state).get_article(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().article))
-}
-
-async fn list_articles_by_course(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<CourseId>,
-) -> ApiResult<Vec<pb::Article>> {
-    let request = pb::ListArticlesByCourseRequest {
-        course_id: query.course_id,
-    };
-    let reply = client(&state)
-        .list_articles_by_course(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().articles))
-}
-
-async fn list_courses(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<pb::Course>> {
-    let reply = client(&state)
-        .list_courses(caller.request(pb::ListCoursesRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().courses))
-}
-
-async fn get_full_course_info(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdCourse>,
-) -> ApiResult<FullCourseJson> {
-    let request = pb::GetFullCourseInfoRequest {
-        course_id: query.id_course,
-    };
-    let reply = client(&state)
-        .get_full_course_info(caller.request(request))
-        .await?
-        .into_inner();
-    Ok(Data(FullCourseJson {
-        course: reply.course,
-        user_course: reply
-            .user_ids
-            .into_iter()
-            .map(|user_id| UserCourse { user_id })
-            .collect(),
-        course_article: reply
-            .articles
-            .into_iter()
-            .map(|article| CourseArticle { article })
-            .collect(),
-    }))
-}
-
-async fn get_course(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdCourse>,
-) -> ApiResult<Option<pb::Course>> {
-    let request = pb::GetCourseRequest {
-        course_id: query.id_course,
-    };
-    let reply = client(&state).get_course(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().course))
-}
-
-async fn list_courses_by_user(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<UserId>,
-) -> ApiResult<Vec<pb::CourseRef>> {
-    let request = pb::ListCoursesByUserRequest {
-        user_id: query.user_id,
-    };
-    let reply = client(&state)
-        .list_courses_by_user(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().courses))
-}
-
-async fn create_course(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<CourseBody>,
-) -> ApiResult<Option<pb::Course>> {
-    let request = pb::CreateCourseRequest {
-        title: body.title,
-        description: body.description,
-        date_deadline: body.date_deadline,
-        user_ids: body.user_ids,
-        article_ids: body.article_ids,
-    };
-    let reply = client(&state)
-        .create_course(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().course))
-}
-
-async fn update_course(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<CourseBody>,
-) -> ApiResult<Option<pb::Course>> {
-    let request = pb::UpdateCourseRequest {
-        id: body.id,
-        title: body.title,
-        description: body.description,
-        date_deadline: body.date_deadline,
-        user_ids: body.user_ids,
-        article_ids: body.article_ids,
-    };
-    let reply = client(&state)
-        .update_course(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().course))
-}
-
-async fn create_article(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<ArticleBody>,
-) -> ApiResult<Option<pb::Article>> {
-    let request = pb::CreateArticleRequest {
-        title: body.title,
-        description: body.description,
-        content: body.content,
-        date_deadline: body.date_deadline,
-        test_id: body.test_id,
-    };
-    let reply = client(&state)
-        .create_article(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().article))
-}
-
-async fn update_article(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<ArticleBody>,
-) -> ApiResult<Option<pb::Article>> {
-    let request = pb::UpdateArticleRequest {
-        id: body.id,
-        title: body.title,
-        description: body.description,
-        content: body.content,
-        date_deadline: body.date_deadline,
-        test_id: body.test_id,
-    };
-    let reply = client(&state)
-        .update_article(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().article))
-}
-
-async fn get_course_compliance(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdCourse>,
-) -> ApiResult<pb::GetCourseComplianceResponse> {
-    let request = pb::GetCourseComplianceRequest {
-        course_id: query.id_course,
-    };
-    let reply = client(&state)
-        .get_course_compliance(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner()))
 }
 
 // --- Tests ---
@@ -555,6 +553,31 @@ impl From<pb::Test> for TestJson {
 }
 
 impl TestJson {
+    fn create_request(self) -> pb::CreateTestRequest {
+        pb::CreateTestRequest {
+            title: self.title.clone(),
+            description: self.description.clone(),
+            total_points_required: self.total_points_required,
+            number_of_questions: self.number_of_questions,
+            number_of_tries: self.number_of_tries,
+            article_id: self.article_id,
+            questions: self.questions(),
+        }
+    }
+
+    fn update_request(self) -> pb::UpdateTestRequest {
+        pb::UpdateTestRequest {
+            id: self.id,
+            title: self.title.clone(),
+            description: self.description.clone(),
+            total_points_required: self.total_points_required,
+            number_of_questions: self.number_of_questions,
+            number_of_tries: self.number_of_tries,
+            article_id: self.article_id,
+            questions: self.questions(),
+        }
+    }
+
     fn questions(self) -> Vec<pb::Question> {
         self.question
             .into_iter()
@@ -590,83 +613,6 @@ struct StartBody {
     test_id: i64,
 }
 
-async fn list_tests(State(state): State<AppState>, caller: Caller) -> ApiResult<Vec<pb::TestInfo>> {
-    let reply = client(&state)
-        .list_tests(caller.request(pb::ListTestsRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().tests))
-}
-
-async fn get_test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdTest>,
-) -> ApiResult<Option<pb::TestInfo>> {
-    let request = pb::GetTestRequest {
-        test_id: query.id_test,
-    };
-    let reply = client(&state).get_test(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().test))
-}
-
-async fn list_tests_by_article(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<ArticleId>,
-) -> ApiResult<Vec<pb::TestInfo>> {
-    let request = pb::ListTestsByArticleRequest {
-        article_id: query.article_id,
-    };
-    let reply = client(&state)
-        .list_tests_by_article(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().tests))
-}
-
-async fn get_test_summary(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<TestAndUser>,
-) -> ApiResult<Option<pb::TestSummary>> {
-    let request = pb::GetTestSummaryRequest {
-        test_id: query.id_test,
-        user_id: query.user_id,
-    };
-    let reply = client(&state)
-        .get_test_summary(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().summary))
-}
-
-async fn list_user_test_results(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<TestAndIdUser>,
-) -> ApiResult<Vec<pb::TestResult>> {
-    let request = pb::ListUserTestResultsRequest {
-        test_id: query.id_test,
-        user_id: query.id_user,
-    };
-    let reply = client(&state)
-        .list_user_test_results(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().results))
-}
-
-async fn get_full_test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdTest>,
-) -> ApiResult<Option<TestJson>> {
-    let request = pb::GetFullTestRequest {
-        test_id: query.id_test,
-    };
-    let reply = client(&state)
-        .get_full_test(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().test.map(TestJson::from)))
-}
-
 async fn list_all_test_results(
     State(state): State<AppState>,
     caller: Caller,
@@ -692,96 +638,4 @@ async fn list_all_test_results(
         response.headers_mut().insert(NEXT_PAGE_HEADER, value);
     }
     Ok(response)
-}
-
-async fn list_my_tests(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> ApiResult<Vec<pb::AssignedTest>> {
-    let reply = client(&state)
-        .list_my_tests(caller.request(pb::ListMyTestsRequest {}))
-        .await?;
-    Ok(Data(reply.into_inner().tests))
-}
-
-async fn get_question_analysis(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdTest>,
-) -> ApiResult<Vec<pb::QuestionAnalysis>> {
-    let request = pb::GetQuestionAnalysisRequest {
-        test_id: query.id_test,
-    };
-    let reply = client(&state)
-        .get_question_analysis(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner().questions))
-}
-
-async fn start_attempt(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<StartBody>,
-) -> ApiResult<pb::StartAttemptResponse> {
-    let request = pb::StartAttemptRequest {
-        test_id: body.test_id,
-    };
-    let reply = client(&state)
-        .start_attempt(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner()))
-}
-
-async fn complete_test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<CompleteBody>,
-) -> ApiResult<pb::CompleteTestResponse> {
-    let request = pb::CompleteTestRequest {
-        test_id: body.test_id,
-        user_id: body.user_id,
-        question_with_answers: body.question_with_answers,
-        attempt_id: body.attempt_id,
-    };
-    let reply = client(&state)
-        .complete_test(caller.request(request))
-        .await?;
-    Ok(Data(reply.into_inner()))
-}
-
-async fn create_test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<TestJson>,
-) -> ApiResult<Option<TestJson>> {
-    let request = pb::CreateTestRequest {
-        title: body.title.clone(),
-        description: body.description.clone(),
-        total_points_required: body.total_points_required,
-        number_of_questions: body.number_of_questions,
-        number_of_tries: body.number_of_tries,
-        article_id: body.article_id,
-        questions: body.questions(),
-    };
-    let reply = client(&state).create_test(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().test.map(TestJson::from)))
-}
-
-async fn update_test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<TestJson>,
-) -> ApiResult<Option<TestJson>> {
-    let request = pb::UpdateTestRequest {
-        id: body.id,
-        title: body.title.clone(),
-        description: body.description.clone(),
-        total_points_required: body.total_points_required,
-        number_of_questions: body.number_of_questions,
-        number_of_tries: body.number_of_tries,
-        article_id: body.article_id,
-        questions: body.questions(),
-    };
-    let reply = client(&state).update_test(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().test.map(TestJson::from)))
 }

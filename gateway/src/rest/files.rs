@@ -26,6 +26,7 @@ use portal_proto::files::v1::files_service_client::FilesServiceClient;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+use super::forward::{forward, method};
 use super::{ApiError, ApiResult, AppState, Body as JsonBody, Caller, Data, Endpoint, Query};
 
 pub const MSG_NO_FILE: &str = "Не выбран файл";
@@ -51,7 +52,13 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/file/get-files",
             "Документы модели оборудования (id, title, url…)",
             &["idRelated"],
-            get(get_files),
+            get(forward(
+                |Query(query): Query<IdRelated>| pb::GetFilesRequest {
+                    id_related: query.id_related,
+                },
+                method!(client, get_files),
+                |reply| reply.files,
+            )),
         ),
         Endpoint::post(
             "/api/file/save",
@@ -61,7 +68,11 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/file/delete",
             "Удалить документ или видео: {id}",
-            post(delete_file),
+            post(forward(
+                |JsonBody(body): JsonBody<FileId>| pb::DeleteFileRequest { id: body.id },
+                method!(client, delete_file),
+                |_| (),
+            )),
         ),
         Endpoint::get(
             "/api/file/download/{id}",
@@ -77,14 +88,8 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-/// Lists and deletes: the channel with the per-call time-out.
 fn client(state: &AppState) -> FilesServiceClient<Balanced> {
     FilesServiceClient::new(state.upstreams.files.channel.clone())
-}
-
-/// Uploads and downloads last as long as their data: the channel without one.
-fn streaming_client(state: &AppState) -> FilesServiceClient<Balanced> {
-    FilesServiceClient::new(state.upstreams.files_streams.channel.clone())
 }
 
 #[derive(Deserialize)]
@@ -102,28 +107,6 @@ struct MaybeIdRelated {
 #[derive(Deserialize)]
 struct FileId {
     id: i64,
-}
-
-async fn get_files(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<IdRelated>,
-) -> ApiResult<Vec<pb::File>> {
-    let request = pb::GetFilesRequest {
-        id_related: query.id_related,
-    };
-    let reply = client(&state).get_files(caller.request(request)).await?;
-    Ok(Data(reply.into_inner().files))
-}
-
-async fn delete_file(
-    State(state): State<AppState>,
-    caller: Caller,
-    JsonBody(body): JsonBody<FileId>,
-) -> ApiResult<()> {
-    let request = pb::DeleteFileRequest { id: body.id };
-    client(&state).delete_file(caller.request(request)).await?;
-    Ok(Data(()))
 }
 
 #[derive(Serialize)]
@@ -158,8 +141,9 @@ async fn save_file(
     let messages = messages.map(|payload| pb::SaveFileRequest {
         payload: Some(payload),
     });
-    let mut files = streaming_client(&state);
-    let reply = until_failed(files.save_file(caller.request(messages)), failed).await?;
+    // An upload is answered after its last byte, however long it takes.
+    let mut files = client(&state);
+    let reply = until_failed(files.save_file(caller.stream(messages)), failed).await?;
     Ok(Data(reply))
 }
 
@@ -178,8 +162,8 @@ async fn save_video(
     let messages = messages.map(|payload| pb::SaveVideoRequest {
         payload: Some(payload),
     });
-    let mut files = streaming_client(&state);
-    let reply = until_failed(files.save_video(caller.request(messages)), failed).await?;
+    let mut files = client(&state);
+    let reply = until_failed(files.save_video(caller.stream(messages)), failed).await?;
     Ok(Data(SavedVideo {
         saved_video_url: reply.saved_video_url,
     }))
@@ -329,8 +313,9 @@ async fn download(
         .and_then(parse_range);
     let asked_range = range.is_some();
     let request = pb::DownloadFileRequest { id, range };
-    let mut stream = streaming_client(&state)
-        .download_file(caller.request(request))
+    // As long as the file takes to arrive.
+    let mut stream = client(&state)
+        .download_file(caller.stream(request))
         .await?
         .into_inner();
     let start = match stream.message().await?.and_then(|m| m.payload) {

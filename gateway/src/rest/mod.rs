@@ -7,17 +7,22 @@ mod csv;
 mod docs;
 mod education;
 mod files;
+mod forward;
 mod origin;
+mod reference;
 mod wiki;
 
 pub use origin::Origin;
 
+use std::time::Duration;
+
 use axum::Router;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
+use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::MethodRouter;
+use axum::routing::{MethodRouter, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tonic::{Code, Status};
@@ -100,11 +105,25 @@ impl Endpoint {
     }
 }
 
+/// A POST whose body carries rich text (an article, an instruction): up to the
+/// services' own limit, since images travel inside it, beyond axum's 2 MB
+/// default.
+pub fn rich_text_write<H, T>(handler: H) -> MethodRouter<AppState>
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    post(handler).layer(DefaultBodyLimit::max(
+        portal_kit::rich_text::MAX_MESSAGE_BYTES,
+    ))
+}
+
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
         .chain(education::endpoints())
         .chain(wiki::endpoints())
+        .chain(reference::endpoints())
         .chain(files::endpoints())
         .collect()
 }
@@ -253,9 +272,14 @@ impl From<Status> for ApiError {
             Code::OutOfRange => (StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE),
             Code::ResourceExhausted => (StatusCode::TOO_MANY_REQUESTS, MSG_BAD_REQUEST),
             Code::Unimplemented => (StatusCode::NOT_IMPLEMENTED, MSG_UNIMPLEMENTED),
+            // A call cut at its time-out: the service is there but slow.
+            Code::DeadlineExceeded => {
+                tracing::warn!(cause = %status.message(), "upstream too slow");
+                return ApiError::new(StatusCode::GATEWAY_TIMEOUT, crate::grpc::MSG_UPSTREAM_SLOW);
+            }
             // An unreachable upstream says so in English from the transport: the
             // person gets the Russian message and the log gets the cause.
-            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+            Code::Unavailable | Code::Cancelled => {
                 tracing::warn!(cause = %status.message(), "upstream unavailable");
                 return ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -355,20 +379,25 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 }
 
 /// Who is calling, carried on to the service: the bearer token and the client
-/// address (for auth's per-address rate limit).
+/// address (for auth's per-address rate limit), and how long a call may take.
 #[derive(Clone)]
 pub struct Caller {
     authorization: Option<HeaderValue>,
     client_address: Option<ClientAddress>,
     /// Set on every request by `observe`, so the service logs the same id.
     request_id: Option<HeaderValue>,
+    call_timeout: Duration,
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
+impl FromRequestParts<AppState> for Caller {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         Ok(Caller {
+            call_timeout: state.upstreams.call_timeout,
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
             client_address: parts.extensions.get::<ClientAddress>().copied(),
             request_id: parts
@@ -380,8 +409,17 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 }
 
 impl Caller {
-    /// `message` as a gRPC request on behalf of this caller.
+    /// `message` as a gRPC request on behalf of this caller, answered within
+    /// the upstream call time-out (a 504 after it).
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = self.stream(message);
+        request.set_timeout(self.call_timeout);
+        request
+    }
+
+    /// As [`Caller::request`] with no time limit: an upload, answered after
+    /// its last byte, or a download, as long as its file.
+    pub fn stream<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
         if let Some(value) = self
@@ -457,6 +495,7 @@ mod tests {
             (Status::out_of_range("x"), 413),
             (Status::resource_exhausted("x"), 429),
             (Status::unavailable("tcp connect error"), 503),
+            (Status::deadline_exceeded("no answer in time"), 504),
             (Status::internal("SELECT * FROM users"), 500),
         ];
         for (status, expected) in cases {

@@ -48,6 +48,14 @@ pub async fn gateway_to(url: &str, extra: &[&str]) -> Portal {
 pub async fn recording_upstream(
     header: &'static str,
 ) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    recording_upstream_after(header, std::time::Duration::ZERO).await
+}
+
+/// As [`recording_upstream`], answering each call only after `delay`.
+pub async fn recording_upstream_after(
+    header: &'static str,
+    delay: std::time::Duration,
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let record = seen.clone();
     let app = axum::Router::new().fallback(
@@ -62,6 +70,7 @@ pub async fn recording_upstream(
                         .collect::<Vec<_>>()
                         .join(" | ");
                     record.lock().unwrap().push(values);
+                    tokio::time::sleep(delay).await;
                 }
                 tonic::Status::not_found("Отделение не найдено").into_http::<axum::body::Body>()
             }
@@ -183,6 +192,7 @@ impl Portal {
     }
 }
 
+/// The REST envelope `body` is, after checking it has all three fields.
 pub fn envelope(body: &str) -> Value {
     let value: Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"));
     assert!(
@@ -192,4 +202,55 @@ pub fn envelope(body: &str) -> Value {
         "{value}"
     );
     value
+}
+
+/// The `data` of a successful envelope answered with 200.
+pub fn data(status: u16, body: &str) -> Value {
+    assert_eq!(status, 200, "{body}");
+    succeeded(&envelope(body))
+}
+
+/// The `data` of an envelope that says it succeeded.
+pub fn succeeded(envelope: &Value) -> Value {
+    assert_eq!(envelope["success"], true, "{envelope}");
+    assert!(envelope["errorMessage"].is_null(), "{envelope}");
+    envelope["data"].clone()
+}
+
+/// The `errorMessage` of a failed envelope answered with `expected`.
+pub fn error(expected: u16, status: u16, body: &str) -> String {
+    assert_eq!(status, expected, "{body}");
+    failed(&envelope(body))
+}
+
+/// The `errorMessage` of an envelope that says it failed.
+pub fn failed(envelope: &Value) -> String {
+    assert_eq!(envelope["success"], false, "{envelope}");
+    envelope["errorMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The `data` of a successful GET of `path` as the holder of `token`.
+pub async fn get_data(portal: &Portal, path: &str, token: &str) -> Value {
+    let (status, _, body) = portal.get(path, Some(token)).await;
+    data(status, &body)
+}
+
+/// A POST of `json` to `path` as the holder of `token`: status and body.
+pub async fn post_json(portal: &Portal, path: &str, token: &str, json: Value) -> (u16, String) {
+    let post = Post {
+        json: Some(json),
+        token: Some(token),
+        ..Post::default()
+    };
+    let (status, _, body) = portal.post(path, post).await;
+    (status, body)
+}
+
+/// The `data` of a successful POST of `json` to `path` as the holder of `token`.
+pub async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) -> Value {
+    let (status, body) = post_json(portal, path, token, json).await;
+    data(status, &body)
 }

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use portal_kit::db::Backend;
+use portal_kit::db::{Backend, Keyed, rekey};
 use portal_kit::token::Subject;
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::any::Any;
@@ -205,13 +205,6 @@ pub enum SessionsEnded {
     None,
     PasswordChanged,
     Blocked,
-}
-
-/// A table whose rows carry a uniquely indexed key computed in Rust from a text.
-struct Keyed {
-    table: &'static str,
-    text: &'static str,
-    key: &'static str,
 }
 
 const KEYED_TITLES: Keyed = Keyed {
@@ -917,53 +910,16 @@ impl Store {
     /// Gives every department title its key (see [`title_key`]) where it has none
     /// yet: rows from before the key existed.
     pub async fn key_department_titles(&self) -> ServiceResult<()> {
-        self.rekey(&KEYED_TITLES, title_key).await
+        rekey(&self.pool, &KEYED_TITLES, title_key).await
     }
 
     /// Gives every login the key of [`LoginKey::of`] where it holds another: rows
     /// keyed before lookalike letters were folded.
     pub async fn key_logins(&self) -> ServiceResult<()> {
-        self.rekey(&KEYED_LOGINS, |login| {
+        rekey(&self.pool, &KEYED_LOGINS, |login| {
             LoginKey::of(login).as_str().to_owned()
         })
         .await
-    }
-
-    /// Sets each row's key column to `key` of its text where it differs. A key
-    /// another row holds already is left unset, and the log names the row, for
-    /// an admin to rename one of the pair.
-    async fn rekey(&self, keyed: &Keyed, key: impl Fn(&str) -> String) -> ServiceResult<()> {
-        let Keyed {
-            table,
-            text,
-            key: key_column,
-        } = keyed;
-        let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(
-            format!("SELECT id, {text}, {key_column} FROM {table} ORDER BY id"),
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        for (id, value, stored) in rows {
-            let wanted = key(&value);
-            if stored.as_deref() == Some(wanted.as_str()) {
-                continue;
-            }
-            let updated = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "UPDATE {table} SET {key_column} = $1 WHERE id = $2"
-            )))
-            .bind(&wanted)
-            .bind(id)
-            .execute(&self.pool)
-            .await;
-            match updated {
-                Ok(_) => {}
-                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                    tracing::warn!(table, id, %value, "another row reads the same; rename one of them");
-                }
-                Err(error) => return Err(error.into()),
-            }
-        }
-        Ok(())
     }
 
     /// Adds `user_id` to a department, if not a member yet (demo data).

@@ -15,9 +15,11 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
 use crate::rpc::EducationRpc;
 use crate::store::Store;
@@ -61,8 +63,11 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     if settings.seed_demo {
         demo::load(&store).await.map_err(StartError::Demo)?;
     }
-    let service = EducationServiceServer::with_interceptor(EducationRpc::new(store), verifier);
-    Ok(Routes::new(service))
+    // Article writes carry rich text up to its limit (images inside). What
+    // education sends stays unbounded: a list of articles may be larger.
+    let server = EducationServiceServer::new(EducationRpc::new(store))
+        .max_decoding_message_size(MAX_MESSAGE_BYTES);
+    Ok(Routes::new(InterceptedService::new(server, verifier)))
 }
 
 #[cfg(test)]

@@ -26,7 +26,8 @@ use std::collections::{HashMap, HashSet};
 
 use portal_kit::db::Backend;
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::any::Any;
+use sqlx::any::{Any, AnyArguments, AnyRow};
+use sqlx::query::QueryAs;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
@@ -215,9 +216,102 @@ const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.titl
 /// `$1` (bound twice, as `$1` and `$2`).
 const ASSIGNED_TEST_IDS: &str = "SELECT a.test_id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id WHERE cu.user_id = $1 AND a.test_id IS NOT NULL UNION SELECT t.id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN tests t ON t.article_id = ca.article_id WHERE cu.user_id = $2";
 
+/// A kind of content a learner sees only where a course assigned to them
+/// leads to it: its columns, its id column and the ids assigned to user `$1`
+/// (bound `user_binds` times, as `$1`, `$2`, …).
+struct Assignable {
+    columns: &'static str,
+    id: &'static str,
+    assigned_ids: &'static str,
+    user_binds: usize,
+}
+
+const ARTICLES: Assignable = Assignable {
+    columns: ARTICLE_COLUMNS,
+    id: "a.id",
+    assigned_ids: ASSIGNED_ARTICLE_IDS,
+    user_binds: 1,
+};
+
+const COURSES: Assignable = Assignable {
+    columns: COURSE_COLUMNS,
+    id: "c.id",
+    assigned_ids: "SELECT cu.course_id FROM course_users cu WHERE cu.user_id = $1",
+    user_binds: 1,
+};
+
+const TESTS: Assignable = Assignable {
+    columns: TEST_COLUMNS,
+    id: "t.id",
+    assigned_ids: ASSIGNED_TEST_IDS,
+    user_binds: 2,
+};
+
+impl Assignable {
+    /// The rows `viewer` sees (only the row `one`, if given): the user's binds
+    /// come first, then `one` as the next `$n`.
+    fn query<'q, T>(&self, viewer: Viewer, one: Option<i64>) -> QueryAs<'q, Any, T, AnyArguments>
+    where
+        T: for<'r> FromRow<'r, AnyRow>,
+    {
+        let Assignable {
+            columns,
+            id,
+            assigned_ids,
+            user_binds,
+        } = self;
+        let (mut conditions, users) = match viewer {
+            Viewer::Everything => (Vec::new(), 0),
+            Viewer::Assignee(_) => (vec![format!("{id} IN ({assigned_ids})")], *user_binds),
+        };
+        if one.is_some() {
+            conditions.push(format!("{id} = ${}", users + 1));
+        }
+        let filter = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", conditions.join(" AND "))
+        };
+        let mut query = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{columns}{filter} ORDER BY {id}"
+        )));
+        if let Viewer::Assignee(user_id) = viewer {
+            for _ in 0..users {
+                query = query.bind(user_id);
+            }
+        }
+        match one {
+            Some(one) => query.bind(one),
+            None => query,
+        }
+    }
+}
+
 impl Store {
     pub fn new(pool: AnyPool, backend: Backend) -> Store {
         Store { pool, backend }
+    }
+
+    async fn visible_rows<T>(&self, kind: &Assignable, viewer: Viewer) -> ServiceResult<Vec<T>>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+    {
+        Ok(kind.query(viewer, None).fetch_all(&self.pool).await?)
+    }
+
+    async fn visible_row<T>(
+        &self,
+        kind: &Assignable,
+        viewer: Viewer,
+        id: i64,
+    ) -> ServiceResult<Option<T>>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+    {
+        Ok(kind
+            .query(viewer, Some(id))
+            .fetch_optional(&self.pool)
+            .await?)
     }
 
     async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
@@ -230,46 +324,12 @@ impl Store {
     // --- Articles ---
 
     pub async fn articles(&self, viewer: Viewer) -> ServiceResult<Vec<ArticleRecord>> {
-        Ok(match viewer {
-            Viewer::Everything => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                    "{ARTICLE_COLUMNS} ORDER BY a.id"
-                )))
-                .fetch_all(&self.pool)
-                .await?
-            }
-            Viewer::Assignee(user_id) => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                    "{ARTICLE_COLUMNS} WHERE a.id IN ({ASSIGNED_ARTICLE_IDS}) ORDER BY a.id"
-                )))
-                .bind(user_id)
-                .fetch_all(&self.pool)
-                .await?
-            }
-        })
+        self.visible_rows(&ARTICLES, viewer).await
     }
 
     /// The article, if it exists and `viewer` may see it.
     pub async fn article(&self, viewer: Viewer, id: i64) -> ServiceResult<Option<ArticleRecord>> {
-        let found: Option<ArticleRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{ARTICLE_COLUMNS} WHERE a.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        match (found, viewer) {
-            (Some(article), Viewer::Assignee(user_id)) => {
-                let assigned: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-                    "{ASSIGNED_ARTICLE_IDS} AND ca.article_id = $2"
-                )))
-                .bind(user_id)
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-                Ok(assigned.map(|_| article))
-            }
-            (found, _) => Ok(found),
-        }
+        self.visible_row(&ARTICLES, viewer, id).await
     }
 
     pub async fn course_articles(&self, course_id: i64) -> ServiceResult<Vec<ArticleRecord>> {
@@ -335,38 +395,12 @@ impl Store {
     // --- Courses ---
 
     pub async fn courses(&self, viewer: Viewer) -> ServiceResult<Vec<CourseRecord>> {
-        Ok(match viewer {
-            Viewer::Everything => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!("{COURSE_COLUMNS} ORDER BY c.id")))
-                    .fetch_all(&self.pool)
-                    .await?
-            }
-            Viewer::Assignee(user_id) => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                    "{COURSE_COLUMNS} JOIN course_users cu ON cu.course_id = c.id WHERE cu.user_id = $1 ORDER BY c.id"
-                )))
-                .bind(user_id)
-                .fetch_all(&self.pool)
-                .await?
-            }
-        })
+        self.visible_rows(&COURSES, viewer).await
     }
 
     /// The course, if it exists and `viewer` may see it.
     pub async fn course(&self, viewer: Viewer, id: i64) -> ServiceResult<Option<CourseRecord>> {
-        let found: Option<CourseRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{COURSE_COLUMNS} WHERE c.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        match (found, viewer) {
-            (Some(course), Viewer::Assignee(user_id)) => {
-                let assignees = self.course_assignees(id).await?;
-                Ok(assignees.contains(&user_id).then_some(course))
-            }
-            (found, _) => Ok(found),
-        }
+        self.visible_row(&COURSES, viewer, id).await
     }
 
     pub async fn course_assignees(&self, course_id: i64) -> ServiceResult<Vec<i64>> {
@@ -432,48 +466,12 @@ impl Store {
     // --- Tests ---
 
     pub async fn tests(&self, viewer: Viewer) -> ServiceResult<Vec<TestRecord>> {
-        Ok(match viewer {
-            Viewer::Everything => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!("{TEST_COLUMNS} ORDER BY t.id")))
-                    .fetch_all(&self.pool)
-                    .await?
-            }
-            Viewer::Assignee(user_id) => {
-                sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                    "{TEST_COLUMNS} WHERE t.id IN ({ASSIGNED_TEST_IDS}) ORDER BY t.id"
-                )))
-                .bind(user_id)
-                .bind(user_id)
-                .fetch_all(&self.pool)
-                .await?
-            }
-        })
+        self.visible_rows(&TESTS, viewer).await
     }
 
     /// The test, if it exists and `viewer` may see it.
     pub async fn test(&self, viewer: Viewer, id: i64) -> ServiceResult<Option<TestRecord>> {
-        let found: Option<TestRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{TEST_COLUMNS} WHERE t.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        match (found, viewer) {
-            (Some(test), Viewer::Assignee(user_id)) => {
-                // One link is enough: an assigned article that names the test,
-                // or the article the test was made for.
-                let link: Option<i64> = sqlx::query_scalar(
-                    "SELECT ca.article_id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id WHERE cu.user_id = $1 AND (a.test_id = $2 OR a.id = $3) LIMIT 1",
-                )
-                .bind(user_id)
-                .bind(id)
-                .bind(test.article_id.unwrap_or(0))
-                .fetch_optional(&self.pool)
-                .await?;
-                Ok(link.map(|_| test))
-            }
-            (found, _) => Ok(found),
-        }
+        self.visible_row(&TESTS, viewer, id).await
     }
 
     /// The test `viewer` may see, else NOT_FOUND.

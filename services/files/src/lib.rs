@@ -6,22 +6,28 @@
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
 //! check → parse → store → map); [`domain`] the rules (safe names, allowed
 //! contents, byte ranges); [`blobs`] the object store (streamed writes with
-//! limits, ranged reads); [`store`] the metadata queries;
-//! `migrations/{sqlite,postgres}` the schema.
+//! limits, ranged reads); [`store`] the metadata queries; [`models`] who
+//! sees a document's equipment model (the wiki's answer); [`demo`] the demo
+//! documentation; `migrations/{sqlite,postgres}` the schema.
 
 pub mod blobs;
+pub mod demo;
 pub mod domain;
+pub mod models;
 pub mod rpc;
 pub mod store;
 
 use std::path::PathBuf;
 
+use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
 pub use crate::blobs::Blobs;
+use crate::models::Models;
+pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
 pub use crate::rpc::Limits;
 use crate::store::Store;
@@ -40,6 +46,11 @@ pub struct FilesSettings {
     /// `PORTAL_PUBLIC_URL`: download links are absolute.
     pub public_url: String,
     pub limits: Limits,
+    /// `PORTAL_SEED_DEMO`: load the demo documentation into an empty database.
+    pub seed_demo: bool,
+    /// The wiki service, which decides who sees an equipment model and so
+    /// its documents.
+    pub wiki: WikiChannel,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +59,8 @@ pub enum StartError {
     Keys(#[from] KeyError),
     #[error("files database: {0}")]
     Database(#[from] DbError),
+    #[error("loading demo documentation: {0}")]
+    Demo(#[source] ServiceError),
 }
 
 /// The schema of each backend, embedded in the binary.
@@ -58,17 +71,22 @@ pub fn migrations() -> Migrations {
     }
 }
 
-/// Connects and migrates the database and returns the service's routes (with
-/// the token interceptor installed).
+/// Connects and migrates the database, loads the demo documentation if asked,
+/// and returns the service's routes (with the token interceptor installed).
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
     let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let store = Store::new(database.pool);
     let rpc = FilesRpc::new(
-        Store::new(database.pool),
+        store.clone(),
         settings.blobs,
+        Models::new(settings.wiki),
         &settings.public_url,
         settings.limits,
     );
+    if settings.seed_demo {
+        demo::load(&store, &rpc).await.map_err(StartError::Demo)?;
+    }
     // Upload messages carry at most 1 MiB: tonic's 4 MiB decode limit holds them.
     let service = FilesServiceServer::with_interceptor(rpc, verifier);
     Ok(Routes::new(service))

@@ -4,9 +4,10 @@
 //! Access per call (the contract's comments): SaveFile and DeleteFile need
 //! EquipmentEditing; SaveVideo EquipmentEditing or EducationManagement (both
 //! edit rich text that embeds videos); GetFiles and the download of a document
-//! need a signed-in caller (every member of staff may read equipment manuals);
-//! the download of a video needs nothing, since the public instruction page
-//! embeds it for people who are not signed in.
+//! need a signed-in caller who sees the document's equipment model, as the wiki
+//! decides ([`Models`]): a model hidden from them is NOT_FOUND, as if it had no
+//! documents; the download of a video needs nothing, since the public
+//! instruction page embeds it for people who are not signed in.
 
 use std::pin::Pin;
 
@@ -23,6 +24,7 @@ use crate::blobs::{self, Blobs};
 use crate::domain::content::{ContentType, Kind};
 use crate::domain::file_name::{SafeFileName, Title};
 use crate::domain::range::{self, Span};
+use crate::models::Models;
 use crate::store::{FileRecord, NewFile, Store};
 
 pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
@@ -45,15 +47,23 @@ pub struct Limits {
 pub struct FilesRpc {
     store: Store,
     blobs: Blobs,
+    models: Models,
     public_url: String,
     limits: Limits,
 }
 
 impl FilesRpc {
-    pub fn new(store: Store, blobs: Blobs, public_url: &str, limits: Limits) -> FilesRpc {
+    pub fn new(
+        store: Store,
+        blobs: Blobs,
+        models: Models,
+        public_url: &str,
+        limits: Limits,
+    ) -> FilesRpc {
         FilesRpc {
             store,
             blobs,
+            models,
             public_url: public_url.trim_end_matches('/').to_owned(),
             limits,
         }
@@ -81,7 +91,7 @@ impl FilesRpc {
 
     /// Stores the content that follows the metadata, then records it; a blob
     /// whose record could not be written is removed again.
-    async fn save(
+    pub(crate) async fn save(
         &self,
         kind: Kind,
         uploader: i64,
@@ -229,10 +239,11 @@ impl FilesService for FilesRpc {
         request: Request<pb::GetFilesRequest>,
     ) -> RpcResult<pb::GetFilesResponse> {
         Caller::of(&request).claims()?;
-        let files = self
-            .store
-            .documents_of(request.get_ref().id_related)
+        let id_related = request.get_ref().id_related;
+        self.models
+            .require_visible(request.metadata(), id_related, MSG_FILE_NOT_FOUND)
             .await?;
+        let files = self.store.documents_of(id_related).await?;
         Ok(Response::new(pb::GetFilesResponse {
             files: files.into_iter().map(|f| self.file(f)).collect(),
         }))
@@ -245,15 +256,18 @@ impl FilesService for FilesRpc {
         request: Request<pb::DownloadFileRequest>,
     ) -> RpcResult<DownloadStream> {
         let caller = Caller::of(&request);
-        let pb::DownloadFileRequest { id, range } = request.into_inner();
         let record = self
             .store
-            .file(id)
+            .file(request.get_ref().id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))?;
         if record.kind() != Some(Kind::Video) {
             caller.claims()?;
+            self.models
+                .require_visible(request.metadata(), record.id_related, MSG_FILE_NOT_FOUND)
+                .await?;
         }
+        let range = request.into_inner().range;
         let size = u64::try_from(record.size_bytes).map_err(ServiceError::internal)?;
         let span = range::resolve(size, range.as_ref())?;
         let key = record.blob_key.clone();

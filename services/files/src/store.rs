@@ -94,6 +94,15 @@ impl Store {
             .await?)
     }
 
+    /// Whether any file is recorded (demo documentation loads only into an
+    /// empty database).
+    pub async fn has_files(&self) -> ServiceResult<bool> {
+        let any: Option<i64> = sqlx::query_scalar("SELECT id FROM files LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(any.is_some())
+    }
+
     /// Forgets a file; its blob key, for the caller to remove.
     pub async fn delete(&self, id: i64) -> ServiceResult<Option<String>> {
         Ok(

@@ -107,7 +107,8 @@ pub struct Config {
     /// The gateway's upstream education service.
     #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_urls)]
     pub education_url: Option<String>,
-    /// The gateway's upstream wiki service.
+    /// The gateway's upstream wiki service; also the files service's, which
+    /// asks the wiki who sees a model (required for the files target).
     #[arg(long, env = "PORTAL_WIKI_URL", value_name = "PORTAL_WIKI_URL", value_parser = parse_upstream_urls)]
     pub wiki_url: Option<String>,
     /// The gateway's upstream files service.
@@ -221,6 +222,18 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub http_idle_timeout: u64,
+
+    /// Seconds the gateway waits for a service's answer to one call (the
+    /// ingress's own limit, k8s/README); it is sent on as `grpc-timeout`, so
+    /// the service stops too. Uploads and downloads last as long as their data.
+    #[arg(
+        long,
+        env = "PORTAL_UPSTREAM_CALL_TIMEOUT",
+        value_name = "PORTAL_UPSTREAM_CALL_TIMEOUT",
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub upstream_call_timeout: u64,
 
     /// Connections the gateway serves at once; beyond it new ones wait in the
     /// listen queue. Keep it below the open-file limit (`ulimit -n`), which also
@@ -388,9 +401,10 @@ mod tests {
             (
                 config.http_header_timeout,
                 config.http_idle_timeout,
-                config.http_max_connections
+                config.http_max_connections,
+                config.upstream_call_timeout
             ),
-            (15, 120, 10_000)
+            (15, 120, 10_000, 60)
         );
         assert!(
             config
@@ -473,6 +487,7 @@ mod tests {
             ("--http-header-timeout=0", "PORTAL_HTTP_HEADER_TIMEOUT"),
             ("--http-idle-timeout=0", "PORTAL_HTTP_IDLE_TIMEOUT"),
             ("--http-max-connections=0", "PORTAL_HTTP_MAX_CONNECTIONS"),
+            ("--upstream-call-timeout=0", "PORTAL_UPSTREAM_CALL_TIMEOUT"),
         ] {
             let err = parse(&[flag]).unwrap_err();
             assert!(err.contains(variable), "{err}");

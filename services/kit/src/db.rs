@@ -10,6 +10,8 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Connection, Executor};
 
+use crate::ServiceResult;
+
 /// How long a pooled connection may sit idle before it is pinged when handed out.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
 
@@ -104,6 +106,56 @@ impl Database {
         migrator.run(&self.pool).await?;
         Ok(())
     }
+}
+
+/// A table whose rows carry a uniquely indexed key computed in Rust from a
+/// text: names unique as people read them (SQLite's `lower` folds only ASCII).
+pub struct Keyed {
+    pub table: &'static str,
+    pub text: &'static str,
+    pub key: &'static str,
+}
+
+/// Sets each row's key column to `key` of its text where it differs (rows from
+/// before the key existed, or keyed by an older rule), run at start. A key
+/// another row holds already is left unset, and the log names the row, for an
+/// admin to rename one of the pair.
+pub async fn rekey(
+    pool: &AnyPool,
+    keyed: &Keyed,
+    key: impl Fn(&str) -> String,
+) -> ServiceResult<()> {
+    let Keyed {
+        table,
+        text,
+        key: key_column,
+    } = keyed;
+    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, {text}, {key_column} FROM {table} ORDER BY id"
+    )))
+    .fetch_all(pool)
+    .await?;
+    for (id, value, stored) in rows {
+        let wanted = key(&value);
+        if stored.as_deref() == Some(wanted.as_str()) {
+            continue;
+        }
+        let updated = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE {table} SET {key_column} = $1 WHERE id = $2"
+        )))
+        .bind(&wanted)
+        .bind(id)
+        .execute(pool)
+        .await;
+        match updated {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                tracing::warn!(table, id, %value, "another row reads the same; rename one of them");
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Ok(())
 }
 
 /// Milliseconds since the Unix epoch, the stored form of an instant.

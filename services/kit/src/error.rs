@@ -40,6 +40,7 @@ pub const MSG_NOT_SIGNED_IN: &str = "Требуется вход в систем
 pub const MSG_NO_RIGHTS: &str = "У вас нет доступа к данному ресурсу";
 pub const MSG_INTERNAL: &str =
     "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
+pub const MSG_OVERLOADED: &str = "Сервер перегружен. Попробуйте позже.";
 
 impl ServiceError {
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -61,7 +62,17 @@ impl ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     fn from(error: sqlx::Error) -> Self {
-        Self::Internal(Box::new(error))
+        match error {
+            // Every connection stayed busy past the acquire time-out: the service is
+            // overloaded, not broken, and the caller may try again.
+            sqlx::Error::PoolTimedOut => {
+                tracing::warn!(
+                    "database pool exhausted: no connection within the acquire time-out"
+                );
+                Self::Unavailable(MSG_OVERLOADED.into())
+            }
+            error => Self::Internal(Box::new(error)),
+        }
     }
 }
 
@@ -102,6 +113,13 @@ impl From<ServiceError> for Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exhausted_pool_is_an_overload_to_retry_not_an_internal_error() {
+        let status = Status::from(ServiceError::from(sqlx::Error::PoolTimedOut));
+        assert_eq!(status.code(), Code::Unavailable);
+        assert_eq!(status.message(), MSG_OVERLOADED);
+    }
 
     #[test]
     fn internal_causes_are_never_shown() {

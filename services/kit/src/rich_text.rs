@@ -2,17 +2,65 @@
 //! a service stores it (DESIGN §8), so whatever reaches a database can be shown
 //! as HTML: links only http, https, mailto, tel and sms (others lose their
 //! `href`); images only PNG or JPEG data, or http(s); no scripts, event
-//! handlers or styles. Which video frames may stay is each service's rule.
+//! handlers or styles. Which video frames may stay is each service's rule. An
+//! image or frame whose source is refused goes whole: left without one, it
+//! would show as an empty box (the public instruction page, on a phone).
 
 use std::collections::{HashMap, HashSet};
 
 use ammonia::{Builder, UrlRelative};
+use lol_html::{RewriteStrSettings, element, rewrite_str};
+
+/// Images travel inside rich text as data URLs, so it may be large: an
+/// article's content and an equipment instruction hold up to 10 MB each.
+pub const MAX_BYTES: usize = 10 * 1024 * 1024;
+
+/// The largest gRPC message carrying rich text, for the services that read one
+/// and for their callers: the text at its limit with room for the rest of the
+/// message, so an oversized text meets its service's Russian message rather
+/// than the transport's 4 MB default.
+pub const MAX_MESSAGE_BYTES: usize = MAX_BYTES + 1024 * 1024;
 
 /// The editor's alignment classes.
 const ALIGN_CLASSES: [&str; 3] = ["ql-align-center", "ql-align-right", "ql-align-justify"];
 
+/// Cleans rich text: ammonia, then the media it left without a source dropped.
+pub struct Cleaner {
+    builder: Builder<'static>,
+}
+
+impl Cleaner {
+    pub fn clean(&self, html: &str) -> String {
+        without_sourceless_media(self.builder.clean(html).to_string())
+    }
+}
+
+/// Drops every `img` and `iframe` without a `src` (ammonia refused it).
+///
+/// ammonia can remove an attribute, or a tag by name, but not an element
+/// because of its attributes; lol_html (Cloudflare's streaming rewriter, with
+/// CSS selectors) does that on ammonia's well-formed output. Removing elements
+/// from clean HTML leaves it clean; should the rewriter fail, ammonia's output
+/// is kept as it is, safe with its empty boxes.
+fn without_sourceless_media(html: String) -> String {
+    let settings = RewriteStrSettings::new().append_element_content_handler(element!(
+        "img:not([src]), iframe:not([src])",
+        |element| {
+            element.remove();
+            Ok(())
+        }
+    ));
+    match rewrite_str(&html, settings) {
+        Ok(rewritten) => rewritten,
+        Err(error) => {
+            tracing::warn!(%error, "rich text kept with its sourceless media");
+            html
+        }
+    }
+}
+
 /// A cleaner that keeps a frame when `frame_source` gives its (cleaned) source.
-pub fn cleaner<F>(frame_source: F) -> Builder<'static>
+pub fn cleaner<F>(frame_source: F) -> Cleaner
 where
     F: Fn(&str) -> Option<String> + Send + Sync + 'static,
 {
@@ -39,7 +87,7 @@ where
                 _ => Some(value.into()),
             },
         );
-    builder
+    Cleaner { builder }
 }
 
 fn is_data(url: &str) -> bool {
@@ -98,9 +146,7 @@ mod tests {
     use super::*;
 
     fn sanitize(html: &str) -> String {
-        cleaner(|url| is_web(url).then(|| without_autoplay(url)))
-            .clean(html)
-            .to_string()
+        cleaner(|url| is_web(url).then(|| without_autoplay(url))).clean(html)
     }
 
     #[test]
@@ -153,9 +199,17 @@ mod tests {
             "data:image/gif;base64,R0lGOD",
             "javascript:alert(1)",
         ] {
-            let clean = sanitize(&format!(r#"<img src="{dropped}">"#));
-            assert!(!clean.contains("src"), "{dropped}: {clean}");
+            let clean = sanitize(&format!(r#"<p>Панель<img src="{dropped}" alt="x"></p>"#));
+            assert_eq!(clean, "<p>Панель</p>", "{dropped}");
         }
+    }
+
+    #[test]
+    fn a_frame_whose_source_is_refused_goes_whole() {
+        let clean = sanitize(
+            r#"<p>Видео:</p><iframe class="ql-video" src="javascript:alert(1)"></iframe><iframe></iframe><p>Конец</p>"#,
+        );
+        assert_eq!(clean, "<p>Видео:</p><p>Конец</p>");
     }
 
     #[test]

@@ -1,14 +1,25 @@
 //! Helpers for services' black-box tests: a fresh database per test on each backend
-//! (SQLite always, PostgreSQL when `PORTAL_TEST_POSTGRES_URL` is set) and signing
-//! keys that mint tokens for any caller.
+//! (SQLite always, PostgreSQL when `PORTAL_TEST_POSTGRES_URL` is set), signing
+//! keys that mint tokens for any caller, the service itself started on a loopback
+//! port, and the checks every service's tests make: status codes, the
+//! authorization matrix and the XSS corpus.
 
+use std::fmt::Debug;
+use std::future::Future;
 use std::path::PathBuf;
 
+use prost::Message as _;
 use sqlx::{Connection, Executor};
 use tempfile::TempDir;
+use tokio::net::TcpListener;
+use tokio_util::sync::{CancellationToken, DropGuard};
+use tonic::service::Routes;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request, Status};
 
 use crate::access::Right;
 use crate::db::Backend;
+use crate::serve::serve_grpc;
 use crate::token::{Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
 
 pub const POSTGRES_URL_VAR: &str = "PORTAL_TEST_POSTGRES_URL";
@@ -140,5 +151,340 @@ pub fn sign(issuer: &TokenIssuer, user_id: i64, rights: &[Right], departments: &
 impl Default for TestKeys {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// A gRPC service started for one test on a loopback port, with a fresh database
+/// of its backend and fresh keys; it stops when dropped. A service's tests wrap
+/// it in their own `TestApp` (see [`test_app!`](crate::test_app)) to add their
+/// fixtures.
+pub struct ServiceHarness<C> {
+    // First, so the service is told to stop before its database goes.
+    _serving: DropGuard,
+    pub client: C,
+    pub keys: TestKeys,
+    pub backend: Backend,
+    pub database: TestDatabase,
+}
+
+impl<C> ServiceHarness<C> {
+    /// Starts service `service_name` on `backend`: `routes` builds it from the
+    /// database URL and the keys, `client` wraps a channel to it.
+    pub async fn start<R, E>(
+        backend: Backend,
+        service_name: &'static str,
+        routes: impl FnOnce(String, &TestKeys) -> R,
+        client: impl FnOnce(Channel) -> C,
+    ) -> ServiceHarness<C>
+    where
+        R: Future<Output = Result<Routes, E>>,
+        E: Debug,
+    {
+        Self::start_with_keys(backend, TestKeys::new(), service_name, routes, client).await
+    }
+
+    /// [`start`](Self::start) with `keys`, for a test that starts another
+    /// service trusting the same keys first.
+    pub async fn start_with_keys<R, E>(
+        backend: Backend,
+        keys: TestKeys,
+        service_name: &'static str,
+        routes: impl FnOnce(String, &TestKeys) -> R,
+        client: impl FnOnce(Channel) -> C,
+    ) -> ServiceHarness<C>
+    where
+        R: Future<Output = Result<Routes, E>>,
+        E: Debug,
+    {
+        let database = TestDatabase::new(backend).await;
+        let routes = routes(database.url.clone(), &keys)
+            .await
+            .unwrap_or_else(|error| panic!("{service_name} starts: {error:?}"));
+        let (channel, serving) = serve(service_name, routes).await;
+        ServiceHarness {
+            _serving: serving,
+            client: client(channel),
+            keys,
+            backend,
+            database,
+        }
+    }
+
+    /// Stops the service and serves `routes` (built on the same database and
+    /// keys) in its place, as a second start of the process would; `client`
+    /// talks to the new one.
+    pub async fn restart(
+        &mut self,
+        service_name: &'static str,
+        routes: Routes,
+        client: impl FnOnce(Channel) -> C,
+    ) {
+        let (channel, serving) = serve(service_name, routes).await;
+        self._serving = serving;
+        self.client = client(channel);
+    }
+}
+
+/// Declares `TestApp`, a service's [`ServiceHarness`] over client `$client`
+/// (it derefs to it), for the service's tests to add their fixtures to as
+/// methods: a type of their own may have them, the harness may not.
+#[macro_export]
+macro_rules! test_app {
+    ($client:ty) => {
+        pub struct TestApp($crate::testing::ServiceHarness<$client>);
+
+        impl ::std::ops::Deref for TestApp {
+            type Target = $crate::testing::ServiceHarness<$client>;
+
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+    };
+}
+
+/// Serves `routes` (service `service_name`) on a random loopback port: a channel
+/// to it, and the guard that stops it when dropped.
+pub async fn serve(service_name: &'static str, routes: Routes) -> (Channel, DropGuard) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
+    let address = listener.local_addr().expect("local address");
+    let shutdown = CancellationToken::new();
+    tokio::spawn(serve_grpc(listener, service_name, routes, shutdown.clone()));
+    let channel = Endpoint::from_shared(format!("http://{address}"))
+        .expect("service URL")
+        .connect()
+        .await
+        .unwrap_or_else(|error| panic!("connect to {service_name}: {error}"));
+    (channel, shutdown.drop_guard())
+}
+
+/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
+/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on what `spawn` starts.
+pub async fn on_each_backend<A, S, F>(spawn: impl Fn(Backend) -> S, scenario: impl Fn(A) -> F)
+where
+    S: Future<Output = A>,
+    F: Future<Output = ()>,
+{
+    for backend in backends() {
+        eprintln!("--- on {backend:?}");
+        scenario(spawn(backend).await).await;
+    }
+}
+
+/// A request carrying `token` as its bearer token.
+pub fn authed<T>(message: T, token: &str) -> Request<T> {
+    with_token(message, Some(token))
+}
+
+/// A request carrying `token` as its bearer token, if any.
+pub fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token {
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {token}").parse().expect("header value"),
+        );
+    }
+    request
+}
+
+/// The code a call answered with (`Ok` for success).
+pub fn code<T>(result: &Result<T, Status>) -> Code {
+    match result {
+        Ok(_) => Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+/// Asserts a call failed with `code` and `message`.
+pub fn assert_status<T: Debug>(result: Result<T, Status>, code: Code, message: &str) {
+    match result {
+        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
+        Err(status) => {
+            assert_eq!(status.code(), code, "{status:?}");
+            assert_eq!(status.message(), message, "{status:?}");
+        }
+    }
+}
+
+/// The callers of an authorization matrix, in the order of its columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    Anonymous,
+    Learner,
+    UserManagement,
+    EducationManagement,
+    EquipmentEditing,
+}
+
+impl Who {
+    pub const ALL: [Who; 5] = [
+        Who::Anonymous,
+        Who::Learner,
+        Who::UserManagement,
+        Who::EducationManagement,
+        Who::EquipmentEditing,
+    ];
+
+    /// The rights this caller holds: none for the anonymous caller and the
+    /// learner, one for each of the others.
+    pub fn rights(self) -> &'static [Right] {
+        match self {
+            Who::Anonymous | Who::Learner => &[],
+            Who::UserManagement => &[Right::UserManagement],
+            Who::EducationManagement => &[Right::EducationManagement],
+            Who::EquipmentEditing => &[Right::EquipmentEditing],
+        }
+    }
+}
+
+/// A row of an authorization matrix: a call (`Rpc`, or `Rpc/situation` where
+/// the rule depends on what it is called on) and the code each of [`Who::ALL`]
+/// gets, in that order.
+pub type AccessRule = (&'static str, [Code; 5]);
+
+/// Tokens for [`Who::ALL`], in that order: none for the anonymous caller, and
+/// for the others user `ids[i]` with that caller's rights, member of `departments`.
+pub fn caller_tokens(keys: &TestKeys, ids: [i64; 5], departments: &[i64]) -> [Option<String>; 5] {
+    std::array::from_fn(|i| {
+        let who = Who::ALL[i];
+        (who != Who::Anonymous).then(|| keys.token(ids[i], who.rights(), departments))
+    })
+}
+
+/// Makes every call of `matrix` as each of [`Who::ALL`] through `call` (given
+/// the call's name and the caller's column) and fails naming each answer that
+/// differs from the rule, on `backend`.
+pub async fn access_matrix(
+    backend: Backend,
+    matrix: &[AccessRule],
+    mut call: impl AsyncFnMut(&str, usize) -> Code,
+) {
+    let mut wrong = Vec::new();
+    for (rpc, expected) in matrix {
+        for (who, expected) in expected.iter().enumerate() {
+            let actual = call(rpc, who).await;
+            if actual != *expected {
+                wrong.push(format!(
+                    "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
+                    Who::ALL[who]
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "on {backend:?}:\n{}", wrong.join("\n"));
+}
+
+/// Fails unless `matrix` has a row for every RPC of service `service` in
+/// package `package` of the contract.
+pub fn assert_matrix_covers(matrix: &[AccessRule], package: &str, service: &str) {
+    let descriptors = prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET)
+        .expect("the contract's descriptors");
+    let service = descriptors
+        .file
+        .iter()
+        .filter(|file| file.package() == package)
+        .flat_map(|file| &file.service)
+        .find(|found| found.name() == service)
+        .unwrap_or_else(|| panic!("{service} in the descriptors"));
+    for method in &service.method {
+        let covered = matrix
+            .iter()
+            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
+        assert!(
+            covered,
+            "{} is missing from the authorization matrix",
+            method.name()
+        );
+    }
+}
+
+/// The two tests of a service's authorization matrix, for a test module with
+/// `MATRIX`, `on_each_backend`, `fixture(&app)` and `call(&app, &fixture, rpc,
+/// who)`: every call as every caller on each backend, and that the table names
+/// every RPC of service `$service` in package `$package`.
+#[macro_export]
+macro_rules! access_matrix_tests {
+    ($package:literal, $service:literal) => {
+        #[tokio::test]
+        async fn every_call_enforces_its_access_rule() {
+            on_each_backend(|app| async move {
+                let fixture = fixture(&app).await;
+                $crate::testing::access_matrix(app.backend, MATRIX, async |rpc, who| {
+                    call(&app, &fixture, rpc, who).await
+                })
+                .await;
+            })
+            .await;
+        }
+
+        #[test]
+        fn the_matrix_covers_every_rpc_of_the_contract() {
+            $crate::testing::assert_matrix_covers(MATRIX, $package, $service);
+        }
+    };
+}
+
+/// Attacks from the OWASP XSS filter evasion cheat sheet, and the ones a rich
+/// text editor's HTML invites: every rich text a service stores must defuse them.
+pub const XSS_CORPUS: &[&str] = &[
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "<img src=\"javascript:alert(1)\">",
+    "<svg onload=alert(1)>",
+    "<svg><script>alert(1)</script></svg>",
+    "<a href=\"javascript:alert(1)\">x</a>",
+    "<a href=\"JaVaScRiPt:alert(1)\">x</a>",
+    "<a href=\"&#106;avascript:alert(1)\">x</a>",
+    "<a href=\"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==\">x</a>",
+    "<iframe src=\"javascript:alert(1)\"></iframe>",
+    "<iframe srcdoc=\"<script>alert(1)</script>\"></iframe>",
+    "<body onload=alert(1)>",
+    "<div style=\"background:url(javascript:alert(1))\">x</div>",
+    "<object data=\"javascript:alert(1)\"></object>",
+    "<embed src=\"javascript:alert(1)\">",
+    "<form action=\"javascript:alert(1)\"><input type=submit></form>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "<p onclick=\"alert(1)\">x</p>",
+    "<meta http-equiv=\"refresh\" content=\"0;url=javascript:alert(1)\">",
+    "<link rel=stylesheet href=\"javascript:alert(1)\">",
+    "<img src=\"data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+\">",
+    "<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\">",
+    "<iframe src=\"https://video.example/embed/1?autoplay=1\" allow=\"autoplay\"></iframe>",
+];
+
+/// What no stored rich text may contain (compared in lower case).
+const XSS_FORBIDDEN: &[&str] = &[
+    "<script",
+    "onerror",
+    "onload",
+    "onclick",
+    "javascript:",
+    "<svg",
+    "srcdoc",
+    "<object",
+    "<embed",
+    "<form",
+    "<meta",
+    "<link",
+    "style=",
+    "data:text",
+    "data:image/svg",
+    "autoplay",
+];
+
+/// Asserts `stored`, what a service kept of `attack`, has nothing of it left
+/// that could run.
+pub fn assert_defused(attack: &str, stored: &str) {
+    let lower = stored.to_lowercase();
+    for forbidden in XSS_FORBIDDEN {
+        assert!(!lower.contains(forbidden), "{attack} stored as {stored}");
+    }
+    // A refused source takes its image or frame along: no empty boxes.
+    for tag in ["<img", "<iframe"] {
+        for (at, _) in lower.match_indices(tag) {
+            let element = &lower[at..lower[at..].find('>').map_or(lower.len(), |end| at + end)];
+            assert!(element.contains(" src="), "{attack} stored as {stored}");
+        }
     }
 }

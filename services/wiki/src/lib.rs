@@ -16,12 +16,13 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
-use crate::domain::instruction::{MAX_MESSAGE_BYTES, Sanitizer};
+use crate::domain::instruction::Sanitizer;
 use crate::rpc::WikiRpc;
 use crate::store::Store;
 
@@ -46,6 +47,8 @@ pub enum StartError {
     Keys(#[from] KeyError),
     #[error("wiki database: {0}")]
     Database(#[from] DbError),
+    #[error("keying reference names at start: {0}")]
+    Housekeeping(#[source] ServiceError),
     #[error("loading demo equipment: {0}")]
     Demo(#[source] ServiceError),
 }
@@ -64,6 +67,10 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool);
+    store
+        .key_reference_names()
+        .await
+        .map_err(StartError::Housekeeping)?;
     if settings.seed_demo {
         demo::load(&store, &Sanitizer::new(&settings.public_url))
             .await
@@ -92,6 +99,32 @@ mod tests {
             Database::connect(&db.url, &migrations())
                 .await
                 .expect("restart");
+        }
+    }
+
+    #[tokio::test]
+    async fn names_from_before_their_keys_are_keyed_at_start() {
+        for backend in backends() {
+            let db = TestDatabase::new(backend).await;
+            let database = Database::connect(&db.url, &migrations())
+                .await
+                .expect("start");
+            // Two rows written before 0003, which read alike: one gets the key, and
+            // the start goes on.
+            for name in ["Германия", "ГЕРМАНИЯ"] {
+                sqlx::query("INSERT INTO countries (name) VALUES ($1)")
+                    .bind(name)
+                    .execute(&database.pool)
+                    .await
+                    .expect("an old row");
+            }
+            let store = Store::new(database.pool);
+            store.key_reference_names().await.expect("keyed");
+            let refused = store
+                .create_name(crate::store::NameTable::Countries, "германия")
+                .await
+                .expect_err("a lookalike of a keyed old row");
+            assert_eq!(refused.to_string(), "«германия» уже есть в справочнике");
         }
     }
 }

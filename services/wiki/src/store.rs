@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use portal_kit::db::{Keyed, rekey};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
@@ -21,9 +22,10 @@ use crate::domain::maintenance::EntryDraft;
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::reference::{DocumentDraft, MSG_COUNTRY_NOT_FOUND, name_taken};
 use crate::domain::scope::Scope;
+use crate::domain::text::name_key;
 use crate::domain::unit::{MSG_UNIT_NOT_FOUND, UnitDraft, inventory_taken};
 
-pub const MSG_LINK_NOT_FOUND: &str = "Производитель или вид оборудования не найден";
+pub const MSG_LINK_NOT_FOUND: &str = "Производитель или тип оборудования не найден";
 
 #[derive(Clone)]
 pub struct Store {
@@ -140,6 +142,9 @@ impl NameTable {
         }
     }
 }
+
+/// The reference tables whose names are unique as people read them.
+const KEYED_NAMES: [&str; 3] = ["countries", "environment_types", "manufacturers"];
 
 const MODEL_COLUMNS: &str = "SELECT m.id, m.name, m.brand_name, m.description, m.short_instruction, m.manufacturer_id, m.environment_type_id FROM environment_models m";
 const UNIT_COLUMNS: &str = "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, (SELECT l.next_due FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1) AS next_due FROM environments e WHERE e.retired_at IS NULL";
@@ -564,6 +569,20 @@ impl Store {
 
     // --- Reference data ---
 
+    /// Gives every reference name its key where it has none yet (rows from
+    /// before the keys existed) or one of an older rule.
+    pub async fn key_reference_names(&self) -> ServiceResult<()> {
+        for table in KEYED_NAMES {
+            let keyed = Keyed {
+                table,
+                text: "name",
+                key: "name_key",
+            };
+            rekey(&self.pool, &keyed, name_key).await?;
+        }
+        Ok(())
+    }
+
     pub async fn names(&self, table: NameTable) -> ServiceResult<Vec<NamedRecord>> {
         Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "SELECT id, name FROM {} ORDER BY name, id",
@@ -575,10 +594,11 @@ impl Store {
 
     pub async fn create_name(&self, table: NameTable, name: &str) -> ServiceResult<NamedRecord> {
         sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "INSERT INTO {} (name) VALUES ($1) RETURNING id, name",
+            "INSERT INTO {} (name, name_key) VALUES ($1, $2) RETURNING id, name",
             table.table()
         )))
         .bind(name)
+        .bind(name_key(name))
         .fetch_one(&self.pool)
         .await
         .map_err(|e| refused(e, || name_taken(name), || name_taken(name)))
@@ -598,9 +618,10 @@ impl Store {
         country_id: Option<i64>,
     ) -> ServiceResult<ManufacturerRecord> {
         sqlx::query_as(
-            "INSERT INTO manufacturers (name, country_id) VALUES ($1, $2) RETURNING id, name, country_id",
+            "INSERT INTO manufacturers (name, name_key, country_id) VALUES ($1, $2, $3) RETURNING id, name, country_id",
         )
         .bind(name)
+        .bind(name_key(name))
         .bind(country_id)
         .fetch_one(&self.pool)
         .await

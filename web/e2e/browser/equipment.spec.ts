@@ -4,26 +4,31 @@ import type { Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 
-import { engineer } from '../support/accounts';
-import { signIn } from './session';
+import { engineer, nurse } from '../support/accounts';
+import { signIn, signOut } from './session';
 import { expect, test } from './test';
 
 // The demo equipment (services/wiki/src/demo.rs) in auth's demo departments.
 const icu = 'Отделение реанимации и интенсивной терапии';
 const monitor = 'Монитор пациента BeneView T5';
+const ventilator = 'Аппарат ИВЛ HAMILTON-C3';
 
-/** Signs in as the demo engineer and opens the patient monitor of the ICU; returns its id. */
-async function openMonitor(page: Page): Promise<string> {
+/** Signs in as the demo engineer and opens `model` of the ICU; returns its id. */
+async function openModel(page: Page, model: string): Promise<string> {
   await signIn(page, engineer);
   await page.goto('/departments');
   await page.getByRole('link', { name: new RegExp(icu) }).click();
   await expect(page.getByRole('heading', { name: 'Список оборудования' })).toBeVisible();
-  await page.getByRole('link', { name: `+ ${monitor}` }).click();
-  await expect(page.getByRole('heading', { name: monitor, level: 2 })).toBeVisible();
+  await page.getByRole('link', { name: `+ ${model}` }).click();
+  await expect(page.getByRole('heading', { name: model, level: 2 })).toBeVisible();
   const id = /environment\/(\d+)/.exec(page.url())?.[1];
   if (id === undefined) throw new Error(`no model id in ${page.url()}`);
   return id;
 }
+
+const openMonitor = (page: Page) => openModel(page, monitor);
+
+const chromiumPdfViewer = 'chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/';
 
 test('department → model → documentation: an engineer uploads a document and reads it back', async ({
   page,
@@ -31,7 +36,13 @@ test('department → model → documentation: an engineer uploads a document and
 }) => {
   await openMonitor(page);
   await expect(page).toHaveURL(/\/documentation$/);
-  await expect(page.getByText('Инвентарный номер: ИН-000101')).toBeVisible();
+  // Spec §2: a unit's label links to /home in a new tab.
+  const unit = page.getByRole('link', { name: 'Инвентарный номер: ИН-000101' });
+  await expect(unit).toHaveAttribute('href', '/home');
+  await expect(unit).toHaveAttribute('target', '_blank');
+  const [home] = await Promise.all([page.waitForEvent('popup'), unit.click()]);
+  await home.waitForURL(/\/home$/);
+  await home.close();
   await expect(page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' })).toBeVisible();
 
   const title = `Руководство по эксплуатации ${Date.now().toString(36)}`;
@@ -45,7 +56,8 @@ test('department → model → documentation: an engineer uploads a document and
     buffer: Buffer.from(content),
   });
   await expect(dialog.getByText('руководство.txt')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Загрузить' }).click();
+  // Spec §4: a successful upload reloads the page.
+  await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Загрузить' }).click()]);
   await expect(dialog).toBeHidden();
   const link = page.getByRole('link', { name: title });
   await expect(link).toBeVisible();
@@ -61,6 +73,35 @@ test('department → model → documentation: an engineer uploads a document and
   await expect(link).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await saveScreenshot('equipment-model-phone');
+});
+
+test("the demo monitor's manual is listed and opens in the browser's PDF viewer", async ({
+  page,
+  saveScreenshot,
+}) => {
+  await openMonitor(page);
+  // Stored at start by the files service's demo (services/files/src/demo.rs).
+  const manual = page.getByRole('link', { name: 'Руководство по эксплуатации', exact: true });
+  await expect(manual).toBeVisible();
+  await expect(page.getByText(/^Руководство по эксплуатации\.pdf · /)).toBeVisible();
+  await saveScreenshot('equipment-demo-manual');
+
+  const [tab, download] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.waitForResponse(/\/api\/file\/download\/\d+$/),
+    manual.click(),
+  ]);
+  expect(download.headers()['content-type']).toBe('application/pdf');
+  // What the tab was handed, read again with the same token: the demo's PDF byte for byte.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const again = await page.request.get(download.url(), { headers: { authorization: `Bearer ${token}` } });
+  const fixture = await readFile(new URL('../../../services/files/src/demo/manual.pdf', import.meta.url));
+  expect((await again.body()).equals(fixture)).toBe(true);
+  await tab.waitForURL(/^blob:/);
+  // Chromium shows a PDF in its viewer, a frame of its built-in PDF extension.
+  await expect.poll(() => tab.frames().some((frame) => frame.url().startsWith(chromiumPdfViewer))).toBe(true);
+  await tab.waitForTimeout(1000); // the viewer draws the page a moment after it loads
+  await tab.screenshot({ path: 'e2e/screenshots/equipment-demo-manual-viewer.png' });
 });
 
 test('the QR code downloads as a 256×256 PNG that opens the public instruction', async ({
@@ -147,6 +188,125 @@ test('the instruction editor saves, and what comes back is sanitised', async ({ 
   expect(body.data.shortInstruction).not.toMatch(/javascript:|onclick/i);
 });
 
+/** A real WebM of about a second, recorded in the page from a canvas (MediaRecorder). */
+async function recordVideo(page: Page): Promise<Buffer> {
+  const bytes = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 180;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('no 2d context');
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+    const parts: Blob[] = [];
+    recorder.ondataavailable = (event) => parts.push(event.data);
+    const stopped = new Promise((done) => (recorder.onstop = done));
+    recorder.start();
+    for (let frame = 0; frame < 25; frame++) {
+      context.fillStyle = `hsl(${frame * 14}, 70%, 45%)`;
+      context.fillRect(0, 0, 320, 180);
+      context.fillStyle = '#fff';
+      context.fillRect(frame * 12, 70, 40, 40);
+      await new Promise((next) => setTimeout(next, 40));
+    }
+    recorder.stop();
+    await stopped;
+    return Array.from(new Uint8Array(await new Blob(parts).arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}
+
+test('an engineer uploads a video into the instruction; it plays on the public page, ranged', async ({
+  page,
+  browser,
+  baseURL,
+  saveScreenshot,
+}) => {
+  const id = await openModel(page, ventilator);
+  const video = await recordVideo(page);
+  expect(video.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM
+  await page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' }).click();
+  await page.getByRole('button', { name: 'Открыть инструкцию' }).click();
+  const dialog = page.getByRole('dialog', { name: /Редактирование инструкции/ });
+  const editor = dialog.locator('.ql-editor');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  const error = page.getByRole('dialog', { name: 'Ошибка' });
+  const pickVideo = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      dialog.getByRole('button', { name: 'Загрузить видео' }).click(),
+    ]);
+    await chooser.setFiles(file);
+  };
+
+  // Refused: a file that is not a video, by the browser's type, then by its content.
+  await pickVideo({ name: 'заметки.txt', mimeType: 'text/plain', buffer: Buffer.from('Заметки') });
+  await expect(error.getByText('Выберите видеофайл')).toBeVisible();
+  await error.getByRole('button', { name: 'Закрыть' }).click();
+  await pickVideo({ name: 'ролик.mp4', mimeType: 'video/mp4', buffer: Buffer.from('не видео, а текст') });
+  await expect(error.getByText('Файл не является видео: подходят MP4, MOV, WebM, MKV и AVI')).toBeVisible();
+  await error.getByRole('button', { name: 'Закрыть' }).click();
+  await expect(dialog.locator('iframe')).toHaveCount(0);
+
+  // The upload blocks the dialog behind a spinner until the answer comes (held back here).
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  await page.route('**/api/video/save', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await pickVideo({ name: 'Подключение контура.webm', mimeType: 'video/webm', buffer: video });
+  const spinner = page.getByRole('status').filter({ hasText: 'Загрузка видео...' });
+  await expect(spinner).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Сохранить' })).toBeDisabled();
+  await saveScreenshot('equipment-video-uploading', { fullPage: false });
+  release();
+  await expect(spinner).toBeHidden();
+  await page.unroute('**/api/video/save');
+
+  const frame = dialog.locator('iframe.ql-video');
+  await expect(frame).toBeVisible();
+  const src = await frame.getAttribute('src');
+  expect(src).toMatch(new RegExp(`^${baseURL}/api/file/download/\\d+$`));
+  const videoUrl = src ?? '';
+  await saveScreenshot('equipment-video-in-editor', { fullPage: false });
+
+  await dialog.getByRole('button', { name: 'Сохранить' }).click();
+  await expect(page.getByText('Сохранение инструкции прошло успешно!')).toBeVisible();
+  await page.waitForEvent('load');
+  // Shown as a player (a bare video file in a frame would play by itself).
+  await expect(page.locator(`.instruction video[src="${videoUrl}"]`)).toBeVisible();
+  const response = await page.request.get(
+    `/api/environment-model/get-public-instruction?environmentModelId=${id}`,
+  );
+  const body = (await response.json()) as { data: { shortInstruction: string } };
+  const frames = /<iframe[^>]*>/.exec(body.data.shortInstruction)?.[0];
+  expect(frames).toContain(`src="${videoUrl}"`);
+
+  // A phone, not signed in: the player fits the screen, plays the video and waits to be started.
+  const phone = await browser.newContext({ baseURL, viewport: { width: 360, height: 740 }, locale: 'ru-RU' });
+  const publicPage = await phone.newPage();
+  await publicPage.goto(`/short-instruction/${id}`);
+  await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText(ventilator);
+  const shown = publicPage.locator(`video[src="${videoUrl}"]`);
+  await expect(shown).toBeVisible();
+  const box = await shown.boundingBox();
+  expect(box?.width).toBeGreaterThan(200);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(360);
+  expect(await publicPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect.poll(() => shown.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBe(320);
+  expect(await shown.evaluate((element: HTMLVideoElement) => element.paused && !element.autoplay)).toBe(true);
+  await shown.scrollIntoViewIfNeeded();
+  await publicPage.screenshot({ path: 'e2e/screenshots/public-instruction-video-phone.png' });
+
+  // Seeking asks for a byte range: 206 with the slice asked for, without signing in.
+  const ranged = await phone.request.get(videoUrl, { headers: { Range: 'bytes=100-299' } });
+  expect(ranged.status()).toBe(206);
+  expect(ranged.headers()['content-range']).toBe(`bytes 100-299/${video.length}`);
+  expect((await ranged.body()).equals(video.subarray(100, 300))).toBe(true);
+  await phone.close();
+});
+
 test('an engineer prints the QR label sheet of a department', async ({ page, saveScreenshot }) => {
   await signIn(page, engineer);
   await page.goto('/departments');
@@ -165,4 +325,118 @@ test('an engineer prints the QR label sheet of a department', async ({ page, sav
   await expect(page.getByRole('button', { name: 'Печать' })).toBeHidden();
   await expect(sheet).toBeVisible();
   await saveScreenshot('equipment-label-sheet-print');
+});
+
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Навигационная цепочка' });
+
+// A refused load is not repeated with back-off (7 s and more): well under that, the page
+// says what is wrong, and one failure makes one toast.
+test('a missing or foreign department or model says so at once', async ({ page, saveScreenshot }) => {
+  const soon = { timeout: 4000 };
+  await signIn(page, engineer);
+  for (const id of ['999', 'abc']) {
+    await page.goto(`/departments/environments/${id}`);
+    await expect(page.getByText('Отделение не найдено.')).toBeVisible(soon);
+    await expect(page.getByText('В отделении пока нет оборудования.')).toHaveCount(0);
+    await expect(crumbs(page).getByText('Не найдено')).toBeVisible();
+  }
+  await page.goto('/departments/environments/1/environment/999/documentation');
+  await expect(page.getByText('Модель оборудования не найдена.')).toBeVisible(soon);
+  await expect(crumbs(page).getByText('Не найдено')).toBeVisible();
+
+  await signOut(page);
+  await signIn(page, nurse);
+  await page.goto('/departments/environments/3'); // cardiology: not one of hers
+  await expect(page.getByText('Отделение не найдено.')).toBeVisible(soon);
+  await expect(page.getByText('У вас нет доступа к данному ресурсу')).toHaveCount(1);
+  await saveScreenshot('equipment-foreign-department');
+});
+
+test('the create-unit form marks every missing field at once; a long model name wraps in its menu', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await signIn(page, engineer);
+  await page.goto('/admin/equipments/equipment-models');
+  const longName = `Аппарат ультразвуковой диагностический экспертного класса с функцией эластографии сдвиговой волной ${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: 'Создать модель' }).click();
+  const create = page.getByRole('dialog', { name: 'Новая модель оборудования' });
+  await create.getByLabel('Название').fill(longName);
+  await create.getByLabel('Производитель (марка)').fill('Samsung Medison');
+  await create.getByLabel('Описание').fill('Ультразвуковой сканер');
+  await create.getByRole('button', { name: 'Создать' }).click();
+  await expect(create).toBeHidden({ timeout: 10_000 });
+
+  await page.getByRole('button', { name: 'Добавить оборудование' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Новая единица оборудования' });
+  await dialog.getByRole('button', { name: 'Создать' }).click();
+  for (const message of [
+    'Выберите модель',
+    'Выберите отделение',
+    'Введите серийный номер',
+    'Введите инвентарный номер',
+  ]) {
+    await expect(dialog.getByText(message)).toBeVisible();
+  }
+  await saveScreenshot('equipment-create-unit-empty');
+
+  const dialogBox = await dialog.boundingBox();
+  await dialog.getByRole('combobox', { name: /Модель оборудования/ }).click();
+  const item = page.getByRole('option', { name: longName });
+  await expect(item).toBeVisible();
+  const itemBox = await item.boundingBox();
+  expect(itemBox?.width).toBeLessThanOrEqual(dialogBox?.width ?? 0);
+  // The whole name shows, over several lines, not cut at the screen's edge.
+  expect(await item.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await saveScreenshot('equipment-create-unit-model-menu', { fullPage: false });
+});
+
+test('the sidebar stays white down a long page', async ({ page, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  await signIn(page, engineer);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeGreaterThan(600);
+  const column = page.locator('.MuiDrawer-docked');
+  const box = await column.boundingBox();
+  // scrollHeight is rounded to whole pixels while the box keeps its fraction (1395.64 against 1396).
+  expect(box?.height ?? 0).toBeGreaterThan(height - 1);
+  expect(await column.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+    'rgb(255, 255, 255)',
+  );
+  await saveScreenshot('equipment-sidebar-long-page');
+});
+
+test("the editor's header picker speaks Russian on one line, its toolbar above the text", async ({
+  page,
+  saveScreenshot,
+}) => {
+  await openMonitor(page);
+  await page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' }).click();
+  await page.getByRole('button', { name: 'Открыть инструкцию' }).click();
+  const dialog = page.getByRole('dialog', { name: /Редактирование инструкции/ });
+  const label = dialog.locator('.ql-picker.ql-header .ql-picker-label');
+  const before = (locator: typeof label) =>
+    locator.evaluate((element) => getComputedStyle(element, '::before').content);
+  // Where the cursor starts (the demo text opens with a heading), in Russian.
+  await expect.poll(() => before(label)).toMatch(/^"(Обычный текст|Заголовок [123])"$/);
+  expect(await label.evaluate((element) => element.getBoundingClientRect().height)).toBeLessThan(30);
+  await label.click();
+  const items = dialog.locator('.ql-picker.ql-header .ql-picker-item');
+  const names = await Promise.all((await items.all()).map(before));
+  expect(names).toEqual(['"Заголовок 1"', '"Заголовок 2"', '"Заголовок 3"', '"Обычный текст"']);
+  await saveScreenshot('equipment-editor-header-picker', { fullPage: false });
+  await items.first().click();
+  await expect.poll(() => before(label)).toBe('"Заголовок 1"');
+
+  // Scrolled down a long text, the toolbar still covers what passes under it.
+  const toolbar = dialog.locator('.ql-toolbar');
+  const scroller = dialog.locator('.MuiDialogContent-root');
+  await scroller.evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  const [toolbarBox, scrollerBox] = await Promise.all([toolbar.boundingBox(), scroller.boundingBox()]);
+  expect(Math.abs((toolbarBox?.y ?? 0) - (scrollerBox?.y ?? 100))).toBeLessThanOrEqual(2);
+  expect(await toolbar.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+    'rgb(255, 255, 255)',
+  );
 });

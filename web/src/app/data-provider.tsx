@@ -3,7 +3,7 @@ import { TransportProvider } from '@connectrpc/connect-query';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 
-import { errorMessage } from '@/lib/errors';
+import { errorMessage, retryUnlessRefused } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { sessionInterceptor } from '@/lib/session/interceptor';
 import { getSession, subscribeSession } from '@/lib/session/session';
@@ -23,8 +23,9 @@ const queryClient = new QueryClient({
     },
   }),
   // Forms start from loaded data; refetching behind them on every window focus would
-  // throw away what a person is typing.
-  defaultOptions: { queries: { refetchOnWindowFocus: false } },
+  // throw away what a person is typing. A refused load (not found, not allowed) is not
+  // repeated: a person learns at once, not after seven seconds of back-off.
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: retryUnlessRefused } },
 });
 
 // One person's data must not show to the next one signing in on a shared ward PC.

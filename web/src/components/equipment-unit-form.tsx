@@ -21,6 +21,11 @@ type EquipmentUnitFormProps = {
   departments?: Choice[];
   /** Fields of the page that uses the form (the model, in the admin), above the unit's own. */
   children?: ReactNode;
+  /**
+   * Checks those fields on the same submit as the unit's own, so that every missing one is
+   * marked at once; true when they are complete.
+   */
+  checkChildren?: () => boolean;
   onSubmit: (values: EquipmentUnitValues) => void;
 };
 
@@ -35,6 +40,7 @@ export function EquipmentUnitForm({
   initial = empty,
   departments,
   children,
+  checkChildren,
   onSubmit,
 }: EquipmentUnitFormProps) {
   const [serialNumber, setSerialNumber] = useState(initial.serialNumber);
@@ -64,7 +70,8 @@ export function EquipmentUnitForm({
         if (values.inventoryNumber === '') absent.add('inventoryNumber');
         if (departments && departmentId === undefined) absent.add('departmentId');
         setMissing(absent);
-        if (absent.size === 0) onSubmit(values);
+        const childrenComplete = checkChildren?.() ?? true;
+        if (absent.size === 0 && childrenComplete) onSubmit(values);
       }}
     >
       {children}

@@ -18,6 +18,8 @@ export const paths = {
   adminTests: '/admin/education/tests',
   adminEquipment: '/admin/equipments',
   adminEquipmentModels: '/admin/equipments/equipment-models',
+  // Beyond spec §2: countries, manufacturers, equipment types and common documents.
+  adminEquipmentReference: '/admin/equipments/reference-data',
   adminUsersManagement: '/admin/users-management',
   adminDepartments: '/admin/users-management/admin-departments',
   adminUsers: '/admin/users-management/admin-users',

@@ -1,4 +1,4 @@
-import { ConnectError } from '@connectrpc/connect';
+import { Code, ConnectError } from '@connectrpc/connect';
 
 import { strings } from './strings';
 
@@ -8,3 +8,35 @@ export function errorMessage(error: unknown): string {
   if (error instanceof ConnectError && error.rawMessage) return error.rawMessage;
   return strings.errors.loadFailed;
 }
+
+// Answers that asking again cannot change: the request itself, or who asks, is the reason.
+const clientCodes: ReadonlySet<Code> = new Set([
+  Code.InvalidArgument,
+  Code.NotFound,
+  Code.AlreadyExists,
+  Code.PermissionDenied,
+  Code.FailedPrecondition,
+  Code.OutOfRange,
+  Code.Unimplemented,
+  Code.Unauthenticated,
+]);
+
+/**
+ * Whether a failed call was refused for what it asked (a missing or foreign id, a bad
+ * argument, no session): a grpc-web error status of that kind, or a REST failure (the
+ * envelope's `RestResult`, thrown) with a 4xx status. Repeating such a call only delays the
+ * answer; a server or network failure may pass.
+ */
+export function isClientError(error: unknown): boolean {
+  if (error instanceof ConnectError) return clientCodes.has(error.code);
+  if (typeof error !== 'object' || error === null || !('status' in error)) return false;
+  const { status } = error;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * The query client's `retry`: a server or network failure is asked again up to three
+ * times (TanStack's default), a refusal never, so a missing or foreign page says so at once.
+ */
+export const retryUnlessRefused = (failureCount: number, error: unknown) =>
+  failureCount < 3 && !isClientError(error);

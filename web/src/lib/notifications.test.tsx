@@ -81,4 +81,15 @@ describe('notify', () => {
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.getByText('Ошибка сервера')).toBeInTheDocument();
   });
+
+  it('shows one toast for the same failure told twice at once', async () => {
+    act(() => {
+      // A page and its breadcrumb both load the department a person may not see.
+      notify.error('У вас нет доступа к данному ресурсу');
+      notify.error('У вас нет доступа к данному ресурсу');
+    });
+    await screen.findByText('У вас нет доступа к данному ресурсу');
+    await act(() => vi.advanceTimersByTimeAsync(500));
+    expect(screen.getAllByText('У вас нет доступа к данному ресурсу')).toHaveLength(1);
+  });
 });

@@ -29,7 +29,7 @@ pub const QUEUE_LIMIT: usize = 8 * HASHING_CONCURRENCY;
 pub const MSG_PASSWORD_REQUIRED: &str = "Введите пароль";
 pub const MSG_PASSWORD_TOO_SHORT: &str = "Пароль должен содержать не менее 8 символов";
 pub const MSG_PASSWORD_TOO_LONG: &str = "Пароль не должен превышать 256 символов";
-pub const MSG_OVERLOADED: &str = "Сервер перегружен. Попробуйте позже.";
+pub use portal_kit::error::MSG_OVERLOADED;
 
 /// A password good enough to be set. Never printed by `Debug`.
 #[derive(Clone)]

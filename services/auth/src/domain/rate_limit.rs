@@ -33,7 +33,7 @@ pub const ADDRESS_SLOWDOWN: Duration = Duration::from_secs(1);
 pub const SLOW_LANE_MAX_WAIT: Duration = Duration::from_secs(10);
 
 pub const MSG_TOO_MANY_ATTEMPTS: &str = "Слишком много неудачных попыток входа. Попробуйте позже.";
-pub const MSG_BUSY: &str = "Сервер перегружен. Попробуйте позже.";
+pub use portal_kit::error::MSG_OVERLOADED as MSG_BUSY;
 
 /// The retry announced to an attempt turned away from a full slow lane.
 const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);

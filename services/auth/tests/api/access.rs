@@ -1,39 +1,24 @@
 //! Who may call what: the authorization matrix, and what callers get to see.
 
 use portal_kit::Right;
+use portal_kit::testing::{
+    AccessRule, access_matrix, assert_matrix_covers, caller_tokens, with_token,
+};
 use portal_proto::auth::v1 as pb;
-use prost::Message as _;
 use tonic::{Code, Status};
 
 use crate::helpers::*;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
-    Anonymous,
-    Learner,
-    UserManagement,
-    EducationManagement,
-    EquipmentEditing,
-}
-
-const CALLERS: [Who; 5] = [
-    Who::Anonymous,
-    Who::Learner,
-    Who::UserManagement,
-    Who::EducationManagement,
-    Who::EquipmentEditing,
-];
-
 use Code::{Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
 
-/// Expected codes for [`CALLERS`], in that order.
+/// Expected codes for `Who::ALL`, in that order.
 const PUBLIC: [Code; 5] = [OK, OK, OK, OK, OK];
 const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 const ADMIN_TYPE: [Code; 5] = [UNAUTH, DENIED, OK, OK, OK];
 const USER_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, OK, DENIED, DENIED];
 
 /// Every RPC of AuthService (some in two situations) and who may call it.
-const MATRIX: &[(&str, [Code; 5])] = &[
+const MATRIX: &[AccessRule] = &[
     ("Login", PUBLIC),
     ("RefreshToken", PUBLIC),
     ("Logout", PUBLIC),
@@ -55,6 +40,23 @@ const MATRIX: &[(&str, [Code; 5])] = &[
     ("CreateUser", USER_MANAGEMENT),
     ("UpdateUser", USER_MANAGEMENT),
 ];
+
+#[tokio::test]
+async fn every_call_enforces_its_access_rule() {
+    on_each_backend(false, |app| async move {
+        let mut fixture = fixture(&app).await;
+        access_matrix(app.backend, MATRIX, async |rpc, who| {
+            call(&app, &mut fixture, rpc, who).await
+        })
+        .await;
+    })
+    .await;
+}
+
+#[test]
+fn the_matrix_covers_every_rpc_of_the_contract() {
+    assert_matrix_covers(MATRIX, "portal.auth.v1", "AuthService");
+}
 
 const LEARNER_PASSWORD: &str = "learner-password";
 
@@ -116,15 +118,10 @@ async fn fixture(app: &TestApp) -> Fixture {
         .staff(&unique_login("other"), "password-4", &[], &[])
         .await;
     let refresh_token = app.session_of(&learner.login, LEARNER_PASSWORD).await;
+    let ids = [0, learner.id, um.id, em.id, ee.id];
     Fixture {
-        ids: [0, learner.id, um.id, em.id, ee.id],
-        tokens: [
-            None,
-            Some(app.token(learner.id, &[])),
-            Some(app.token(um.id, &[Right::UserManagement])),
-            Some(app.token(em.id, &[Right::EducationManagement])),
-            Some(app.token(ee.id, &[Right::EquipmentEditing])),
-        ],
+        ids,
+        tokens: caller_tokens(&app.keys, ids, &[]),
         learner_login: learner.login,
         other,
         department_id,
@@ -133,27 +130,22 @@ async fn fixture(app: &TestApp) -> Fixture {
     }
 }
 
-fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
-    match token {
-        Some(token) => authed(message, token),
-        None => tonic::Request::new(message),
-    }
-}
-
 /// Makes the call `rpc` as caller `who` with a request valid for a caller
 /// allowed to make it, and answers its code.
 async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Code {
     let mut client = app.client.clone();
+    // A copy: the call may renew the fixture's refresh token.
     let token = fixture.tokens[who].clone();
+    let token = token.as_deref();
     fn done<T>(result: Result<tonic::Response<T>, Status>) -> Code {
         code(&result)
     }
     match rpc {
         "Login" => done(
             client
-                .login(request(
+                .login(with_token(
                     login_request(&fixture.learner_login, LEARNER_PASSWORD),
-                    &token,
+                    token,
                 ))
                 .await,
         ),
@@ -161,7 +153,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             let message = pb::RefreshTokenRequest {
                 refresh_token: fixture.refresh_token.clone(),
             };
-            let result = client.refresh_token(request(message, &token)).await;
+            let result = client.refresh_token(with_token(message, token)).await;
             if let Ok(response) = &result {
                 fixture.refresh_token = response.get_ref().refresh_token.clone();
             }
@@ -169,18 +161,18 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
         }
         "Logout" => done(
             client
-                .logout(request(
+                .logout(with_token(
                     pb::LogoutRequest {
                         refresh_token: "unknown".into(),
                     },
-                    &token,
+                    token,
                 ))
                 .await,
         ),
-        "GetMe" => done(client.get_me(request(pb::GetMeRequest {}, &token)).await),
+        "GetMe" => done(client.get_me(with_token(pb::GetMeRequest {}, token)).await),
         "ListDepartments" => done(
             client
-                .list_departments(request(pb::ListDepartmentsRequest {}, &token))
+                .list_departments(with_token(pb::ListDepartmentsRequest {}, token))
                 .await,
         ),
         "ListDepartmentsByIds" => {
@@ -189,15 +181,15 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             };
             done(
                 client
-                    .list_departments_by_ids(request(message, &token))
+                    .list_departments_by_ids(with_token(message, token))
                     .await,
             )
         }
         "ListDepartmentsWithUsers" => done(
             client
-                .list_departments_with_users(request(
+                .list_departments_with_users(with_token(
                     pb::ListDepartmentsWithUsersRequest {},
-                    &token,
+                    token,
                 ))
                 .await,
         ),
@@ -205,13 +197,13 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             let message = pb::GetDepartmentRequest {
                 department_id: fixture.department_id,
             };
-            done(client.get_department(request(message, &token)).await)
+            done(client.get_department(with_token(message, token)).await)
         }
         "GetDepartment/another" => {
             let message = pb::GetDepartmentRequest {
                 department_id: fixture.other_department_id,
             };
-            done(client.get_department(request(message, &token)).await)
+            done(client.get_department(with_token(message, token)).await)
         }
         "GetDepartmentWithUsers" => {
             let message = pb::GetDepartmentWithUsersRequest {
@@ -219,7 +211,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             };
             done(
                 client
-                    .get_department_with_users(request(message, &token))
+                    .get_department_with_users(with_token(message, token))
                     .await,
             )
         }
@@ -228,7 +220,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 title: "Приёмное отделение".into(),
                 user_ids: vec![],
             };
-            done(client.create_department(request(message, &token)).await)
+            done(client.create_department(with_token(message, token)).await)
         }
         "UpdateDepartment" => {
             let message = pb::UpdateDepartmentRequest {
@@ -236,45 +228,45 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 title: "Кардиологическое отделение".into(),
                 user_ids: vec![fixture.ids[1]],
             };
-            done(client.update_department(request(message, &token)).await)
+            done(client.update_department(with_token(message, token)).await)
         }
         "ListRights" => done(
             client
-                .list_rights(request(pb::ListRightsRequest {}, &token))
+                .list_rights(with_token(pb::ListRightsRequest {}, token))
                 .await,
         ),
         "ListPositions" => done(
             client
-                .list_positions(request(pb::ListPositionsRequest {}, &token))
+                .list_positions(with_token(pb::ListPositionsRequest {}, token))
                 .await,
         ),
         "ListStatuses" => done(
             client
-                .list_statuses(request(pb::ListStatusesRequest {}, &token))
+                .list_statuses(with_token(pb::ListStatusesRequest {}, token))
                 .await,
         ),
         "ListUsers" => done(
             client
-                .list_users(request(pb::ListUsersRequest {}, &token))
+                .list_users(with_token(pb::ListUsersRequest {}, token))
                 .await,
         ),
         "GetUser/another user" => done(
             client
-                .get_user(request(
+                .get_user(with_token(
                     pb::GetUserRequest {
                         user_id: fixture.other.id,
                     },
-                    &token,
+                    token,
                 ))
                 .await,
         ),
         "GetUser/themself" => done(
             client
-                .get_user(request(
+                .get_user(with_token(
                     pb::GetUserRequest {
                         user_id: fixture.ids[who],
                     },
-                    &token,
+                    token,
                 ))
                 .await,
         ),
@@ -284,7 +276,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 password: "created-password".into(),
                 ..Default::default()
             });
-            done(client.create_user(request(message, &token)).await)
+            done(client.create_user(with_token(message, token)).await)
         }
         "UpdateUser" => {
             let draft = pb::UserDraft {
@@ -293,58 +285,9 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
                 ..TestApp::unchanged(&fixture.other)
             };
             let message = updating(fixture.other.id, draft);
-            done(client.update_user(request(message, &token)).await)
+            done(client.update_user(with_token(message, token)).await)
         }
         other => panic!("the matrix names an unknown call {other}"),
-    }
-}
-
-#[tokio::test]
-async fn every_call_enforces_its_access_rule() {
-    on_each_backend(false, |app| async move {
-        let mut fixture = fixture(&app).await;
-        let mut wrong = Vec::new();
-        for (rpc, expected) in MATRIX {
-            for (who, expected) in expected.iter().enumerate() {
-                let actual = call(&app, &mut fixture, rpc, who).await;
-                if actual != *expected {
-                    wrong.push(format!(
-                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
-                        CALLERS[who]
-                    ));
-                }
-            }
-        }
-        assert!(
-            wrong.is_empty(),
-            "on {:?}:\n{}",
-            app.backend,
-            wrong.join("\n")
-        );
-    })
-    .await;
-}
-
-#[test]
-fn the_matrix_covers_every_rpc_of_the_contract() {
-    let descriptors =
-        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
-    let service = descriptors
-        .file
-        .iter()
-        .filter(|file| file.package() == "portal.auth.v1")
-        .flat_map(|file| &file.service)
-        .find(|service| service.name() == "AuthService")
-        .expect("AuthService in the descriptors");
-    for method in &service.method {
-        let covered = MATRIX
-            .iter()
-            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
-        assert!(
-            covered,
-            "{} is missing from the authorization matrix",
-            method.name()
-        );
     }
 }
 

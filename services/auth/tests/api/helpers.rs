@@ -9,14 +9,13 @@ use portal_auth::SERVICE_NAME;
 use portal_kit::Right;
 use portal_kit::db::Backend;
 use portal_kit::net::TrustedProxies;
-use portal_kit::serve::serve_grpc;
-use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_kit::testing::{self, ServiceHarness, TestKeys};
+pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::DropGuard;
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status};
+use tonic::{Request, Status};
 
 pub const ADMIN_LOGIN: &str = "admin";
 pub const ADMIN_PASSWORD: &str = "admin-test-password";
@@ -28,31 +27,14 @@ pub const RIGHT_EQUIPMENT_EDITING: i64 = 3;
 
 pub type Client = AuthServiceClient<Channel>;
 
-pub struct TestApp {
-    pub client: Client,
-    pub keys: TestKeys,
-    pub backend: Backend,
-    pub database: TestDatabase,
-    shutdown: CancellationToken,
-}
+portal_kit::test_app!(Client);
 
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-    }
-}
-
-/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
-/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on a fresh service.
-pub async fn on_each_backend<F, Fut>(seed_demo: bool, scenario: F)
-where
-    F: Fn(TestApp) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    for backend in backends() {
-        eprintln!("--- on {backend:?}");
-        scenario(spawn_app(backend, seed_demo).await).await;
-    }
+/// Runs `scenario` once on every backend of this run, each time on a fresh service.
+pub async fn on_each_backend<F: Future<Output = ()>>(
+    seed_demo: bool,
+    scenario: impl Fn(TestApp) -> F,
+) {
+    testing::on_each_backend(|backend| spawn_app(backend, seed_demo), scenario).await;
 }
 
 pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSettings {
@@ -69,51 +51,15 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
 }
 
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
-    let keys = TestKeys::new();
-    let database = TestDatabase::new(backend).await;
-    let (client, shutdown) = serve(settings(&database.url, &keys, seed_demo)).await;
-    TestApp {
-        client,
-        keys,
-        backend,
-        database,
-        shutdown,
-    }
-}
-
-/// Starts an auth service with `settings` on a random loopback port.
-async fn serve(settings: AuthSettings) -> (Client, CancellationToken) {
-    let routes = portal_auth::routes(settings).await.expect("auth starts");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
-    let address = listener.local_addr().expect("local address");
-    let shutdown = CancellationToken::new();
-    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
-    let client = AuthServiceClient::connect(format!("http://{address}"))
-        .await
-        .expect("connect to auth");
-    (client, shutdown)
+    let routes =
+        |url: String, keys: &TestKeys| portal_auth::routes(settings(&url, keys, seed_demo));
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 
 /// Another auth process on the same database and keys; it stops when dropped.
 pub struct Replica {
+    _serving: DropGuard,
     pub client: Client,
-    shutdown: CancellationToken,
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-    }
-}
-
-/// A request carrying `token` as its bearer token.
-pub fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("header value"),
-    );
-    request
 }
 
 /// A request the gateway forwarded for the client at `address`.
@@ -138,24 +84,6 @@ pub fn login_request(login: &str, password: &str) -> pb::LoginRequest {
         login: login.into(),
         password: password.into(),
         device_token: String::new(),
-    }
-}
-
-/// Asserts a call failed with `code` and `message`.
-pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
-    match result {
-        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
-        Err(status) => {
-            assert_eq!(status.code(), code, "{status:?}");
-            assert_eq!(status.message(), message, "{status:?}");
-        }
-    }
-}
-
-pub fn code<T>(result: &Result<T, Status>) -> Code {
-    match result {
-        Ok(_) => Code::Ok,
-        Err(status) => status.code(),
     }
 }
 
@@ -249,8 +177,12 @@ impl TestApp {
             trusted_proxies,
             ..settings(&self.database.url, &self.keys, false)
         };
-        let (client, shutdown) = serve(settings).await;
-        Replica { client, shutdown }
+        let routes = portal_auth::routes(settings).await.expect("auth starts");
+        let (channel, serving) = testing::serve(SERVICE_NAME, routes).await;
+        Replica {
+            _serving: serving,
+            client: Client::new(channel),
+        }
     }
 
     /// A connection of its own to the service's database, to look at or set up

@@ -7,7 +7,6 @@
 
 use std::sync::LazyLock;
 
-use ammonia::Builder;
 use portal_kit::ServiceError;
 use portal_kit::rich_text::{self, is_web, without_autoplay};
 
@@ -23,7 +22,7 @@ pub const MSG_CONTENT_TOO_LARGE: &str = "Содержимое статьи не 
 pub const MSG_ARTICLE_NOT_FOUND: &str = "Статья не найдена";
 
 /// Images travel inside the content as data URLs, so it may be large.
-pub const MAX_CONTENT_BYTES: usize = 10 * 1024 * 1024;
+pub const MAX_CONTENT_BYTES: usize = rich_text::MAX_BYTES;
 
 /// What creating or updating an article writes.
 #[derive(Clone, Debug)]
@@ -71,12 +70,12 @@ impl ArticleDraft {
 }
 
 /// Video frames only from http(s), without autoplay.
-static CLEANER: LazyLock<Builder<'static>> =
+static CLEANER: LazyLock<rich_text::Cleaner> =
     LazyLock::new(|| rich_text::cleaner(|url| is_web(url).then(|| without_autoplay(url))));
 
 /// Rich content made safe to show as HTML.
 pub fn sanitize(html: &str) -> String {
-    CLEANER.clean(html).to_string()
+    CLEANER.clean(html)
 }
 
 #[cfg(test)]

@@ -1,29 +1,11 @@
 //! Who may call what: the authorization matrix over every RPC, and what a
 //! learner gets to see.
 
-use portal_kit::Right;
+use portal_kit::testing::{AccessRule, caller_tokens, with_token};
 use portal_proto::education::v1 as pb;
-use prost::Message as _;
 use tonic::Code;
 
 use crate::helpers::*;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
-    Anonymous,
-    Learner,
-    UserManagement,
-    EducationManagement,
-    EquipmentEditing,
-}
-
-const CALLERS: [Who; 5] = [
-    Who::Anonymous,
-    Who::Learner,
-    Who::UserManagement,
-    Who::EducationManagement,
-    Who::EquipmentEditing,
-];
 
 /// The callers' user ids; the fixture's course is assigned to all of them.
 const IDS: [i64; 5] = [0, LEARNER_ID, 20, 30, 40];
@@ -38,7 +20,7 @@ const UNASSIGNED: [Code; 5] = [UNAUTH, MISSING, MISSING, OK, MISSING];
 const NOBODY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, DENIED];
 
 /// Every RPC of EducationService (some in two situations) and who may call it.
-const MATRIX: &[(&str, [Code; 5])] = &[
+const MATRIX: &[AccessRule] = &[
     ("ListArticles", SIGNED_IN),
     ("GetArticle/assigned", SIGNED_IN),
     ("GetArticle/unassigned", UNASSIGNED),
@@ -77,6 +59,8 @@ const MATRIX: &[(&str, [Code; 5])] = &[
     ("UpdateTest", EDUCATION_MANAGEMENT),
 ];
 
+portal_kit::access_matrix_tests!("portal.education.v1", "EducationService");
+
 struct Fixture {
     tokens: [Option<String>; 5],
     assigned: Assigned,
@@ -107,13 +91,7 @@ async fn fixture(app: &TestApp) -> Fixture {
     let article = app.create_article("<p>Другое</p>", test.id).await;
     let course = app.create_course("2030-01-31", &[], &[article.id]).await;
     Fixture {
-        tokens: [
-            None,
-            Some(app.token(IDS[1], &[])),
-            Some(app.token(IDS[2], &[Right::UserManagement])),
-            Some(app.token(IDS[3], &[Right::EducationManagement])),
-            Some(app.token(IDS[4], &[Right::EquipmentEditing])),
-        ],
+        tokens: caller_tokens(&app.keys, IDS, &[]),
         assigned,
         unassigned: Assigned {
             course,
@@ -123,18 +101,11 @@ async fn fixture(app: &TestApp) -> Fixture {
     }
 }
 
-fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
-    match token {
-        Some(token) => authed(message, token),
-        None => tonic::Request::new(message),
-    }
-}
-
 /// Makes the call `rpc` as caller `who` with a request valid for a caller
 /// allowed to make it, and answers its code.
 async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
     let mut client = app.client.clone();
-    let token = &fixture.tokens[who];
+    let token = fixture.tokens[who].as_deref();
     let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
     let target = if situation == "unassigned" {
         &fixture.unassigned
@@ -149,7 +120,7 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
     let (course_id, article_id, test_id) = (target.course.id, target.article.id, target.test.id);
     macro_rules! done {
         ($call:ident, $message:expr) => {
-            code(&client.$call(request($message, token)).await)
+            code(&client.$call(with_token($message, token)).await)
         };
     }
     let article_request = || pb::CreateArticleRequest {
@@ -268,55 +239,6 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
             )
         }
         other => panic!("the matrix names an unknown call {other}"),
-    }
-}
-
-#[tokio::test]
-async fn every_call_enforces_its_access_rule() {
-    on_each_backend(|app| async move {
-        let fixture = fixture(&app).await;
-        let mut wrong = Vec::new();
-        for (rpc, expected) in MATRIX {
-            for (who, expected) in expected.iter().enumerate() {
-                let actual = call(&app, &fixture, rpc, who).await;
-                if actual != *expected {
-                    wrong.push(format!(
-                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
-                        CALLERS[who]
-                    ));
-                }
-            }
-        }
-        assert!(
-            wrong.is_empty(),
-            "on {:?}:\n{}",
-            app.backend,
-            wrong.join("\n")
-        );
-    })
-    .await;
-}
-
-#[test]
-fn the_matrix_covers_every_rpc_of_the_contract() {
-    let descriptors =
-        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
-    let service = descriptors
-        .file
-        .iter()
-        .filter(|file| file.package() == "portal.education.v1")
-        .flat_map(|file| &file.service)
-        .find(|service| service.name() == "EducationService")
-        .expect("EducationService in the descriptors");
-    for method in &service.method {
-        let covered = MATRIX
-            .iter()
-            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
-        assert!(
-            covered,
-            "{} is missing from the authorization matrix",
-            method.name()
-        );
     }
 }
 

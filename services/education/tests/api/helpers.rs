@@ -6,14 +6,12 @@ use std::future::Future;
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
-use portal_kit::serve::serve_grpc;
-use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_kit::testing::{self, ServiceHarness, TestKeys};
+pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
+use tonic::Status;
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status};
 
 pub type Client = EducationServiceClient<Channel>;
 
@@ -22,85 +20,22 @@ pub const LEARNER_ID: i64 = 10;
 pub const OTHER_LEARNER_ID: i64 = 11;
 pub const LEARNER_DEPARTMENT: i64 = 4;
 
-pub struct TestApp {
-    pub client: Client,
-    pub keys: TestKeys,
-    pub backend: Backend,
-    _database: TestDatabase,
-    shutdown: CancellationToken,
-}
+portal_kit::test_app!(Client);
 
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-    }
-}
-
-/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
-/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on a fresh service.
-pub async fn on_each_backend<F, Fut>(scenario: F)
-where
-    F: Fn(TestApp) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    for backend in backends() {
-        eprintln!("--- on {backend:?}");
-        scenario(spawn_app(backend).await).await;
-    }
+/// Runs `scenario` once on every backend of this run, each time on a fresh service.
+pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) -> F) {
+    testing::on_each_backend(spawn_app, scenario).await;
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {
-    let keys = TestKeys::new();
-    let database = TestDatabase::new(backend).await;
-    let routes = portal_education::routes(EducationSettings {
-        database_url: database.url.clone(),
-        public_key_file: keys.public_key_file.clone(),
-        seed_demo: false,
-    })
-    .await
-    .expect("education starts");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
-    let address = listener.local_addr().expect("local address");
-    let shutdown = CancellationToken::new();
-    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
-    let client = EducationServiceClient::connect(format!("http://{address}"))
-        .await
-        .expect("connect to education");
-    TestApp {
-        client,
-        keys,
-        backend,
-        _database: database,
-        shutdown,
-    }
-}
-
-/// A request carrying `token` as its bearer token.
-pub fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("header value"),
-    );
-    request
-}
-
-pub fn code<T>(result: &Result<T, Status>) -> Code {
-    match result {
-        Ok(_) => Code::Ok,
-        Err(status) => status.code(),
-    }
-}
-
-/// Asserts a call failed with `code` and `message`.
-pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
-    match result {
-        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
-        Err(status) => {
-            assert_eq!(status.code(), code, "{status:?}");
-            assert_eq!(status.message(), message, "{status:?}");
-        }
-    }
+    let routes = |database_url, keys: &TestKeys| {
+        portal_education::routes(EducationSettings {
+            database_url,
+            public_key_file: keys.public_key_file.clone(),
+            seed_demo: false,
+        })
+    };
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 
 /// `n` questions, the first answer of each correct.
@@ -227,7 +162,7 @@ impl TestApp {
     /// Moves every attempt's start `by_ms` into the past, as if it had been
     /// started that long ago.
     pub async fn backdate_attempts(&self, by_ms: i64) {
-        let pool = sqlx::AnyPool::connect(&self._database.url)
+        let pool = sqlx::AnyPool::connect(&self.database.url)
             .await
             .expect("connect to the test database");
         sqlx::query("UPDATE attempts SET started_at = started_at - $1")

@@ -1,7 +1,10 @@
 //! Spawns the real files service on a random port, with a fresh database and
 //! a fresh object store, and talks to it through the generated tonic client.
+//! A real wiki service runs beside it (its own database, the same token keys):
+//! files asks it who sees a document's equipment model.
 
 use std::future::Future;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -9,23 +12,29 @@ use futures_util::TryStreamExt;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
-use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME};
+use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME, WikiChannel};
 use portal_kit::Right;
 use portal_kit::db::Backend;
-use portal_kit::serve::serve_grpc;
-use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_kit::testing::{ServiceHarness, TestDatabase, TestKeys, backends, serve};
+pub use portal_kit::testing::{assert_status, code, with_token};
 use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_client::FilesServiceClient;
+use portal_proto::wiki::v1 as wiki_pb;
+use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
+use tonic::Status;
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status};
+use tower::ServiceExt;
 
 pub type Client = FilesServiceClient<Channel>;
 
 pub const PUBLIC_URL: &str = "https://portal.example.org";
 pub const EDITOR_ID: i64 = 5;
 pub const LEARNER_ID: i64 = 10;
+/// The learner's department (in their token), and another one.
+pub const OWN_DEPARTMENT: i64 = 1;
+pub const OTHER_DEPARTMENT: i64 = 2;
 /// The limits every test service runs with: small, so refusals are cheap.
 pub const DOCUMENT_LIMIT: u64 = 3 * 1024 * 1024;
 pub const VIDEO_LIMIT: u64 = 2 * 1024 * 1024;
@@ -52,20 +61,29 @@ pub enum StoreKind {
     S3,
 }
 
+/// The service with its object store; derefs to the service.
 pub struct TestApp {
-    pub client: Client,
-    pub keys: TestKeys,
+    service: ServiceHarness<Client>,
+    pub wiki: WikiServiceClient<Channel>,
+    /// A model with a unit in the learner's department, made at start.
+    pub model: i64,
     pub blobs: Blobs,
     /// The directory holding the blobs (the local store) or the bucket (S3).
     pub blob_dir: PathBuf,
-    _database: TestDatabase,
+    /// What the service was started with, to start it again.
+    settings: FilesSettings,
+    /// Stops the S3 server, if any.
+    _s3_server: DropGuard,
+    /// Stops the wiki; its database.
+    _wiki: (DropGuard, TestDatabase),
     _store_dir: tempfile::TempDir,
-    shutdown: CancellationToken,
 }
 
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
+impl Deref for TestApp {
+    type Target = ServiceHarness<Client>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.service
     }
 }
 
@@ -79,16 +97,15 @@ where
     for backend in backends() {
         for store in [StoreKind::Directory, StoreKind::S3] {
             eprintln!("--- on {backend:?} with a {store:?} store");
-            scenario(spawn_app(backend, store).await).await;
+            scenario(spawn_app(backend, store, false).await).await;
         }
     }
 }
 
-pub async fn spawn_app(backend: Backend, store: StoreKind) -> TestApp {
-    let keys = TestKeys::new();
-    let database = TestDatabase::new(backend).await;
+/// A fresh service; `seed_demo` as `PORTAL_SEED_DEMO`.
+pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> TestApp {
     let store_dir = tempfile::tempdir().expect("temp dir");
-    let shutdown = CancellationToken::new();
+    let s3_server = CancellationToken::new();
     let (blobs, blob_dir) = match store {
         StoreKind::Directory => {
             let dir = store_dir.path().join("files");
@@ -98,7 +115,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind) -> TestApp {
             )
         }
         StoreKind::S3 => {
-            let endpoint = start_s3_server(store_dir.path(), shutdown.clone()).await;
+            let endpoint = start_s3_server(store_dir.path(), s3_server.clone()).await;
             let builder = AmazonS3Builder::new()
                 .with_endpoint(endpoint)
                 .with_allow_http(true)
@@ -109,8 +126,14 @@ pub async fn spawn_app(backend: Backend, store: StoreKind) -> TestApp {
             (blobs, store_dir.path().join("portal"))
         }
     };
-    let routes = portal_files::routes(FilesSettings {
-        database_url: database.url.clone(),
+    let keys = TestKeys::new();
+    let (wiki, wiki_serving, wiki_database) = start_wiki(backend, &keys).await;
+    let wiki_channel = WikiChannel::new(
+        wiki.clone()
+            .map_err(|error| Status::from_error(Box::new(error))),
+    );
+    let settings = |database_url, keys: &TestKeys| FilesSettings {
+        database_url,
         public_key_file: keys.public_key_file.clone(),
         blobs: Arc::clone(&blobs),
         public_url: PUBLIC_URL.into(),
@@ -118,24 +141,41 @@ pub async fn spawn_app(backend: Backend, store: StoreKind) -> TestApp {
             document: DOCUMENT_LIMIT,
             video: VIDEO_LIMIT,
         },
-    })
-    .await
-    .expect("files starts");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
-    let address = listener.local_addr().expect("local address");
-    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
-    let client = FilesServiceClient::connect(format!("http://{address}"))
-        .await
-        .expect("connect to files");
-    TestApp {
-        client,
-        keys,
+        seed_demo,
+        wiki: wiki_channel.clone(),
+    };
+    let routes = |database_url, keys: &TestKeys| portal_files::routes(settings(database_url, keys));
+    let service =
+        ServiceHarness::start_with_keys(backend, keys, SERVICE_NAME, routes, Client::new).await;
+    let settings = settings(service.database.url.clone(), &service.keys);
+    let mut app = TestApp {
+        service,
+        wiki: WikiServiceClient::new(wiki),
+        model: 0,
         blobs,
         blob_dir,
-        _database: database,
+        settings,
+        _s3_server: s3_server.drop_guard(),
+        _wiki: (wiki_serving, wiki_database),
         _store_dir: store_dir,
-        shutdown,
-    }
+    };
+    app.model = app.deployed_model("Аппарат ИВЛ", OWN_DEPARTMENT).await;
+    app
+}
+
+/// The real wiki service on a free port, verifying tokens with `keys`.
+async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
+    let database = TestDatabase::new(backend).await;
+    let routes = portal_wiki::routes(portal_wiki::WikiSettings {
+        database_url: database.url.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        public_url: PUBLIC_URL.into(),
+        seed_demo: false,
+    })
+    .await
+    .expect("wiki starts");
+    let (channel, serving) = serve(portal_wiki::SERVICE_NAME, routes).await;
+    (channel, serving, database)
 }
 
 const S3_KEY: &str = "portal-test";
@@ -172,36 +212,6 @@ async fn start_s3_server(root: &Path, shutdown: CancellationToken) -> String {
         }
     });
     format!("http://{address}")
-}
-
-/// A request carrying `token` as its bearer token, if any.
-pub fn authed<T>(message: T, token: Option<&str>) -> Request<T> {
-    let mut request = Request::new(message);
-    if let Some(token) = token {
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {token}").parse().expect("header value"),
-        );
-    }
-    request
-}
-
-pub fn code<T>(result: &Result<T, Status>) -> Code {
-    match result {
-        Ok(_) => Code::Ok,
-        Err(status) => status.code(),
-    }
-}
-
-/// Asserts a call failed with `code` and `message`.
-pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
-    match result {
-        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
-        Err(status) => {
-            assert_eq!(status.code(), code, "{status:?}");
-            assert_eq!(status.message(), message, "{status:?}");
-        }
-    }
 }
 
 /// A document upload: metadata, then `content` in chunks of `chunk` bytes.
@@ -246,12 +256,58 @@ pub fn video_stream(file_name: &str, content: &[u8]) -> Vec<pb::SaveVideoRequest
 }
 
 impl TestApp {
+    /// Starts the service once more on the same database and store, as a
+    /// second start of the process would, and talks to that one from now on.
+    pub async fn restart(&mut self) {
+        let routes = portal_files::routes(self.settings.clone())
+            .await
+            .expect("files starts again");
+        self.service
+            .restart(SERVICE_NAME, routes, Client::new)
+            .await;
+    }
+
     pub fn editor_token(&self) -> String {
         self.keys.token(EDITOR_ID, &[Right::EquipmentEditing], &[])
     }
 
     pub fn learner_token(&self) -> String {
-        self.keys.token(LEARNER_ID, &[], &[1])
+        self.keys.token(LEARNER_ID, &[], &[OWN_DEPARTMENT])
+    }
+
+    /// A new equipment model in the wiki with one unit in `department`.
+    pub async fn deployed_model(&self, name: &str, department: i64) -> i64 {
+        let editor = Some(self.editor_token());
+        let mut wiki = self.wiki.clone();
+        let model = wiki
+            .create_environment_model(with_token(
+                wiki_pb::CreateEnvironmentModelRequest {
+                    name: name.into(),
+                    brand_name: "Dräger".into(),
+                    description: "Аппарат искусственной вентиляции лёгких".into(),
+                    short_instruction: String::new(),
+                    manufacturer_id: 0,
+                    environment_type_id: 0,
+                },
+                editor.as_deref(),
+            ))
+            .await
+            .expect("create model")
+            .into_inner()
+            .environment_model
+            .expect("created model");
+        wiki.create_environment(with_token(
+            wiki_pb::CreateEnvironmentRequest {
+                environment_model_id: model.id,
+                department_deployment: department,
+                serial_number: format!("SN-{}-{department}", model.id),
+                inventory_number: format!("INV-{}-{department}", model.id),
+            },
+            editor.as_deref(),
+        ))
+        .await
+        .expect("create unit");
+        model.id
     }
 
     pub async fn save_document(
@@ -264,7 +320,7 @@ impl TestApp {
         let messages = document_stream(id_related, "", file_name, content, 64 * 1024);
         self.client
             .clone()
-            .save_file(authed(futures_util::stream::iter(messages), token))
+            .save_file(with_token(futures_util::stream::iter(messages), token))
             .await
             .map(|r| r.into_inner())
     }
@@ -277,7 +333,7 @@ impl TestApp {
     ) -> Result<pb::SaveVideoResponse, Status> {
         self.client
             .clone()
-            .save_video(authed(
+            .save_video(with_token(
                 futures_util::stream::iter(video_stream(file_name, content)),
                 token,
             ))
@@ -288,7 +344,7 @@ impl TestApp {
     pub async fn files(&self, id_related: i64) -> Vec<pb::File> {
         self.client
             .clone()
-            .get_files(authed(
+            .get_files(with_token(
                 pb::GetFilesRequest { id_related },
                 Some(&self.learner_token()),
             ))
@@ -308,7 +364,7 @@ impl TestApp {
         let mut stream = self
             .client
             .clone()
-            .download_file(authed(pb::DownloadFileRequest { id, range }, token))
+            .download_file(with_token(pb::DownloadFileRequest { id, range }, token))
             .await?
             .into_inner();
         let mut start = None;

@@ -2,5 +2,7 @@
 //! both object stores (a directory, and S3 through a real S3 API server).
 
 mod access;
+mod demo;
+mod departments;
 mod helpers;
 mod uploads;

@@ -8,15 +8,14 @@ use tonic::Code;
 
 use crate::helpers::*;
 
-const MODEL: i64 = 42;
-
 #[tokio::test]
 async fn a_document_is_stored_listed_downloaded_byte_exact_and_deleted() {
     on_each_setup(|app| async move {
+        let model = app.model;
         let editor = app.editor_token();
         let content = pdf(DOCUMENT_LIMIT as usize - 10);
         let saved = app
-            .save_document(Some(&editor), MODEL, "Руководство ИВЛ.pdf", &content)
+            .save_document(Some(&editor), model, "Руководство ИВЛ.pdf", &content)
             .await
             .expect("save");
         assert_eq!(
@@ -24,7 +23,7 @@ async fn a_document_is_stored_listed_downloaded_byte_exact_and_deleted() {
             format!("{PUBLIC_URL}/api/file/download/{}", saved.id)
         );
 
-        let files = app.files(MODEL).await;
+        let files = app.files(model).await;
         assert_eq!(files.len(), 1);
         let file = &files[0];
         assert_eq!(
@@ -37,8 +36,9 @@ async fn a_document_is_stored_listed_downloaded_byte_exact_and_deleted() {
         );
         assert_eq!(file.size, content.len() as i64);
         assert_eq!(file.sha256, hex::encode(Sha256::digest(&content)));
-        assert_eq!((file.uploader_id, file.id_related), (EDITOR_ID, MODEL));
-        assert!(app.files(MODEL + 1).await.is_empty(), "listed by idRelated");
+        assert_eq!((file.uploader_id, file.id_related), (EDITOR_ID, model));
+        let another = app.deployed_model("Дефибриллятор", OWN_DEPARTMENT).await;
+        assert!(app.files(another).await.is_empty(), "listed by idRelated");
 
         let (start, bytes) = app
             .download(Some(&app.learner_token()), saved.id, None)
@@ -49,13 +49,13 @@ async fn a_document_is_stored_listed_downloaded_byte_exact_and_deleted() {
 
         app.client
             .clone()
-            .delete_file(authed(
+            .delete_file(with_token(
                 pb::DeleteFileRequest { id: saved.id },
                 Some(&editor),
             ))
             .await
             .expect("delete");
-        assert!(app.files(MODEL).await.is_empty());
+        assert!(app.files(model).await.is_empty());
         assert_eq!(app.stored_blobs().await, 0, "the blob is gone too");
         assert_status(
             app.download(Some(&editor), saved.id, None).await,
@@ -65,7 +65,7 @@ async fn a_document_is_stored_listed_downloaded_byte_exact_and_deleted() {
         assert_status(
             app.client
                 .clone()
-                .delete_file(authed(
+                .delete_file(with_token(
                     pb::DeleteFileRequest { id: saved.id },
                     Some(&editor),
                 ))
@@ -127,10 +127,11 @@ async fn ranges_send_the_asked_bytes_and_one_beyond_the_end_nothing() {
 #[tokio::test]
 async fn an_oversized_upload_is_refused_while_streaming_and_nothing_is_kept() {
     on_each_setup(|app| async move {
+        let model = app.model;
         let editor = app.editor_token();
         let too_big = pdf(DOCUMENT_LIMIT as usize + 1);
         let refused = app
-            .save_document(Some(&editor), MODEL, "big.pdf", &too_big)
+            .save_document(Some(&editor), model, "big.pdf", &too_big)
             .await;
         assert_status(
             refused,
@@ -141,7 +142,7 @@ async fn an_oversized_upload_is_refused_while_streaming_and_nothing_is_kept() {
             .save_video(Some(&editor), "big.mp4", &mp4(VIDEO_LIMIT as usize + 1))
             .await;
         assert_eq!(code(&refused), Code::OutOfRange);
-        assert!(app.files(MODEL).await.is_empty());
+        assert!(app.files(model).await.is_empty());
         assert_eq!(app.stored_blobs().await, 0);
 
         // Exactly at the limit is fine.
@@ -155,12 +156,13 @@ async fn an_oversized_upload_is_refused_while_streaming_and_nothing_is_kept() {
 #[tokio::test]
 async fn the_type_comes_from_the_content_not_the_name() {
     on_each_setup(|app| async move {
+        let model = app.model;
         let editor = app.editor_token();
         let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0>\0 payload".to_vec();
         let html = b"<!DOCTYPE html><html><script>alert(1)</script></html>".to_vec();
         for forged in [&elf, &html] {
             let refused = app
-                .save_document(Some(&editor), MODEL, "manual.pdf", forged)
+                .save_document(Some(&editor), model, "manual.pdf", forged)
                 .await;
             assert_eq!(code(&refused), Code::InvalidArgument, "{refused:?}");
         }
@@ -171,10 +173,10 @@ async fn the_type_comes_from_the_content_not_the_name() {
         // A PNG named .pdf is stored as the PNG it is.
         let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
         png.extend([0u8; 100]);
-        app.save_document(Some(&editor), MODEL, "scheme.pdf", &png)
+        app.save_document(Some(&editor), model, "scheme.pdf", &png)
             .await
             .expect("a real image");
-        let file = &app.files(MODEL).await[0];
+        let file = &app.files(model).await[0];
         assert_eq!(
             (file.content_type.as_str(), file.file_name.as_str()),
             ("image/png", "scheme.pdf.png")
@@ -186,6 +188,7 @@ async fn the_type_comes_from_the_content_not_the_name() {
 #[tokio::test]
 async fn odd_names_become_safe_names() {
     on_each_setup(|app| async move {
+        let model = app.model;
         let editor = app.editor_token();
         let long = format!("{}.pdf", "Инструкция".repeat(30));
         let cases = [
@@ -194,17 +197,17 @@ async fn odd_names_become_safe_names() {
             ("", "файл.pdf"),
         ];
         for (offered, stored) in cases {
-            app.save_document(Some(&editor), MODEL, offered, &pdf(100))
+            app.save_document(Some(&editor), model, offered, &pdf(100))
                 .await
                 .expect("stored under a safe name");
-            let files = app.files(MODEL).await;
+            let files = app.files(model).await;
             assert_eq!(files.last().expect("listed").file_name, stored);
         }
-        app.save_document(Some(&editor), MODEL, &long, &pdf(100))
+        app.save_document(Some(&editor), model, &long, &pdf(100))
             .await
             .expect("a long name is shortened");
         let name = app
-            .files(MODEL)
+            .files(model)
             .await
             .last()
             .expect("listed")
@@ -221,13 +224,14 @@ async fn odd_names_become_safe_names() {
 #[tokio::test]
 async fn a_broken_upload_stream_is_refused() {
     on_each_setup(|app| async move {
+        let model = app.model;
         let editor = app.editor_token();
         let assert_refused = |result: Result<pb::SaveFileResponse, tonic::Status>,
                               message: &str| {
             assert_status(result, Code::InvalidArgument, message);
         };
         assert_refused(
-            app.save_document(Some(&editor), MODEL, "a.pdf", b"").await,
+            app.save_document(Some(&editor), model, "a.pdf", b"").await,
             "Файл пуст",
         );
         assert_refused(
@@ -235,7 +239,7 @@ async fn a_broken_upload_stream_is_refused() {
             MSG_NO_MODEL,
         );
 
-        let mut messages = document_stream(MODEL, "", "a.pdf", &pdf(100), 10);
+        let mut messages = document_stream(model, "", "a.pdf", &pdf(100), 10);
         let first = messages.remove(0);
         let chunks_first: Vec<_> = messages.iter().cloned().chain([first.clone()]).collect();
         let twice: Vec<_> = [first.clone()]
@@ -250,7 +254,10 @@ async fn a_broken_upload_stream_is_refused() {
             let result = app
                 .client
                 .clone()
-                .save_file(authed(futures_util::stream::iter(stream), Some(&editor)))
+                .save_file(with_token(
+                    futures_util::stream::iter(stream),
+                    Some(&editor),
+                ))
                 .await;
             assert_refused(result.map(|r| r.into_inner()), message);
         }

@@ -8,20 +8,13 @@
 //! `PORTAL_PUBLIC_URL/api/file/download/`), without autoplay. No scripts, no
 //! event handlers, no styles.
 
-use ammonia::Builder;
 use portal_kit::ServiceError;
 use portal_kit::rich_text::{self, without_autoplay};
 
 pub const MSG_INSTRUCTION_TOO_LARGE: &str = "Инструкция не должна превышать 10 МБ";
 
 /// Images travel inside the instruction as data URLs, so it may be large.
-pub const MAX_INSTRUCTION_BYTES: usize = 10 * 1024 * 1024;
-
-/// The largest gRPC message the wiki reads, and its callers should: an
-/// instruction at its limit with room for the rest of the message, so an
-/// oversized one meets the Russian message above rather than the transport's
-/// 4 MB default.
-pub const MAX_MESSAGE_BYTES: usize = MAX_INSTRUCTION_BYTES + 1024 * 1024;
+pub const MAX_INSTRUCTION_BYTES: usize = rich_text::MAX_BYTES;
 
 /// Where the files service serves a stored file (its contract's `File.url`).
 pub const VIDEO_PATH: &str = "/api/file/download/";
@@ -29,7 +22,7 @@ pub const VIDEO_PATH: &str = "/api/file/download/";
 /// Cleans instructions for one portal: its public URL says which frames are its
 /// own videos.
 pub struct Sanitizer {
-    builder: Builder<'static>,
+    cleaner: rich_text::Cleaner,
 }
 
 impl Sanitizer {
@@ -37,7 +30,7 @@ impl Sanitizer {
     pub fn new(public_url: &str) -> Sanitizer {
         let video_prefix = format!("{}{VIDEO_PATH}", public_url.trim_end_matches('/'));
         Sanitizer {
-            builder: rich_text::cleaner(move |url| own_video(url, &video_prefix)),
+            cleaner: rich_text::cleaner(move |url| own_video(url, &video_prefix)),
         }
     }
 
@@ -46,7 +39,7 @@ impl Sanitizer {
         if html.len() > MAX_INSTRUCTION_BYTES {
             return Err(ServiceError::invalid(MSG_INSTRUCTION_TOO_LARGE));
         }
-        Ok(self.builder.clean(html).to_string())
+        Ok(self.cleaner.clean(html))
     }
 }
 

@@ -19,8 +19,8 @@ pub const MANUFACTURER: Field = Field {
     max_chars: MAX_NAME_CHARS,
 };
 pub const ENVIRONMENT_TYPE: Field = Field {
-    required: "Введите название вида оборудования",
-    too_long: "Название вида оборудования не должно превышать 300 символов",
+    required: "Введите название типа оборудования",
+    too_long: "Название типа оборудования не должно превышать 300 символов",
     max_chars: MAX_NAME_CHARS,
 };
 const DOCUMENT_TITLE: Field = Field {

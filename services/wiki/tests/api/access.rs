@@ -2,29 +2,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use portal_kit::Right;
+use portal_kit::testing::{AccessRule, caller_tokens, with_token};
 use portal_proto::wiki::v1 as pb;
-use prost::Message as _;
 use tonic::Code;
 
 use crate::helpers::*;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
-    Anonymous,
-    Learner,
-    UserManagement,
-    EducationManagement,
-    EquipmentEditing,
-}
-
-const CALLERS: [Who; 5] = [
-    Who::Anonymous,
-    Who::Learner,
-    Who::UserManagement,
-    Who::EducationManagement,
-    Who::EquipmentEditing,
-];
 
 use Code::{NotFound as MISSING, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
 
@@ -38,7 +20,7 @@ const HIDDEN: [Code; 5] = [UNAUTH, MISSING, MISSING, MISSING, OK];
 
 /// Every RPC of WikiService (reads in two situations: equipment of the
 /// caller's department, "own", and of another, "other") and who may call it.
-const MATRIX: &[(&str, [Code; 5])] = &[
+const MATRIX: &[AccessRule] = &[
     ("ListEnvironmentModels", SIGNED_IN),
     ("ListEnvironmentModelsByDepartment/own", SIGNED_IN),
     (
@@ -79,6 +61,8 @@ const MATRIX: &[(&str, [Code; 5])] = &[
     ("CreateCommonDocument", EQUIPMENT_EDITING),
 ];
 
+portal_kit::access_matrix_tests!("portal.wiki.v1", "WikiService");
+
 /// Equipment of one department: a model, its unit and its journal.
 struct Equipment {
     department_id: i64,
@@ -109,25 +93,11 @@ async fn equipment(app: &TestApp, department_id: i64, name: &str) -> Equipment {
 }
 
 async fn fixture(app: &TestApp) -> Fixture {
-    // Every signed-in caller works in the own department, none in the other.
-    let token = |id, rights: &[Right]| Some(app.keys.token(id, rights, &[OWN_DEPARTMENT]));
     Fixture {
-        tokens: [
-            None,
-            token(LEARNER_ID, &[]),
-            token(20, &[Right::UserManagement]),
-            token(30, &[Right::EducationManagement]),
-            token(40, &[Right::EquipmentEditing]),
-        ],
+        // Every signed-in caller works in the own department, none in the other.
+        tokens: caller_tokens(&app.keys, [0, LEARNER_ID, 20, 30, 40], &[OWN_DEPARTMENT]),
         own: equipment(app, OWN_DEPARTMENT, "Монитор").await,
         other: equipment(app, OTHER_DEPARTMENT, "Дефибриллятор").await,
-    }
-}
-
-fn request<T>(message: T, token: &Option<String>) -> tonic::Request<T> {
-    match token {
-        Some(token) => authed(message, token),
-        None => tonic::Request::new(message),
     }
 }
 
@@ -141,7 +111,7 @@ fn unique(prefix: &str) -> String {
 /// allowed to make it, and answers its code.
 async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
     let mut client = app.client.clone();
-    let token = &fixture.tokens[who];
+    let token = fixture.tokens[who].as_deref();
     let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
     let target = if situation == "other" {
         &fixture.other
@@ -156,7 +126,7 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
     );
     macro_rules! done {
         ($call:ident, $message:expr) => {
-            code(&client.$call(request($message, token)).await)
+            code(&client.$call(with_token($message, token)).await)
         };
     }
     match name {
@@ -314,54 +284,5 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
             }
         ),
         other => panic!("the matrix names an unknown call {other}"),
-    }
-}
-
-#[tokio::test]
-async fn every_call_enforces_its_access_rule() {
-    on_each_backend(|app| async move {
-        let fixture = fixture(&app).await;
-        let mut wrong = Vec::new();
-        for (rpc, expected) in MATRIX {
-            for (who, expected) in expected.iter().enumerate() {
-                let actual = call(&app, &fixture, rpc, who).await;
-                if actual != *expected {
-                    wrong.push(format!(
-                        "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
-                        CALLERS[who]
-                    ));
-                }
-            }
-        }
-        assert!(
-            wrong.is_empty(),
-            "on {:?}:\n{}",
-            app.backend,
-            wrong.join("\n")
-        );
-    })
-    .await;
-}
-
-#[test]
-fn the_matrix_covers_every_rpc_of_the_contract() {
-    let descriptors =
-        prost_types::FileDescriptorSet::decode(portal_proto::FILE_DESCRIPTOR_SET).unwrap();
-    let service = descriptors
-        .file
-        .iter()
-        .filter(|file| file.package() == "portal.wiki.v1")
-        .flat_map(|file| &file.service)
-        .find(|service| service.name() == "WikiService")
-        .expect("WikiService in the descriptors");
-    for method in &service.method {
-        let covered = MATRIX
-            .iter()
-            .any(|(rpc, _)| rpc.split('/').next() == Some(method.name()));
-        assert!(
-            covered,
-            "{} is missing from the authorization matrix",
-            method.name()
-        );
     }
 }

@@ -370,3 +370,73 @@ async fn reference_data_is_listed_and_its_names_are_unique() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn reference_names_are_unique_as_people_read_them_and_checked_before_storing() {
+    on_each_backend(|app| async move {
+        let mut client = app.client.clone();
+        let token = app.editor_token();
+        let country = |name: &str| authed(pb::CreateCountryRequest { name: name.into() }, &token);
+        let kind = |name: &str| {
+            authed(
+                pb::CreateEnvironmentTypeRequest { name: name.into() },
+                &token,
+            )
+        };
+        let maker = |name: &str| {
+            authed(
+                pb::CreateManufacturerRequest {
+                    name: name.into(),
+                    country_id: 0,
+                },
+                &token,
+            )
+        };
+        client.create_country(country("Россия")).await.unwrap();
+        assert_status(
+            client.create_country(country(" РОССИЯ ")).await,
+            Code::FailedPrecondition,
+            "«РОССИЯ» уже есть в справочнике",
+        );
+        client
+            .create_environment_type(kind("Аппарат ИВЛ"))
+            .await
+            .unwrap();
+        assert_status(
+            client.create_environment_type(kind("аппарат   ивл")).await,
+            Code::FailedPrecondition,
+            "«аппарат   ивл» уже есть в справочнике",
+        );
+        client.create_manufacturer(maker("Дрёгер")).await.unwrap();
+        assert_status(
+            client.create_manufacturer(maker("дрегер")).await,
+            Code::FailedPrecondition,
+            "«дрегер» уже есть в справочнике",
+        );
+        assert_status(
+            client.create_manufacturer(maker("  ")).await,
+            Code::InvalidArgument,
+            "Введите название производителя",
+        );
+        assert_status(
+            client.create_country(country(&"я".repeat(301))).await,
+            Code::InvalidArgument,
+            "Название страны не должно превышать 300 символов",
+        );
+        let learner = app.learner_token();
+        let countries = client
+            .list_countries(authed(pb::ListCountriesRequest {}, &learner))
+            .await
+            .unwrap()
+            .into_inner()
+            .countries;
+        assert_eq!(
+            countries
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            ["Россия"]
+        );
+    })
+    .await;
+}

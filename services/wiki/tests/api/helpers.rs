@@ -6,15 +6,13 @@ use std::future::Future;
 use portal_kit::Right;
 use portal_kit::day::Day;
 use portal_kit::db::Backend;
-use portal_kit::serve::serve_grpc;
-use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_kit::testing::{self, ServiceHarness, TestKeys};
+pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_wiki::{SERVICE_NAME, WikiSettings};
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
+use tonic::Status;
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status};
 
 pub type Client = WikiServiceClient<Channel>;
 
@@ -25,86 +23,23 @@ pub const LEARNER_ID: i64 = 10;
 pub const OWN_DEPARTMENT: i64 = 4;
 pub const OTHER_DEPARTMENT: i64 = 5;
 
-pub struct TestApp {
-    pub client: Client,
-    pub keys: TestKeys,
-    pub backend: Backend,
-    _database: TestDatabase,
-    shutdown: CancellationToken,
-}
+portal_kit::test_app!(Client);
 
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.shutdown.cancel();
-    }
-}
-
-/// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL
-/// when `PORTAL_TEST_POSTGRES_URL` is set), each time on a fresh service.
-pub async fn on_each_backend<F, Fut>(scenario: F)
-where
-    F: Fn(TestApp) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    for backend in backends() {
-        eprintln!("--- on {backend:?}");
-        scenario(spawn_app(backend, false).await).await;
-    }
+/// Runs `scenario` once on every backend of this run, each time on a fresh service.
+pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) -> F) {
+    testing::on_each_backend(|backend| spawn_app(backend, false), scenario).await;
 }
 
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
-    let keys = TestKeys::new();
-    let database = TestDatabase::new(backend).await;
-    let routes = portal_wiki::routes(WikiSettings {
-        database_url: database.url.clone(),
-        public_key_file: keys.public_key_file.clone(),
-        public_url: PUBLIC_URL.into(),
-        seed_demo,
-    })
-    .await
-    .expect("wiki starts");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
-    let address = listener.local_addr().expect("local address");
-    let shutdown = CancellationToken::new();
-    tokio::spawn(serve_grpc(listener, SERVICE_NAME, routes, shutdown.clone()));
-    let client = WikiServiceClient::connect(format!("http://{address}"))
-        .await
-        .expect("connect to wiki");
-    TestApp {
-        client,
-        keys,
-        backend,
-        _database: database,
-        shutdown,
-    }
-}
-
-/// A request carrying `token` as its bearer token.
-pub fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("header value"),
-    );
-    request
-}
-
-pub fn code<T>(result: &Result<T, Status>) -> Code {
-    match result {
-        Ok(_) => Code::Ok,
-        Err(status) => status.code(),
-    }
-}
-
-/// Asserts a call failed with `code` and `message`.
-pub fn assert_status<T: std::fmt::Debug>(result: Result<T, Status>, code: Code, message: &str) {
-    match result {
-        Ok(value) => panic!("expected {code:?} '{message}', got {value:?}"),
-        Err(status) => {
-            assert_eq!(status.code(), code, "{status:?}");
-            assert_eq!(status.message(), message, "{status:?}");
-        }
-    }
+    let routes = |database_url, keys: &TestKeys| {
+        portal_wiki::routes(WikiSettings {
+            database_url,
+            public_key_file: keys.public_key_file.clone(),
+            public_url: PUBLIC_URL.into(),
+            seed_demo,
+        })
+    };
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 
 pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentModelRequest {

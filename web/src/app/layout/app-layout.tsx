@@ -95,6 +95,11 @@ export function AppLayout() {
           display: { xs: 'none', md: 'block' },
           width: drawerWidth,
           flexShrink: 0,
+          // The paper is fixed to the screen's height; its place in the row, as tall as the
+          // page, is white too, so a long page printed or captured whole keeps the column.
+          bgcolor: 'background.paper',
+          borderRight: 1,
+          borderColor: 'divider',
           '& .MuiDrawer-paper': { width: drawerWidth, boxSizing: 'border-box' },
         }}
       >

@@ -76,8 +76,6 @@ function useRefresh(schema: typeof WikiService | typeof FilesService) {
     queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema, cardinality: undefined }) });
 }
 
-export const useRefreshDocuments = () => useRefresh(FilesService);
-
 export const useCreateUnit = () =>
   useMutation(wiki.createEnvironment, { onSuccess: useRefresh(WikiService) });
 

@@ -15,11 +15,12 @@ import { Link, useParams } from 'react-router';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { equipmentStrings } from '@/lib/equipment-strings';
+import { isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useModelsByDepartment } from '../api/equipment-queries';
+import { useDepartment, useModelsByDepartment } from '../api/equipment-queries';
 import { ModelMaintenanceMark } from './maintenance-mark';
 
 const collator = new Intl.Collator('ru-RU');
@@ -28,12 +29,17 @@ const collator = new Intl.Collator('ru-RU');
 export function EquipmentListPage() {
   const departmentId = parseId(useParams().departmentId);
   const query = useModelsByDepartment(departmentId);
+  // An engineer may list the models of any id (an unknown one has none), so the department
+  // itself says whether it exists and is the reader's (its breadcrumb asks the same: one call).
+  const department = useDepartment(departmentId);
   const editor = useHasRight(Right.EquipmentEditing) === true;
   const refs = query.data?.environmentModels ?? [];
 
   let content;
-  if (departmentId === undefined || query.isError) content = <LoadError />;
-  else if (query.isPending) content = <Loading />;
+  if (departmentId === undefined || (department.isError && isClientError(department.error))) {
+    content = <LoadError message={equipmentStrings.departmentNotFound} />;
+  } else if (query.isError || department.isError) content = <LoadError />;
+  else if (query.isPending || department.isPending) content = <Loading />;
   else if (refs.length === 0) {
     content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.modelsEmpty}</Typography>;
   } else {

@@ -16,6 +16,7 @@ import {
 import type Quill from 'quill';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
+import { richTextStyle } from '@/components/rich-text-style';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
@@ -28,13 +29,7 @@ import { createEditor, editorHtml } from './instruction-editor';
 
 const { instruction } = equipmentStrings;
 
-const pickerItem = (level: string) => (level === '' ? ':not([data-value])' : `[data-value="${level}"]`);
-const headerPickerLabels = Object.fromEntries(
-  Object.entries(instruction.headerLevels).flatMap(([level, label]) => [
-    [`& .ql-picker.ql-header .ql-picker-label${pickerItem(level)}::before`, { content: `"${label}"` }],
-    [`& .ql-picker.ql-header .ql-picker-item${pickerItem(level)}::before`, { content: `"${label}"` }],
-  ]),
-);
+const editorStyle = richTextStyle(instruction.headerLevels);
 
 /** Spec §9: the page reloads 2 s after a saved instruction. */
 const reloadDelayMs = 2000;
@@ -136,24 +131,15 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       >
         <CloseIcon />
       </IconButton>
-      <DialogContent dividers>
+      {/* No top padding: the sticky toolbar meets the edge, with no strip above it for text to scroll through. */}
+      <DialogContent dividers sx={{ pt: 0 }}>
         <Box
           ref={setHolder}
           sx={{
-            '& .ql-container': { fontSize: '1rem', fontFamily: 'inherit', minHeight: 320 },
-            '& .ql-editor': { minHeight: 320 },
-            // Quill names the header levels in English in its stylesheet: Russian here.
-            ...headerPickerLabels,
-            '& .ql-picker.ql-header': { width: 150 },
+            ...editorStyle,
+            '& .ql-container, & .ql-editor': { minHeight: 320 },
             '& .ql-editor img': { maxWidth: '100%' },
             '& .ql-editor .ql-video': { width: '100%', aspectRatio: '16 / 9', height: 'auto' },
-            '& .ql-toolbar': {
-              fontFamily: 'inherit',
-              position: 'sticky',
-              top: 0,
-              zIndex: 1,
-              bgcolor: 'background.paper',
-            },
           }}
         />
       </DialogContent>
@@ -167,7 +153,12 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
           </Button>
         )}
       </DialogActions>
-      <Backdrop open={videoPending} sx={{ zIndex: (theme) => theme.zIndex.modal + 1, color: '#fff' }}>
+      <Backdrop
+        open={videoPending}
+        // MUI hides a backdrop from assistive technology; this one carries the upload's status.
+        slotProps={{ root: { 'aria-hidden': false } }}
+        sx={{ zIndex: (theme) => theme.zIndex.modal + 1, color: '#fff' }}
+      >
         <Stack spacing={2} sx={{ alignItems: 'center' }} role="status">
           <CircularProgress color="inherit" />
           <Typography>{instruction.videoUploading}</Typography>

@@ -50,7 +50,8 @@ type EntryValues = {
   nextDue: string;
 };
 
-function MaintenanceForm({
+/** One logbook entry; exported for its test. */
+export function MaintenanceForm({
   disabled,
   onSubmit,
 }: {
@@ -109,14 +110,15 @@ function MaintenanceForm({
       <TextField
         select
         label={maintenance.kind}
-        value={values.kind}
+        // MUI hands back the option's value as given; the kinds go in as strings to match.
+        value={String(values.kind)}
         onChange={(event) =>
           set('kind', kinds.find((kind) => String(kind) === event.target.value) ?? values.kind)
         }
         disabled={disabled}
       >
         {kinds.map((kind) => (
-          <MenuItem key={kind} value={kind}>
+          <MenuItem key={kind} value={String(kind)}>
             {kindLabel(kind)}
           </MenuItem>
         ))}

@@ -1,5 +1,6 @@
-import { List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 
+import { paths } from '@/config/paths';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { Right, useHasRight } from '@/lib/session/rights';
@@ -9,7 +10,10 @@ import { MaintenanceMark } from './maintenance-mark';
 
 const collator = new Intl.Collator('ru-RU', { numeric: true });
 
-/** Spec §2: the department's units of a model by inventory number, with their maintenance marks. */
+/**
+ * Spec §2: the department's units of a model by inventory number, each labelled as a link to
+ * /home in a new tab, with its maintenance mark beside it.
+ */
 export function UnitsList({
   model,
   departmentId,
@@ -43,7 +47,11 @@ export function UnitsList({
             {units.map((unit) => (
               <ListItem key={unit.id} divider disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
                 <ListItemText
-                  primary={equipmentStrings.inventoryNumber(unit.inventoryNumber)}
+                  primary={
+                    <Link href={paths.home} target="_blank" rel="noopener" underline="hover">
+                      {equipmentStrings.inventoryNumber(unit.inventoryNumber)}
+                    </Link>
+                  }
                   secondary={equipmentStrings.serialNumber(unit.serialNumber)}
                   sx={{ flexBasis: '100%' }}
                 />

@@ -19,7 +19,6 @@ import { equipmentStrings } from '@/lib/equipment-strings';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
 
-import { useRefreshDocuments } from '../api/equipment-queries';
 import { saveDocument } from '../api/uploads';
 
 const { documents } = equipmentStrings;
@@ -36,7 +35,6 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
   const [file, setFile] = useState<File | undefined>(undefined);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>(undefined);
-  const refresh = useRefreshDocuments();
 
   const close = () => {
     setOpen(false);
@@ -54,9 +52,10 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
       setFailure(result.message);
       return;
     }
+    // Spec §4: after a successful upload the page reloads, with the document in its list.
     notify.success(documents.uploaded);
-    await refresh();
     close();
+    window.location.reload();
   };
 
   return (

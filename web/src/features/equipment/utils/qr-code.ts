@@ -9,6 +9,25 @@ export function qrDataUrl(png: Uint8Array): string | undefined {
   return `data:image/png;base64,${btoa(binary)}`;
 }
 
+/** What most file systems allow in one file name, in bytes. */
+const maxFileNameBytes = 255;
+
+/**
+ * `<base><extension>` in at most 255 UTF-8 bytes: a long model name is cut between
+ * characters (never inside one: Cyrillic takes two bytes) so that the download can be saved.
+ */
+export function fileNameWithin(base: string, extension: string): string {
+  const encoder = new TextEncoder();
+  let room = maxFileNameBytes - encoder.encode(extension).length;
+  let kept = '';
+  for (const character of base) {
+    room -= encoder.encode(character).length;
+    if (room < 0) break;
+    kept += character;
+  }
+  return `${kept.trimEnd()}${extension}`;
+}
+
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((done, fail) => {
     const image = new Image();
@@ -20,7 +39,7 @@ function loadImage(src: string): Promise<HTMLImageElement> {
 
 /**
  * Redraws the QR code at 256×256 without smoothing (its modules stay sharp squares, so
- * scanners read it) and saves it as `<fileName>.png`.
+ * scanners read it) and saves it as `<fileName>.png`, shortened to fit a file system.
  */
 export async function downloadQrCode(src: string, fileName: string): Promise<void> {
   const image = await loadImage(src);
@@ -37,7 +56,7 @@ export async function downloadQrCode(src: string, fileName: string): Promise<voi
   if (!blob) throw new Error('the canvas gave no PNG');
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = `${fileName}.png`;
+  link.download = fileNameWithin(fileName, '.png');
   link.click();
   URL.revokeObjectURL(link.href);
 }

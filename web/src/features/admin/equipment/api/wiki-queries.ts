@@ -33,3 +33,22 @@ export const useCreateUnit = () => useMutation(wiki.createEnvironment, { onSucce
 export const useUpdateUnit = () => useMutation(wiki.updateEnvironment, { onSuccess: useRefreshWiki() });
 
 export const useRetireUnit = () => useMutation(wiki.retireEnvironment, { onSuccess: useRefreshWiki() });
+
+export const useCountries = () => useQuery(wiki.listCountries);
+
+export const useManufacturers = () => useQuery(wiki.listManufacturers);
+
+export const useEnvironmentTypes = () => useQuery(wiki.listEnvironmentTypes);
+
+export const useCommonDocuments = () => useQuery(wiki.listCommonDocuments);
+
+export const useCreateCountry = () => useMutation(wiki.createCountry, { onSuccess: useRefreshWiki() });
+
+export const useCreateManufacturer = () =>
+  useMutation(wiki.createManufacturer, { onSuccess: useRefreshWiki() });
+
+export const useCreateEnvironmentType = () =>
+  useMutation(wiki.createEnvironmentType, { onSuccess: useRefreshWiki() });
+
+export const useCreateCommonDocument = () =>
+  useMutation(wiki.createCommonDocument, { onSuccess: useRefreshWiki() });

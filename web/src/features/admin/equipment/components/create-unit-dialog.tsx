@@ -61,12 +61,14 @@ export function CreateUnitDialog({ modelId }: { modelId?: bigint }) {
           departments={[...departments]
             .sort((a, b) => collator.compare(a.title, b.title))
             .map((department) => ({ id: department.id, label: department.title }))}
+          checkChildren={() => {
+            const missing = modelId === undefined && chosenModel === undefined;
+            setModelMissing(missing);
+            return !missing;
+          }}
           onSubmit={(values) => {
             const environmentModelId = modelId ?? chosenModel;
-            if (environmentModelId === undefined || values.departmentId === undefined) {
-              setModelMissing(environmentModelId === undefined);
-              return;
-            }
+            if (environmentModelId === undefined || values.departmentId === undefined) return;
             create.mutate(
               {
                 environmentModelId,
@@ -95,11 +97,21 @@ export function CreateUnitDialog({ modelId }: { modelId?: bigint }) {
               helperText={modelMissing ? equipment.modelRequired : undefined}
               disabled={disabled}
               fullWidth
+              // A long model name wraps inside a menu no wider than the dialog, not across the screen.
+              slotProps={{
+                select: {
+                  MenuProps: { slotProps: { paper: { sx: { maxWidth: 'min(552px, calc(100% - 32px))' } } } },
+                },
+              }}
             >
               {[...models]
                 .sort((a, b) => collator.compare(a.name, b.name))
                 .map((model) => (
-                  <MenuItem key={model.id} value={String(model.id)}>
+                  <MenuItem
+                    key={model.id}
+                    value={String(model.id)}
+                    sx={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}
+                  >
                     {model.name}
                   </MenuItem>
                 ))}

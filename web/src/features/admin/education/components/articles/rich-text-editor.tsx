@@ -3,6 +3,7 @@ import Quill from 'quill';
 import 'quill/dist/quill.snow.css';
 import { useEffect, useEffectEvent, useRef } from 'react';
 
+import { richTextStyle } from '@/components/rich-text-style';
 import { adminStrings } from '@/lib/admin-strings';
 import { notify } from '@/lib/notifications';
 
@@ -22,19 +23,7 @@ const toolbar = [
 
 const imageTypes = ['image/png', 'image/jpeg'];
 
-// Quill's header picker names its levels in English through CSS; these name them in Russian.
-const { normal, levels } = adminStrings.education.article.editorHeadings;
-const picker = '& .ql-snow .ql-picker.ql-header';
-const headingLabels = {
-  [`${picker} .ql-picker-label::before, ${picker} .ql-picker-item::before`]: { content: `'${normal}'` },
-  ...Object.fromEntries(
-    levels.map((label, index) => [
-      `${picker} .ql-picker-label[data-value="${index + 1}"]::before, ${picker} .ql-picker-item[data-value="${index + 1}"]::before`,
-      { content: `'${label}'` },
-    ]),
-  ),
-  [picker]: { width: 150 },
-};
+const editorStyle = richTextStyle(adminStrings.education.article.editorHeadings);
 
 /** Spec §5: the image button takes only PNG and JPEG, embedded as data (DESIGN §8 allows those). */
 function insertImage(quill: Quill) {
@@ -103,10 +92,10 @@ export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichT
     <Box
       ref={host}
       sx={{
-        '& .ql-toolbar': { borderRadius: '4px 4px 0 0', fontFamily: 'inherit' },
-        '& .ql-container': { borderRadius: '0 0 4px 4px', fontFamily: 'inherit', fontSize: '1rem' },
+        ...editorStyle,
+        '& .ql-toolbar.ql-snow': { borderRadius: '4px 4px 0 0' },
+        '& .ql-container.ql-snow': { borderRadius: '0 0 4px 4px' },
         '& .ql-editor': { minHeight: 280 },
-        ...headingLabels,
       }}
     />
   );
