@@ -57,6 +57,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tooling/**/*.test.ts'],
           setupFiles: ['src/testing/setup.ts'],
+          // A test that renders a lazy route imports its chunk under jsdom, which took over
+          // Vitest's default 5 s on a loaded 2-core machine; speed is the benches' business.
+          testTimeout: 30_000,
         },
       },
       {
