@@ -20,6 +20,10 @@ export default defineConfig({
   outputDir: 'test-results',
   forbidOnly: Boolean(process.env.CI),
   workers: 2,
+  // The longest walks (a whole test taken three times, an admin creating a user and signing
+  // in as them) take 15–20 s on an idle machine and ran past 30 s on a loaded one; a test's
+  // time limit only stops a hung run, the benches measure speed.
+  timeout: 90_000,
   reporter: 'list',
   use: {
     browserName: 'chromium',
