@@ -214,6 +214,16 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
     }
 }
 
+/// The key file of documents' download links: the configured one, else (for
+/// `all`) one generated into the data dir.
+fn link_key_file(config: &Config) -> anyhow::Result<PathBuf> {
+    match (&config.files_link_key_file, config.target) {
+        (Some(path), _) => Ok(path.clone()),
+        (None, Target::All) => Ok(portal_files::links::ensure_key_file(&config.data_dir)?),
+        (None, _) => anyhow::bail!("PORTAL_FILES_LINK_KEY_FILE: required for the files target"),
+    }
+}
+
 async fn service_routes(
     target: Target,
     config: &Config,
@@ -282,6 +292,8 @@ async fn service_routes(
                 wiki: portal_files::WikiChannel::new(
                     wiki.channel.map_err(tonic::Status::from_error),
                 ),
+                link_key_file: link_key_file(config)?,
+                link_lifetime: Duration::from_secs(config.files_link_lifetime),
             };
             (
                 portal_files::SERVICE_NAME,

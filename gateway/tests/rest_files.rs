@@ -1,8 +1,8 @@
 //! Every file-saver call of spec §7 over REST, and the download URL: the
 //! envelope, uploads refused (empty, no file, too big while streaming, forged
 //! type), odd names, a byte-exact 50 MB download, Range requests, an upload
-//! slower than the call time-out, and who reads a document (whom the wiki
-//! shows its equipment model).
+//! slower than the call time-out, who reads a document (whom the wiki
+//! shows its equipment model), and download links that need no token.
 
 mod support;
 
@@ -191,7 +191,8 @@ async fn every_file_saver_route_answers_in_the_envelope() {
     assert_eq!(files.as_array().map(Vec::len), Some(1), "{files}");
     assert_eq!(files[0]["id"], id);
     assert_eq!(files[0]["title"], "Паспорт.pdf");
-    assert_eq!(files[0]["url"], url.as_str());
+    let listed = files[0]["url"].as_str().expect("url");
+    assert!(listed.starts_with(&format!("{url}?link=")), "{listed}");
     let (status, _, body) = portal
         .get("/api/file/get-files?idRelated=999", Some(&learner))
         .await;
@@ -734,4 +735,80 @@ async fn a_nurse_reads_no_document_of_a_model_outside_her_wards() {
         response.bytes().await.unwrap().as_ref(),
         pdf(300).as_slice()
     );
+}
+
+/// Spec §2: a document's title links to its download address, opened in a new
+/// tab, where no token goes: the link in the URL get-files gave is enough.
+#[tokio::test]
+async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let learner = portal.token_in(50, &[], &[WARD]);
+    let form = Form::new()
+        .text("idRelated", MODEL)
+        .text("title", "Паспорт ИВЛ «Дрегер»")
+        .part("file", Part::bytes(pdf(5000)).file_name("scan.pdf"));
+    let saved = saved(upload(&portal, "/api/file/save", Some(&editor), form).await);
+    let files = support::get_data(
+        &portal,
+        &format!("/api/file/get-files?idRelated={MODEL}"),
+        &learner,
+    )
+    .await;
+    let url = files[0]["url"].as_str().expect("url");
+    let expected = format!(
+        "http://127.0.0.1:8080/api/file/download/{}?link=50.",
+        saved["id"]
+    );
+    assert!(url.starts_with(&expected), "{url}");
+    let local = url.replace("http://127.0.0.1:8080", &portal.base);
+
+    let response = download(&portal, &local, None, None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(header(&response, "content-type"), "application/pdf");
+    let disposition = header(&response, "content-disposition").to_owned();
+    assert!(disposition.starts_with("inline;"), "{disposition}");
+    let encoded = disposition
+        .split("filename*=UTF-8''")
+        .nth(1)
+        .expect("filename*");
+    assert_eq!(percent_decode(encoded), "Паспорт ИВЛ «Дрегер».pdf");
+    assert_eq!(
+        response.bytes().await.unwrap().as_ref(),
+        pdf(5000).as_slice()
+    );
+    // A range through the link, as a PDF viewer asks.
+    let response = download(&portal, &local, None, Some("bytes=0-8")).await;
+    assert_eq!(response.status().as_u16(), 206);
+    assert_eq!(response.bytes().await.unwrap().as_ref(), b"%PDF-1.7\n");
+
+    // A changed link is as unknown as a hidden file; an expired one says so.
+    let (address, link) = local.split_once("?link=").expect("a link");
+    let mut tampered = link.as_bytes().to_vec();
+    let last = tampered.len() - 1;
+    tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+    let tampered = format!("{address}?link={}", String::from_utf8(tampered).unwrap());
+    let response = download(&portal, &tampered, None, None).await;
+    assert_eq!(response.status().as_u16(), 404);
+    assert_eq!(
+        failed(&envelope(&response.text().await.unwrap())),
+        "Файл не найден"
+    );
+    let keys = portal_files::links::LinkKeys::from_file(
+        &portal.data.path().join("files-link.key"),
+        Duration::from_secs(900),
+    )
+    .expect("the key `all` generated");
+    let id = saved["id"].as_i64().expect("id");
+    let expired = keys.issue(id, 50, 1_000_000_000).token;
+    let response = download(&portal, &format!("{address}?link={expired}"), None, None).await;
+    assert_eq!(response.status().as_u16(), 401);
+    assert_eq!(
+        failed(&envelope(&response.text().await.unwrap())),
+        "Ссылка на документ устарела: откройте его снова со страницы оборудования"
+    );
+    // The bearer token still works on the plain address.
+    let plain = format!("{}/api/file/download/{id}", portal.base);
+    let response = download(&portal, &plain, Some(&learner), None).await;
+    assert_eq!(response.status().as_u16(), 200);
 }

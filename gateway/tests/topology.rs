@@ -525,6 +525,14 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         ),
         // Files asks the wiki who sees a document's model (k8s/base/files.yaml).
         ("PORTAL_WIKI_URL".to_owned(), format!("http://{wiki_addr}")),
+        // The Secret `portal-files-link`, shared by every files replica.
+        (
+            "PORTAL_FILES_LINK_KEY_FILE".to_owned(),
+            portal_files::links::ensure_key_file(work.path())
+                .unwrap()
+                .display()
+                .to_string(),
+        ),
     ]);
 
     let started = Instant::now();

@@ -76,8 +76,8 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         Endpoint::get(
             "/api/file/download/{id}",
-            "Скачать файл (поддерживает Range; видео доступны без входа)",
-            &[],
+            "Скачать файл (поддерживает Range; видео доступны без входа, документ — со ссылкой link из get-files)",
+            &["link"],
             get(download),
         ),
         Endpoint::post(
@@ -107,6 +107,13 @@ struct MaybeIdRelated {
 #[derive(Deserialize)]
 struct FileId {
     id: i64,
+}
+
+/// A download's query: the download link get-files put on the file's URL, if any.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DownloadLink {
+    link: String,
 }
 
 #[derive(Serialize)]
@@ -305,6 +312,7 @@ async fn download(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<i64>,
+    Query(query): Query<DownloadLink>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let range = headers
@@ -312,7 +320,11 @@ async fn download(
         .and_then(|value| value.to_str().ok())
         .and_then(parse_range);
     let asked_range = range.is_some();
-    let request = pb::DownloadFileRequest { id, range };
+    let request = pb::DownloadFileRequest {
+        id,
+        range,
+        link: query.link,
+    };
     // As long as the file takes to arrive.
     let mut stream = client(&state)
         .download_file(caller.stream(request))
@@ -359,7 +371,7 @@ async fn download(
             format!("bytes {}-{last}/{}", start.offset, file.size),
         );
     }
-    let disposition = content_disposition(file.inline, &file.file_name);
+    let disposition = content_disposition(file.inline, &start.download_name);
     insert(&mut response, header::CONTENT_TYPE, file.content_type);
     insert(
         &mut response,

@@ -7,17 +7,20 @@
 //! check → parse → store → map); [`domain`] the rules (safe names, allowed
 //! contents, byte ranges); [`blobs`] the object store (streamed writes with
 //! limits, ranged reads); [`store`] the metadata queries; [`models`] who
-//! sees a document's equipment model (the wiki's answer); [`demo`] the demo
+//! sees a document's equipment model (the wiki's answer); [`links`] the
+//! short-lived download links GetFiles hands out; [`demo`] the demo
 //! documentation; `migrations/{sqlite,postgres}` the schema.
 
 pub mod blobs;
 pub mod demo;
 pub mod domain;
+pub mod links;
 pub mod models;
 pub mod rpc;
 pub mod store;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
@@ -26,6 +29,7 @@ use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
 pub use crate::blobs::Blobs;
+use crate::links::{LinkKeyError, LinkKeys};
 use crate::models::Models;
 pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
@@ -51,12 +55,19 @@ pub struct FilesSettings {
     /// The wiki service, which decides who sees an equipment model and so
     /// its documents.
     pub wiki: WikiChannel,
+    /// `PORTAL_FILES_LINK_KEY_FILE`: the keys of download links, the same
+    /// file for every replica.
+    pub link_key_file: PathBuf,
+    /// `PORTAL_FILES_LINK_LIFETIME`: how long a download link works.
+    pub link_lifetime: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     #[error("access-token keys: {0}")]
     Keys(#[from] KeyError),
+    #[error("download-link keys: {0}")]
+    LinkKeys(#[from] LinkKeyError),
     #[error("files database: {0}")]
     Database(#[from] DbError),
     #[error("loading demo documentation: {0}")]
@@ -75,12 +86,14 @@ pub fn migrations() -> Migrations {
 /// and returns the service's routes (with the token interceptor installed).
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)?;
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool);
     let rpc = FilesRpc::new(
         store.clone(),
         settings.blobs,
         Models::new(settings.wiki),
+        links,
         &settings.public_url,
         settings.limits,
     );

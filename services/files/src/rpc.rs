@@ -7,7 +7,8 @@
 //! need a signed-in caller who sees the document's equipment model, as the wiki
 //! decides ([`Models`]): a model hidden from them is NOT_FOUND, as if it had no
 //! documents; the download of a video needs nothing, since the public
-//! instruction page embeds it for people who are not signed in.
+//! instruction page embeds it for people who are not signed in. A download
+//! with a link GetFiles issued ([`LinkKeys`]) is decided by the link alone.
 
 use std::pin::Pin;
 
@@ -24,6 +25,7 @@ use crate::blobs::{self, Blobs};
 use crate::domain::content::{ContentType, Kind};
 use crate::domain::file_name::{SafeFileName, Title};
 use crate::domain::range::{self, Span};
+use crate::links::{Link, LinkKeys};
 use crate::models::Models;
 use crate::store::{FileRecord, NewFile, Store};
 
@@ -48,6 +50,7 @@ pub struct FilesRpc {
     store: Store,
     blobs: Blobs,
     models: Models,
+    links: LinkKeys,
     public_url: String,
     limits: Limits,
 }
@@ -57,6 +60,7 @@ impl FilesRpc {
         store: Store,
         blobs: Blobs,
         models: Models,
+        links: LinkKeys,
         public_url: &str,
         limits: Limits,
     ) -> FilesRpc {
@@ -64,6 +68,7 @@ impl FilesRpc {
             store,
             blobs,
             models,
+            links,
             public_url: public_url.trim_end_matches('/').to_owned(),
             limits,
         }
@@ -73,9 +78,18 @@ impl FilesRpc {
         format!("{}/api/file/download/{id}", self.public_url)
     }
 
-    fn file(&self, record: FileRecord) -> pb::File {
+    /// A file's metadata; its URL carries `link` if given.
+    fn file(&self, record: FileRecord, link: Option<&Link>) -> pb::File {
+        let url = match link {
+            Some(link) => format!("{}?link={}", self.url(record.id), link.token),
+            None => self.url(record.id),
+        };
         pb::File {
-            url: self.url(record.id),
+            url,
+            url_expires_at: link.map(|link| prost_types::Timestamp {
+                seconds: link.expires_at,
+                nanos: 0,
+            }),
             inline: ContentType::of_stored(&record.content_type).is_some_and(|t| t.inline),
             id: record.id,
             title: record.title,
@@ -146,6 +160,11 @@ impl FilesRpc {
             }
         }
     }
+}
+
+/// The time download links are issued and checked at.
+fn unix_seconds() -> i64 {
+    now_millis().div_euclid(1000)
 }
 
 type RpcResult<T> = Result<Response<T>, Status>;
@@ -238,14 +257,21 @@ impl FilesService for FilesRpc {
         &self,
         request: Request<pb::GetFilesRequest>,
     ) -> RpcResult<pb::GetFilesResponse> {
-        Caller::of(&request).claims()?;
+        let user_id = Caller::of(&request).claims()?.user_id;
         let id_related = request.get_ref().id_related;
         self.models
             .require_visible(request.metadata(), id_related, MSG_FILE_NOT_FOUND)
             .await?;
         let files = self.store.documents_of(id_related).await?;
+        let expires_at = self.links.expiry(unix_seconds());
         Ok(Response::new(pb::GetFilesResponse {
-            files: files.into_iter().map(|f| self.file(f)).collect(),
+            files: files
+                .into_iter()
+                .map(|f| {
+                    let link = self.links.issue(f.id, user_id, expires_at);
+                    self.file(f, Some(&link))
+                })
+                .collect(),
         }))
     }
 
@@ -256,22 +282,39 @@ impl FilesService for FilesRpc {
         request: Request<pb::DownloadFileRequest>,
     ) -> RpcResult<DownloadStream> {
         let caller = Caller::of(&request);
+        let asked = request.get_ref();
+        // Checked before the file is looked up: a link that is not one tells
+        // nothing, not even whether the file exists.
+        let issued_to = match asked.link.as_str() {
+            "" => None,
+            link => Some(self.links.check(asked.id, link, unix_seconds())?),
+        };
         let record = self
             .store
-            .file(request.get_ref().id)
+            .file(asked.id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))?;
-        if record.kind() != Some(Kind::Video) {
-            caller.claims()?;
-            self.models
-                .require_visible(request.metadata(), record.id_related, MSG_FILE_NOT_FOUND)
-                .await?;
+        match issued_to {
+            Some(user_id) => tracing::info!(
+                id = record.id,
+                issued_to = user_id,
+                "file read through a download link"
+            ),
+            None if record.kind() != Some(Kind::Video) => {
+                caller.claims()?;
+                self.models
+                    .require_visible(request.metadata(), record.id_related, MSG_FILE_NOT_FOUND)
+                    .await?;
+            }
+            None => {}
         }
         let range = request.into_inner().range;
         let size = u64::try_from(record.size_bytes).map_err(ServiceError::internal)?;
         let span = range::resolve(size, range.as_ref())?;
         let key = record.blob_key.clone();
-        let file = self.file(record);
+        let download_name =
+            SafeFileName::for_download(&record.title, &record.file_name).into_string();
+        let file = self.file(record, None);
         let start = |span: Option<Span>| pb::DownloadFileResponse {
             payload: Some(pb::download_file_response::Payload::Start(
                 pb::DownloadStart {
@@ -279,6 +322,7 @@ impl FilesService for FilesRpc {
                     offset: span.map_or(0, |s| s.offset as i64),
                     length: span.map_or(0, |s| s.length as i64),
                     range_not_satisfiable: span.is_none(),
+                    download_name: download_name.clone(),
                 },
             )),
         };

@@ -161,6 +161,31 @@ pub struct Config {
     )]
     pub files_max_video_mib: u64,
 
+    /// The key(s) that sign documents' download links (HMAC-SHA256): a file of
+    /// one key per line, each at least 32 characters (`openssl rand -base64 48`);
+    /// the first signs, every one verifies, so a new key can be added before it
+    /// signs. Every files replica needs the same file; files only [default:
+    /// generated into the data dir by `all`].
+    #[arg(
+        long,
+        env = "PORTAL_FILES_LINK_KEY_FILE",
+        value_name = "PORTAL_FILES_LINK_KEY_FILE"
+    )]
+    pub files_link_key_file: Option<PathBuf>,
+
+    /// Seconds a document's download link works, from the listing that made
+    /// it: a link opened in a new tab or passed to a colleague needs no token
+    /// until then. The web client lists documents again before their links
+    /// end; keep it short, since anyone holding a link reads that one file.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_LINK_LIFETIME",
+        value_name = "PORTAL_FILES_LINK_LIFETIME",
+        default_value_t = 900,
+        value_parser = clap::value_parser!(u64).range(60..=86_400)
+    )]
+    pub files_link_lifetime: u64,
+
     /// The bootstrap admin's login, created once when no user exists.
     #[arg(
         long,
@@ -412,8 +437,12 @@ mod tests {
                 .ends_with("auth.db?mode=rwc")
         );
         assert_eq!(
-            (config.files_max_document_mib, config.files_max_video_mib),
-            (100, 500)
+            (
+                config.files_max_document_mib,
+                config.files_max_video_mib,
+                config.files_link_lifetime
+            ),
+            (100, 500, 900)
         );
         assert_eq!(
             std::path::Path::new(&config.files_store()),
@@ -484,6 +513,7 @@ mod tests {
                 "PORTAL_FILES_MAX_DOCUMENT_MIB",
             ),
             ("--files-max-video-mib=0", "PORTAL_FILES_MAX_VIDEO_MIB"),
+            ("--files-link-lifetime=59", "PORTAL_FILES_LINK_LIFETIME"),
             ("--http-header-timeout=0", "PORTAL_HTTP_HEADER_TIMEOUT"),
             ("--http-idle-timeout=0", "PORTAL_HTTP_IDLE_TIMEOUT"),
             ("--http-max-connections=0", "PORTAL_HTTP_MAX_CONNECTIONS"),

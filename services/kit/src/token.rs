@@ -157,7 +157,9 @@ pub fn ensure_key_pair(dir: &Path) -> Result<(std::path::PathBuf, std::path::Pat
     Ok((private_path, public_path))
 }
 
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes a new secret file readable by its owner alone; an existing one is never
+/// overwritten.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

@@ -32,6 +32,7 @@ const chromiumPdfViewer = 'chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/'
 
 test('department → model → documentation: an engineer uploads a document and reads it back', async ({
   page,
+  browser,
   saveScreenshot,
 }) => {
   await openMonitor(page);
@@ -63,10 +64,21 @@ test('department → model → documentation: an engineer uploads a document and
   await expect(link).toBeVisible();
   await saveScreenshot('equipment-documentation');
 
-  // The link carries no token: the page fetches it with one and opens it in a new tab.
-  const [tab] = await Promise.all([page.waitForEvent('popup'), link.click()]);
-  await tab.waitForURL(/^blob:/);
-  await expect(tab.locator('body')).toHaveText(content.trim());
+  // Spec §2: the title is a plain link to the download address, in a new tab. The address
+  // carries a download link, so it opens where no token is: here a fresh browser, as on a
+  // colleague's PC the link was pasted to. Text is saved (not shown) under the title.
+  await expect(link).toHaveAttribute('target', '_blank');
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/\/api\/file\/download\/\d+\?link=/);
+  const colleague = await browser.newContext();
+  const fresh = await colleague.newPage();
+  const [saved] = await Promise.all([
+    fresh.waitForEvent('download'),
+    fresh.goto(href ?? '').catch(() => undefined), // "Download is starting" ends the navigation
+  ]);
+  expect(saved.suggestedFilename()).toBe(`${title}.txt`);
+  expect(await readFile(await saved.path(), 'utf8')).toBe(content);
+  await colleague.close();
 
   // The same page on a phone: nothing wider than the screen.
   await page.setViewportSize({ width: 360, height: 740 });
@@ -77,6 +89,7 @@ test('department → model → documentation: an engineer uploads a document and
 
 test("the demo monitor's manual is listed and opens in the browser's PDF viewer", async ({
   page,
+  browser,
   saveScreenshot,
 }) => {
   await openMonitor(page);
@@ -86,18 +99,24 @@ test("the demo monitor's manual is listed and opens in the browser's PDF viewer"
   await expect(page.getByText(/^Руководство по эксплуатации\.pdf · /)).toBeVisible();
   await saveScreenshot('equipment-demo-manual');
 
-  const [tab, download] = await Promise.all([
-    page.waitForEvent('popup'),
-    page.waitForResponse(/\/api\/file\/download\/\d+$/),
-    manual.click(),
-  ]);
-  expect(download.headers()['content-type']).toBe('application/pdf');
-  // What the tab was handed, read again with the same token: the demo's PDF byte for byte.
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const again = await page.request.get(download.url(), { headers: { authorization: `Bearer ${token}` } });
+  await expect(manual).toHaveAttribute('target', '_blank');
+  const href = await manual.getAttribute('href');
+  expect(href).toMatch(/\/api\/file\/download\/\d+\?link=/);
+  const [tab] = await Promise.all([page.waitForEvent('popup'), manual.click()]);
+  await tab.waitForURL(href ?? '');
+
+  // The address without the token (a fresh browser's request): the demo's PDF byte for
+  // byte, shown in place and saved under the document's title.
+  const colleague = await browser.newContext();
+  const response = await colleague.request.get(href ?? '');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('application/pdf');
+  expect(response.headers()['content-disposition']).toMatch(
+    new RegExp(`^inline; .*filename\\*=UTF-8''${encodeURIComponent('Руководство по эксплуатации.pdf')}$`),
+  );
   const fixture = await readFile(new URL('../../../services/files/src/demo/manual.pdf', import.meta.url));
-  expect((await again.body()).equals(fixture)).toBe(true);
-  await tab.waitForURL(/^blob:/);
+  expect((await response.body()).equals(fixture)).toBe(true);
+  await colleague.close();
   // Chromium shows a PDF in its viewer, a frame of its built-in PDF extension.
   await expect.poll(() => tab.frames().some((frame) => frame.url().startsWith(chromiumPdfViewer))).toBe(true);
   await tab.waitForTimeout(1000); // the viewer draws the page a moment after it loads

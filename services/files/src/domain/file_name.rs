@@ -48,6 +48,14 @@ impl SafeFileName {
         SafeFileName(format!("{stem}.{suffix}"))
     }
 
+    /// The name a stored file is saved under: its `title` as a safe base
+    /// name (a slash in it is no path), ending in the extension of its
+    /// `stored` name, that is of its type.
+    pub fn for_download(title: &str, stored: &str) -> SafeFileName {
+        let extension = stored.rsplit_once('.').map_or("bin", |(_, e)| e);
+        SafeFileName::from_offered(&title.replace(['/', '\\'], "_"), &[extension])
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -158,6 +166,19 @@ mod tests {
         let name = safe(&long, "pdf");
         assert_eq!(name.chars().count(), MAX_CHARS);
         assert!(name.ends_with("я.pdf"));
+    }
+
+    #[test]
+    fn a_download_is_named_by_its_title_with_its_types_extension() {
+        let titled = |title, stored| SafeFileName::for_download(title, stored).into_string();
+        assert_eq!(
+            titled("Руководство по эксплуатации", "manual.pdf"),
+            "Руководство по эксплуатации.pdf"
+        );
+        assert_eq!(titled("Паспорт 2.1", "scan.pdf"), "Паспорт 2.1.pdf");
+        assert_eq!(titled("Отчёт.docx", "report.pdf"), "Отчёт.docx.pdf");
+        assert_eq!(titled("Схема 1/2", "a.png"), "Схема 1_2.png");
+        assert_eq!(titled("список.pdf.txt", "список.pdf.txt"), "список.pdf.txt");
     }
 
     #[test]

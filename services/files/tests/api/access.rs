@@ -16,11 +16,13 @@ const EQUIPMENT_EDITING: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
 const RICH_TEXT_EDITORS: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, OK];
 const ANYONE: [Code; 5] = [OK; 5];
 
-/// Every RPC of FilesService (downloads in both situations) and who may call it.
+/// Every RPC of FilesService (downloads in each situation) and who may call it.
 const MATRIX: &[AccessRule] = &[
     ("SaveFile", EQUIPMENT_EDITING),
     ("GetFiles", MODEL_READERS),
     ("DownloadFile/document", MODEL_READERS),
+    // With the learner's download link of the document: whoever holds it.
+    ("DownloadFile/document-link", ANYONE),
     ("DownloadFile/video", ANYONE),
     ("DeleteFile", EQUIPMENT_EDITING),
     ("SaveVideo", RICH_TEXT_EDITORS),
@@ -52,6 +54,13 @@ async fn check_matrix(backend: Backend) {
         .save_video(Some(&editor), "v.mp4", &mp4(100))
         .await
         .expect("video");
+    let listed = app.files(app.model).await;
+    let link = listed[0]
+        .url
+        .split_once("?link=")
+        .expect("a download link")
+        .1
+        .to_owned();
     access_matrix(backend, MATRIX, async |rpc, who| {
         let token = tokens[who].as_deref();
         let mut client = app.client.clone();
@@ -68,6 +77,14 @@ async fn check_matrix(backend: Backend) {
                     .await,
             ),
             "DownloadFile/document" => code(&app.download(token, document.id, None).await),
+            "DownloadFile/document-link" => {
+                let request = pb::DownloadFileRequest {
+                    id: document.id,
+                    range: None,
+                    link: link.clone(),
+                };
+                code(&client.download_file(with_token(request, token)).await)
+            }
             "DownloadFile/video" => code(&app.download(token, video.id, None).await),
             "DeleteFile" => {
                 let victim = app

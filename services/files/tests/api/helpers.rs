@@ -7,11 +7,13 @@ use std::future::Future;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::TryStreamExt;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
+use portal_files::links::LinkKeys;
 use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME, WikiChannel};
 use portal_kit::Right;
 use portal_kit::db::Backend;
@@ -38,6 +40,8 @@ pub const OTHER_DEPARTMENT: i64 = 2;
 /// The limits every test service runs with: small, so refusals are cheap.
 pub const DOCUMENT_LIMIT: u64 = 3 * 1024 * 1024;
 pub const VIDEO_LIMIT: u64 = 2 * 1024 * 1024;
+/// How long download links work here.
+pub const LINK_LIFETIME: Duration = Duration::from_secs(900);
 
 /// A PDF's first bytes followed by `size - 9` bytes of a pattern.
 pub fn pdf(size: usize) -> Vec<u8> {
@@ -68,6 +72,8 @@ pub struct TestApp {
     /// A model with a unit in the learner's department, made at start.
     pub model: i64,
     pub blobs: Blobs,
+    /// The service's download-link keys, to make links it never issued.
+    pub links: LinkKeys,
     /// The directory holding the blobs (the local store) or the bucket (S3).
     pub blob_dir: PathBuf,
     /// What the service was started with, to start it again.
@@ -127,6 +133,8 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         }
     };
     let keys = TestKeys::new();
+    let link_key_file = portal_files::links::ensure_key_file(store_dir.path()).expect("link key");
+    let links = LinkKeys::from_file(&link_key_file, LINK_LIFETIME).expect("link keys");
     let (wiki, wiki_serving, wiki_database) = start_wiki(backend, &keys).await;
     let wiki_channel = WikiChannel::new(
         wiki.clone()
@@ -143,6 +151,8 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         },
         seed_demo,
         wiki: wiki_channel.clone(),
+        link_key_file: link_key_file.clone(),
+        link_lifetime: LINK_LIFETIME,
     };
     let routes = |database_url, keys: &TestKeys| portal_files::routes(settings(database_url, keys));
     let service =
@@ -153,6 +163,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         wiki: WikiServiceClient::new(wiki),
         model: 0,
         blobs,
+        links,
         blob_dir,
         settings,
         _s3_server: s3_server.drop_guard(),
@@ -361,10 +372,36 @@ impl TestApp {
         id: i64,
         range: Option<pb::ByteRange>,
     ) -> Result<(pb::DownloadStart, Vec<u8>), Status> {
+        let request = pb::DownloadFileRequest {
+            id,
+            range,
+            link: String::new(),
+        };
+        self.download_as(with_token(request, token)).await
+    }
+
+    /// Downloads `id` with download link `link` and no token.
+    pub async fn download_with_link(
+        &self,
+        id: i64,
+        link: &str,
+    ) -> Result<(pb::DownloadStart, Vec<u8>), Status> {
+        let request = pb::DownloadFileRequest {
+            id,
+            range: None,
+            link: link.to_owned(),
+        };
+        self.download_as(tonic::Request::new(request)).await
+    }
+
+    async fn download_as(
+        &self,
+        request: tonic::Request<pb::DownloadFileRequest>,
+    ) -> Result<(pb::DownloadStart, Vec<u8>), Status> {
         let mut stream = self
             .client
             .clone()
-            .download_file(with_token(pb::DownloadFileRequest { id, range }, token))
+            .download_file(request)
             .await?
             .into_inner();
         let mut start = None;

@@ -5,4 +5,5 @@ mod access;
 mod demo;
 mod departments;
 mod helpers;
+mod links;
 mod uploads;

@@ -2,8 +2,10 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { skipToken, useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
-import { FilesService } from '@/gen/portal/files/v1/files_pb';
+import { FilesService, type GetFilesResponse } from '@/gen/portal/files/v1/files_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
+
+import { linkRenewalMs } from '../utils/download-links';
 
 const wiki = WikiService.method;
 const files = FilesService.method;
@@ -63,11 +65,24 @@ export const useLabelSheet = (departmentId: bigint | undefined) =>
     when(departmentId, (id) => ({ departmentId: id })),
   );
 
+/**
+ * A model's documents. Their URLs carry download links that end (PORTAL_FILES_LINK_LIFETIME),
+ * so the list is asked for again well before: on an interval, and when the window comes back
+ * after the list has gone stale (timers sleep in a hidden tab).
+ */
 export const useDocuments = (modelId: bigint | undefined) =>
   useQuery(
     files.getFiles,
     when(modelId, (id) => ({ idRelated: id })),
+    {
+      staleTime: ({ state }) => renewal(state.data, state.dataUpdatedAt),
+      refetchInterval: ({ state }) => renewal(state.data, state.dataUpdatedAt),
+      refetchOnWindowFocus: true,
+    },
   );
+
+const renewal = (data: GetFilesResponse | undefined, listedAt: number) =>
+  linkRenewalMs(data?.files ?? [], listedAt);
 
 /** A change shows in every list of the service that made it (models, units, logbooks…). */
 function useRefresh(schema: typeof WikiService | typeof FilesService) {

@@ -26,7 +26,6 @@ import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 
 import { useDeleteDocument, useDocuments } from '../api/equipment-queries';
-import { openDocument } from '../utils/open-document';
 import { UploadDocumentDialog } from './upload-document-dialog';
 
 const { documents } = equipmentStrings;
@@ -45,7 +44,10 @@ const size = (bytes: bigint) => {
   return `${(value / kib / kib).toFixed(1).replace('.', ',')} МБ`;
 };
 
-/** Spec §2: the documents of a model, each opening its download in a new tab. */
+/**
+ * Spec §2: the documents of a model, each title a plain link to its download address (a new
+ * tab; middle-click and "copy link" work), which carries a download link that needs no token.
+ */
 export function DocumentationPage() {
   const modelId = parseId(useParams().id);
   const query = useDocuments(modelId);
@@ -92,18 +94,7 @@ export function DocumentationPage() {
               </ListItemIcon>
               <ListItemText
                 primary={
-                  <Link
-                    href={file.url}
-                    target="_blank"
-                    rel="noopener"
-                    underline="hover"
-                    onClick={(event) => {
-                      event.preventDefault();
-                      void openDocument(file).then((failure) => {
-                        if (failure !== undefined) notify.error(failure);
-                      });
-                    }}
-                  >
+                  <Link href={file.url} target="_blank" rel="noopener" underline="hover">
                     {file.title || file.fileName}
                   </Link>
                 }

@@ -1,0 +1,316 @@
+//! Download links: a document's address that opens it without a token, for a
+//! short time, so that a browser can open it in a new tab, save it under its
+//! name, or hand it to a colleague.
+//!
+//! GetFiles, having asked the wiki whether the caller sees the model, puts a
+//! link on each document's URL: `…/api/file/download/{id}?link={user}.{expires}.{mac}`,
+//! where `mac` is HMAC-SHA256 over the file id, the user it was issued to and
+//! the expiry (Unix seconds), under a key every files replica reads from the
+//! same file (`PORTAL_FILES_LINK_KEY_FILE`). A link thus proves that its file
+//! was listed for that user until then; it reads that one file and nothing
+//! else. Like an access token's claims, what it was checked against (the
+//! caller's departments) may lag by up to its lifetime.
+//!
+//! A link that does not verify, or names another file, is NOT_FOUND exactly as
+//! a file the caller may not see: it tells nothing about what exists. A genuine
+//! one past its expiry says so, since only its holder's listing could have made it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use portal_kit::{ServiceError, ServiceResult};
+use sha2::Sha256;
+
+use crate::rpc::MSG_FILE_NOT_FOUND;
+
+pub const MSG_LINK_EXPIRED: &str =
+    "Ссылка на документ устарела: откройте его снова со страницы оборудования";
+
+/// The shortest key accepted, in bytes: as long as the MAC.
+pub const MIN_KEY_BYTES: usize = 32;
+/// The key file `all` generates into the data dir.
+const KEY_FILE: &str = "files-link.key";
+/// Put before the fields a MAC covers, so that nothing else signed with the key
+/// could pass for a link.
+const PURPOSE: &[u8] = b"portal.files.v1 download link\0";
+
+type HmacSha256 = Hmac<Sha256>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LinkKeyError {
+    #[error("reading {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} must hold one key per line, each at least {MIN_KEY_BYTES} characters (openssl rand -base64 48)"
+    )]
+    Weak { path: String },
+}
+
+/// The key file in `dir`, generated on first use (the `all` target's default).
+pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
+    let path = dir.join(KEY_FILE);
+    if path.exists() {
+        return Ok(path);
+    }
+    let key = format!("{}\n", URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>()));
+    portal_kit::token::write_private(&path, key.as_bytes()).map_err(|source| LinkKeyError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    tracing::info!(dir = %dir.display(), "generated a new key for documents' download links");
+    Ok(path)
+}
+
+/// A link issued for one file: its text, and when it stops working.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub token: String,
+    /// Unix seconds.
+    pub expires_at: i64,
+}
+
+/// Signs and verifies links.
+#[derive(Clone)]
+pub struct LinkKeys {
+    /// The first signs; every one verifies (a new key is published before it signs).
+    keys: Arc<[HmacSha256]>,
+    /// Seconds.
+    lifetime: i64,
+}
+
+impl LinkKeys {
+    /// The keys of `path`, one a line; links issued with them work for `lifetime`.
+    pub fn from_file(path: &Path, lifetime: Duration) -> Result<LinkKeys, LinkKeyError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LinkKeyError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if lines.is_empty() || lines.iter().any(|l| l.len() < MIN_KEY_BYTES) {
+            return Err(LinkKeyError::Weak {
+                path: path.display().to_string(),
+            });
+        }
+        let keys = lines
+            .iter()
+            .map(|line| {
+                HmacSha256::new_from_slice(line.as_bytes()).map_err(|_| LinkKeyError::Weak {
+                    path: path.display().to_string(),
+                })
+            })
+            .collect::<Result<Arc<[_]>, _>>()?;
+        Ok(LinkKeys {
+            keys,
+            lifetime: i64::try_from(lifetime.as_secs()).unwrap_or(i64::MAX),
+        })
+    }
+
+    /// When a link issued at `now` (Unix seconds) stops working.
+    pub fn expiry(&self, now: i64) -> i64 {
+        now.saturating_add(self.lifetime)
+    }
+
+    /// A link to file `file_id` for user `user_id`, working until `expires_at`.
+    pub fn issue(&self, file_id: i64, user_id: i64, expires_at: i64) -> Link {
+        let mac = mac(&self.keys[0], file_id, user_id, expires_at).finalize();
+        Link {
+            token: format!(
+                "{user_id}.{expires_at}.{}",
+                URL_SAFE_NO_PAD.encode(mac.into_bytes())
+            ),
+            expires_at,
+        }
+    }
+
+    /// The user a link to `file_id` was issued to, if `token` is one and has
+    /// not expired at `now`: NOT_FOUND (as an unknown file) for anything that
+    /// is not a link to that file, UNAUTHENTICATED for one that has expired.
+    /// The MAC is compared in constant time.
+    pub fn check(&self, file_id: i64, token: &str, now: i64) -> ServiceResult<i64> {
+        let not_found = || ServiceError::not_found(MSG_FILE_NOT_FOUND);
+        let presented = Presented::parse(token).ok_or_else(not_found)?;
+        let genuine = self.keys.iter().any(|key| {
+            mac(key, file_id, presented.user_id, presented.expires_at)
+                .verify_slice(&presented.mac)
+                .is_ok()
+        });
+        if !genuine {
+            return Err(not_found());
+        }
+        if presented.expires_at < now {
+            return Err(ServiceError::Unauthenticated(MSG_LINK_EXPIRED.into()));
+        }
+        Ok(presented.user_id)
+    }
+}
+
+/// The MAC of a link's fields under `key`, not yet finalised.
+fn mac(key: &HmacSha256, file_id: i64, user_id: i64, expires_at: i64) -> HmacSha256 {
+    let mut mac = key.clone();
+    mac.update(PURPOSE);
+    mac.update(&file_id.to_be_bytes());
+    mac.update(&user_id.to_be_bytes());
+    mac.update(&expires_at.to_be_bytes());
+    mac
+}
+
+/// A link's text read into its fields; nothing about it is trusted yet.
+struct Presented {
+    user_id: i64,
+    expires_at: i64,
+    mac: Vec<u8>,
+}
+
+impl Presented {
+    fn parse(token: &str) -> Option<Presented> {
+        let mut parts = token.split('.');
+        let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        let user = parts.next().filter(|p| digits(p))?;
+        let expires = parts.next().filter(|p| digits(p))?;
+        let mac = URL_SAFE_NO_PAD.decode(parts.next()?).ok()?;
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(Presented {
+            user_id: user.parse().ok()?,
+            expires_at: expires.parse().ok()?,
+            mac,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tonic::Code;
+
+    use super::*;
+
+    const NOW: i64 = 1_800_000_000;
+
+    fn keys_of(text: &str) -> Result<LinkKeys, LinkKeyError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key");
+        std::fs::write(&path, text).unwrap();
+        LinkKeys::from_file(&path, Duration::from_secs(900))
+    }
+
+    fn keys() -> LinkKeys {
+        keys_of("a-key-of-forty-characters-for-the-tests\n").unwrap()
+    }
+
+    fn refused(result: ServiceResult<i64>) -> (Code, String) {
+        let status = tonic::Status::from(result.unwrap_err());
+        (status.code(), status.message().to_owned())
+    }
+
+    #[test]
+    fn a_link_opens_its_file_until_it_expires_and_names_whom_it_was_for() {
+        let keys = keys();
+        let link = keys.issue(7, 42, keys.expiry(NOW));
+        assert_eq!(link.expires_at, NOW + 900);
+        assert!(link.token.starts_with(&format!("42.{}.", NOW + 900)));
+        assert_eq!(keys.check(7, &link.token, NOW).unwrap(), 42);
+        assert_eq!(keys.check(7, &link.token, NOW + 900).unwrap(), 42);
+        assert_eq!(
+            refused(keys.check(7, &link.token, NOW + 901)),
+            (Code::Unauthenticated, MSG_LINK_EXPIRED.to_owned())
+        );
+    }
+
+    #[test]
+    fn another_file_a_changed_field_or_another_key_is_not_found() {
+        let keys = keys();
+        let link = keys.issue(7, 42, keys.expiry(NOW)).token;
+        let (user, rest) = link.split_once('.').unwrap();
+        let (expires, mac) = rest.split_once('.').unwrap();
+        let mut flipped = mac.as_bytes().to_vec();
+        flipped[0] = if flipped[0] == b'A' { b'B' } else { b'A' };
+        let flipped = String::from_utf8(flipped).unwrap();
+        let later = expires.parse::<i64>().unwrap() + 86_400;
+        let other_key = keys_of("another-key-of-forty-characters-for-tests")
+            .unwrap()
+            .issue(7, 42, keys.expiry(NOW))
+            .token;
+        for (file, token) in [
+            (8, link.clone()),
+            (7, format!("43.{expires}.{mac}")),
+            (7, format!("{user}.{later}.{mac}")),
+            (7, format!("{user}.{expires}.{flipped}")),
+            (7, other_key),
+            (7, format!("{user}.{expires}.")),
+            (7, format!("{user}.{expires}")),
+            (7, format!("{link}.1")),
+            (7, format!("-{link}")),
+            (7, "недействительная".to_owned()),
+            (7, String::new()),
+        ] {
+            assert_eq!(
+                refused(keys.check(file, &token, NOW)),
+                (Code::NotFound, MSG_FILE_NOT_FOUND.to_owned()),
+                "{file} {token}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_key_signs_and_every_key_verifies() {
+        let old = "the-old-key-of-forty-characters-for-tests";
+        let new = "the-new-key-of-forty-characters-for-tests";
+        let before = keys_of(old).unwrap().issue(7, 42, NOW + 900);
+        let during = keys_of(&format!("{new}\n\n{old}\n")).unwrap();
+        assert_eq!(during.check(7, &before.token, NOW).unwrap(), 42);
+        let after = keys_of(new).unwrap();
+        assert_eq!(
+            after
+                .check(7, &during.issue(7, 42, NOW + 900).token, NOW)
+                .unwrap(),
+            42
+        );
+        assert_eq!(
+            refused(after.check(7, &before.token, NOW)).0,
+            Code::NotFound
+        );
+    }
+
+    #[test]
+    fn a_short_or_missing_key_is_refused_at_start() {
+        for text in [
+            "",
+            "\n\n",
+            "short",
+            "a-key-of-forty-characters-for-the-tests\nshort",
+        ] {
+            assert!(
+                matches!(keys_of(text), Err(LinkKeyError::Weak { .. })),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_generated_key_is_made_once_and_kept_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = ensure_key_file(dir.path()).unwrap();
+        let first = std::fs::read(&path).unwrap();
+        assert_eq!(ensure_key_file(dir.path()).unwrap(), path);
+        assert_eq!(std::fs::read(&path).unwrap(), first);
+        assert!(LinkKeys::from_file(&path, Duration::from_secs(60)).is_ok());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+}
