@@ -189,6 +189,18 @@ impl WikiService for WikiRpc {
         })
     }
 
+    async fn check_environment_model_visible(
+        &self,
+        request: Request<pb::CheckEnvironmentModelVisibleRequest>,
+    ) -> RpcResult<pb::CheckEnvironmentModelVisibleResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let visible = self
+            .store
+            .is_model_visible(&scope, request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::CheckEnvironmentModelVisibleResponse { visible })
+    }
+
     async fn create_environment_model(
         &self,
         request: Request<pb::CreateEnvironmentModelRequest>,
@@ -269,12 +281,10 @@ impl WikiService for WikiRpc {
         request: Request<pb::ListEnvironmentsByModelRequest>,
     ) -> RpcResult<pb::ListEnvironmentsByModelResponse> {
         let scope = Scope::of(&Caller::of(&request))?;
-        let record = self
-            .store
-            .visible_model(&scope, request.get_ref().environment_model_id)
-            .await?;
+        let model_id = request.get_ref().environment_model_id;
+        self.store.require_visible_model(&scope, model_id).await?;
         let filter = UnitFilter {
-            model_id: Some(record.id),
+            model_id: Some(model_id),
             ..UnitFilter::default()
         };
         let today = Day::today();
@@ -425,11 +435,9 @@ impl WikiService for WikiRpc {
         request: Request<pb::ListJournalsRequest>,
     ) -> RpcResult<pb::ListJournalsResponse> {
         let scope = Scope::of(&Caller::of(&request))?;
-        let record = self
-            .store
-            .visible_model(&scope, request.get_ref().environment_model_id)
-            .await?;
-        let journals = self.store.journals(record.id).await?;
+        let model_id = request.get_ref().environment_model_id;
+        self.store.require_visible_model(&scope, model_id).await?;
+        let journals = self.store.journals(model_id).await?;
         reply(pb::ListJournalsResponse {
             journals: journals
                 .into_iter()
@@ -469,7 +477,7 @@ impl WikiService for WikiRpc {
         let scope = Scope::of(&Caller::of(&request))?;
         let journal = self.store.journal(request.get_ref().journal_id).await?;
         self.store
-            .visible_model(&scope, journal.environment_model_id)
+            .require_visible_model(&scope, journal.environment_model_id)
             .await?;
         let entries = self.store.journal_entries(journal.id).await?;
         reply(pb::ListJournalEntriesResponse {

@@ -152,6 +152,24 @@ const ENTRY_COLUMNS: &str = "SELECT l.id, l.environment_id, e.environment_model_
 const JOURNAL_COLUMNS: &str = "SELECT j.id, j.environment_model_id, j.name FROM journals j";
 const JOURNAL_ENTRY_COLUMNS: &str = "SELECT x.id, x.journal_id, x.entry_date, x.text, x.author_id, x.author_name, x.created_at FROM journal_entries x";
 
+/// Who sees a model, the one place of the rule: `Scope::Everything` (an
+/// equipment editor) every model, anyone else those with an active unit in
+/// the departments of their token. A condition on `environment_models m` with
+/// its binds numbered from `first`, or none when the scope sees no model.
+fn sees_model(scope: &Scope, first: usize) -> Option<(String, &[i64])> {
+    match scope {
+        Scope::Everything => Some(("1 = 1".to_owned(), &[])),
+        Scope::Departments(ids) if ids.is_empty() => None,
+        Scope::Departments(ids) => Some((
+            format!(
+                "m.id IN (SELECT e.environment_model_id FROM environments e WHERE e.retired_at IS NULL AND e.department_id IN {})",
+                placeholders(first, ids.len())
+            ),
+            ids,
+        )),
+    }
+}
+
 /// `($first, $first+1, …)` for `count` binds.
 fn placeholders(first: usize, count: usize) -> String {
     let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
@@ -199,26 +217,15 @@ impl Store {
 
     // --- Models ---
 
-    /// The models `scope` sees: every one, or those with an active unit in the
-    /// scope's departments.
+    /// The models `scope` sees, by name.
     pub async fn models(&self, scope: &Scope) -> ServiceResult<Vec<ModelRecord>> {
-        match scope {
-            Scope::Everything => Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                "{MODEL_COLUMNS} ORDER BY m.name, m.id"
-            )))
+        let Some((sees, ids)) = sees_model(scope, 1) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!("{MODEL_COLUMNS} WHERE {sees} ORDER BY m.name, m.id");
+        Ok(bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), ids)
             .fetch_all(&self.pool)
-            .await?),
-            Scope::Departments(ids) if ids.is_empty() => Ok(Vec::new()),
-            Scope::Departments(ids) => {
-                let sql = format!(
-                    "{MODEL_COLUMNS} WHERE m.id IN (SELECT e.environment_model_id FROM environments e WHERE e.retired_at IS NULL AND e.department_id IN {}) ORDER BY m.name, m.id",
-                    placeholders(1, ids.len())
-                );
-                Ok(bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), ids)
-                    .fetch_all(&self.pool)
-                    .await?)
-            }
-        }
+            .await?)
     }
 
     /// A model whoever asks may know of: the public instruction, and writes.
@@ -234,26 +241,47 @@ impl Store {
 
     /// A model `scope` sees; NOT_FOUND otherwise, as if it did not exist.
     pub async fn visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<ModelRecord> {
-        let model = self.model(id).await?;
-        match scope {
-            Scope::Everything => Ok(model),
-            Scope::Departments(_) => {
-                let units = self
-                    .units(
-                        scope,
-                        UnitFilter {
-                            model_id: Some(id),
-                            ..UnitFilter::default()
-                        },
-                    )
-                    .await?;
-                if units.is_empty() {
-                    Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND))
-                } else {
-                    Ok(model)
-                }
-            }
+        self.one_visible_model(MODEL_COLUMNS, scope, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+    }
+
+    /// Whether `scope` sees model `id`, reading nothing of it (its instruction
+    /// may be megabytes).
+    pub async fn is_model_visible(&self, scope: &Scope, id: i64) -> ServiceResult<bool> {
+        let found: Option<(i64,)> = self
+            .one_visible_model("SELECT m.id FROM environment_models m", scope, id)
+            .await?;
+        Ok(found.is_some())
+    }
+
+    /// Ok when `scope` sees model `id`; NOT_FOUND otherwise, as if it did not
+    /// exist.
+    pub async fn require_visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<()> {
+        if self.is_model_visible(scope, id).await? {
+            Ok(())
+        } else {
+            Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND))
         }
+    }
+
+    /// `columns` (a SELECT from `environment_models m`) of model `id` if
+    /// `scope` sees it.
+    async fn one_visible_model<T>(
+        &self,
+        columns: &str,
+        scope: &Scope,
+        id: i64,
+    ) -> ServiceResult<Option<T>>
+    where
+        T: Send + Unpin + for<'r> FromRow<'r, sqlx::any::AnyRow>,
+    {
+        let Some((sees, ids)) = sees_model(scope, 2) else {
+            return Ok(None);
+        };
+        let sql = format!("{columns} WHERE m.id = $1 AND {sees}");
+        let query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id);
+        Ok(bind_all(query, ids).fetch_optional(&self.pool).await?)
     }
 
     pub async fn has_models(&self) -> ServiceResult<bool> {

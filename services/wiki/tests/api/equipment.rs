@@ -197,6 +197,83 @@ async fn a_learner_sees_only_the_equipment_of_their_departments() {
 }
 
 #[tokio::test]
+async fn the_visibility_check_answers_as_the_model_read_does() {
+    on_each_backend(|app| async move {
+        let own = app.create_model("Монитор", "").await;
+        app.create_unit(own.id, OWN_DEPARTMENT, "ИН-1")
+            .await
+            .unwrap();
+        let other = app.create_model("Дефибриллятор", "").await;
+        app.create_unit(other.id, OTHER_DEPARTMENT, "ИН-2")
+            .await
+            .unwrap();
+        let bare = app.create_model("Без оборудования", "").await;
+        let retired = app.create_model("Списанный", "").await;
+        let gone = app
+            .create_unit(retired.id, OWN_DEPARTMENT, "ИН-3")
+            .await
+            .unwrap();
+        app.client
+            .clone()
+            .retire_environment(authed(
+                pb::RetireEnvironmentRequest { id: gone.id },
+                &app.editor_token(),
+            ))
+            .await
+            .unwrap();
+        let unknown = bare.id + 100;
+        let both_departments = app
+            .keys
+            .token(LEARNER_ID, &[], &[OWN_DEPARTMENT, OTHER_DEPARTMENT]);
+        let nowhere = app.keys.token(LEARNER_ID, &[], &[]);
+        let expected = [
+            (app.learner_token(), [true, false, false, false, false]),
+            (both_departments, [true, true, false, false, false]),
+            (nowhere, [false, false, false, false, false]),
+            (app.editor_token(), [true, true, true, true, false]),
+        ];
+        let mut client = app.client.clone();
+        for (token, visible) in expected {
+            for (id, visible) in [own.id, other.id, bare.id, retired.id, unknown]
+                .into_iter()
+                .zip(visible)
+            {
+                let checked = client
+                    .check_environment_model_visible(authed(
+                        pb::CheckEnvironmentModelVisibleRequest {
+                            environment_model_id: id,
+                        },
+                        &token,
+                    ))
+                    .await
+                    .unwrap()
+                    .into_inner()
+                    .visible;
+                let read = client
+                    .get_environment_model(authed(
+                        pb::GetEnvironmentModelRequest {
+                            environment_model_id: id,
+                        },
+                        &token,
+                    ))
+                    .await;
+                assert_eq!(checked, visible, "model {id}");
+                assert_eq!(read.is_ok(), visible, "the read of model {id}");
+            }
+        }
+        let anonymous = client
+            .check_environment_model_visible(Request::new(
+                pb::CheckEnvironmentModelVisibleRequest {
+                    environment_model_id: own.id,
+                },
+            ))
+            .await;
+        assert_eq!(code(&anonymous), Code::Unauthenticated);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_retired_unit_leaves_every_list_and_keeps_its_number() {
     on_each_backend(|app| async move {
         let model = app.create_model("Монитор", "").await;
