@@ -20,7 +20,7 @@ use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind, Standing, standing};
 use crate::domain::model::{ModelDraft, ModelInput};
-use crate::domain::qr;
+use crate::domain::qr::QrCodes;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
 use crate::domain::text::Field;
@@ -34,8 +34,8 @@ use portal_kit::day::Day;
 pub struct WikiRpc {
     store: Store,
     sanitizer: Sanitizer,
-    /// `PORTAL_PUBLIC_URL`: what QR codes point to.
-    public_url: String,
+    /// What QR codes point to (`PORTAL_PUBLIC_URL`), each code drawn once.
+    qr_codes: QrCodes,
 }
 
 impl WikiRpc {
@@ -43,12 +43,8 @@ impl WikiRpc {
         WikiRpc {
             store,
             sanitizer: Sanitizer::new(public_url),
-            public_url: public_url.trim_end_matches('/').to_owned(),
+            qr_codes: QrCodes::new(public_url),
         }
-    }
-
-    fn qr_code(&self, model_id: i64) -> ServiceResult<Vec<u8>> {
-        qr::png(&qr::instruction_url(&self.public_url, model_id))
     }
 
     /// A table of names, for anyone signed in.
@@ -84,7 +80,7 @@ impl WikiRpc {
             ..UnitFilter::default()
         };
         let units = self.store.units(scope, filter).await?;
-        let qr_code = self.qr_code(record.id)?;
+        let qr_code = self.qr_codes.png(record.id)?;
         Ok(model(record, units, qr_code))
     }
 }
@@ -518,7 +514,7 @@ impl WikiService for WikiRpc {
         let names = self.store.model_names().await?;
         let mut labels = Vec::new();
         for u in self.store.units(&scope, filter).await? {
-            let url = qr::instruction_url(&self.public_url, u.environment_model_id);
+            let url = self.qr_codes.url(u.environment_model_id);
             labels.push(pb::Label {
                 environment_id: u.id,
                 environment_model_id: u.environment_model_id,
@@ -528,7 +524,7 @@ impl WikiService for WikiRpc {
                     .unwrap_or_default(),
                 inventory_number: u.inventory_number,
                 serial_number: u.serial_number,
-                qr_code: qr::png(&url)?,
+                qr_code: self.qr_codes.png(u.environment_model_id)?,
                 url,
             });
         }
