@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::text::Field;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceResult};
 use portal_proto::wiki::v1 as pb;
@@ -23,7 +24,6 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::qr::QrCodes;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
-use crate::domain::text::Field;
 use crate::domain::unit::UnitDraft;
 use crate::store::{
     Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{Keyed, rekey};
+use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
@@ -22,7 +23,6 @@ use crate::domain::maintenance::EntryDraft;
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::reference::{DocumentDraft, MSG_COUNTRY_NOT_FOUND, name_taken};
 use crate::domain::scope::Scope;
-use crate::domain::text::name_key;
 use crate::domain::unit::{MSG_UNIT_NOT_FOUND, UnitDraft, inventory_taken};
 
 pub const MSG_LINK_NOT_FOUND: &str = "Производитель или тип оборудования не найден";
@@ -143,8 +143,29 @@ impl NameTable {
     }
 }
 
-/// The reference tables whose names are unique as people read them.
-const KEYED_NAMES: [&str; 3] = ["countries", "environment_types", "manufacturers"];
+/// The reference names and titles that are unique as people read them.
+const KEYED_NAMES: [Keyed; 4] = [
+    Keyed {
+        table: "countries",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "environment_types",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "manufacturers",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "common_documents",
+        text: "title",
+        key: "title_key",
+    },
+];
 
 const MODEL_COLUMNS: &str = "SELECT m.id, m.name, m.brand_name, m.description, m.short_instruction, m.manufacturer_id, m.environment_type_id FROM environment_models m";
 const UNIT_COLUMNS: &str = "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, (SELECT l.next_due FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1) AS next_due FROM environments e WHERE e.retired_at IS NULL";
@@ -597,16 +618,11 @@ impl Store {
 
     // --- Reference data ---
 
-    /// Gives every reference name its key where it has none yet (rows from
-    /// before the keys existed) or one of an older rule.
+    /// Gives every reference name and document title its key where it has
+    /// none yet (rows from before the keys existed) or one of an older rule.
     pub async fn key_reference_names(&self) -> ServiceResult<()> {
-        for table in KEYED_NAMES {
-            let keyed = Keyed {
-                table,
-                text: "name",
-                key: "name_key",
-            };
-            rekey(&self.pool, &keyed, name_key).await?;
+        for keyed in &KEYED_NAMES {
+            rekey(&self.pool, keyed, name_key).await?;
         }
         Ok(())
     }
@@ -671,14 +687,17 @@ impl Store {
     }
 
     pub async fn create_document(&self, draft: &DocumentDraft) -> ServiceResult<DocumentRecord> {
-        Ok(sqlx::query_as(
-            "INSERT INTO common_documents (title, description, url) VALUES ($1, $2, $3) RETURNING id, title, description, url",
+        let title = &draft.title;
+        sqlx::query_as(
+            "INSERT INTO common_documents (title, title_key, description, url) VALUES ($1, $2, $3, $4) RETURNING id, title, description, url",
         )
-        .bind(&draft.title)
+        .bind(title)
+        .bind(name_key(title))
         .bind(&draft.description)
         .bind(&draft.url)
         .fetch_one(&self.pool)
-        .await?)
+        .await
+        .map_err(|e| refused(e, || name_taken(title), || name_taken(title)))
     }
 }
 

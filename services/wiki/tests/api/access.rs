@@ -287,7 +287,7 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
         "CreateCommonDocument" => done!(
             create_common_document,
             pb::CreateCommonDocumentRequest {
-                title: "Приказ".into(),
+                title: unique("Приказ"),
                 description: String::new(),
                 url: "https://hospital.example/order.pdf".into(),
             }
