@@ -274,7 +274,7 @@ async fn every_file_saver_route_answers_in_the_envelope() {
 }
 
 #[tokio::test]
-async fn uploads_without_a_file_or_rights_are_refused_and_nothing_is_kept() {
+async fn uploads_without_a_file_a_known_model_or_rights_are_refused_and_nothing_is_kept() {
     let portal = portal().await;
     let editor = editor(&portal);
     let save = "/api/file/save";
@@ -329,6 +329,15 @@ async fn uploads_without_a_file_or_rights_are_refused_and_nothing_is_kept() {
     assert_eq!(
         error(400, status, &body),
         "Ожидается форма multipart/form-data с файлом"
+    );
+
+    let unknown_model = document_form("999", "a.pdf", pdf(MIB));
+    assert_eq!(
+        refused(
+            404,
+            upload(&portal, save, Some(&editor), unknown_model).await
+        ),
+        "Модель оборудования, к которой относится документ, не найдена"
     );
 
     let form = || document_form(MODEL, "a.pdf", pdf(10));

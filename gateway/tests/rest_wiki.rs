@@ -484,6 +484,12 @@ async fn bad_reference_input_is_refused_with_a_russian_message() {
             400,
             "Введите название документа",
         ),
+        (
+            "environment-type",
+            json!({ "name": "ИВЛ\u{202E}лоб" }),
+            400,
+            "Название типа оборудования не должно содержать невидимых и управляющих символов",
+        ),
         ("country", json!({ "name": 5 }), 400, "Некорректный запрос"),
     ];
     for (resource, body, expected, message) in refused {
@@ -496,18 +502,39 @@ async fn bad_reference_input_is_refused_with_a_russian_message() {
         .await;
         assert_eq!(error(expected, status, &text), message, "{resource}");
     }
-    for (resource, first, again) in [
-        ("country", "Германия", " германия "),
-        ("manufacturer", "Дрёгер", "ДРЕГЕР"),
-        ("environment-type", "Аппарат ИВЛ", "аппарат ивл"),
+    let document = |title: &str| json!({ "title": title, "url": "https://portal.example/a.pdf" });
+    for (resource, first, again, shown) in [
+        (
+            "country",
+            json!({ "name": "Германия" }),
+            json!({ "name": " германия " }),
+            "германия",
+        ),
+        (
+            "manufacturer",
+            json!({ "name": "Дрёгер" }),
+            json!({ "name": "ДРЕГЕР" }),
+            "ДРЕГЕР",
+        ),
+        (
+            "environment-type",
+            json!({ "name": "Аппарат ИВЛ" }),
+            json!({ "name": "аппарат ивл" }),
+            "аппарат ивл",
+        ),
+        (
+            "common-document",
+            document("Приказ № 5 об учёте"),
+            document("ПРИКАЗ  № 5 об учете"),
+            "ПРИКАЗ № 5 об учете",
+        ),
     ] {
         let path = format!("/api/{resource}/create");
-        post_data(&portal, &path, &tokens.editor, json!({ "name": first })).await;
-        let (status, text) =
-            post_json(&portal, &path, &tokens.editor, json!({ "name": again })).await;
+        post_data(&portal, &path, &tokens.editor, first).await;
+        let (status, text) = post_json(&portal, &path, &tokens.editor, again).await;
         assert_eq!(
             error(409, status, &text),
-            format!("«{}» уже есть в справочнике", again.trim()),
+            format!("«{shown}» уже есть в справочнике"),
             "{resource}"
         );
     }

@@ -9,14 +9,13 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{Backend, Keyed, rekey};
+use portal_kit::text::name_key;
 use portal_kit::token::Subject;
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::any::Any;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 
-use crate::domain::department::{
-    DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN, title_key,
-};
+use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN};
 use crate::domain::ids::{IdSet, LinkTo};
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
@@ -907,10 +906,10 @@ impl Store {
         Ok(department)
     }
 
-    /// Gives every department title its key (see [`title_key`]) where it has none
+    /// Gives every department title its key (see [`name_key`]) where it has none
     /// yet: rows from before the key existed.
     pub async fn key_department_titles(&self) -> ServiceResult<()> {
-        rekey(&self.pool, &KEYED_TITLES, title_key).await
+        rekey(&self.pool, &KEYED_TITLES, name_key).await
     }
 
     /// Gives every login the key of [`LoginKey::of`] where it holds another: rows

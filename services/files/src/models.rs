@@ -3,15 +3,16 @@
 //! A document belongs to the model named by its `idRelated`, and who sees a
 //! model (an editor every one, anyone else those with an active unit in the
 //! departments of their token) is the wiki's rule, kept in one place. So
-//! listing or downloading a document asks the wiki for that model with the
-//! caller's own token; what the wiki hides is NOT_FOUND here as well.
+//! listing, downloading or saving a document asks the wiki whether the caller
+//! sees that model (`CheckEnvironmentModelVisible`, which reads nothing of it),
+//! with the caller's own token; what the wiki hides is NOT_FOUND here as well.
 
 use portal_kit::{ServiceError, ServiceResult};
-use portal_proto::wiki::v1::GetEnvironmentModelRequest;
+use portal_proto::wiki::v1::CheckEnvironmentModelVisibleRequest;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use tonic::body::Body;
 use tonic::metadata::MetadataMap;
-use tonic::{Code, Request, Status};
+use tonic::{Request, Status};
 use tower::util::BoxCloneSyncService;
 
 /// A channel to the wiki service: in the portal binary the gateway's balanced
@@ -37,24 +38,28 @@ impl Models {
     }
 
     /// Ok when the caller behind `metadata` may see model `model_id`;
-    /// NOT_FOUND with `not_found` when the wiki does not show it to them.
+    /// NOT_FOUND with `not_found` when the wiki does not show it to them (or
+    /// it does not exist).
     pub async fn require_visible(
         &self,
         metadata: &MetadataMap,
         model_id: i64,
         not_found: &str,
     ) -> ServiceResult<()> {
-        let mut request = Request::new(GetEnvironmentModelRequest {
+        let mut request = Request::new(CheckEnvironmentModelVisibleRequest {
             environment_model_id: model_id,
         });
         if let Some(token) = metadata.get(AUTHORIZATION) {
             request.metadata_mut().insert(AUTHORIZATION, token.clone());
         }
-        match self.wiki.clone().get_environment_model(request).await {
-            Ok(_) => Ok(()),
-            Err(status) if status.code() == Code::NotFound => {
-                Err(ServiceError::not_found(not_found))
-            }
+        match self
+            .wiki
+            .clone()
+            .check_environment_model_visible(request)
+            .await
+        {
+            Ok(reply) if reply.get_ref().visible => Ok(()),
+            Ok(_) => Err(ServiceError::not_found(not_found)),
             Err(status) => {
                 tracing::warn!(%status, model_id, "the wiki did not say whether a model is visible");
                 Err(ServiceError::Unavailable(MSG_WIKI_UNAVAILABLE.into()))

@@ -34,6 +34,8 @@ pub const MSG_NO_METADATA: &str = "Загрузка должна начинат�
 pub const MSG_SECOND_METADATA: &str = "Описание файла передаётся только один раз, в начале";
 pub const MSG_CHUNK_TOO_BIG: &str = "Часть файла больше 1 МБ";
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";
+pub const MSG_MODEL_NOT_FOUND: &str =
+    "Модель оборудования, к которой относится документ, не найдена";
 pub const MSG_UPLOAD_BROKEN: &str = "Загрузка прервана";
 
 /// The largest chunk an upload message may carry.
@@ -234,10 +236,15 @@ impl FilesService for FilesRpc {
         let uploader = Caller::of(&request)
             .require(Right::EquipmentEditing)?
             .user_id;
+        let credentials = request.metadata().clone();
         let (metadata, chunks): (pb::FileMetadata, _) = split_upload(request.into_inner()).await?;
         if metadata.id_related <= 0 {
             return Err(ServiceError::invalid(MSG_NO_MODEL).into());
         }
+        // Before a byte is stored: a document of no model would be no one's.
+        self.models
+            .require_visible(&credentials, metadata.id_related, MSG_MODEL_NOT_FOUND)
+            .await?;
         let id = self
             .save(
                 Kind::Document,

@@ -11,6 +11,7 @@ pub mod net;
 pub mod rich_text;
 pub mod serve;
 pub mod telemetry;
+pub mod text;
 pub mod token;
 
 #[cfg(feature = "testing")]

@@ -109,14 +109,20 @@ mod tests {
             let database = Database::connect(&db.url, &migrations())
                 .await
                 .expect("start");
-            // Two rows written before 0003, which read alike: one gets the key, and
-            // the start goes on.
+            // Two rows each written before 0003 and 0004, which read alike: one
+            // gets the key, and the start goes on.
             for name in ["Германия", "ГЕРМАНИЯ"] {
                 sqlx::query("INSERT INTO countries (name) VALUES ($1)")
                     .bind(name)
                     .execute(&database.pool)
                     .await
                     .expect("an old row");
+                sqlx::query("INSERT INTO common_documents (title, url) VALUES ($1, $2)")
+                    .bind(format!("Приказ, {name}"))
+                    .bind("https://hospital.example/order.pdf")
+                    .execute(&database.pool)
+                    .await
+                    .expect("an old document");
             }
             let store = Store::new(database.pool);
             store.key_reference_names().await.expect("keyed");
@@ -125,6 +131,20 @@ mod tests {
                 .await
                 .expect_err("a lookalike of a keyed old row");
             assert_eq!(refused.to_string(), "«германия» уже есть в справочнике");
+            let draft = crate::domain::reference::DocumentDraft::parse(
+                "приказ, германия",
+                "",
+                "https://hospital.example/order.pdf",
+            )
+            .expect("a draft");
+            let refused = store
+                .create_document(&draft)
+                .await
+                .expect_err("a lookalike of a keyed old document");
+            assert_eq!(
+                refused.to_string(),
+                "«приказ, германия» уже есть в справочнике"
+            );
         }
     }
 }

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::text::Field;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceResult};
 use portal_proto::wiki::v1 as pb;
@@ -20,10 +21,9 @@ use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind, Standing, standing};
 use crate::domain::model::{ModelDraft, ModelInput};
-use crate::domain::qr;
+use crate::domain::qr::QrCodes;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
-use crate::domain::text::Field;
 use crate::domain::unit::UnitDraft;
 use crate::store::{
     Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,
@@ -34,8 +34,8 @@ use portal_kit::day::Day;
 pub struct WikiRpc {
     store: Store,
     sanitizer: Sanitizer,
-    /// `PORTAL_PUBLIC_URL`: what QR codes point to.
-    public_url: String,
+    /// What QR codes point to (`PORTAL_PUBLIC_URL`), each code drawn once.
+    qr_codes: QrCodes,
 }
 
 impl WikiRpc {
@@ -43,12 +43,8 @@ impl WikiRpc {
         WikiRpc {
             store,
             sanitizer: Sanitizer::new(public_url),
-            public_url: public_url.trim_end_matches('/').to_owned(),
+            qr_codes: QrCodes::new(public_url),
         }
-    }
-
-    fn qr_code(&self, model_id: i64) -> ServiceResult<Vec<u8>> {
-        qr::png(&qr::instruction_url(&self.public_url, model_id))
     }
 
     /// A table of names, for anyone signed in.
@@ -84,7 +80,7 @@ impl WikiRpc {
             ..UnitFilter::default()
         };
         let units = self.store.units(scope, filter).await?;
-        let qr_code = self.qr_code(record.id)?;
+        let qr_code = self.qr_codes.png(record.id)?;
         Ok(model(record, units, qr_code))
     }
 }
@@ -189,6 +185,18 @@ impl WikiService for WikiRpc {
         })
     }
 
+    async fn check_environment_model_visible(
+        &self,
+        request: Request<pb::CheckEnvironmentModelVisibleRequest>,
+    ) -> RpcResult<pb::CheckEnvironmentModelVisibleResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let visible = self
+            .store
+            .is_model_visible(&scope, request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::CheckEnvironmentModelVisibleResponse { visible })
+    }
+
     async fn create_environment_model(
         &self,
         request: Request<pb::CreateEnvironmentModelRequest>,
@@ -269,12 +277,10 @@ impl WikiService for WikiRpc {
         request: Request<pb::ListEnvironmentsByModelRequest>,
     ) -> RpcResult<pb::ListEnvironmentsByModelResponse> {
         let scope = Scope::of(&Caller::of(&request))?;
-        let record = self
-            .store
-            .visible_model(&scope, request.get_ref().environment_model_id)
-            .await?;
+        let model_id = request.get_ref().environment_model_id;
+        self.store.require_visible_model(&scope, model_id).await?;
         let filter = UnitFilter {
-            model_id: Some(record.id),
+            model_id: Some(model_id),
             ..UnitFilter::default()
         };
         let today = Day::today();
@@ -425,11 +431,9 @@ impl WikiService for WikiRpc {
         request: Request<pb::ListJournalsRequest>,
     ) -> RpcResult<pb::ListJournalsResponse> {
         let scope = Scope::of(&Caller::of(&request))?;
-        let record = self
-            .store
-            .visible_model(&scope, request.get_ref().environment_model_id)
-            .await?;
-        let journals = self.store.journals(record.id).await?;
+        let model_id = request.get_ref().environment_model_id;
+        self.store.require_visible_model(&scope, model_id).await?;
+        let journals = self.store.journals(model_id).await?;
         reply(pb::ListJournalsResponse {
             journals: journals
                 .into_iter()
@@ -469,7 +473,7 @@ impl WikiService for WikiRpc {
         let scope = Scope::of(&Caller::of(&request))?;
         let journal = self.store.journal(request.get_ref().journal_id).await?;
         self.store
-            .visible_model(&scope, journal.environment_model_id)
+            .require_visible_model(&scope, journal.environment_model_id)
             .await?;
         let entries = self.store.journal_entries(journal.id).await?;
         reply(pb::ListJournalEntriesResponse {
@@ -510,7 +514,7 @@ impl WikiService for WikiRpc {
         let names = self.store.model_names().await?;
         let mut labels = Vec::new();
         for u in self.store.units(&scope, filter).await? {
-            let url = qr::instruction_url(&self.public_url, u.environment_model_id);
+            let url = self.qr_codes.url(u.environment_model_id);
             labels.push(pb::Label {
                 environment_id: u.id,
                 environment_model_id: u.environment_model_id,
@@ -520,7 +524,7 @@ impl WikiService for WikiRpc {
                     .unwrap_or_default(),
                 inventory_number: u.inventory_number,
                 serial_number: u.serial_number,
-                qr_code: qr::png(&url)?,
+                qr_code: self.qr_codes.png(u.environment_model_id)?,
                 url,
             });
         }

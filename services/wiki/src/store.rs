@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{Keyed, rekey};
+use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
@@ -22,7 +23,6 @@ use crate::domain::maintenance::EntryDraft;
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::reference::{DocumentDraft, MSG_COUNTRY_NOT_FOUND, name_taken};
 use crate::domain::scope::Scope;
-use crate::domain::text::name_key;
 use crate::domain::unit::{MSG_UNIT_NOT_FOUND, UnitDraft, inventory_taken};
 
 pub const MSG_LINK_NOT_FOUND: &str = "Производитель или тип оборудования не найден";
@@ -143,14 +143,53 @@ impl NameTable {
     }
 }
 
-/// The reference tables whose names are unique as people read them.
-const KEYED_NAMES: [&str; 3] = ["countries", "environment_types", "manufacturers"];
+/// The reference names and titles that are unique as people read them.
+const KEYED_NAMES: [Keyed; 4] = [
+    Keyed {
+        table: "countries",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "environment_types",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "manufacturers",
+        text: "name",
+        key: "name_key",
+    },
+    Keyed {
+        table: "common_documents",
+        text: "title",
+        key: "title_key",
+    },
+];
 
 const MODEL_COLUMNS: &str = "SELECT m.id, m.name, m.brand_name, m.description, m.short_instruction, m.manufacturer_id, m.environment_type_id FROM environment_models m";
 const UNIT_COLUMNS: &str = "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, (SELECT l.next_due FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1) AS next_due FROM environments e WHERE e.retired_at IS NULL";
 const ENTRY_COLUMNS: &str = "SELECT l.id, l.environment_id, e.environment_model_id, l.performed_on, l.kind, l.performed_by, l.description, l.result, l.next_due, l.author_id, l.author_name, l.created_at FROM maintenance_entries l JOIN environments e ON e.id = l.environment_id";
 const JOURNAL_COLUMNS: &str = "SELECT j.id, j.environment_model_id, j.name FROM journals j";
 const JOURNAL_ENTRY_COLUMNS: &str = "SELECT x.id, x.journal_id, x.entry_date, x.text, x.author_id, x.author_name, x.created_at FROM journal_entries x";
+
+/// Who sees a model, the one place of the rule: `Scope::Everything` (an
+/// equipment editor) every model, anyone else those with an active unit in
+/// the departments of their token. A condition on `environment_models m` with
+/// its binds numbered from `first`, or none when the scope sees no model.
+fn sees_model(scope: &Scope, first: usize) -> Option<(String, &[i64])> {
+    match scope {
+        Scope::Everything => Some(("1 = 1".to_owned(), &[])),
+        Scope::Departments(ids) if ids.is_empty() => None,
+        Scope::Departments(ids) => Some((
+            format!(
+                "m.id IN (SELECT e.environment_model_id FROM environments e WHERE e.retired_at IS NULL AND e.department_id IN {})",
+                placeholders(first, ids.len())
+            ),
+            ids,
+        )),
+    }
+}
 
 /// `($first, $first+1, …)` for `count` binds.
 fn placeholders(first: usize, count: usize) -> String {
@@ -199,26 +238,15 @@ impl Store {
 
     // --- Models ---
 
-    /// The models `scope` sees: every one, or those with an active unit in the
-    /// scope's departments.
+    /// The models `scope` sees, by name.
     pub async fn models(&self, scope: &Scope) -> ServiceResult<Vec<ModelRecord>> {
-        match scope {
-            Scope::Everything => Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-                "{MODEL_COLUMNS} ORDER BY m.name, m.id"
-            )))
+        let Some((sees, ids)) = sees_model(scope, 1) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!("{MODEL_COLUMNS} WHERE {sees} ORDER BY m.name, m.id");
+        Ok(bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), ids)
             .fetch_all(&self.pool)
-            .await?),
-            Scope::Departments(ids) if ids.is_empty() => Ok(Vec::new()),
-            Scope::Departments(ids) => {
-                let sql = format!(
-                    "{MODEL_COLUMNS} WHERE m.id IN (SELECT e.environment_model_id FROM environments e WHERE e.retired_at IS NULL AND e.department_id IN {}) ORDER BY m.name, m.id",
-                    placeholders(1, ids.len())
-                );
-                Ok(bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), ids)
-                    .fetch_all(&self.pool)
-                    .await?)
-            }
-        }
+            .await?)
     }
 
     /// A model whoever asks may know of: the public instruction, and writes.
@@ -234,26 +262,47 @@ impl Store {
 
     /// A model `scope` sees; NOT_FOUND otherwise, as if it did not exist.
     pub async fn visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<ModelRecord> {
-        let model = self.model(id).await?;
-        match scope {
-            Scope::Everything => Ok(model),
-            Scope::Departments(_) => {
-                let units = self
-                    .units(
-                        scope,
-                        UnitFilter {
-                            model_id: Some(id),
-                            ..UnitFilter::default()
-                        },
-                    )
-                    .await?;
-                if units.is_empty() {
-                    Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND))
-                } else {
-                    Ok(model)
-                }
-            }
+        self.one_visible_model(MODEL_COLUMNS, scope, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+    }
+
+    /// Whether `scope` sees model `id`, reading nothing of it (its instruction
+    /// may be megabytes).
+    pub async fn is_model_visible(&self, scope: &Scope, id: i64) -> ServiceResult<bool> {
+        let found: Option<(i64,)> = self
+            .one_visible_model("SELECT m.id FROM environment_models m", scope, id)
+            .await?;
+        Ok(found.is_some())
+    }
+
+    /// Ok when `scope` sees model `id`; NOT_FOUND otherwise, as if it did not
+    /// exist.
+    pub async fn require_visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<()> {
+        if self.is_model_visible(scope, id).await? {
+            Ok(())
+        } else {
+            Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND))
         }
+    }
+
+    /// `columns` (a SELECT from `environment_models m`) of model `id` if
+    /// `scope` sees it.
+    async fn one_visible_model<T>(
+        &self,
+        columns: &str,
+        scope: &Scope,
+        id: i64,
+    ) -> ServiceResult<Option<T>>
+    where
+        T: Send + Unpin + for<'r> FromRow<'r, sqlx::any::AnyRow>,
+    {
+        let Some((sees, ids)) = sees_model(scope, 2) else {
+            return Ok(None);
+        };
+        let sql = format!("{columns} WHERE m.id = $1 AND {sees}");
+        let query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id);
+        Ok(bind_all(query, ids).fetch_optional(&self.pool).await?)
     }
 
     pub async fn has_models(&self) -> ServiceResult<bool> {
@@ -569,16 +618,11 @@ impl Store {
 
     // --- Reference data ---
 
-    /// Gives every reference name its key where it has none yet (rows from
-    /// before the keys existed) or one of an older rule.
+    /// Gives every reference name and document title its key where it has
+    /// none yet (rows from before the keys existed) or one of an older rule.
     pub async fn key_reference_names(&self) -> ServiceResult<()> {
-        for table in KEYED_NAMES {
-            let keyed = Keyed {
-                table,
-                text: "name",
-                key: "name_key",
-            };
-            rekey(&self.pool, &keyed, name_key).await?;
+        for keyed in &KEYED_NAMES {
+            rekey(&self.pool, keyed, name_key).await?;
         }
         Ok(())
     }
@@ -643,14 +687,17 @@ impl Store {
     }
 
     pub async fn create_document(&self, draft: &DocumentDraft) -> ServiceResult<DocumentRecord> {
-        Ok(sqlx::query_as(
-            "INSERT INTO common_documents (title, description, url) VALUES ($1, $2, $3) RETURNING id, title, description, url",
+        let title = &draft.title;
+        sqlx::query_as(
+            "INSERT INTO common_documents (title, title_key, description, url) VALUES ($1, $2, $3, $4) RETURNING id, title, description, url",
         )
-        .bind(&draft.title)
+        .bind(title)
+        .bind(name_key(title))
         .bind(&draft.description)
         .bind(&draft.url)
         .fetch_one(&self.pool)
-        .await?)
+        .await
+        .map_err(|e| refused(e, || name_taken(title), || name_taken(title)))
     }
 }
 

@@ -362,6 +362,11 @@ test('a missing or foreign department or model says so at once', async ({ page, 
   await page.goto('/departments/environments/1/environment/999/documentation');
   await expect(page.getByText('Модель оборудования не найдена.')).toBeVisible(soon);
   await expect(crumbs(page).getByText('Не найдено')).toBeVisible();
+  // A model that exists, under a department that does not (the demo's models are 1 to 4 in
+  // the order of services/wiki/src/demo.rs: the monitor is 1, the ventilator, ICU only, 2).
+  await page.goto('/departments/environments/999/environment/1/documentation');
+  await expect(page.getByText('Отделение не найдено.')).toBeVisible(soon);
+  await expect(page.getByRole('heading', { name: monitor })).toHaveCount(0);
 
   await signOut(page);
   await signIn(page, nurse);
@@ -369,6 +374,12 @@ test('a missing or foreign department or model says so at once', async ({ page, 
   await expect(page.getByText('Отделение не найдено.')).toBeVisible(soon);
   await expect(page.getByText('У вас нет доступа к данному ресурсу')).toHaveCount(1);
   await saveScreenshot('equipment-foreign-department');
+  await page.goto('/departments/environments/3/environment/1/documentation');
+  await expect(page.getByText('Отделение не найдено.')).toBeVisible(soon);
+  await expect(page.getByRole('heading', { name: monitor })).toHaveCount(0);
+  await page.goto('/departments/environments/2/environment/2/documentation'); // surgery: hers, no ventilator
+  await expect(page.getByText('Модель оборудования не найдена.')).toBeVisible(soon);
+  await expect(page.getByRole('heading', { name: ventilator })).toHaveCount(0);
 });
 
 test('the create-unit form marks every missing field at once; a long model name wraps in its menu', async ({

@@ -1,9 +1,9 @@
 //! Departments (отделения): a title and the staff who belong to them.
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape, name_key};
 
 use super::ids::IdSet;
-use super::text::has_hidden_chars;
 
 pub const MAX_TITLE_CHARS: usize = 200;
 pub const MSG_TITLE_REQUIRED: &str = "Введите название отделения";
@@ -13,6 +13,14 @@ pub const MSG_TITLE_TAKEN: &str = "Отделение с таким назван
 pub const MSG_TITLE_HIDDEN_CHARS: &str =
     "Название отделения не должно содержать невидимых и управляющих символов";
 
+const TITLE: Field = Field {
+    required: MSG_TITLE_REQUIRED,
+    too_long: MSG_TITLE_TOO_LONG,
+    hidden: MSG_TITLE_HIDDEN_CHARS,
+    max_chars: MAX_TITLE_CHARS,
+    shape: Shape::Line,
+};
+
 /// A department's title: trimmed, not blank, at most [`MAX_TITLE_CHARS`], every
 /// character one that shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,17 +29,7 @@ pub struct Title(String);
 impl Title {
     /// Runs of white space (tabs and line breaks too) become one space.
     pub fn parse(input: &str) -> Result<Title, ServiceError> {
-        let title = input.split_whitespace().collect::<Vec<_>>().join(" ");
-        let title = title.as_str();
-        if title.is_empty() {
-            Err(ServiceError::invalid(MSG_TITLE_REQUIRED))
-        } else if title.chars().count() > MAX_TITLE_CHARS {
-            Err(ServiceError::invalid(MSG_TITLE_TOO_LONG))
-        } else if has_hidden_chars(title) {
-            Err(ServiceError::invalid(MSG_TITLE_HIDDEN_CHARS))
-        } else {
-            Ok(Title(title.to_owned()))
-        }
+        TITLE.required(input).map(Title)
     }
 
     pub fn as_str(&self) -> &str {
@@ -40,20 +38,9 @@ impl Title {
 
     /// What makes two titles one department to the people choosing from a list:
     /// case, runs of spaces and ё written as е do not tell departments apart.
-    /// Folded here rather than in SQL, where SQLite's `lower` folds only ASCII.
     pub fn key(&self) -> String {
-        title_key(&self.0)
+        name_key(&self.0)
     }
-}
-
-/// The key of any stored title (see [`Title::key`]).
-pub fn title_key(title: &str) -> String {
-    title
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-        .replace('ё', "е")
 }
 
 /// What creating or updating a department writes: the title and the complete

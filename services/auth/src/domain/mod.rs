@@ -9,5 +9,4 @@ pub mod password;
 pub mod rate_limit;
 pub mod refresh;
 pub mod secret;
-pub mod text;
 pub mod user;

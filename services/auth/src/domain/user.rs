@@ -3,12 +3,12 @@
 //! a login and a password; a blank password on edit keeps the old one).
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 use portal_proto::auth::v1::UserDraft;
 
 use super::ids::IdSet;
 use super::login::Login;
 use super::password::Password;
-use super::text::has_hidden_chars;
 
 pub const MAX_NAME_CHARS: usize = 100;
 pub const MAX_EMAIL_CHARS: usize = 254;
@@ -32,19 +32,29 @@ pub enum NamePart {
 }
 
 impl NamePart {
-    fn required_message(self) -> &'static str {
-        match self {
-            NamePart::Name => "Введите имя",
-            NamePart::Surname => "Введите фамилию",
-            NamePart::Patronymic => "Введите отчество",
+    fn field(self) -> &'static Field {
+        const fn part(required: &'static str, too_long: &'static str) -> Field {
+            Field {
+                required,
+                too_long,
+                hidden: MSG_NAME_HIDDEN_CHARS,
+                max_chars: MAX_NAME_CHARS,
+                shape: Shape::Line,
+            }
         }
-    }
-
-    fn too_long_message(self) -> &'static str {
+        const NAME: Field = part("Введите имя", "Имя не должно превышать 100 символов");
+        const SURNAME: Field = part(
+            "Введите фамилию",
+            "Фамилия не должна превышать 100 символов",
+        );
+        const PATRONYMIC: Field = part(
+            "Введите отчество",
+            "Отчество не должно превышать 100 символов",
+        );
         match self {
-            NamePart::Name => "Имя не должно превышать 100 символов",
-            NamePart::Surname => "Фамилия не должна превышать 100 символов",
-            NamePart::Patronymic => "Отчество не должно превышать 100 символов",
+            NamePart::Name => &NAME,
+            NamePart::Surname => &SURNAME,
+            NamePart::Patronymic => &PATRONYMIC,
         }
     }
 }
@@ -56,16 +66,13 @@ pub struct PersonName(String);
 
 impl PersonName {
     pub fn parse(input: &str, part: NamePart, required: bool) -> Result<PersonName, ServiceError> {
-        let name = input.trim();
-        if required && name.is_empty() {
-            Err(ServiceError::invalid(part.required_message()))
-        } else if name.chars().count() > MAX_NAME_CHARS {
-            Err(ServiceError::invalid(part.too_long_message()))
-        } else if has_hidden_chars(name) {
-            Err(ServiceError::invalid(MSG_NAME_HIDDEN_CHARS))
+        let field = part.field();
+        let name = if required {
+            field.required(input)?
         } else {
-            Ok(PersonName(name.to_owned()))
-        }
+            field.optional(input)?
+        };
+        Ok(PersonName(name))
     }
 
     pub fn as_str(&self) -> &str {

@@ -65,7 +65,10 @@ async fn check_matrix(backend: Backend) {
         let token = tokens[who].as_deref();
         let mut client = app.client.clone();
         match rpc {
-            "SaveFile" => code(&app.save_document(token, 7, "b.pdf", &pdf(100)).await),
+            "SaveFile" => code(
+                &app.save_document(token, app.model, "b.pdf", &pdf(100))
+                    .await,
+            ),
             "GetFiles" => code(
                 &client
                     .get_files(with_token(
@@ -88,7 +91,7 @@ async fn check_matrix(backend: Backend) {
             "DownloadFile/video" => code(&app.download(token, video.id, None).await),
             "DeleteFile" => {
                 let victim = app
-                    .save_document(Some(&editor), 8, "c.pdf", &pdf(100))
+                    .save_document(Some(&editor), app.model, "c.pdf", &pdf(100))
                     .await
                     .expect("a file to delete");
                 code(
@@ -108,7 +111,7 @@ async fn check_matrix(backend: Backend) {
 async fn an_expired_or_forged_token_reads_no_document() {
     let app = spawn_app(Backend::Sqlite, StoreKind::Directory, false).await;
     let document = app
-        .save_document(Some(&app.editor_token()), 7, "a.pdf", &pdf(100))
+        .save_document(Some(&app.editor_token()), app.model, "a.pdf", &pdf(100))
         .await
         .expect("document");
     let result = app.download(Some("not-a-token"), document.id, None).await;

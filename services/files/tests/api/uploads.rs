@@ -1,7 +1,9 @@
 //! Uploads, lists, downloads (whole and ranged) and deletes, on every backend
 //! and both object stores; what is refused, and that a refusal keeps nothing.
 
-use portal_files::rpc::{MSG_FILE_NOT_FOUND, MSG_NO_METADATA, MSG_NO_MODEL, MSG_SECOND_METADATA};
+use portal_files::rpc::{
+    MSG_FILE_NOT_FOUND, MSG_MODEL_NOT_FOUND, MSG_NO_METADATA, MSG_NO_MODEL, MSG_SECOND_METADATA,
+};
 use portal_proto::files::v1 as pb;
 use sha2::{Digest, Sha256};
 use tonic::Code;
@@ -262,6 +264,30 @@ async fn a_broken_upload_stream_is_refused() {
             assert_refused(result.map(|r| r.into_inner()), message);
         }
         assert_eq!(app.stored_blobs().await, 0);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_document_of_a_model_the_wiki_does_not_know_is_refused_and_nothing_is_kept() {
+    on_each_setup(|app| async move {
+        let editor = app.editor_token();
+        let unknown = app.model + 1000;
+        let refused = app
+            .save_document(Some(&editor), unknown, "manual.pdf", &pdf(1024 * 1024))
+            .await;
+        assert_status(refused, Code::NotFound, MSG_MODEL_NOT_FOUND);
+        assert_eq!(app.stored_blobs().await, 0, "no blob, not even a part");
+        sqlx::any::install_default_drivers();
+        let database = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("the files database");
+        let records: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM files")
+            .fetch_one(&database)
+            .await
+            .expect("count");
+        assert_eq!(records, 0, "no record");
+        database.close().await;
     })
     .await;
 }

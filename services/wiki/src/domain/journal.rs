@@ -2,9 +2,10 @@
 //! entries.
 
 use portal_kit::ServiceError;
-
-use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS, name_key};
 use portal_kit::day::Day;
+use portal_kit::text::{Field, Shape, name_key};
+
+use super::text::{MAX_NAME_CHARS, MAX_TEXT_CHARS};
 
 pub const MSG_JOURNAL_NOT_FOUND: &str = "Журнал не найден";
 pub const MSG_ENTRY_DATE_REQUIRED: &str = "Укажите дату записи";
@@ -12,12 +13,16 @@ pub const MSG_ENTRY_DATE_REQUIRED: &str = "Укажите дату записи"
 const NAME: Field = Field {
     required: "Введите название журнала",
     too_long: "Название журнала не должно превышать 300 символов",
+    hidden: "Название журнала не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const TEXT: Field = Field {
     required: "Введите текст записи",
     too_long: "Запись не должна превышать 5000 символов",
+    hidden: "Запись не должна содержать невидимых и управляющих символов",
     max_chars: MAX_TEXT_CHARS,
+    shape: Shape::Lines,
 };
 
 /// The 409 message when a model already has a journal of that name.

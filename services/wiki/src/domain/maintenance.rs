@@ -2,9 +2,10 @@
 //! overdue, by the next due date of its latest entry.
 
 use portal_kit::ServiceError;
-
-use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS};
 use portal_kit::day::Day;
+use portal_kit::text::{Field, Shape};
+
+use super::text::{MAX_NAME_CHARS, MAX_TEXT_CHARS};
 
 /// A unit is due soon when its next maintenance is at most this many days away.
 pub const DUE_SOON_DAYS: i64 = 30;
@@ -18,17 +19,23 @@ pub const MSG_NEXT_DUE_NOT_AFTER: &str =
 const PERFORMER: Field = Field {
     required: "Укажите, кто выполнил обслуживание",
     too_long: "Исполнитель не должен превышать 300 символов",
+    hidden: "Исполнитель не должен содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const DESCRIPTION: Field = Field {
     required: "Опишите выполненные работы",
     too_long: "Описание работ не должно превышать 5000 символов",
+    hidden: "Описание работ не должно содержать невидимых и управляющих символов",
     max_chars: MAX_TEXT_CHARS,
+    shape: Shape::Lines,
 };
 const RESULT: Field = Field {
     required: "Укажите результат обслуживания",
     too_long: "Результат не должен превышать 5000 символов",
+    hidden: "Результат не должен содержать невидимых и управляющих символов",
     max_chars: MAX_TEXT_CHARS,
+    shape: Shape::Lines,
 };
 
 /// What kind of work an entry records.

@@ -2,9 +2,10 @@
 //! short instruction (spec §5: name, brand name and description required).
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 
 use super::instruction::Sanitizer;
-use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS};
+use super::text::{MAX_NAME_CHARS, MAX_TEXT_CHARS};
 
 pub const MSG_MODEL_NOT_FOUND: &str = "Модель оборудования не найдена";
 pub const MSG_INSTRUCTION_NOT_FOUND: &str = "Инструкция не найдена";
@@ -12,17 +13,23 @@ pub const MSG_INSTRUCTION_NOT_FOUND: &str = "Инструкция не найд�
 const NAME: Field = Field {
     required: "Введите название модели оборудования",
     too_long: "Название модели не должно превышать 300 символов",
+    hidden: "Название модели не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const BRAND: Field = Field {
     required: "Введите название бренда",
     too_long: "Название бренда не должно превышать 300 символов",
+    hidden: "Название бренда не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const DESCRIPTION: Field = Field {
     required: "Введите описание модели оборудования",
     too_long: "Описание модели не должно превышать 5000 символов",
+    hidden: "Описание модели не должно содержать невидимых и управляющих символов",
     max_chars: MAX_TEXT_CHARS,
+    shape: Shape::Lines,
 };
 
 /// What creating or updating a model writes.

@@ -2,8 +2,9 @@
 //! documents (regulations and manuals not tied to one model).
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 
-use super::text::{Field, MAX_NAME_CHARS, MAX_TEXT_CHARS};
+use super::text::{MAX_NAME_CHARS, MAX_TEXT_CHARS};
 
 pub const MSG_URL_INVALID: &str = "Ссылка на документ должна начинаться с http:// или https://";
 pub const MSG_COUNTRY_NOT_FOUND: &str = "Страна не найдена";
@@ -11,32 +12,44 @@ pub const MSG_COUNTRY_NOT_FOUND: &str = "Страна не найдена";
 pub const COUNTRY: Field = Field {
     required: "Введите название страны",
     too_long: "Название страны не должно превышать 300 символов",
+    hidden: "Название страны не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 pub const MANUFACTURER: Field = Field {
     required: "Введите название производителя",
     too_long: "Название производителя не должно превышать 300 символов",
+    hidden: "Название производителя не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 pub const ENVIRONMENT_TYPE: Field = Field {
     required: "Введите название типа оборудования",
     too_long: "Название типа оборудования не должно превышать 300 символов",
+    hidden: "Название типа оборудования не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const DOCUMENT_TITLE: Field = Field {
     required: "Введите название документа",
     too_long: "Название документа не должно превышать 300 символов",
+    hidden: "Название документа не должно содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const DOCUMENT_DESCRIPTION: Field = Field {
     required: "Введите описание документа",
     too_long: "Описание документа не должно превышать 5000 символов",
+    hidden: "Описание документа не должно содержать невидимых и управляющих символов",
     max_chars: MAX_TEXT_CHARS,
+    shape: Shape::Lines,
 };
 const DOCUMENT_URL: Field = Field {
     required: "Укажите ссылку на документ",
     too_long: "Ссылка не должна превышать 2000 символов",
+    hidden: "Ссылка не должна содержать невидимых и управляющих символов",
     max_chars: 2_000,
+    shape: Shape::Line,
 };
 
 /// The 409 message when a name is taken.

@@ -3,8 +3,9 @@
 //! required). Inventory numbers are unique; the store's unique index says so.
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 
-use super::text::{Field, MAX_NAME_CHARS};
+use super::text::MAX_NAME_CHARS;
 
 pub const MSG_UNIT_NOT_FOUND: &str = "Оборудование не найдено";
 pub const MSG_DEPARTMENT_REQUIRED: &str = "Выберите отделение, где установлено оборудование";
@@ -12,12 +13,16 @@ pub const MSG_DEPARTMENT_REQUIRED: &str = "Выберите отделение, 
 const SERIAL: Field = Field {
     required: "Введите серийный номер",
     too_long: "Серийный номер не должен превышать 300 символов",
+    hidden: "Серийный номер не должен содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 const INVENTORY: Field = Field {
     required: "Введите инвентарный номер",
     too_long: "Инвентарный номер не должен превышать 300 символов",
+    hidden: "Инвентарный номер не должен содержать невидимых и управляющих символов",
     max_chars: MAX_NAME_CHARS,
+    shape: Shape::Line,
 };
 
 /// The 409 message when an inventory number is taken.

@@ -29,6 +29,9 @@ const MATRIX: &[AccessRule] = &[
     ),
     ("GetEnvironmentModel/own", SIGNED_IN),
     ("GetEnvironmentModel/other", HIDDEN),
+    // Answers `visible: false` for the other department's model.
+    ("CheckEnvironmentModelVisible/own", SIGNED_IN),
+    ("CheckEnvironmentModelVisible/other", SIGNED_IN),
     ("CreateEnvironmentModel", EQUIPMENT_EDITING),
     ("UpdateEnvironmentModel", EQUIPMENT_EDITING),
     ("SaveInstruction", EQUIPMENT_EDITING),
@@ -140,6 +143,12 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
         "GetEnvironmentModel" => done!(
             get_environment_model,
             pb::GetEnvironmentModelRequest {
+                environment_model_id
+            }
+        ),
+        "CheckEnvironmentModelVisible" => done!(
+            check_environment_model_visible,
+            pb::CheckEnvironmentModelVisibleRequest {
                 environment_model_id
             }
         ),
@@ -278,7 +287,7 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
         "CreateCommonDocument" => done!(
             create_common_document,
             pb::CreateCommonDocumentRequest {
-                title: "Приказ".into(),
+                title: unique("Приказ"),
                 description: String::new(),
                 url: "https://hospital.example/order.pdf".into(),
             }

@@ -226,7 +226,7 @@ async fn journals_are_named_once_per_model_and_entries_carry_their_author() {
         assert_status(
             again,
             Code::FailedPrecondition,
-            "У этой модели уже есть журнал «журнал  ДЕЗИНФЕКЦИИ»",
+            "У этой модели уже есть журнал «журнал ДЕЗИНФЕКЦИИ»",
         );
         let author = app.keys.token(7, &[Right::EquipmentEditing], &[]);
         for (date, text) in [(day(-1), "Первая"), (day(0), "Вторая")] {

@@ -6,25 +6,42 @@ import { LoadError } from '@/components/load-state';
 import { NavTabs } from '@/components/nav-tabs';
 import { paths } from '@/config/paths';
 import { equipmentStrings } from '@/lib/equipment-strings';
+import { isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
+import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useModel } from '../api/equipment-queries';
+import { useDepartment, useModel } from '../api/equipment-queries';
 import { UnitsList } from './units-list';
 
 /**
  * Spec §2: an equipment model of a department: its name ('Загрузка...' while it loads), an
  * illustration, its sections (documentation, short instruction, logbook, journals) and the
  * department's units of it.
+ *
+ * The page is the model *in that department*, as the list it is opened from: a department that
+ * is unknown or not the reader's (auth refuses it, as the equipment list shows) is 'Отделение
+ * не найдено.'; a model with no unit there is 'Модель оборудования не найдена.' to staff, since
+ * the wiki shows them a model through its units only. An editor sees every model of an
+ * existing department, so as to add its first unit there.
  */
 export function ModelPage() {
   const params = useParams();
   const departmentId = parseId(params.departmentId);
   const modelId = parseId(params.id);
   const query = useModel(modelId);
-  const model = query.data?.environmentModel;
+  // The department's breadcrumb asks the same: one call.
+  const department = useDepartment(departmentId);
+  const editor = useHasRight(Right.EquipmentEditing) === true;
+  const loaded = query.data?.environmentModel;
+  const model = department.isSuccess ? loaded : undefined;
 
-  if (modelId === undefined || departmentId === undefined || query.isError || (query.isSuccess && !model)) {
+  if (departmentId === undefined || (department.isError && isClientError(department.error))) {
+    return <LoadError message={equipmentStrings.departmentNotFound} />;
+  }
+  if (department.isError) return <LoadError />;
+  const deployedHere = editor || model?.environments.some((unit) => unit.departmentId === departmentId);
+  if (modelId === undefined || query.isError || (query.isSuccess && !loaded) || (model && !deployedHere)) {
     return <LoadError message={equipmentStrings.modelNotFound} />;
   }
 
