@@ -14,15 +14,20 @@ export default defineConfig({
     react(),
     // A .br and a .gz beside every text file; the gateway sends the one a browser accepts.
     compression({ algorithms: ['brotliCompress', 'gzip'], exclude: [/\.vite[\\/]/] }),
-    // Issue 10's targets: a phone scanning a QR code, a ward PC opening the sign-in page.
+    // Issue 10's targets: a phone scanning a QR code, a ward PC opening the sign-in page. Each
+    // page is a lazy route over the shared entry (router, theme, guards); toasts load with the
+    // first one. The public page is well under issue 10's 150 KB (136 KB in Nov 2026): its
+    // ceiling keeps most of that gap, so that a shared import slipping in is caught.
     firstLoadBudget([
-      { page: '/login', routeModules: [], maxBrotliBytes: 150 * kib },
+      {
+        page: '/login',
+        routeModules: ['src/features/auth/components/login-page.tsx'],
+        maxBrotliBytes: 150 * kib,
+      },
       {
         page: '/short-instruction/:environmentId',
         routeModules: ['src/features/equipment/components/public-instruction-page.tsx'],
-        // 1 KB over issue 10's 150: the video player and the one retry rule every page
-        // shares put it at 150.0; trimming the shared shell is the open task.
-        maxBrotliBytes: 151 * kib,
+        maxBrotliBytes: 142 * kib,
       },
     ]),
   ],

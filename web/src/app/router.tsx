@@ -13,9 +13,9 @@ import { RequireSession } from '@/lib/session/guards';
 
 import { PageLoad } from './layout/page-load';
 
-// Route-level code splitting: only the sign-in page and these few guards are in the first
-// file a browser loads; every other page, the portal's layout and the data layer arrive
-// through a route's `lazy` on first use (see ARCHITECTURE.md, "The web client's loading").
+// Route-level code splitting: only the route table, these few guards and the no-access page
+// are in the first file a browser loads; every other page (the sign-in page too), the portal's
+// layout and the data layer arrive through a route's `lazy` on first use (see ARCHITECTURE.md).
 const dataProvider: RouteObject['lazy'] = async () => ({
   Component: (await import('./data-provider')).DataProvider,
 });

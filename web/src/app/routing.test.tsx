@@ -84,7 +84,8 @@ describe('access to routes', () => {
     signInAs();
     const router = await renderRoute('/home');
     act(() => endSession());
-    expect(router.state.location.pathname).toBe('/login');
+    // The sign-in page's code loads on the way (a lazy route).
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   });
 
   it('Выход revokes the session and opens the sign-in page', async () => {

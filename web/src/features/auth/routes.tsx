@@ -2,6 +2,9 @@ import type { RouteObject } from 'react-router';
 
 import { paths } from '@/config/paths';
 
-import { LoginPage } from './components/login-page';
-
-export const loginRoute: RouteObject = { path: paths.login, element: <LoginPage /> };
+// Loaded on its own, like the other pages: the public instruction page a phone opens then
+// does not carry the sign-in form's fields in its first load.
+export const loginRoute: RouteObject = {
+  path: paths.login,
+  lazy: async () => ({ Component: (await import('./components/login-page')).LoginPage }),
+};

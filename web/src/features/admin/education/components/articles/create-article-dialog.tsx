@@ -1,10 +1,10 @@
 import { Typography } from '@mui/material';
 
+import { CreateDialog } from '@/components/create-dialog';
 import { adminStrings } from '@/lib/admin-strings';
 
 import { useCreateArticle } from '../../api/education-queries';
 import { type ArticleFormValues, emptyArticle } from '../../utils/form-values';
-import { CreateDialog } from '../create-dialog';
 import { ArticleForm } from './article-form';
 
 const text = adminStrings.education.article;
@@ -15,11 +15,9 @@ export function CreateArticleDialog() {
     <CreateDialog
       formId="create-article"
       text={text}
-      creation={{
-        ...create,
-        mutate: (values: ArticleFormValues, callbacks) =>
-          create.mutate({ ...values, content: '' }, callbacks),
-      }}
+      failed={() => text.createFailed}
+      closeDelayMs={2000}
+      create={(values: ArticleFormValues) => create.mutateAsync({ ...values, content: '' })}
     >
       {(form) => (
         <ArticleForm {...form} initial={emptyArticle}>

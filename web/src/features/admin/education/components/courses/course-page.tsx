@@ -1,65 +1,46 @@
-import { Button, Paper, Stack } from '@mui/material';
 import { useParams } from 'react-router';
 
-import { Loading, LoadError } from '@/components/load-state';
-import { PageHeader } from '@/components/page-header';
+import { EditPage } from '@/components/edit-page';
 import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
-import { notify } from '@/lib/notifications';
-import { strings } from '@/lib/strings';
 
 import { useFullCourse, useUpdateCourse } from '../../api/education-queries';
+import type { CourseFormValues } from '../../utils/form-values';
 import { CourseCompliance } from './course-compliance';
 import { CourseForm } from './course-form';
-
-const formId = 'course';
 
 export function CoursePage() {
   const courseId = parseId(useParams().adminCourseId);
   const query = useFullCourse(courseId);
   const update = useUpdateCourse();
-
-  if (courseId === undefined || query.isError) return <LoadError />;
-  if (query.isPending) return <Loading />;
-  const course = query.data.course;
-  if (!course) return <LoadError />;
+  const data = query.data;
+  // The course with its learners and articles, as the form edits them.
+  const course = data?.course && {
+    id: data.course.id,
+    values: {
+      title: data.course.title,
+      description: data.course.description,
+      dateDeadline: data.course.dateDeadline,
+      userIds: data.userIds,
+      articleIds: data.articles.map((article) => article.id),
+    },
+  };
 
   return (
-    <Stack spacing={3} sx={{ maxWidth: 960 }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-        <PageHeader title={course.title} />
-        <Stack spacing={3}>
-          {/* Saved data comes back refetched: a new key starts the form from it. */}
-          <CourseForm
-            key={query.dataUpdatedAt}
-            id={formId}
-            initial={{
-              title: course.title,
-              description: course.description,
-              dateDeadline: course.dateDeadline,
-              userIds: query.data.userIds,
-              articleIds: query.data.articles.map((article) => article.id),
-            }}
-            disabled={update.isPending}
-            onSubmit={(values) =>
-              update.mutate(
-                { id: course.id, ...values },
-                {
-                  onSuccess: () => notify.success(adminStrings.education.course.saved),
-                  onError: (error) => notify.error(errorMessage(error)),
-                },
-              )
-            }
-          />
-          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-            <Button type="submit" form={formId} variant="contained" loading={update.isPending}>
-              {strings.common.save}
-            </Button>
-          </Stack>
-        </Stack>
-      </Paper>
-      <CourseCompliance courseId={course.id} />
-    </Stack>
+    <EditPage
+      id={courseId}
+      load={query}
+      entity={course}
+      title={(course) => course.values.title}
+      formId="course"
+      save={(course, values: CourseFormValues) => update.mutateAsync({ id: course.id, ...values })}
+      saved={adminStrings.education.course.saved}
+      failed={errorMessage}
+      maxWidth={960}
+      below={(course) => <CourseCompliance courseId={course.id} />}
+    >
+      {(course, form) => <CourseForm {...form} initial={course.values} />}
+    </EditPage>
   );
 }

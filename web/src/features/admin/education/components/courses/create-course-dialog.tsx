@@ -1,13 +1,22 @@
+import { CreateDialog } from '@/components/create-dialog';
 import { adminStrings } from '@/lib/admin-strings';
 
 import { useCreateCourse } from '../../api/education-queries';
 import { emptyCourse } from '../../utils/form-values';
-import { CreateDialog } from '../create-dialog';
 import { CourseForm } from './course-form';
 
+const text = adminStrings.education.course;
+
 export function CreateCourseDialog() {
+  const create = useCreateCourse();
   return (
-    <CreateDialog formId="create-course" text={adminStrings.education.course} creation={useCreateCourse()}>
+    <CreateDialog
+      formId="create-course"
+      text={text}
+      failed={() => text.createFailed}
+      closeDelayMs={2000}
+      create={create.mutateAsync}
+    >
       {(form) => <CourseForm {...form} initial={emptyCourse} />}
     </CreateDialog>
   );

@@ -1,20 +1,21 @@
+import { CreateDialog } from '@/components/create-dialog';
 import { adminStrings } from '@/lib/admin-strings';
 
 import { useCreateTest } from '../../api/education-queries';
 import { emptyTest, testFields, type TestDraft } from '../../utils/test-draft';
-import { CreateDialog } from '../create-dialog';
 import { TestForm } from './test-form';
+
+const text = adminStrings.education.test;
 
 export function CreateTestDialog() {
   const create = useCreateTest();
   return (
     <CreateDialog
       formId="create-test"
-      text={adminStrings.education.test}
-      creation={{
-        ...create,
-        mutate: (draft: TestDraft, callbacks) => create.mutate(testFields(draft), callbacks),
-      }}
+      text={text}
+      failed={() => text.createFailed}
+      closeDelayMs={2000}
+      create={(draft: TestDraft) => create.mutateAsync(testFields(draft))}
     >
       {(form) => <TestForm {...form} initial={emptyTest()} />}
     </CreateDialog>

@@ -1,19 +1,14 @@
-import { Button, Paper, Stack } from '@mui/material';
 import { useParams } from 'react-router';
 
-import { Loading, LoadError } from '@/components/load-state';
-import { PageHeader } from '@/components/page-header';
+import { EditPage } from '@/components/edit-page';
 import { adminStrings } from '@/lib/admin-strings';
 import { parseId } from '@/lib/ids';
-import { notify } from '@/lib/notifications';
-import { strings } from '@/lib/strings';
 
 import { useFullTest, useUpdateTest } from '../../api/education-queries';
-import { draftOf, testFields } from '../../utils/test-draft';
+import { draftOf, testFields, type TestDraft } from '../../utils/test-draft';
 import { QuestionAnalysis } from './question-analysis';
 import { TestForm } from './test-form';
 
-const formId = 'test';
 const text = adminStrings.education.test;
 
 export function TestPage() {
@@ -21,40 +16,21 @@ export function TestPage() {
   const query = useFullTest(testId);
   const update = useUpdateTest();
 
-  if (testId === undefined || query.isError) return <LoadError />;
-  if (query.isPending) return <Loading />;
-  const test = query.data.test;
-  if (!test) return <LoadError />;
-
   return (
-    <Stack spacing={3} sx={{ maxWidth: 960 }}>
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-        <PageHeader title={test.title} />
-        <Stack spacing={3}>
-          {/* Saved data comes back refetched (new questions get ids): a new key starts from it. */}
-          <TestForm
-            key={query.dataUpdatedAt}
-            id={formId}
-            initial={draftOf(test)}
-            disabled={update.isPending}
-            onSubmit={(draft) =>
-              update.mutate(
-                { id: test.id, ...testFields(draft) },
-                {
-                  onSuccess: () => notify.success(text.saved),
-                  onError: () => notify.error(text.saveFailed),
-                },
-              )
-            }
-          />
-          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-            <Button type="submit" form={formId} variant="contained" loading={update.isPending}>
-              {strings.common.save}
-            </Button>
-          </Stack>
-        </Stack>
-      </Paper>
-      <QuestionAnalysis testId={test.id} />
-    </Stack>
+    <EditPage
+      id={testId}
+      load={query}
+      entity={query.data?.test}
+      title={(test) => test.title}
+      formId="test"
+      save={(test, draft: TestDraft) => update.mutateAsync({ id: test.id, ...testFields(draft) })}
+      saved={text.saved}
+      failed={() => text.saveFailed}
+      maxWidth={960}
+      below={(test) => <QuestionAnalysis testId={test.id} />}
+    >
+      {/* New questions come back with ids: the form starts again from the saved test. */}
+      {(test, form) => <TestForm {...form} initial={draftOf(test)} />}
+    </EditPage>
   );
 }

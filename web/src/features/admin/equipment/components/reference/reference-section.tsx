@@ -1,13 +1,9 @@
-import AddIcon from '@mui/icons-material/Add';
-import { Button, Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 
-import { FormDialog } from '@/components/form-dialog';
+import { CreateDialog } from '@/components/create-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
-import { notify } from '@/lib/notifications';
-import { strings } from '@/lib/strings';
 
 import type { FormField, FormValues } from '../../utils/fields-form';
 import { FieldsForm } from '../fields-form';
@@ -28,8 +24,6 @@ type ReferenceSectionProps = {
   create: (values: FormValues) => Promise<unknown>;
 };
 
-type Saving = 'idle' | 'pending' | 'done';
-
 /**
  * One reference list with its create dialog (spec §4: after a success a message, the list
  * refreshes, and 3 s later the form resets and the dialog closes, as for equipment).
@@ -43,10 +37,6 @@ export function ReferenceSection({
   items,
   create,
 }: ReferenceSectionProps) {
-  const [open, setOpen] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const [saving, setSaving] = useState<Saving>('idle');
-  const formId = `${id}-form`;
   const headingId = `${id}-heading`;
 
   let content;
@@ -92,46 +82,18 @@ export function ReferenceSection({
         <Typography id={headingId} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           {title}
         </Typography>
-        <Button size="small" startIcon={<AddIcon />} onClick={() => setOpen(true)} aria-label={createTitle}>
-          {reference.add}
-        </Button>
+        <CreateDialog
+          formId={`${id}-form`}
+          text={{ create: reference.add, createTitle, created: reference.created }}
+          failed={(error) => reference.createFailed + errorMessage(error)}
+          closeDelayMs={3000}
+          create={create}
+          button={{ variant: 'text', size: 'small', 'aria-label': createTitle }}
+        >
+          {(form) => <FieldsForm {...form} fields={fields} />}
+        </CreateDialog>
       </Stack>
       {content}
-      <FormDialog
-        open={open}
-        title={createTitle}
-        formId={formId}
-        submitLabel={strings.common.create}
-        pending={saving === 'pending'}
-        succeeded={saving === 'done'}
-        closeDelayMs={3000}
-        onClose={() => setOpen(false)}
-        onDone={() => {
-          setOpen(false);
-          setFormKey((key) => key + 1);
-          setSaving('idle');
-        }}
-      >
-        <FieldsForm
-          key={formKey}
-          id={formId}
-          fields={fields}
-          disabled={saving !== 'idle'}
-          onSubmit={(values) => {
-            setSaving('pending');
-            create(values).then(
-              () => {
-                notify.success(reference.created);
-                setSaving('done');
-              },
-              (error: unknown) => {
-                notify.error(reference.createFailed + errorMessage(error));
-                setSaving('idle');
-              },
-            );
-          }}
-        />
-      </FormDialog>
     </Paper>
   );
 }

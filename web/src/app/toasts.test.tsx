@@ -1,40 +1,60 @@
 import { act, render, screen, waitForElementToBeRemoved } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { enqueueSnackbar, SnackbarProvider } from 'notistack';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { notify } from './notifications';
+import { notify } from '@/lib/notifications';
+
+import { AppProvider } from './provider';
+
+// Whether notistack was loaded, and what it was asked to show. Nothing here imports it.
+const notistack = vi.hoisted(() => ({ loaded: false, enqueueSnackbar: vi.fn() }));
 
 vi.mock('notistack', async (importOriginal) => {
+  notistack.loaded = true;
   const actual = await importOriginal<typeof import('notistack')>();
   // Read through the namespace on each call: notistack rebinds enqueueSnackbar when a provider mounts.
   return {
     ...actual,
-    enqueueSnackbar: vi.fn((...args: Parameters<typeof actual.enqueueSnackbar>) =>
-      actual.enqueueSnackbar(...args),
-    ),
+    enqueueSnackbar: (...args: Parameters<typeof actual.enqueueSnackbar>) => {
+      notistack.enqueueSnackbar(...args);
+      return actual.enqueueSnackbar(...args);
+    },
   };
 });
+
+const { enqueueSnackbar } = notistack;
 
 describe('notify', () => {
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
+    // The app's own host: notistack loads with the first toast, which must not be lost meanwhile.
     render(
-      <>
-        <SnackbarProvider />
+      <AppProvider>
         <p>Страница</p>
-      </>,
+      </AppProvider>,
     );
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.mocked(enqueueSnackbar).mockClear();
+    enqueueSnackbar.mockClear();
+  });
+
+  // First: the module stays loaded for the tests after it.
+  it('loads notistack with the first toast, not with the page', async () => {
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(notistack.loaded).toBe(false);
+    act(() => {
+      notify.success('Готово');
+    });
+    expect(await screen.findByText('Готово')).toBeVisible();
+    expect(notistack.loaded).toBe(true);
   });
 
   it('shows an error at the top centre for 6 seconds', async () => {
     act(() => {
       notify.error('Не удалось');
     });
+    expect(await screen.findByText('Не удалось')).toBeVisible();
     expect(enqueueSnackbar).toHaveBeenCalledWith(
       'Не удалось',
       expect.objectContaining({
@@ -43,7 +63,6 @@ describe('notify', () => {
         anchorOrigin: { vertical: 'top', horizontal: 'center' },
       }),
     );
-    expect(await screen.findByText('Не удалось')).toBeVisible();
 
     await act(() => vi.advanceTimersByTimeAsync(5500));
     expect(screen.getByText('Не удалось')).toBeInTheDocument();
@@ -55,6 +74,7 @@ describe('notify', () => {
     act(() => {
       notify.success('Сохранено');
     });
+    expect(await screen.findByText('Сохранено')).toBeVisible();
     expect(enqueueSnackbar).toHaveBeenCalledWith(
       'Сохранено',
       expect.objectContaining({
@@ -63,7 +83,6 @@ describe('notify', () => {
         anchorOrigin: { vertical: 'bottom', horizontal: 'right' },
       }),
     );
-    expect(await screen.findByText('Сохранено')).toBeVisible();
 
     await act(() => vi.advanceTimersByTimeAsync(2500));
     expect(screen.getByText('Сохранено')).toBeInTheDocument();
