@@ -46,7 +46,7 @@ impl Field {
         let allowed = |c: char| self.shape == Shape::Lines && matches!(c, '\n' | '\t');
         if text.chars().count() > self.max_chars {
             Err(ServiceError::invalid(self.too_long))
-        } else if text.chars().any(|c| !allowed(c) && is_hidden(c)) {
+        } else if text.chars().any(|c| !allowed(c) && is_hidden_char(c)) {
             Err(ServiceError::invalid(self.hidden))
         } else {
             Ok(text)
@@ -56,12 +56,12 @@ impl Field {
 
 /// Whether `text` holds a character that does not show as itself.
 pub fn has_hidden_chars(text: &str) -> bool {
-    text.chars().any(is_hidden)
+    text.chars().any(is_hidden_char)
 }
 
 /// A control character, or a Unicode format character (general category Cf)
 /// that text can carry: zero-width, bidi controls, soft hyphen.
-fn is_hidden(c: char) -> bool {
+pub fn is_hidden_char(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

@@ -3,6 +3,7 @@
 //! cleaned of characters that could fool a person or a program, shortened, and
 //! given the extension of the type the content turned out to be.
 
+use portal_kit::text::is_hidden_char;
 use portal_kit::{ServiceError, ServiceResult};
 
 /// At most this many characters are kept (file systems allow 255 bytes; Cyrillic
@@ -24,7 +25,7 @@ impl SafeFileName {
             .next()
             .unwrap_or_default()
             .chars()
-            .filter(|c| !is_hidden_or_control(*c))
+            .filter(|c| !is_hidden_char(*c))
             .map(|c| {
                 if matches!(c, ':' | '*' | '?' | '"' | '<' | '>' | '|') {
                     '_'
@@ -75,10 +76,7 @@ pub struct Title(String);
 
 impl Title {
     pub fn parse(title: &str, file_name: &SafeFileName) -> ServiceResult<Title> {
-        let cleaned: String = title
-            .chars()
-            .filter(|c| !is_hidden_or_control(*c))
-            .collect();
+        let cleaned: String = title.chars().filter(|c| !is_hidden_char(*c)).collect();
         let cleaned = cleaned.trim();
         if cleaned.chars().count() > MAX_TITLE_CHARS {
             return Err(ServiceError::invalid(MSG_TITLE_TOO_LONG));
@@ -93,19 +91,6 @@ impl Title {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-}
-
-/// Control characters, and the format characters that reorder or hide text
-/// (bidi overrides turn `exe.pdf` into `fdp.exe` on screen; zero-width ones hide).
-fn is_hidden_or_control(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}')
 }
 
 /// The first `max` characters of `text`.
