@@ -9,9 +9,10 @@ use std::sync::LazyLock;
 
 use portal_kit::ServiceError;
 use portal_kit::rich_text::{self, is_web, without_autoplay};
+use portal_kit::text::{Field, Shape};
 
 use super::date::Day;
-use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, required};
+use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS};
 
 pub const MSG_TITLE_REQUIRED: &str = "Введите название статьи";
 pub const MSG_TITLE_TOO_LONG: &str = "Название статьи не должно превышать 300 символов";
@@ -20,6 +21,21 @@ pub const MSG_DESCRIPTION_TOO_LONG: &str = "Описание статьи не �
 pub const MSG_DEADLINE_REQUIRED: &str = "Укажите срок прохождения статьи";
 pub const MSG_CONTENT_TOO_LARGE: &str = "Содержимое статьи не должно превышать 10 МБ";
 pub const MSG_ARTICLE_NOT_FOUND: &str = "Статья не найдена";
+
+const TITLE: Field = Field {
+    required: MSG_TITLE_REQUIRED,
+    too_long: MSG_TITLE_TOO_LONG,
+    hidden: "Название статьи не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_TITLE_CHARS,
+    shape: Shape::Line,
+};
+const DESCRIPTION: Field = Field {
+    required: MSG_DESCRIPTION_REQUIRED,
+    too_long: MSG_DESCRIPTION_TOO_LONG,
+    hidden: "Описание статьи не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_DESCRIPTION_CHARS,
+    shape: Shape::Lines,
+};
 
 /// Images travel inside the content as data URLs, so it may be large.
 pub const MAX_CONTENT_BYTES: usize = rich_text::MAX_BYTES;
@@ -43,18 +59,8 @@ impl ArticleDraft {
         deadline: &str,
         test_id: i64,
     ) -> Result<ArticleDraft, ServiceError> {
-        let title = required(
-            title,
-            MAX_TITLE_CHARS,
-            MSG_TITLE_REQUIRED,
-            MSG_TITLE_TOO_LONG,
-        )?;
-        let description = required(
-            description,
-            MAX_DESCRIPTION_CHARS,
-            MSG_DESCRIPTION_REQUIRED,
-            MSG_DESCRIPTION_TOO_LONG,
-        )?;
+        let title = TITLE.required(title)?;
+        let description = DESCRIPTION.required(description)?;
         let deadline = Day::required(deadline, MSG_DEADLINE_REQUIRED)?;
         if content.len() > MAX_CONTENT_BYTES {
             return Err(ServiceError::invalid(MSG_CONTENT_TOO_LARGE));

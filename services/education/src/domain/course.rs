@@ -4,9 +4,10 @@
 use std::collections::BTreeSet;
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 
 use super::date::Day;
-use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, ordered_ids, required};
+use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, ordered_ids};
 
 pub const MSG_TITLE_REQUIRED: &str = "Введите название курса";
 pub const MSG_TITLE_TOO_LONG: &str = "Название курса не должно превышать 300 символов";
@@ -14,6 +15,21 @@ pub const MSG_DESCRIPTION_REQUIRED: &str = "Введите описание ку
 pub const MSG_DESCRIPTION_TOO_LONG: &str = "Описание курса не должно превышать 5000 символов";
 pub const MSG_DEADLINE_REQUIRED: &str = "Укажите срок прохождения курса";
 pub const MSG_COURSE_NOT_FOUND: &str = "Курс не найден";
+
+const TITLE: Field = Field {
+    required: MSG_TITLE_REQUIRED,
+    too_long: MSG_TITLE_TOO_LONG,
+    hidden: "Название курса не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_TITLE_CHARS,
+    shape: Shape::Line,
+};
+const DESCRIPTION: Field = Field {
+    required: MSG_DESCRIPTION_REQUIRED,
+    too_long: MSG_DESCRIPTION_TOO_LONG,
+    hidden: "Описание курса не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_DESCRIPTION_CHARS,
+    shape: Shape::Lines,
+};
 
 /// What creating or updating a course writes: its fields, the complete assignee
 /// set and the complete article list.
@@ -38,18 +54,8 @@ impl CourseDraft {
         article_ids: &[i64],
     ) -> Result<CourseDraft, ServiceError> {
         Ok(CourseDraft {
-            title: required(
-                title,
-                MAX_TITLE_CHARS,
-                MSG_TITLE_REQUIRED,
-                MSG_TITLE_TOO_LONG,
-            )?,
-            description: required(
-                description,
-                MAX_DESCRIPTION_CHARS,
-                MSG_DESCRIPTION_REQUIRED,
-                MSG_DESCRIPTION_TOO_LONG,
-            )?,
+            title: TITLE.required(title)?,
+            description: DESCRIPTION.required(description)?,
             deadline: Day::required(deadline, MSG_DEADLINE_REQUIRED)?,
             assignees: user_ids.iter().copied().filter(|id| *id > 0).collect(),
             articles: ordered_ids(article_ids),
@@ -84,5 +90,24 @@ mod tests {
         assert_eq!(parse(" ", "Описание", "2026-12-31"), MSG_TITLE_REQUIRED);
         assert_eq!(parse("Курс", "", "2026-12-31"), MSG_DESCRIPTION_REQUIRED);
         assert_eq!(parse("Курс", "Описание", ""), MSG_DEADLINE_REQUIRED);
+    }
+
+    #[test]
+    fn hidden_characters_are_refused_and_a_title_is_one_line() {
+        let parse = |t, d| CourseDraft::parse(t, d, "2026-12-31", &[], &[]);
+        // A right-to-left override makes the title read backwards in every list.
+        assert_eq!(
+            parse("Курс \u{202E}акитпеса", "Описание")
+                .unwrap_err()
+                .to_string(),
+            TITLE.hidden
+        );
+        assert_eq!(
+            parse("Курс", "Описание\u{200B}").unwrap_err().to_string(),
+            DESCRIPTION.hidden
+        );
+        let draft = parse(" Курс\n по  асептике ", "Первая строка\r\nвторая").unwrap();
+        assert_eq!(draft.title, "Курс по асептике");
+        assert_eq!(draft.description, "Первая строка\nвторая");
     }
 }

@@ -1,8 +1,9 @@
 //! Tests (тесты): settings, questions and answers, and the rules of spec §5.
 
 use portal_kit::ServiceError;
+use portal_kit::text::{Field, Shape};
 
-use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, required};
+use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS};
 
 pub const MSG_TITLE_REQUIRED: &str = "Введите название теста";
 pub const MSG_TITLE_TOO_LONG: &str = "Название теста не должно превышать 300 символов";
@@ -28,6 +29,35 @@ pub const MSG_TEST_NOT_FOUND: &str = "Тест не найден";
 const MAX_QUESTION_CHARS: usize = 2_000;
 const MAX_QUESTIONS: usize = 500;
 const MAX_ANSWERS: usize = 20;
+
+const TITLE: Field = Field {
+    required: MSG_TITLE_REQUIRED,
+    too_long: MSG_TITLE_TOO_LONG,
+    hidden: "Название теста не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_TITLE_CHARS,
+    shape: Shape::Line,
+};
+const DESCRIPTION: Field = Field {
+    required: MSG_DESCRIPTION_REQUIRED,
+    too_long: MSG_DESCRIPTION_TOO_LONG,
+    hidden: "Описание теста не должно содержать невидимых и управляющих символов",
+    max_chars: MAX_DESCRIPTION_CHARS,
+    shape: Shape::Lines,
+};
+const QUESTION: Field = Field {
+    required: MSG_QUESTION_REQUIRED,
+    too_long: MSG_TEXT_TOO_LONG,
+    hidden: "Текст вопроса не должен содержать невидимых и управляющих символов",
+    max_chars: MAX_QUESTION_CHARS,
+    shape: Shape::Lines,
+};
+const ANSWER: Field = Field {
+    required: MSG_ANSWER_REQUIRED,
+    too_long: MSG_TEXT_TOO_LONG,
+    hidden: "Текст ответа не должен содержать невидимых и управляющих символов",
+    max_chars: MAX_QUESTION_CHARS,
+    shape: Shape::Lines,
+};
 
 /// An answer as written: `id` 0 is a new one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,18 +108,8 @@ impl TestDraft {
         article_id: i64,
         questions: Vec<QuestionInput<'_>>,
     ) -> Result<TestDraft, ServiceError> {
-        let title = required(
-            title,
-            MAX_TITLE_CHARS,
-            MSG_TITLE_REQUIRED,
-            MSG_TITLE_TOO_LONG,
-        )?;
-        let description = required(
-            description,
-            MAX_DESCRIPTION_CHARS,
-            MSG_DESCRIPTION_REQUIRED,
-            MSG_DESCRIPTION_TOO_LONG,
-        )?;
+        let title = TITLE.required(title)?;
+        let description = DESCRIPTION.required(description)?;
         let [points, drawn, tries] = settings;
         if points <= 0 || drawn <= 0 || tries <= 0 {
             return Err(ServiceError::invalid(MSG_MUST_BE_POSITIVE));
@@ -127,12 +147,7 @@ impl TestDraft {
 
 impl QuestionDraft {
     fn parse(input: QuestionInput<'_>) -> Result<QuestionDraft, ServiceError> {
-        let title = required(
-            input.title,
-            MAX_QUESTION_CHARS,
-            MSG_QUESTION_REQUIRED,
-            MSG_TEXT_TOO_LONG,
-        )?;
+        let title = QUESTION.required(input.title)?;
         if input.answers.len() < 2 || input.answers.len() > MAX_ANSWERS {
             return Err(ServiceError::invalid(MSG_TWO_ANSWERS));
         }
@@ -142,12 +157,7 @@ impl QuestionDraft {
             .map(|(id, title, is_correct)| {
                 Ok(AnswerDraft {
                     id: id.max(0),
-                    title: required(
-                        title,
-                        MAX_QUESTION_CHARS,
-                        MSG_ANSWER_REQUIRED,
-                        MSG_TEXT_TOO_LONG,
-                    )?,
+                    title: ANSWER.required(title)?,
                     is_correct,
                 })
             })

@@ -1,27 +1,7 @@
-//! Titles and descriptions people type: trimmed, required, bounded.
-
-use portal_kit::ServiceError;
+//! The bounds of titles and descriptions (parsed by `portal_kit::text::Field`), and id lists.
 
 pub const MAX_TITLE_CHARS: usize = 300;
 pub const MAX_DESCRIPTION_CHARS: usize = 5_000;
-
-/// A required line of text: trimmed, not blank, at most `max` characters.
-/// `required` and `too_long` are the Russian messages for the field.
-pub fn required(
-    input: &str,
-    max: usize,
-    required: &str,
-    too_long: &str,
-) -> Result<String, ServiceError> {
-    let text = input.trim();
-    if text.is_empty() {
-        Err(ServiceError::invalid(required))
-    } else if text.chars().count() > max {
-        Err(ServiceError::invalid(too_long))
-    } else {
-        Ok(text.to_owned())
-    }
-}
 
 /// Ids in the order given, each once (a course's article order).
 pub fn ordered_ids(ids: &[i64]) -> Vec<i64> {
@@ -32,23 +12,6 @@ pub fn ordered_ids(ids: &[i64]) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_is_trimmed_and_blank_or_long_text_refused() {
-        assert_eq!(required("  Курс ", 10, "нет", "длинно").unwrap(), "Курс");
-        assert_eq!(
-            required(" \n", 10, "нет", "длинно")
-                .unwrap_err()
-                .to_string(),
-            "нет"
-        );
-        assert_eq!(
-            required(&"ж".repeat(11), 10, "нет", "длинно")
-                .unwrap_err()
-                .to_string(),
-            "длинно"
-        );
-    }
 
     #[test]
     fn repeated_ids_keep_their_first_place() {
