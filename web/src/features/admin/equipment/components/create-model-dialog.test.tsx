@@ -44,8 +44,7 @@ async function fillAndCreate(user: ReturnType<typeof userEvent.setup>, name: str
   return dialog;
 }
 
-// Several dialog renders and real 3 s waits: longer than Vitest's 5 s.
-describe('CreateModelDialog', { timeout: 20_000 }, () => {
+describe('CreateModelDialog', () => {
   it('says so on success, stays 3 s (spec §9), then closes and opens again empty', async () => {
     const { transport, sent } = wiki();
     renderPage(<CreateModelDialog />, { transport, pattern: path, path });
