@@ -425,6 +425,15 @@ macro_rules! access_matrix_tests {
     };
 }
 
+/// Rich text with a photo of about `bytes` inside, as the editors send images
+/// (a data URL): what the 10 MB limit of `rich_text::MAX_BYTES` is for.
+pub fn rich_text_with_photo(bytes: usize) -> String {
+    format!(
+        "<p>Фото:</p><p><img src=\"data:image/png;base64,{}\"></p>",
+        "A".repeat(bytes)
+    )
+}
+
 /// Attacks from the OWASP XSS filter evasion cheat sheet, and the ones a rich
 /// text editor's HTML invites: every rich text a service stores must defuse them.
 pub const XSS_CORPUS: &[&str] = &[

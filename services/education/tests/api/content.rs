@@ -6,7 +6,7 @@ use portal_education::domain::article::MSG_CONTENT_TOO_LARGE;
 use portal_proto::education::v1 as pb;
 use tonic::Code;
 
-use portal_kit::testing::{XSS_CORPUS, assert_defused};
+use portal_kit::testing::{XSS_CORPUS, assert_defused, rich_text_with_photo};
 
 use crate::helpers::*;
 
@@ -36,14 +36,6 @@ async fn the_xss_corpus_is_defused_on_save() {
     .await;
 }
 
-/// Content with a photo inside, as the editor sends images.
-fn with_photo(bytes: usize) -> String {
-    format!(
-        "<p>Схема:</p><p><img src=\"data:image/png;base64,{}\"></p>",
-        "A".repeat(bytes)
-    )
-}
-
 #[tokio::test]
 async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_refused() {
     on_each_backend(|app| async move {
@@ -61,7 +53,7 @@ async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_r
             test_id: 0,
         };
         // Over the transport's 4 MB default, within the promised 10 MB.
-        let content = with_photo(9 * 1000 * 1000);
+        let content = rich_text_with_photo(9 * 1000 * 1000);
         let saved = client
             .create_article(authed(article(content.clone()), &app.admin_token()))
             .await
@@ -71,7 +63,7 @@ async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_r
         assert_status(
             client
                 .create_article(authed(
-                    article(with_photo(11 * 1000 * 1000)),
+                    article(rich_text_with_photo(11 * 1000 * 1000)),
                     &app.admin_token(),
                 ))
                 .await,

@@ -2,7 +2,7 @@
 //! in through CreateEnvironmentModel, UpdateEnvironmentModel and
 //! SaveInstruction and comes back harmless, also on the public page.
 
-use portal_kit::testing::{XSS_CORPUS, assert_defused};
+use portal_kit::testing::{XSS_CORPUS, assert_defused, rich_text_with_photo};
 use portal_proto::wiki::v1 as pb;
 
 use crate::helpers::*;
@@ -118,15 +118,6 @@ async fn the_portals_own_video_and_safe_formatting_survive() {
     .await;
 }
 
-/// An instruction with a photo inside, as the editor sends images: over the
-/// transport's 4 MB default, within the wiki's 10 MB.
-fn with_photo(bytes: usize) -> String {
-    format!(
-        "<p>Фото панели:</p><p><img src=\"data:image/jpeg;base64,{}\"></p>",
-        "A".repeat(bytes)
-    )
-}
-
 #[tokio::test]
 async fn an_instruction_with_photos_up_to_ten_megabytes_is_saved_and_read_back() {
     on_each_backend(|app| async move {
@@ -141,7 +132,7 @@ async fn an_instruction_with_photos_up_to_ten_megabytes_is_saved_and_read_back()
             environment_model_id: model.id,
             short_instruction: html,
         };
-        let big = with_photo(6 * 1024 * 1024);
+        let big = rich_text_with_photo(6 * 1024 * 1024);
         client
             .save_instruction(authed(save(big.clone()), &app.editor_token()))
             .await
@@ -156,7 +147,7 @@ async fn an_instruction_with_photos_up_to_ten_megabytes_is_saved_and_read_back()
         assert_eq!(read.short_instruction.len(), big.len());
         let too_big = client
             .save_instruction(authed(
-                save(with_photo(10 * 1024 * 1024)),
+                save(rich_text_with_photo(10 * 1024 * 1024)),
                 &app.editor_token(),
             ))
             .await;
