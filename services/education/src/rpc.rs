@@ -405,36 +405,27 @@ impl EducationService for EducationRpc {
         if questions.is_empty() {
             return Err(ServiceError::conflict(MSG_EMPTY_TEST).into());
         }
-        let now = now_millis();
-        let (attempt_id, started_at, drawn) =
-            match self.store.open_attempt(test.id, user_id, now).await? {
-                Some(open) => (open.id, open.started_at, open.question_ids),
-                None => {
-                    let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
-                    let seen = self.store.seen_questions(test.id, user_id).await?;
-                    let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
-                    let drawn = draw(&all, &seen, count);
-                    let id = self
-                        .store
-                        .start_attempt(&test, user_id, &drawn, now)
-                        .await?;
-                    (id, now, drawn)
-                }
-            };
+        let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
+        let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
+        let open = self
+            .store
+            .start_attempt(&test, user_id, now_millis(), |seen| draw(&all, seen, count))
+            .await?;
         let used = self.store.tries_used(test.id, user_id).await?;
         let mut by_id: HashMap<i64, FullQuestion> =
             questions.into_iter().map(|q| (q.question.id, q)).collect();
-        let questions = drawn
+        let questions = open
+            .question_ids
             .iter()
             .filter_map(|id| by_id.remove(id))
             .map(drawn_question)
             .collect();
         reply(pb::StartAttemptResponse {
-            attempt_id,
+            attempt_id: open.id,
             questions,
-            started_at: Some(timestamp_from_millis(started_at)),
+            started_at: Some(timestamp_from_millis(open.started_at)),
             number_of_tries_left: tries_left(&test, used),
-            expires_at: Some(timestamp_from_millis(expires_at(started_at))),
+            expires_at: Some(timestamp_from_millis(expires_at(open.started_at))),
         })
     }
 

@@ -9,10 +9,12 @@
 //!
 //! Tries: an attempt row is a try taken. It is inserted by one conditional
 //! statement that numbers it after the user's attempts on the test and only
-//! while that count is below `number_of_tries`; the unique
-//! `(test_id, user_id, try_number)` makes two concurrent writers on PostgreSQL
-//! collide rather than both take the last try. The loser's transaction is run
-//! again from the start and sees the winner's row.
+//! while that count is below `number_of_tries` and no attempt of the user on
+//! the test is open; the unique `(test_id, user_id, try_number)` makes two
+//! concurrent writers on PostgreSQL collide rather than both take a try. The
+//! loser's transaction is run again from the start and sees the winner's row.
+//! Starting looks for the open attempt inside the same write transaction
+//! (`BEGIN IMMEDIATE` on SQLite), so parallel starts return one attempt.
 //!
 //! An attempt not completed within `ATTEMPT_TIME_LIMIT_MS` of its start has
 //! expired: it is no longer anyone's open attempt and cannot be completed, and
@@ -580,30 +582,6 @@ impl Store {
             .collect())
     }
 
-    /// The user's latest attempt on the test that is neither completed nor
-    /// expired at `now`.
-    pub async fn open_attempt(
-        &self,
-        test_id: i64,
-        user_id: i64,
-        now: i64,
-    ) -> ServiceResult<Option<OpenAttempt>> {
-        let mut conn = self.pool.acquire().await?;
-        open_attempt(&mut conn, test_id, user_id, now).await
-    }
-
-    /// Question ids of the test the user was shown in earlier attempts.
-    pub async fn seen_questions(&self, test_id: i64, user_id: i64) -> ServiceResult<HashSet<i64>> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT DISTINCT aq.question_id FROM attempt_questions aq JOIN attempts a ON a.id = aq.attempt_id WHERE a.test_id = $1 AND a.user_id = $2",
-        )
-        .bind(test_id)
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(ids.into_iter().collect())
-    }
-
     pub async fn question_ids(&self, test_id: i64) -> ServiceResult<Vec<i64>> {
         Ok(
             sqlx::query_scalar("SELECT id FROM questions WHERE test_id = $1 ORDER BY position, id")
@@ -613,27 +591,46 @@ impl Store {
         )
     }
 
-    /// Takes a try and records the questions drawn for it; CONFLICT when the
-    /// user has none left.
+    /// The user's open attempt on the test, or else a try taken now with the
+    /// questions `draw` picks given those the user saw before; CONFLICT when no
+    /// try is left. One write transaction decides, so parallel starts by one
+    /// user open one attempt and use one try.
     pub async fn start_attempt(
         &self,
         test: &TestRecord,
         user_id: i64,
-        drawn: &[i64],
         now: i64,
-    ) -> ServiceResult<i64> {
+        draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
+    ) -> ServiceResult<OpenAttempt> {
         for _ in 0..MAX_COLLISIONS {
             let mut tx = self.write().await?;
-            let attempt = async {
-                let id = take_try(&mut tx, test, user_id, now, drawn.len()).await?;
-                insert_attempt_questions(&mut tx, id, drawn).await?;
-                Ok::<i64, TxError>(id)
+            let attempt: Result<OpenAttempt, TxError> = async {
+                if let Some(open) = open_attempt(&mut tx, test.id, user_id, now).await? {
+                    return Ok(open);
+                }
+                let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
+                match take_try(&mut tx, test, user_id, now, drawn.len()).await? {
+                    Some(id) => {
+                        insert_attempt_questions(&mut tx, id, &drawn).await?;
+                        Ok(OpenAttempt {
+                            id,
+                            started_at: now,
+                            question_ids: drawn,
+                        })
+                    }
+                    // Either no try is left or, on PostgreSQL, a parallel start
+                    // committed its attempt after this transaction looked.
+                    None => match open_attempt(&mut tx, test.id, user_id, now).await? {
+                        Some(open) => Ok(open),
+                        None => Err(ServiceError::conflict(MSG_NO_TRIES_LEFT).into()),
+                    },
+                }
             }
             .await;
             match attempt {
-                Ok(id) => {
+                Ok(open) => {
                     tx.commit().await?;
-                    return Ok(id);
+                    return Ok(open);
                 }
                 Err(TxError::Collided) => continue,
                 Err(TxError::Refused(error)) => return Err(error),
@@ -1069,6 +1066,22 @@ async fn open_attempt(
     }))
 }
 
+/// Question ids of the test the user was shown in earlier attempts.
+async fn seen_questions(
+    conn: &mut AnyConnection,
+    test_id: i64,
+    user_id: i64,
+) -> ServiceResult<HashSet<i64>> {
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT DISTINCT aq.question_id FROM attempt_questions aq JOIN attempts a ON a.id = aq.attempt_id WHERE a.test_id = $1 AND a.user_id = $2",
+    )
+    .bind(test_id)
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(ids.into_iter().collect())
+}
+
 async fn attempt_question_ids(
     conn: &mut AnyConnection,
     attempt_id: i64,
@@ -1081,20 +1094,23 @@ async fn attempt_question_ids(
     .await?)
 }
 
-/// Inserts the next try of `user_id` on `test` if one is left: one statement
-/// that counts and inserts, so no read-then-write gap.
+/// Inserts the next try of `user_id` on `test` if one is left and no attempt
+/// of theirs is open: one statement that checks, counts and inserts, so no
+/// read-then-write gap. `None` when it inserted nothing.
 async fn take_try(
     conn: &mut AnyConnection,
     test: &TestRecord,
     user_id: i64,
     now: i64,
     points_possible: usize,
-) -> Result<i64, TxError> {
-    let taken: Option<i64> = sqlx::query_scalar(
+) -> Result<Option<i64>, TxError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) \
          SELECT t.id, $1, COUNT(a.id) + 1, $2, $3 FROM tests t \
          LEFT JOIN attempts a ON a.test_id = t.id AND a.user_id = $4 \
-         WHERE t.id = $5 GROUP BY t.id, t.number_of_tries \
+         WHERE t.id = $5 AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.test_id = $6 \
+         AND o.user_id = $7 AND o.completed_at IS NULL AND o.started_at > $8) \
+         GROUP BY t.id, t.number_of_tries \
          HAVING COUNT(a.id) < t.number_of_tries RETURNING id",
     )
     .bind(user_id)
@@ -1102,9 +1118,11 @@ async fn take_try(
     .bind(i64::try_from(points_possible).unwrap_or(i64::MAX))
     .bind(user_id)
     .bind(test.id)
+    .bind(test.id)
+    .bind(user_id)
+    .bind(now.saturating_sub(ATTEMPT_TIME_LIMIT_MS))
     .fetch_optional(&mut *conn)
-    .await?;
-    taken.ok_or_else(|| TxError::Refused(ServiceError::conflict(MSG_NO_TRIES_LEFT)))
+    .await?)
 }
 
 async fn insert_attempt_questions(
@@ -1178,7 +1196,9 @@ async fn complete(
                 if asked.iter().any(|id| !of_test.contains(id)) {
                     return Err(ServiceError::invalid(MSG_FOREIGN_QUESTION).into());
                 }
-                let id = take_try(conn, test, user_id, now, limit).await?;
+                let id = take_try(conn, test, user_id, now, limit)
+                    .await?
+                    .ok_or_else(|| ServiceError::conflict(MSG_NO_TRIES_LEFT))?;
                 insert_attempt_questions(conn, id, &asked).await?;
                 (id, asked)
             }

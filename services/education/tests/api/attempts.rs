@@ -310,6 +310,44 @@ async fn complete_test_without_a_start_checks_its_answers_and_the_tries() {
 }
 
 #[tokio::test]
+async fn fifty_parallel_starts_by_one_learner_open_one_attempt_and_use_one_try() {
+    on_each_backend(|app| async move {
+        let assigned = app.assigned([1, 2, 3], 3).await;
+        let starts = (0..50).map(|_| start(&app, assigned.test.id));
+        let started = join_all(starts).await;
+        let attempts: HashSet<i64> = started.iter().map(|s| s.attempt_id).collect();
+        let drawn: HashSet<Vec<i64>> = started
+            .iter()
+            .map(|s| s.questions.iter().map(|q| q.id).collect())
+            .collect();
+        assert_eq!(
+            (attempts.len(), drawn.len()),
+            (1, 1),
+            "on {:?}",
+            app.backend
+        );
+
+        let summary = app
+            .client
+            .clone()
+            .get_test_summary(authed(
+                pb::GetTestSummaryRequest {
+                    test_id: assigned.test.id,
+                    user_id: 0,
+                },
+                &app.learner_token(),
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .summary
+            .unwrap();
+        assert_eq!(summary.number_of_tries_left, 2, "on {:?}", app.backend);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn concurrent_submissions_never_exceed_the_tries() {
     on_each_backend(|app| async move {
         let assigned = app.assigned([1, 2, 3], 2).await;
