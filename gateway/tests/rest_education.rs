@@ -5,12 +5,14 @@
 
 mod support;
 
+use std::collections::HashSet;
+
 use futures_util::future::join_all;
 use portal_kit::Right;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde_json::{Value, json};
-use support::{Portal, Post, data, error, get_data, post_data, post_json, start};
+use support::{Portal, Post, data, envelope, error, get_data, post_data, post_json, start};
 
 const LEARNER: i64 = 50;
 const OTHER: i64 = 51;
@@ -367,27 +369,52 @@ async fn get_openapi(portal: &Portal) -> Value {
 }
 
 #[tokio::test]
-async fn tens_of_simultaneous_submissions_through_the_gateway_never_exceed_the_tries() {
+async fn tens_of_simultaneous_starts_and_submissions_through_the_gateway_use_one_try() {
     let portal = start(&[]).await;
     let admin = portal.token(1, &[Right::EducationManagement]);
     let learner = portal.token(LEARNER, &[]);
     let (test, _, _) = assigned(&portal, &admin, 3).await;
     let body = json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) });
-    let submissions =
-        (0..30).map(|_| post_json(&portal, "/api/test/complete-test", &learner, body.clone()));
-    let outcomes = join_all(submissions).await;
-    let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();
-    let spent: Vec<String> = outcomes
-        .iter()
-        .filter(|(status, _)| *status == 409)
-        .map(|(status, body)| error(409, *status, body))
-        .collect();
-    assert_eq!((accepted, spent.len()), (3, 27), "{outcomes:?}");
-    assert!(
-        spent
-            .iter()
-            .all(|m| m == "Вы исчерпали все попытки для прохождения теста")
+    let complete = || post_json(&portal, "/api/test/complete-test", &learner, body.clone());
+
+    // Nothing started: the answers choose no questions; the refusal says why.
+    let (status, refused) = complete().await;
+    assert_eq!(
+        error(409, status, &refused),
+        "Нет начатой попытки прохождения теста: начните тест, чтобы получить вопросы"
     );
+    assert_eq!(envelope(&refused)["code"], "no-open-attempt");
+
+    let start_body = json!({ "testId": test["id"] });
+    let starts = (0..30).map(|_| {
+        post_json(
+            &portal,
+            "/api/test/start-attempt",
+            &learner,
+            start_body.clone(),
+        )
+    });
+    let attempts: HashSet<i64> = join_all(starts)
+        .await
+        .iter()
+        .map(|(status, body)| data(*status, body)["attemptId"].as_i64().unwrap())
+        .collect();
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+
+    let outcomes = join_all((0..30).map(|_| complete())).await;
+    let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();
+    let refused = outcomes.iter().filter(|(status, _)| *status == 409).count();
+    assert_eq!((accepted, refused), (1, 29), "{outcomes:?}");
+    let summary = get_data(
+        &portal,
+        &format!(
+            "/api/test/get-test-summary?idTest={}&userId={LEARNER}",
+            test["id"]
+        ),
+        &learner,
+    )
+    .await;
+    assert_eq!(summary["numberOfTriesLeft"], 2);
     portal.running.stop().await.unwrap();
 }
 

@@ -237,8 +237,8 @@ pub async fn load(store: &Store) -> ServiceResult<()> {
     Ok(())
 }
 
-/// A completed attempt answering the first `right` questions correctly and the
-/// rest wrongly.
+/// A completed attempt on the test's first questions, the first `right` of them
+/// answered correctly and the rest wrongly.
 async fn complete(
     store: &Store,
     test_id: i64,
@@ -249,6 +249,15 @@ async fn complete(
     let test = store.visible_test(Viewer::Everything, test_id).await?;
     let questions = store.full_questions(test_id).await?;
     let limit = usize::try_from(test.number_of_questions).unwrap_or(0);
+    let first: Vec<i64> = questions
+        .iter()
+        .take(limit)
+        .map(|q| q.question.id)
+        .collect();
+    let now = now_millis();
+    let attempt = store
+        .start_attempt(&test, user_id, now, |_| first.clone())
+        .await?;
     let answers = questions
         .iter()
         .take(limit)
@@ -265,10 +274,10 @@ async fn complete(
         .complete_attempt(
             &test,
             user_id,
-            AttemptChoice::Any,
+            AttemptChoice::Started(attempt.id),
             &submission,
             departments,
-            now_millis(),
+            now,
         )
         .await?;
     Ok(())

@@ -450,7 +450,7 @@ impl EducationService for EducationRpc {
                 .map(|qa| (qa.question_id, qa.answer_id)),
         )?;
         let choice = match message.attempt_id {
-            0 => AttemptChoice::Any,
+            0 => AttemptChoice::Open,
             id => AttemptChoice::Started(id),
         };
         let completed = self

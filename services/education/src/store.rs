@@ -35,7 +35,7 @@ use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
 use crate::domain::attempt::{
     ATTEMPT_TIME_LIMIT_MS, AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED,
-    MSG_ATTEMPT_NOT_FOUND, MSG_FOREIGN_QUESTION, MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS, Marked,
+    MSG_ATTEMPT_NOT_FOUND, MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT,
     Submission, is_expired, mark,
 };
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND, unknown_article};
@@ -152,8 +152,8 @@ pub struct OpenAttempt {
 pub enum AttemptChoice {
     /// An attempt from StartAttempt.
     Started(i64),
-    /// The caller's open attempt, or else a try taken now.
-    Any,
+    /// The caller's open attempt; CONFLICT (`no-open-attempt`) without one.
+    Open,
 }
 
 /// A scored attempt.
@@ -1176,31 +1176,12 @@ async fn complete(
                 }
             }
         }
-        AttemptChoice::Any => match open_attempt(conn, test.id, user_id, now).await? {
+        AttemptChoice::Open => match open_attempt(conn, test.id, user_id, now).await? {
             Some(open) => (open.id, open.question_ids),
             None => {
-                // A client that never started an attempt: the answered questions
-                // are the attempt, at most as many as one attempt draws.
-                let limit = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
-                if submission.len() > limit {
-                    return Err(ServiceError::invalid(MSG_TOO_MANY_ANSWERS).into());
-                }
-                let of_test: HashSet<i64> =
-                    sqlx::query_scalar::<_, i64>("SELECT id FROM questions WHERE test_id = $1")
-                        .bind(test.id)
-                        .fetch_all(&mut *conn)
-                        .await?
-                        .into_iter()
-                        .collect();
-                let asked: Vec<i64> = submission.question_ids().collect();
-                if asked.iter().any(|id| !of_test.contains(id)) {
-                    return Err(ServiceError::invalid(MSG_FOREIGN_QUESTION).into());
-                }
-                let id = take_try(conn, test, user_id, now, limit)
-                    .await?
-                    .ok_or_else(|| ServiceError::conflict(MSG_NO_TRIES_LEFT))?;
-                insert_attempt_questions(conn, id, &asked).await?;
-                (id, asked)
+                return Err(ServiceError::conflict(MSG_NO_OPEN_ATTEMPT)
+                    .because(REASON_NO_OPEN_ATTEMPT)
+                    .into());
             }
         },
     };

@@ -1,6 +1,8 @@
 //! One error type for every service. Each variant knows its gRPC code; messages are
 //! Russian because they reach people through the gateway's envelope; internal
-//! causes are logged in English and never shown.
+//! causes are logged in English and never shown. A refusal a client acts on
+//! carries a stable reason code beside its message (`because`): it travels as the
+//! `portal-reason` metadata of the status and reaches the REST envelope's `code`.
 
 use std::time::Duration;
 
@@ -10,6 +12,9 @@ pub type ServiceResult<T> = Result<T, ServiceError>;
 
 /// Metadata key carrying a rate limit's wait, in seconds, for the gateway's `Retry-After`.
 pub const RETRY_AFTER_KEY: &str = "retry-after";
+
+/// Metadata key carrying a refusal's stable reason code (`no-open-attempt`, …).
+pub const REASON_KEY: &str = "portal-reason";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -32,6 +37,12 @@ pub enum ServiceError {
     },
     #[error("{0}")]
     Unavailable(String),
+    /// A refusal of any other kind with a stable reason code for clients.
+    #[error("{error}")]
+    Reasoned {
+        error: Box<ServiceError>,
+        reason: &'static str,
+    },
     #[error("internal error: {0:#}")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
@@ -53,6 +64,22 @@ impl ServiceError {
 
     pub fn conflict(message: impl Into<String>) -> Self {
         Self::Conflict(message.into())
+    }
+
+    /// This refusal with a stable reason code (lower-case words joined by `-`).
+    pub fn because(self, reason: &'static str) -> Self {
+        Self::Reasoned {
+            error: Box::new(self),
+            reason,
+        }
+    }
+
+    /// The stable reason code, if the refusal has one.
+    pub fn reason(&self) -> Option<&'static str> {
+        match self {
+            Self::Reasoned { reason, .. } => Some(reason),
+            _ => None,
+        }
     }
 
     pub fn internal(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
@@ -102,6 +129,13 @@ impl From<ServiceError> for Status {
                 status
             }
             ServiceError::Unavailable(m) => Status::unavailable(m),
+            ServiceError::Reasoned { error, reason } => {
+                let mut status = Status::from(*error);
+                if let Ok(value) = reason.parse() {
+                    status.metadata_mut().insert(REASON_KEY, value);
+                }
+                status
+            }
             ServiceError::Internal(cause) => {
                 tracing::error!(error = %cause, "internal error");
                 Status::new(Code::Internal, MSG_INTERNAL)
@@ -126,6 +160,18 @@ mod tests {
         let status = Status::from(ServiceError::from(sqlx::Error::RowNotFound));
         assert_eq!(status.code(), Code::Internal);
         assert_eq!(status.message(), MSG_INTERNAL);
+    }
+
+    #[test]
+    fn a_reason_code_travels_beside_the_message() {
+        let status =
+            Status::from(ServiceError::conflict("Нет начатой попытки").because("no-open-attempt"));
+        assert_eq!(status.code(), Code::FailedPrecondition);
+        assert_eq!(status.message(), "Нет начатой попытки");
+        assert_eq!(
+            status.metadata().get(REASON_KEY).unwrap(),
+            "no-open-attempt"
+        );
     }
 
     #[test]

@@ -12,8 +12,10 @@ pub const MSG_ATTEMPT_NOT_FOUND: &str = "Попытка не найдена";
 pub const MSG_DUPLICATE_ANSWER: &str = "На каждый вопрос можно дать только один ответ";
 pub const MSG_FOREIGN_QUESTION: &str = "Ответ дан на вопрос, которого нет в этой попытке теста";
 pub const MSG_FOREIGN_ANSWER: &str = "Выбранный ответ не относится к своему вопросу";
-pub const MSG_TOO_MANY_ANSWERS: &str =
-    "Ответов больше, чем вопросов в одной попытке прохождения теста";
+pub const MSG_NO_OPEN_ATTEMPT: &str =
+    "Нет начатой попытки прохождения теста: начните тест, чтобы получить вопросы";
+/// The reason code of [`MSG_NO_OPEN_ATTEMPT`], for clients that start one.
+pub const REASON_NO_OPEN_ATTEMPT: &str = "no-open-attempt";
 pub const MSG_EMPTY_TEST: &str = "В тесте пока нет вопросов";
 pub const MSG_ATTEMPT_EXPIRED: &str =
     "Время на прохождение попытки истекло: результат не засчитан, начните тест заново";

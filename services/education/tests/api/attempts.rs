@@ -6,11 +6,12 @@ use std::collections::HashSet;
 use futures_util::future::join_all;
 use portal_education::domain::attempt::{
     ATTEMPT_TIME_LIMIT_MS, MSG_ATTEMPT_EXPIRED, MSG_DUPLICATE_ANSWER, MSG_FOREIGN_QUESTION,
-    MSG_NO_TRIES_LEFT, MSG_TOO_MANY_ANSWERS,
+    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, REASON_NO_OPEN_ATTEMPT,
 };
 use portal_education::domain::test::{
     MSG_DRAWN_EXCEED_QUESTIONS, MSG_MUST_BE_POSITIVE, MSG_ONE_CORRECT, MSG_POINTS_EXCEED_QUESTIONS,
 };
+use portal_kit::error::REASON_KEY;
 use portal_proto::education::v1 as pb;
 use tonic::Code;
 
@@ -216,13 +217,14 @@ async fn an_attempt_left_unfinished_expires_and_stays_a_try() {
 }
 
 #[tokio::test]
-async fn complete_test_without_a_start_checks_its_answers_and_the_tries() {
+async fn complete_test_without_an_attempt_id_scores_only_the_open_attempts_drawn_questions() {
     on_each_backend(|app| async move {
-        let assigned = app.assigned([1, 2, 2], 3).await;
+        // Two points to pass, two of three questions drawn, two tries.
+        let assigned = app.assigned([2, 2, 2], 3).await;
         let other = app.assigned([1, 1, 2], 1).await;
         let token = app.learner_token();
         let test = &assigned.test;
-        let mut client = app.client.clone();
+        let client = app.client.clone();
         let send = |answers: Vec<pb::QuestionWithAnswer>| {
             let request = pb::CompleteTestRequest {
                 test_id: test.id,
@@ -248,52 +250,77 @@ async fn complete_test_without_a_start_checks_its_answers_and_the_tries() {
                 .unwrap()
                 .id,
         };
+        let no_open_attempt = |outcome: Result<pb::CompleteTestResponse, tonic::Status>| {
+            let status = outcome.expect_err("refused without an open attempt");
+            assert_eq!(
+                (status.code(), status.message()),
+                (Code::FailedPrecondition, MSG_NO_OPEN_ATTEMPT),
+                "on {:?}",
+                app.backend
+            );
+            assert_eq!(
+                status.metadata().get(REASON_KEY).unwrap(),
+                REASON_NO_OPEN_ATTEMPT
+            );
+        };
         let q = &test.questions;
+
+        // Nothing started: the learner cannot choose questions to be scored on.
+        no_open_attempt(send(vec![pair(&q[0], true), pair(&q[1], true)]).await);
+
+        let started = start(&app, test.id).await;
+        assert_eq!(started.number_of_tries_left, 1);
+        let drawn: HashSet<i64> = started.questions.iter().map(|q| q.id).collect();
+        let (asked, undrawn): (Vec<&pb::Question>, Vec<&pb::Question>) =
+            q.iter().partition(|q| drawn.contains(&q.id));
+        assert_eq!((asked.len(), undrawn.len()), (2, 1));
         assert_status(
-            send(vec![pair(&q[0], true), pair(&q[0], false)]).await,
+            send(vec![pair(undrawn[0], true), pair(asked[0], true)]).await,
+            Code::InvalidArgument,
+            MSG_FOREIGN_QUESTION,
+        );
+        assert_status(
+            send(vec![pair(undrawn[0], true)]).await,
+            Code::InvalidArgument,
+            MSG_FOREIGN_QUESTION,
+        );
+        assert_status(
+            send(vec![pair(asked[0], true), pair(asked[0], false)]).await,
             Code::InvalidArgument,
             MSG_DUPLICATE_ANSWER,
         );
         assert_status(
             send(vec![
-                pair(&q[0], true),
+                pair(asked[0], true),
                 pair(&other.test.questions[0], true),
             ])
             .await,
             Code::InvalidArgument,
             MSG_FOREIGN_QUESTION,
         );
-        assert_status(
-            send(q.iter().map(|q| pair(q, true)).collect()).await,
-            Code::InvalidArgument,
-            MSG_TOO_MANY_ANSWERS,
-        );
 
-        let scored = send(vec![pair(&q[1], true), pair(&q[2], true)])
+        let scored = send(asked.iter().map(|q| pair(q, true)).collect())
             .await
             .unwrap();
         assert_eq!(
             (
                 scored.total_point,
+                scored.is_passed,
                 scored.total_points_possible,
                 scored.number_of_tries_left
             ),
-            (2, 2, 1)
+            (2, true, 2, 1)
         );
-        let failed = send(vec![pair(&q[0], false)]).await.unwrap();
-        assert_eq!(
-            (
-                failed.total_point,
-                failed.is_passed,
-                failed.number_of_tries_left
-            ),
-            (0, false, 0)
-        );
-        assert_status(
-            send(vec![pair(&q[0], true)]).await,
-            Code::FailedPrecondition,
-            MSG_NO_TRIES_LEFT,
-        );
+        no_open_attempt(send(vec![pair(asked[0], true)]).await);
+
+        let last = start(&app, test.id).await;
+        assert_eq!(last.number_of_tries_left, 0);
+        send(answer_drawn(test, &last.questions, 0)).await.unwrap();
+        let spent = client
+            .clone()
+            .start_attempt(authed(pb::StartAttemptRequest { test_id: test.id }, &token))
+            .await;
+        assert_status(spent, Code::FailedPrecondition, MSG_NO_TRIES_LEFT);
 
         let for_another = pb::CompleteTestRequest {
             test_id: test.id,
@@ -302,6 +329,7 @@ async fn complete_test_without_a_start_checks_its_answers_and_the_tries() {
             attempt_id: 0,
         };
         let refused = client
+            .clone()
             .complete_test(authed(for_another, &app.admin_token()))
             .await;
         assert_eq!(code(&refused), Code::PermissionDenied);
@@ -348,31 +376,51 @@ async fn fifty_parallel_starts_by_one_learner_open_one_attempt_and_use_one_try()
 }
 
 #[tokio::test]
-async fn concurrent_submissions_never_exceed_the_tries() {
+async fn concurrent_submissions_complete_an_attempt_once() {
     on_each_backend(|app| async move {
         let assigned = app.assigned([1, 2, 3], 2).await;
         let token = app.learner_token();
-        let submissions = (0..30).map(|_| app.complete(&token, &assigned.test, 1, 0));
+        let started = start(&app, assigned.test.id).await;
+        let answers = answer_drawn(&assigned.test, &started.questions, 1);
+        let submissions = (0..30).map(|_| {
+            let request = pb::CompleteTestRequest {
+                test_id: assigned.test.id,
+                user_id: 0,
+                question_with_answers: answers.clone(),
+                attempt_id: 0,
+            };
+            let mut client = app.client.clone();
+            let token = token.clone();
+            async move { client.complete_test(authed(request, &token)).await }
+        });
         let outcomes = join_all(submissions).await;
         let accepted = outcomes.iter().filter(|o| o.is_ok()).count();
         let refused = outcomes
             .iter()
-            .filter(|o| matches!(o, Err(s) if s.code() == Code::FailedPrecondition && s.message() == MSG_NO_TRIES_LEFT))
+            .filter(|o| matches!(o, Err(s) if s.code() == Code::FailedPrecondition))
             .count();
-        assert_eq!((accepted, refused), (3, 27), "on {:?}: {outcomes:?}", app.backend);
+        assert_eq!(
+            (accepted, refused),
+            (1, 29),
+            "on {:?}: {outcomes:?}",
+            app.backend
+        );
 
         let results = app
             .client
             .clone()
             .list_user_test_results(authed(
-                pb::ListUserTestResultsRequest { test_id: assigned.test.id, user_id: 0 },
+                pb::ListUserTestResultsRequest {
+                    test_id: assigned.test.id,
+                    user_id: 0,
+                },
                 &token,
             ))
             .await
             .unwrap()
             .into_inner()
             .results;
-        assert_eq!(results.len(), 3);
+        assert_eq!(results.len(), 1);
     })
     .await;
 }

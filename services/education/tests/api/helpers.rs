@@ -173,6 +173,8 @@ impl TestApp {
         pool.close().await;
     }
 
+    /// Completes an attempt of the holder of `token`: `attempt_id`, or with 0
+    /// an attempt started now (the test must draw all its questions).
     pub async fn complete(
         &self,
         token: &str,
@@ -180,6 +182,13 @@ impl TestApp {
         correct: usize,
         attempt_id: i64,
     ) -> Result<pb::CompleteTestResponse, Status> {
+        if attempt_id == 0 {
+            let start = pb::StartAttemptRequest { test_id: test.id };
+            self.client
+                .clone()
+                .start_attempt(authed(start, token))
+                .await?;
+        }
         let request = pb::CompleteTestRequest {
             test_id: test.id,
             user_id: 0,
