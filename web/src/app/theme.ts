@@ -17,6 +17,9 @@ export const theme = createTheme(
       button: { textTransform: 'none', fontWeight: 600 },
     },
     components: {
+      // A title of one long word (a model code, a compound term) wraps where it must rather
+      // than widen a phone's page; words that fit are never broken.
+      MuiCssBaseline: { styleOverrides: { body: { overflowWrap: 'anywhere' } } },
       MuiAppBar: { defaultProps: { elevation: 0 } },
       // Lists sit in outlined papers: the last row's divider would double the paper's border.
       MuiListItem: { styleOverrides: { divider: { '&:last-child': { borderBottom: 0 } } } },

@@ -1,5 +1,6 @@
 import NavigateNext from '@mui/icons-material/NavigateNext';
-import { Breadcrumbs as MuiBreadcrumbs, Link, Typography } from '@mui/material';
+import { Breadcrumbs as MuiBreadcrumbs, Link, Tooltip, Typography } from '@mui/material';
+import { useRef, useState } from 'react';
 import { Link as RouterLink, useMatches, type Params } from 'react-router';
 
 import { paths } from '@/config/paths';
@@ -10,6 +11,47 @@ function Title({ title, params }: { title: CrumbTitle; params: Params }) {
   if (typeof title === 'string') return title;
   const Resolve = title;
   return <Resolve params={params} />;
+}
+
+// A step keeps to one line: a long title ends in '…' (at most about half a phone's width).
+const oneLine = {
+  display: 'block',
+  maxWidth: { xs: '11rem', sm: '20rem' },
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+} as const;
+
+type StepProps = { title: CrumbTitle; params: Params; to: string; current: boolean };
+
+/**
+ * One step, shortened to one line; when it is shortened, its whole title shows on hover or a
+ * long press (the tooltip). Its accessible name is the whole title anyway.
+ */
+function Step({ title, params, to, current }: StepProps) {
+  const [open, setOpen] = useState(false);
+  const element = useRef<HTMLElement | null>(null);
+  const ref = (node: HTMLElement | null) => {
+    element.current = node;
+  };
+  const shortened = () => {
+    const node = element.current;
+    return node !== null && node.scrollWidth > node.clientWidth;
+  };
+  const text = <Title title={title} params={params} />;
+  return (
+    <Tooltip title={text} open={open} onOpen={() => setOpen(shortened())} onClose={() => setOpen(false)}>
+      {current ? (
+        <Typography ref={ref} aria-current="page" sx={{ ...oneLine, color: 'text.primary', fontWeight: 500 }}>
+          {text}
+        </Typography>
+      ) : (
+        <Link ref={ref} component={RouterLink} to={to} underline="hover" color="inherit" sx={oneLine}>
+          {text}
+        </Link>
+      )}
+    </Tooltip>
+  );
 }
 
 /**
@@ -29,22 +71,20 @@ export function Breadcrumbs() {
     <MuiBreadcrumbs
       aria-label={strings.common.breadcrumbs}
       separator={<NavigateNext fontSize="small" />}
-      sx={{ mb: 3, '& .MuiBreadcrumbs-ol': { rowGap: 0.5 } }}
+      sx={{ mb: 3, '& .MuiBreadcrumbs-ol': { rowGap: 0.5 }, '& .MuiBreadcrumbs-li': { minWidth: 0 } }}
     >
       <Link component={RouterLink} to={paths.home} underline="hover" color="inherit">
         {strings.nav.home}
       </Link>
-      {steps.map((step, index) =>
-        index === steps.length - 1 ? (
-          <Typography key={step.id} aria-current="page" sx={{ color: 'text.primary', fontWeight: 500 }}>
-            <Title title={step.title} params={step.params} />
-          </Typography>
-        ) : (
-          <Link key={step.id} component={RouterLink} to={step.to} underline="hover" color="inherit">
-            <Title title={step.title} params={step.params} />
-          </Link>
-        ),
-      )}
+      {steps.map((step, index) => (
+        <Step
+          key={step.id}
+          title={step.title}
+          params={step.params}
+          to={step.to}
+          current={index === steps.length - 1}
+        />
+      ))}
     </MuiBreadcrumbs>
   );
 }

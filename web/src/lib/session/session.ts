@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
 
+import { dropAllDrafts } from './drafts';
 import { decodeToken, type TokenClaims } from './token';
 
 // Spec §9's localStorage keys. The refresh token now lives in the HttpOnly cookie
@@ -46,6 +47,7 @@ export function endSession() {
   localStorage.removeItem(tokenKey);
   localStorage.removeItem(decodedTokenKey);
   localStorage.removeItem(legacyRefreshTokenKey);
+  dropAllDrafts();
   emit();
 }
 

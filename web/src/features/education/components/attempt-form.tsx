@@ -20,6 +20,7 @@ import { useState } from 'react';
 import type { StartAttemptResponse } from '@/gen/portal/education/v1/education_pb';
 import { strings } from '@/lib/strings';
 
+import { type Chosen, readChosen, writeChosen } from '../utils/attempt-draft';
 import { formatTime } from '../utils/dates';
 
 const text = strings.education.test;
@@ -36,10 +37,10 @@ type AttemptFormProps = {
 /**
  * Spec §4 "started": the drawn questions as radio groups, the chosen answer kept per
  * question, and 'Завершить тест'. Finishing with questions left unanswered asks first.
+ * The choices outlive a reload of the page: the same attempt comes back with them.
  */
 export function AttemptForm({ attempt, submitting, onFinish }: AttemptFormProps) {
-  // Question id → chosen answer id (both as decimal strings, the radio values).
-  const [chosen, setChosen] = useState<Record<string, string>>({});
+  const [chosen, setChosen] = useState<Chosen>(() => readChosen(attempt.attemptId));
   const [confirming, setConfirming] = useState(false);
   const total = attempt.questions.length;
   const answered = attempt.questions.filter((question) => chosen[String(question.id)]).length;
@@ -81,9 +82,11 @@ export function AttemptForm({ attempt, submitting, onFinish }: AttemptFormProps)
             </FormLabel>
             <RadioGroup
               value={chosen[String(question.id)] ?? ''}
-              onChange={(event) =>
-                setChosen((current) => ({ ...current, [String(question.id)]: event.target.value }))
-              }
+              onChange={(event) => {
+                const next = { ...chosen, [String(question.id)]: event.target.value };
+                setChosen(next);
+                writeChosen(attempt.attemptId, next);
+              }}
             >
               {question.answers.map((answer) => (
                 <FormControlLabel

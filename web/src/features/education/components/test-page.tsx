@@ -18,6 +18,7 @@ import {
   useStartAttempt,
   useTestSummary,
 } from '../api/education-queries';
+import { dropChosen } from '../utils/attempt-draft';
 import { AttemptForm, type ChosenAnswer } from './attempt-form';
 import { ResultDialog } from './result-dialog';
 import { AttemptHistory, TestSummary } from './test-summary';
@@ -70,11 +71,17 @@ export function TestPage() {
     complete.mutate(
       { testId, attemptId: attempt.attemptId, questionWithAnswers: answers },
       {
-        onSuccess: setResult,
+        onSuccess: (completed) => {
+          dropChosen(attempt.attemptId);
+          setResult(completed);
+        },
         onError: (error) => {
           notify.error(errorMessage(error));
           // Expired or already completed: this attempt is over; show where the tries stand.
-          if (error instanceof ConnectError && error.code === Code.FailedPrecondition) reload();
+          if (error instanceof ConnectError && error.code === Code.FailedPrecondition) {
+            dropChosen(attempt.attemptId);
+            reload();
+          }
         },
       },
     );
