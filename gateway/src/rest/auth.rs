@@ -10,10 +10,11 @@ use axum_extra::extract::cookie::{Cookie, SameSite};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::forward::{forward, method};
 use super::origin::OwnSite;
-use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie};
+use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie, docs};
 
 pub const REFRESH_COOKIE: &str = "portal_refresh";
 /// The browser's device token: it has signed in as a person before, so
@@ -25,17 +26,28 @@ const DEVICE_TTL_SECONDS: i64 = 365 * 24 * 3600;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
-        Endpoint::post("/api/auth/login", "Вход по логину и паролю", post(login)),
+        Endpoint::post(
+            "/api/auth/login",
+            "Вход по логину и паролю",
+            docs::json::<LoginBody>(),
+            post(login),
+        ),
         Endpoint::post(
             "/api/auth/refresh-token",
             "Новый токен доступа по cookie portal_refresh",
+            docs::Input::Empty,
             post(refresh_token),
         ),
-        Endpoint::post("/api/auth/logout", "Выход: отзыв сессии", post(logout)),
+        Endpoint::post(
+            "/api/auth/logout",
+            "Выход: отзыв сессии",
+            docs::Input::Empty,
+            post(logout),
+        ),
         Endpoint::get(
             "/api/department/get-all",
             "Все отделения",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListDepartmentsRequest {},
                 method!(client, list_departments),
@@ -45,7 +57,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/department/get-all-by-user-departments",
             "Отделения по идентификаторам (только свои без права управления пользователями)",
-            &["departmentIds"],
+            docs::query::<DepartmentIds>,
             get(forward(
                 |Query(query): Query<DepartmentIds>| pb::ListDepartmentsByIdsRequest {
                     department_ids: query.department_ids,
@@ -57,7 +69,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/department/get-all-with-users",
             "Отделения с сотрудниками",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListDepartmentsWithUsersRequest {},
                 method!(client, list_departments_with_users),
@@ -67,7 +79,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/department/get-by-id",
             "Отделение",
-            &["departmentId"],
+            docs::query::<DepartmentId>,
             get(forward(
                 |Query(query): Query<DepartmentId>| pb::GetDepartmentRequest {
                     department_id: query.department_id,
@@ -79,7 +91,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/department/get-with-users",
             "Отделение с сотрудниками",
-            &["departmentId"],
+            docs::query::<DepartmentId>,
             get(forward(
                 |Query(query): Query<DepartmentId>| pb::GetDepartmentWithUsersRequest {
                     department_id: query.department_id,
@@ -91,6 +103,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/department/create",
             "Создать отделение",
+            docs::json::<DepartmentBody>(),
             post(forward(
                 |Body(body): Body<DepartmentBody>| pb::CreateDepartmentRequest {
                     title: body.title,
@@ -103,6 +116,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/department/update",
             "Изменить отделение",
+            docs::json::<DepartmentBody>(),
             post(forward(
                 |Body(body): Body<DepartmentBody>| pb::UpdateDepartmentRequest {
                     id: body.id,
@@ -116,7 +130,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/rights/get-all",
             "Все права",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListRightsRequest {},
                 method!(client, list_rights),
@@ -126,7 +140,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/position/get-all",
             "Все должности",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListPositionsRequest {},
                 method!(client, list_positions),
@@ -136,7 +150,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/user/get-all-statuses",
             "Все статусы сотрудников",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListStatusesRequest {},
                 method!(client, list_statuses),
@@ -146,7 +160,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/user/get-all-user",
             "Все пользователи",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListUsersRequest {},
                 method!(client, list_users),
@@ -162,7 +176,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/user/get-user",
             "Пользователь",
-            &["idUser"],
+            docs::query::<UserId>,
             get(forward(
                 |Query(query): Query<UserId>| pb::GetUserRequest {
                     user_id: query.id_user,
@@ -174,7 +188,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/user/get-me",
             "Профиль вошедшего сотрудника",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::GetMeRequest {},
                 method!(client, get_me),
@@ -184,6 +198,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/user/create-user",
             "Создать пользователя",
+            docs::json::<UserBody>(),
             post(forward(
                 |Body(body): Body<UserBody>| pb::CreateUserRequest {
                     user: Some(body.into()),
@@ -195,6 +210,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/user/update-user",
             "Изменить пользователя",
+            docs::json::<UserBody>(),
             post(forward(
                 |Body(body): Body<UserBody>| pb::UpdateUserRequest {
                     id: body.id,
@@ -214,7 +230,7 @@ fn client(state: &AppState) -> AuthServiceClient<Balanced> {
 // --- Sign-in and session ---
 
 /// A missing field reaches auth as blank, which names what to fill in.
-#[derive(Default, Deserialize)]
+#[derive(Default, Deserialize, ToSchema)]
 #[serde(default)]
 struct LoginBody {
     login: String,
@@ -364,13 +380,13 @@ async fn logout(
 
 // --- Departments ---
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct DepartmentId {
     department_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct DepartmentIds {
     #[serde(default)]
@@ -378,7 +394,7 @@ struct DepartmentIds {
 }
 
 /// Spec §7 sends members as `users`; ids, or objects with an `id`, are accepted.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DepartmentBody {
     #[serde(default)]
@@ -389,7 +405,7 @@ struct DepartmentBody {
     users: Vec<IdOrObject>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 enum IdOrObject {
     Id(i64),
@@ -409,7 +425,7 @@ fn ids(links: Vec<IdOrObject>) -> Vec<i64> {
 
 // --- Users ---
 
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize, Default, ToSchema)]
 struct IdRef {
     id: i64,
 }
@@ -498,7 +514,7 @@ impl From<pb::User> for UserDetailJson {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct UserId {
     id_user: i64,
@@ -506,7 +522,7 @@ struct UserId {
 
 /// Create and update share one body; `status` is `{ "id": … }`, links are ids
 /// (or objects with an `id`).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct UserBody {
     id: i64,

@@ -11,9 +11,10 @@ use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::forward::{forward, method};
-use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, rich_text_write};
+use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, docs, rich_text_write};
 
 mod export;
 
@@ -26,7 +27,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-all-article",
             "Статьи (все или назначенные)",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListArticlesRequest {},
                 method!(client, list_articles),
@@ -36,7 +37,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-by-id-article",
             "Статья",
-            &["idArticle"],
+            docs::query::<IdArticle>,
             get(forward(
                 |Query(query): Query<IdArticle>| pb::GetArticleRequest {
                     article_id: query.id_article,
@@ -48,7 +49,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-all-article-by-course",
             "Статьи курса по порядку",
-            &["courseId"],
+            docs::query::<CourseId>,
             get(forward(
                 |Query(query): Query<CourseId>| pb::ListArticlesByCourseRequest {
                     course_id: query.course_id,
@@ -60,7 +61,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-all-courses",
             "Курсы (все или назначенные)",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListCoursesRequest {},
                 method!(client, list_courses),
@@ -70,7 +71,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-full-course-info",
             "Курс с назначенными сотрудниками и статьями",
-            &["idCourse"],
+            docs::query::<IdCourse>,
             get(forward(
                 |Query(query): Query<IdCourse>| pb::GetFullCourseInfoRequest {
                     course_id: query.id_course,
@@ -82,7 +83,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-by-id-course",
             "Курс",
-            &["idCourse"],
+            docs::query::<IdCourse>,
             get(forward(
                 |Query(query): Query<IdCourse>| pb::GetCourseRequest {
                     course_id: query.id_course,
@@ -94,7 +95,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-all-courses-by-user",
             "Курсы, назначенные сотруднику",
-            &["userId"],
+            docs::query::<UserId>,
             get(forward(
                 |Query(query): Query<UserId>| pb::ListCoursesByUserRequest {
                     user_id: query.user_id,
@@ -106,6 +107,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/course/create-course-with-user-and-articles",
             "Создать курс",
+            docs::json::<CourseBody>(),
             post(forward(
                 |Body(body): Body<CourseBody>| pb::CreateCourseRequest {
                     title: body.title,
@@ -121,6 +123,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/course/update-course",
             "Изменить курс",
+            docs::json::<CourseBody>(),
             post(forward(
                 |Body(body): Body<CourseBody>| pb::UpdateCourseRequest {
                     id: body.id,
@@ -137,6 +140,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/course/create-article",
             "Создать статью",
+            docs::json::<ArticleBody>(),
             rich_text_write(forward(
                 |Body(body): Body<ArticleBody>| pb::CreateArticleRequest {
                     title: body.title,
@@ -152,6 +156,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/course/update-article",
             "Изменить статью",
+            docs::json::<ArticleBody>(),
             rich_text_write(forward(
                 |Body(body): Body<ArticleBody>| pb::UpdateArticleRequest {
                     id: body.id,
@@ -168,7 +173,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/course/get-course-compliance",
             "Кто из назначенных просрочил курс или должен пройти его в ближайшие 7 дней",
-            &["idCourse"],
+            docs::query::<IdCourse>,
             get(forward(
                 |Query(query): Query<IdCourse>| pb::GetCourseComplianceRequest {
                     course_id: query.id_course,
@@ -180,7 +185,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-all-test",
             "Тесты без вопросов",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListTestsRequest {},
                 method!(client, list_tests),
@@ -190,7 +195,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-by-id-test",
             "Тест без вопросов",
-            &["idTest"],
+            docs::query::<IdTest>,
             get(forward(
                 |Query(query): Query<IdTest>| pb::GetTestRequest {
                     test_id: query.id_test,
@@ -202,7 +207,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-all-test-by-article",
             "Тесты статьи",
-            &["articleId"],
+            docs::query::<ArticleId>,
             get(forward(
                 |Query(query): Query<ArticleId>| pb::ListTestsByArticleRequest {
                     article_id: query.article_id,
@@ -214,7 +219,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-test-summary",
             "Сводка теста и оставшиеся попытки",
-            &["idTest", "userId"],
+            docs::query::<TestAndUser>,
             get(forward(
                 |Query(query): Query<TestAndUser>| pb::GetTestSummaryRequest {
                     test_id: query.id_test,
@@ -227,7 +232,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-list-user-test-result-by-test-and-user-id",
             "Результаты сотрудника по тесту",
-            &["idTest", "idUser"],
+            docs::query::<TestAndIdUser>,
             get(forward(
                 |Query(query): Query<TestAndIdUser>| pb::ListUserTestResultsRequest {
                     test_id: query.id_test,
@@ -240,7 +245,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-by-id-full-test",
             "Тест с вопросами и правильными ответами",
-            &["idTest"],
+            docs::query::<IdTest>,
             get(forward(
                 |Query(query): Query<IdTest>| pb::GetFullTestRequest {
                     test_id: query.id_test,
@@ -252,35 +257,20 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-all-user-test-result",
             "Результаты всех сотрудников, новые первыми (фильтры и страницы; следующая страница в заголовке X-Next-Page-Token)",
-            &[
-                "testId",
-                "departmentId",
-                "userId",
-                "dateFrom",
-                "dateTo",
-                "pageSize",
-                "pageToken",
-            ],
+            docs::query::<ResultFilter>,
             get(list_all_test_results),
         ),
         Endpoint::download(
             "/api/test/export-user-test-results",
             "Результаты всех сотрудников в CSV для Excel (UTF-8 с BOM, разделитель «;»), с фильтрами страницы статистики; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
-            &[
-                "testId",
-                "departmentId",
-                "userId",
-                "dateFrom",
-                "dateTo",
-                "utcOffset",
-            ],
+            docs::query::<export::ExportFilter>,
             csv::CONTENT_TYPE,
             get(export::export_test_results),
         ),
         Endpoint::get(
             "/api/test/get-my-tests",
             "Мои тесты и оставшиеся попытки",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListMyTestsRequest {},
                 method!(client, list_my_tests),
@@ -290,7 +280,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/test/get-question-analysis",
             "Как часто на каждый вопрос теста отвечают правильно",
-            &["idTest"],
+            docs::query::<IdTest>,
             get(forward(
                 |Query(query): Query<IdTest>| pb::GetQuestionAnalysisRequest {
                     test_id: query.id_test,
@@ -302,6 +292,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/test/start-attempt",
             "Начать попытку: вопросы без правильных ответов",
+            docs::json::<StartBody>(),
             post(forward(
                 |Body(body): Body<StartBody>| pb::StartAttemptRequest {
                     test_id: body.test_id,
@@ -313,6 +304,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/test/complete-test",
             "Завершить тест",
+            docs::json::<CompleteBody>(),
             post(forward(
                 |Body(body): Body<CompleteBody>| pb::CompleteTestRequest {
                     test_id: body.test_id,
@@ -327,6 +319,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/test/create-test-with-question-and-answers",
             "Создать тест",
+            docs::json::<TestJson>(),
             post(forward(
                 |Body(body): Body<TestJson>| body.create_request(),
                 method!(client, create_test),
@@ -336,6 +329,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/test/update-test",
             "Изменить тест",
+            docs::json::<TestJson>(),
             post(forward(
                 |Body(body): Body<TestJson>| body.update_request(),
                 method!(client, update_test),
@@ -354,44 +348,44 @@ fn client(state: &AppState) -> EducationServiceClient<Balanced> {
 
 // --- Query parameters ---
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct IdArticle {
     id_article: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct ArticleId {
     article_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct CourseId {
     course_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct IdCourse {
     id_course: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct IdTest {
     id_test: i64,
 }
 
 /// `userId` absent is the caller.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 #[serde(rename_all = "camelCase", default)]
 struct UserId {
     user_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct TestAndUser {
     id_test: i64,
@@ -399,7 +393,7 @@ struct TestAndUser {
     user_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct TestAndIdUser {
     #[serde(default)]
@@ -408,7 +402,7 @@ struct TestAndIdUser {
     id_user: i64,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 #[serde(rename_all = "camelCase", default)]
 struct ResultFilter {
     test_id: i64,
@@ -462,7 +456,7 @@ impl From<pb::GetFullCourseInfoResponse> for FullCourseJson {
     }
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct CourseBody {
     id: i64,
@@ -474,7 +468,7 @@ struct CourseBody {
 }
 
 /// Spec §7 sends `dateDeadLine` and `idTest`; the entity's names are accepted too.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct ArticleBody {
     id: i64,
@@ -490,7 +484,7 @@ struct ArticleBody {
 // --- Tests ---
 
 /// A full test as spec §3 names it: `question[]` with `answer[]` and `isCorrect`.
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct TestJson {
     id: i64,
@@ -504,7 +498,7 @@ struct TestJson {
     question: Vec<QuestionJson>,
 }
 
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct QuestionJson {
     id: i64,
@@ -513,7 +507,7 @@ struct QuestionJson {
     answer: Vec<AnswerJson>,
 }
 
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct AnswerJson {
     id: i64,
@@ -598,16 +592,23 @@ impl TestJson {
     }
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct CompleteBody {
     test_id: i64,
     user_id: i64,
+    #[schema(schema_with = question_with_answers)]
     question_with_answers: Vec<pb::QuestionWithAnswer>,
     attempt_id: i64,
 }
 
-#[derive(Deserialize, Default)]
+fn question_with_answers() -> utoipa::openapi::Array {
+    utoipa::openapi::ArrayBuilder::new()
+        .items(docs::message("portal.education.v1.QuestionWithAnswer"))
+        .build()
+}
+
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 struct StartBody {
     test_id: i64,

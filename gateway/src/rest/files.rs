@@ -25,7 +25,9 @@ use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_client::FilesServiceClient;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
+use utoipa::{IntoParams, ToSchema};
 
+use super::docs::{self, FormField};
 use super::forward::{forward, method};
 use super::{ApiError, ApiResult, AppState, Body as JsonBody, Caller, Data, Endpoint, Query};
 
@@ -51,7 +53,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/file/get-files",
             "Документы модели оборудования (id, title, url…)",
-            &["idRelated"],
+            docs::query::<IdRelated>,
             get(forward(
                 |Query(query): Query<IdRelated>| pb::GetFilesRequest {
                     id_related: query.id_related,
@@ -63,26 +65,42 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/file/save",
             "Загрузить документ: multipart/form-data с полями idRelated и title (необязательно), затем file",
+            docs::Input::Form(const {
+                &[
+                    FormField::integer("idRelated"),
+                    FormField::text("title"),
+                    FormField::file("file"),
+                ]
+            }),
             post(save_file).layer(DefaultBodyLimit::disable()),
-        ),
+        )
+        .params(docs::query::<MaybeIdRelated>),
         Endpoint::post(
             "/api/file/delete",
             "Удалить документ или видео: {id}",
+            docs::json::<FileId>(),
             post(forward(
                 |JsonBody(body): JsonBody<FileId>| pb::DeleteFileRequest { id: body.id },
                 method!(client, delete_file),
                 |_| (),
             )),
         ),
-        Endpoint::get(
+        Endpoint::download(
             "/api/file/download/{id}",
             "Скачать файл (поддерживает Range; видео доступны без входа, документ — со ссылкой link из get-files)",
-            &["link"],
+            || [docs::path::<FileId>(), docs::query::<DownloadLink>()].concat(),
+            "*/*",
             get(download),
-        ),
+        )
+        .also(&[
+            StatusCode::PARTIAL_CONTENT,
+            StatusCode::RANGE_NOT_SATISFIABLE,
+            StatusCode::BAD_GATEWAY,
+        ]),
         Endpoint::post(
             "/api/video/save",
             "Загрузить видео для текста: multipart/form-data с полем video; ответ data.savedVideoUrl",
+            docs::Input::Form(const { &[FormField::file("video")] }),
             post(save_video).layer(DefaultBodyLimit::disable()),
         ),
     ]
@@ -92,25 +110,25 @@ fn client(state: &AppState) -> FilesServiceClient<Balanced> {
     FilesServiceClient::new(state.upstreams.files.channel.clone())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct IdRelated {
     id_related: i64,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 #[serde(rename_all = "camelCase", default)]
 struct MaybeIdRelated {
     id_related: Option<i64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema, IntoParams)]
 struct FileId {
     id: i64,
 }
 
 /// A download's query: the download link get-files put on the file's URL, if any.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 #[serde(default)]
 struct DownloadLink {
     link: String,

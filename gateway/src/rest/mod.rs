@@ -56,26 +56,33 @@ pub struct Endpoint {
     pub method: Method,
     pub path: &'static str,
     pub summary: &'static str,
-    pub query: &'static [&'static str],
+    /// Its path and query parameters, for the document.
+    pub params: docs::Params,
+    /// What a POST reads as its body, for the document.
+    pub input: docs::Input,
     pub route: MethodRouter<AppState>,
     /// The media type of a successful answer that is a file, not the envelope.
     pub file: Option<&'static str>,
+    /// Statuses it answers beyond every call's (`docs`), e.g. 206 for a range.
+    pub also: &'static [StatusCode],
 }
 
 impl Endpoint {
     pub fn get(
         path: &'static str,
         summary: &'static str,
-        query: &'static [&'static str],
+        params: docs::Params,
         route: MethodRouter<AppState>,
     ) -> Self {
         Endpoint {
             method: Method::GET,
             path,
             summary,
-            query,
+            params,
+            input: docs::Input::Empty,
             route,
             file: None,
+            also: &[],
         }
     }
 
@@ -84,24 +91,39 @@ impl Endpoint {
     pub fn download(
         path: &'static str,
         summary: &'static str,
-        query: &'static [&'static str],
+        params: docs::Params,
         media_type: &'static str,
         route: MethodRouter<AppState>,
     ) -> Self {
         Endpoint {
             file: Some(media_type),
-            ..Endpoint::get(path, summary, query, route)
+            ..Endpoint::get(path, summary, params, route)
         }
     }
 
-    pub fn post(path: &'static str, summary: &'static str, route: MethodRouter<AppState>) -> Self {
+    pub fn post(
+        path: &'static str,
+        summary: &'static str,
+        input: docs::Input,
+        route: MethodRouter<AppState>,
+    ) -> Self {
         Endpoint {
             method: Method::POST,
-            path,
-            summary,
-            query: &[],
-            route,
-            file: None,
+            input,
+            ..Endpoint::get(path, summary, docs::none, route)
+        }
+    }
+
+    /// Reads `params` too (a POST's query).
+    pub fn params(self, params: docs::Params) -> Self {
+        Endpoint { params, ..self }
+    }
+
+    /// Answers `statuses` too, beyond every call's.
+    pub fn also(self, statuses: &'static [StatusCode]) -> Self {
+        Endpoint {
+            also: statuses,
+            ..self
         }
     }
 }

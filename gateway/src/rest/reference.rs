@@ -9,14 +9,14 @@ use portal_proto::wiki::v1 as pb;
 
 use super::forward::{forward, method};
 use super::wiki::client;
-use super::{Body, Endpoint};
+use super::{Body, Endpoint, docs};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint::get(
             "/api/country/get-all",
             "Страны",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListCountriesRequest {},
                 method!(client, list_countries),
@@ -26,6 +26,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/country/create",
             "Добавить страну",
+            docs::Input::Message("portal.wiki.v1.CreateCountryRequest"),
             post(forward(
                 |Body(body): Body<pb::CreateCountryRequest>| body,
                 method!(client, create_country),
@@ -35,7 +36,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/manufacturer/get-all",
             "Производители оборудования",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListManufacturersRequest {},
                 method!(client, list_manufacturers),
@@ -45,6 +46,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/manufacturer/create",
             "Добавить производителя",
+            docs::Input::Message("portal.wiki.v1.CreateManufacturerRequest"),
             post(forward(
                 |Body(body): Body<pb::CreateManufacturerRequest>| body,
                 method!(client, create_manufacturer),
@@ -54,7 +56,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/environment-type/get-all",
             "Типы оборудования",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListEnvironmentTypesRequest {},
                 method!(client, list_environment_types),
@@ -64,6 +66,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment-type/create",
             "Добавить тип оборудования",
+            docs::Input::Message("portal.wiki.v1.CreateEnvironmentTypeRequest"),
             post(forward(
                 |Body(body): Body<pb::CreateEnvironmentTypeRequest>| body,
                 method!(client, create_environment_type),
@@ -73,7 +76,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/common-document/get-all",
             "Общие документы (не привязанные к модели)",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListCommonDocumentsRequest {},
                 method!(client, list_common_documents),
@@ -83,6 +86,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/common-document/create",
             "Добавить общий документ",
+            docs::Input::Message("portal.wiki.v1.CreateCommonDocumentRequest"),
             post(forward(
                 |Body(body): Body<pb::CreateCommonDocumentRequest>| body,
                 method!(client, create_common_document),

@@ -12,16 +12,17 @@ use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 
 use crate::upstream::Balanced;
 use serde::Deserialize;
+use utoipa::IntoParams;
 
 use super::forward::{forward, method};
-use super::{ApiResult, AppState, Body, Data, Endpoint, Query, rich_text_write};
+use super::{ApiResult, AppState, Body, Data, Endpoint, Query, docs, rich_text_write};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint::get(
             "/api/environment-model/get-all",
             "Модели оборудования отделений сотрудника (инженеру — все) с их единицами",
-            &[],
+            docs::none,
             get(forward(
                 |()| pb::ListEnvironmentModelsRequest {},
                 method!(client, list_environment_models),
@@ -31,7 +32,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/environment-model/get-all-by-department",
             "Модели оборудования отделения (id, name) и сколько единиц ждут обслуживания",
-            &["departmentId"],
+            docs::query::<DepartmentId>,
             get(forward(
                 |Query(query): Query<DepartmentId>| pb::ListEnvironmentModelsByDepartmentRequest {
                     department_id: query.department_id,
@@ -43,7 +44,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/environment-model/get-by-id",
             "Модель оборудования с единицами и QR-кодом инструкции",
-            &["environmentModelId"],
+            docs::query::<EnvironmentModelId>,
             get(forward(
                 |Query(query): Query<EnvironmentModelId>| pb::GetEnvironmentModelRequest {
                     environment_model_id: query.environment_model_id,
@@ -55,6 +56,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment-model/create",
             "Создать модель оборудования",
+            docs::Input::Message("portal.wiki.v1.CreateEnvironmentModelRequest"),
             rich_text_write(forward(
                 |Body(body): Body<pb::CreateEnvironmentModelRequest>| body,
                 method!(client, create_environment_model),
@@ -64,6 +66,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment-model/update",
             "Изменить модель оборудования",
+            docs::Input::Message("portal.wiki.v1.UpdateEnvironmentModelRequest"),
             rich_text_write(forward(
                 |Body(body): Body<pb::UpdateEnvironmentModelRequest>| body,
                 method!(client, update_environment_model),
@@ -73,6 +76,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment-model/save-instruction",
             "Сохранить краткую инструкцию",
+            docs::Input::Message("portal.wiki.v1.SaveInstructionRequest"),
             rich_text_write(forward(
                 |Body(body): Body<pb::SaveInstructionRequest>| body,
                 method!(client, save_instruction),
@@ -84,13 +88,13 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::get(
             "/api/environment-model/get-public-instruction",
             "Краткая инструкция без входа: название модели и инструкция",
-            &["environmentModelId"],
+            docs::query::<EnvironmentModelId>,
             get(get_public_instruction),
         ),
         Endpoint::get(
             "/api/environment/get-all-by-model-id",
             "Единицы оборудования модели",
-            &["environmentModelId"],
+            docs::query::<EnvironmentModelId>,
             get(forward(
                 |Query(query): Query<EnvironmentModelId>| pb::ListEnvironmentsByModelRequest {
                     environment_model_id: query.environment_model_id,
@@ -102,6 +106,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment/create",
             "Добавить единицу оборудования",
+            docs::Input::Message("portal.wiki.v1.CreateEnvironmentRequest"),
             post(forward(
                 |Body(body): Body<pb::CreateEnvironmentRequest>| body,
                 method!(client, create_environment),
@@ -111,6 +116,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment/update",
             "Изменить единицу оборудования",
+            docs::Input::Message("portal.wiki.v1.UpdateEnvironmentRequest"),
             post(forward(
                 |Body(body): Body<pb::UpdateEnvironmentRequest>| body,
                 method!(client, update_environment),
@@ -120,6 +126,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/environment/retire",
             "Списать единицу оборудования",
+            docs::Input::Message("portal.wiki.v1.RetireEnvironmentRequest"),
             post(forward(
                 |Body(body): Body<pb::RetireEnvironmentRequest>| body,
                 method!(client, retire_environment),
@@ -138,13 +145,13 @@ pub(super) fn client(state: &AppState) -> WikiServiceClient<Balanced> {
 
 // --- Query parameters ---
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct DepartmentId {
     department_id: i64,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 struct EnvironmentModelId {
     environment_model_id: i64,

@@ -3,7 +3,7 @@ import { TransportProvider } from '@connectrpc/connect-query';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 
-import { errorMessage, retryUnlessRefused } from '@/lib/errors';
+import { errorMessage, refusalShown, retryUnlessRefused } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { sessionInterceptor } from '@/lib/session/interceptor';
 import { getSession, subscribeSession } from '@/lib/session/session';
@@ -17,8 +17,9 @@ const queryClient = new QueryClient({
   // A failed load shows the server's message as a toast (spec §8), wherever it was asked
   // for. A refused session has been dealt with already: signed out with its own message.
   queryCache: new QueryCache({
-    onError: (error) => {
+    onError: (error, query) => {
       if (error instanceof ConnectError && error.code === Code.Unauthenticated) return;
+      if (refusalShown(error, query.meta)) return;
       notify.error(errorMessage(error));
     },
   }),

@@ -8,8 +8,7 @@ export const equipmentStrings = {
   modelsEmpty: 'В отделении пока нет оборудования.',
   modelNotFound: 'Модель оборудования не найдена.',
   departmentNotFound: 'Отделение не найдено.',
-  /** A breadcrumb whose department or model is missing or not the reader's. */
-  notFoundCrumb: 'Не найдено',
+  toDepartments: 'К списку отделений',
   illustration: 'Иллюстрация модели оборудования',
   sectionsLabel: 'Разделы модели оборудования',
   brand: 'Производитель',

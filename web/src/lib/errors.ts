@@ -35,6 +35,16 @@ export function isClientError(error: unknown): boolean {
 }
 
 /**
+ * A query's `meta` when its page says itself that the thing is missing or not the reader's
+ * (`components/not-found`): such a refusal is not also a toast.
+ */
+export const refusalShownByPage = { refusalShownByPage: true } as const;
+
+/** Whether a failed query's refusal is shown by its page rather than by a toast. */
+export const refusalShown = (error: unknown, meta: Record<string, unknown> | undefined) =>
+  meta?.refusalShownByPage === true && isClientError(error);
+
+/**
  * The query client's `retry`: a server or network failure is asked again up to three
  * times (TanStack's default), a refusal never, so a missing or foreign page says so at once.
  */

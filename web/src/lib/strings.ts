@@ -71,6 +71,12 @@ export const strings = {
     loadFailed: 'Произошла ошибка при загрузке данных',
     network: 'Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.',
     formLoadFailed: 'Ошибка при загрузке данных',
+    /** A breadcrumb of a course, a model, a user… that is missing or not the reader's. */
+    notFoundCrumb: 'Не найдено',
+    courseNotFound: 'Курс не найден.',
+    articleNotFound: 'Статья не найдена.',
+    testNotFound: 'Тест не найден.',
+    toCourses: 'К списку курсов',
   },
   common: {
     loading: 'Загрузка...',

@@ -17,6 +17,7 @@ use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as pb;
 use serde::Deserialize;
 use time::{OffsetDateTime, UtcOffset};
+use utoipa::IntoParams;
 
 use super::super::csv;
 use super::super::{ApiError, AppState, Caller, Query};
@@ -37,7 +38,7 @@ const HEADER: [&str; 7] = [
 
 /// The statistics page's filters (every one optional), and the reader's time
 /// zone as minutes east of UTC (Moscow: 180), for the completion times.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
 #[serde(rename_all = "camelCase", default)]
 pub(super) struct ExportFilter {
     test_id: i64,

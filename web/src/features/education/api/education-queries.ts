@@ -2,6 +2,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { skipToken, useQueryClient } from '@tanstack/react-query';
 
 import { EducationService } from '@/gen/portal/education/v1/education_pb';
+import { refusalShownByPage } from '@/lib/errors';
 
 const education = EducationService.method;
 
@@ -27,30 +28,35 @@ export const useCourse = (courseId: bigint | undefined) =>
   useQuery(
     education.getCourse,
     byId(courseId, (id) => ({ courseId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useCourseArticles = (courseId: bigint | undefined) =>
   useQuery(
     education.listArticlesByCourse,
     byId(courseId, (id) => ({ courseId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useArticle = (articleId: bigint | undefined) =>
   useQuery(
     education.getArticle,
     byId(articleId, (id) => ({ articleId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useArticleTests = (articleId: bigint | undefined) =>
   useQuery(
     education.listTestsByArticle,
     byId(articleId, (id) => ({ articleId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useTest = (testId: bigint | undefined) =>
   useQuery(
     education.getTest,
     byId(testId, (id) => ({ testId: id })),
+    { meta: refusalShownByPage },
   );
 
 /** The test's summary for the signed-in user, with the tries they have left. */
@@ -58,6 +64,7 @@ export const useTestSummary = (testId: bigint | undefined) =>
   useQuery(
     education.getTestSummary,
     byId(testId, (id) => ({ testId: id, userId: 0n })),
+    { meta: refusalShownByPage },
   );
 
 /** The signed-in user's results, oldest first: on one test, or on every test (0). */
@@ -65,6 +72,7 @@ export const useMyResults = (testId: bigint | undefined) =>
   useQuery(
     education.listUserTestResults,
     byId(testId, (id) => ({ testId: id, userId: 0n })),
+    { meta: refusalShownByPage },
   );
 
 export const useMyTests = () => useQuery(education.listMyTests);

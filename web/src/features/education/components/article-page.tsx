@@ -3,7 +3,10 @@ import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { Link, useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { NotFound } from '@/components/not-found';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
+import { isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
@@ -33,10 +36,18 @@ export function ArticlePage() {
   const article = useArticle(articleId);
   const tests = useArticleTests(articleId);
 
-  if (courseId === undefined || articleId === undefined || article.isError) return <LoadError />;
+  const missing = (
+    <NotFound
+      message={strings.errors.articleNotFound}
+      backTo={paths.courses}
+      backLabel={strings.errors.toCourses}
+    />
+  );
+  if (courseId === undefined || articleId === undefined || isClientError(article.error)) return missing;
+  if (article.isError) return <LoadError />;
   if (article.isPending) return <Loading />;
   const found = article.data.article;
-  if (!found) return <LoadError />;
+  if (!found) return missing;
 
   return (
     <>

@@ -3,7 +3,10 @@ import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } f
 import { Link, useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { NotFound } from '@/components/not-found';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
+import { isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
@@ -16,10 +19,18 @@ export function CoursePage() {
   const course = useCourse(courseId);
   const articles = useCourseArticles(courseId);
 
-  if (courseId === undefined || course.isError || articles.isError) return <LoadError />;
+  const missing = (
+    <NotFound
+      message={strings.errors.courseNotFound}
+      backTo={paths.courses}
+      backLabel={strings.errors.toCourses}
+    />
+  );
+  if (courseId === undefined || isClientError(course.error) || isClientError(articles.error)) return missing;
+  if (course.isError || articles.isError) return <LoadError />;
   if (course.isPending || articles.isPending) return <Loading />;
   const found = course.data.course;
-  if (!found) return <LoadError />;
+  if (!found) return missing;
 
   return (
     <>

@@ -4,9 +4,11 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { NotFound } from '@/components/not-found';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
 import type { CompleteTestResponse, StartAttemptResponse } from '@/gen/portal/education/v1/education_pb';
-import { errorMessage } from '@/lib/errors';
+import { errorMessage, isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
@@ -40,10 +42,18 @@ export function TestPage() {
   const [attempt, setAttempt] = useState<StartAttemptResponse>();
   const [result, setResult] = useState<CompleteTestResponse>();
 
-  if (testId === undefined || summary.isError) return <LoadError />;
+  const missing = (
+    <NotFound
+      message={strings.errors.testNotFound}
+      backTo={paths.courses}
+      backLabel={strings.errors.toCourses}
+    />
+  );
+  if (testId === undefined || isClientError(summary.error)) return missing;
+  if (summary.isError) return <LoadError />;
   if (summary.isPending) return <Loading />;
   const found = summary.data.summary;
-  if (!found) return <LoadError />;
+  if (!found) return missing;
 
   const reload = () => {
     setResult(undefined);

@@ -4,6 +4,7 @@ import { skipToken, useQueryClient } from '@tanstack/react-query';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { FilesService, type GetFilesResponse } from '@/gen/portal/files/v1/files_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
+import { refusalShownByPage } from '@/lib/errors';
 
 import { linkRenewalMs } from '../utils/download-links';
 
@@ -25,6 +26,7 @@ export const useDepartment = (departmentId: bigint | undefined) =>
   useQuery(
     auth.getDepartment,
     when(departmentId, (id) => ({ departmentId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useModelsByDepartment = (departmentId: bigint | undefined) =>
@@ -37,6 +39,7 @@ export const useModel = (modelId: bigint | undefined) =>
   useQuery(
     wiki.getEnvironmentModel,
     when(modelId, (id) => ({ environmentModelId: id })),
+    { meta: refusalShownByPage },
   );
 
 export const useMaintenanceEntries = (environmentId: bigint | undefined) =>

@@ -1,31 +1,20 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import type { Params } from 'react-router';
 
-import { equipmentStrings } from '@/lib/equipment-strings';
-import { isClientError } from '@/lib/errors';
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
-import { useDepartment, useModel } from '../api/equipment-queries';
-
-/** A breadcrumb's title: the entity's name, 'Не найдено' when it is refused, else the id or 'Загрузка...'. */
-function title(id: bigint | undefined, query: UseQueryResult, name: string | undefined, raw?: string) {
-  if (name !== undefined) return name;
-  if (id === undefined || (query.isError && isClientError(query.error)))
-    return equipmentStrings.notFoundCrumb;
-  return query.isError ? raw : strings.common.loading;
-}
+import { useDepartment } from '../api/equipment-queries';
+import { useModelHere } from '../api/model-here';
 
 /** The breadcrumb of environments/:departmentId: the department's title. */
 export function DepartmentCrumb({ params }: { params: Params }) {
   const id = parseId(params.departmentId);
   const query = useDepartment(id);
-  return title(id, query, query.data?.department?.title, params.departmentId);
+  return entityCrumb(query.data?.department?.title, id === undefined || query.isError);
 }
 
-/** The breadcrumb of environment/:id: the model's name. */
+/** The breadcrumb of environment/:id: the model's name, when its page shows it. */
 export function ModelCrumb({ params }: { params: Params }) {
-  const id = parseId(params.id);
-  const query = useModel(id);
-  return title(id, query, query.data?.environmentModel?.name, params.id);
+  const here = useModelHere(parseId(params.departmentId), parseId(params.id));
+  return entityCrumb(here.state === 'found' ? here.model.name : undefined, here.state !== 'loading');
 }

@@ -4,46 +4,38 @@ import { Outlet, useParams } from 'react-router';
 
 import { LoadError } from '@/components/load-state';
 import { NavTabs } from '@/components/nav-tabs';
+import { NotFound } from '@/components/not-found';
 import { paths } from '@/config/paths';
 import { equipmentStrings } from '@/lib/equipment-strings';
-import { isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
-import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useDepartment, useModel } from '../api/equipment-queries';
+import { useModelHere } from '../api/model-here';
 import { UnitsList } from './units-list';
 
 /**
  * Spec §2: an equipment model of a department: its name ('Загрузка...' while it loads), an
  * illustration, its sections (documentation, short instruction, logbook, journals) and the
- * department's units of it.
- *
- * The page is the model *in that department*, as the list it is opened from: a department that
- * is unknown or not the reader's (auth refuses it, as the equipment list shows) is 'Отделение
- * не найдено.'; a model with no unit there is 'Модель оборудования не найдена.' to staff, since
- * the wiki shows them a model through its units only. An editor sees every model of an
- * existing department, so as to add its first unit there.
+ * department's units of it. The page is the model *in that department* (`useModelHere`); one
+ * that is missing says so once, and its sections, which would only fail too, are not asked for.
  */
 export function ModelPage() {
   const params = useParams();
   const departmentId = parseId(params.departmentId);
   const modelId = parseId(params.id);
-  const query = useModel(modelId);
-  // The department's breadcrumb asks the same: one call.
-  const department = useDepartment(departmentId);
-  const editor = useHasRight(Right.EquipmentEditing) === true;
-  const loaded = query.data?.environmentModel;
-  const model = department.isSuccess ? loaded : undefined;
+  const here = useModelHere(departmentId, modelId);
 
-  if (departmentId === undefined || (department.isError && isClientError(department.error))) {
-    return <LoadError message={equipmentStrings.departmentNotFound} />;
+  if (here.state === 'missing') {
+    return (
+      <NotFound
+        message={here.message}
+        backTo={paths.departments}
+        backLabel={equipmentStrings.toDepartments}
+      />
+    );
   }
-  if (department.isError) return <LoadError />;
-  const deployedHere = editor || model?.environments.some((unit) => unit.departmentId === departmentId);
-  if (modelId === undefined || query.isError || (query.isSuccess && !loaded) || (model && !deployedHere)) {
-    return <LoadError message={equipmentStrings.modelNotFound} />;
-  }
+  if (here.state === 'failed' || departmentId === undefined) return <LoadError />;
+  const model = here.state === 'found' ? here.model : undefined;
 
   const base = `${paths.departments}/environments/${departmentId}/environment/${modelId}`;
   const tabs = [
@@ -88,15 +80,17 @@ export function ModelPage() {
           </Box>
         </Stack>
       </Paper>
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
-        <Box sx={{ minWidth: 0 }}>
-          <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
-          <Box sx={{ pt: 3 }}>
-            <Outlet />
+      {model && (
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
+          <Box sx={{ minWidth: 0 }}>
+            <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
+            <Box sx={{ pt: 3 }}>
+              <Outlet />
+            </Box>
           </Box>
+          <UnitsList model={model} departmentId={departmentId} />
         </Box>
-        <UnitsList model={model} departmentId={departmentId} />
-      </Box>
+      )}
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import type { Params } from 'react-router';
 
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
 import { useArticle } from '../../api/education-queries';
 
@@ -9,6 +9,5 @@ import { useArticle } from '../../api/education-queries';
 export function ArticleCrumb({ params }: { params: Params }) {
   const articleId = parseId(params.adminArticleId);
   const query = useArticle(articleId);
-  const failed = articleId === undefined || query.isError;
-  return query.data?.article?.title ?? (failed ? params.adminArticleId : strings.common.loading);
+  return entityCrumb(query.data?.article?.title, articleId === undefined || query.isError);
 }

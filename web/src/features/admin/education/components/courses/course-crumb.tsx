@@ -1,7 +1,7 @@
 import type { Params } from 'react-router';
 
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
 import { useFullCourse } from '../../api/education-queries';
 
@@ -9,6 +9,5 @@ import { useFullCourse } from '../../api/education-queries';
 export function CourseCrumb({ params }: { params: Params }) {
   const courseId = parseId(params.adminCourseId);
   const query = useFullCourse(courseId);
-  const failed = courseId === undefined || query.isError;
-  return query.data?.course?.title ?? (failed ? params.adminCourseId : strings.common.loading);
+  return entityCrumb(query.data?.course?.title, courseId === undefined || query.isError);
 }

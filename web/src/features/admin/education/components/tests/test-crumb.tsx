@@ -1,7 +1,7 @@
 import type { Params } from 'react-router';
 
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
 import { useFullTest } from '../../api/education-queries';
 
@@ -9,6 +9,5 @@ import { useFullTest } from '../../api/education-queries';
 export function TestCrumb({ params }: { params: Params }) {
   const testId = parseId(params.adminTestId);
   const query = useFullTest(testId);
-  const failed = testId === undefined || query.isError;
-  return query.data?.test?.title ?? (failed ? params.adminTestId : strings.common.loading);
+  return entityCrumb(query.data?.test?.title, testId === undefined || query.isError);
 }

@@ -1,7 +1,7 @@
 import type { Params } from 'react-router';
 
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
 import { useDepartmentWithUsers } from '../../api/auth-queries';
 
@@ -9,6 +9,5 @@ import { useDepartmentWithUsers } from '../../api/auth-queries';
 export function DepartmentCrumb({ params }: { params: Params }) {
   const departmentId = parseId(params.adminDepartmentId);
   const query = useDepartmentWithUsers(departmentId);
-  const failed = departmentId === undefined || query.isError;
-  return query.data?.department?.title ?? (failed ? params.adminDepartmentId : strings.common.loading);
+  return entityCrumb(query.data?.department?.title, departmentId === undefined || query.isError);
 }

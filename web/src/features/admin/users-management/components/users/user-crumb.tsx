@@ -1,8 +1,8 @@
 import type { Params } from 'react-router';
 
+import { entityCrumb } from '@/lib/breadcrumbs';
 import { parseId } from '@/lib/ids';
 import { crumbName } from '@/lib/person-name';
-import { strings } from '@/lib/strings';
 
 import { useUser } from '../../api/auth-queries';
 
@@ -11,6 +11,5 @@ export function UserCrumb({ params }: { params: Params }) {
   const userId = parseId(params.adminUserId);
   const query = useUser(userId);
   const user = query.data?.user;
-  if (user) return crumbName(user);
-  return userId === undefined || query.isError ? params.adminUserId : strings.common.loading;
+  return entityCrumb(user && crumbName(user), userId === undefined || query.isError);
 }
