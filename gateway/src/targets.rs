@@ -253,6 +253,8 @@ async fn service_routes(
             let settings = portal_education::EducationSettings {
                 database_url: config.database_url_for("education"),
                 public_key_file: keys.public.clone(),
+                public_url: config.public_url.clone(),
+                frame_hosts: config.frame_hosts.clone(),
                 seed_demo: config.seed_demo,
             };
             (

@@ -12,6 +12,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use portal_kit::config::Config;
+use portal_kit::rich_text::FrameHosts;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tower::Layer;
 use tower::util::MapRequestLayer;
@@ -24,10 +25,16 @@ use crate::rest::{self, AppState};
 use crate::upstream::Upstreams;
 
 /// Scripts only from this origin, no inline script; styles may be inline
-/// (the component library injects them); frames may show https video players.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+/// (the component library injects them); frames only from this origin and the
+/// hosts of `PORTAL_FRAME_HOSTS`, as the rich-text cleaners keep them.
+fn content_security_policy(frame_hosts: &FrameHosts) -> String {
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data: blob:; media-src 'self' blob:; font-src 'self' data:; connect-src 'self'; \
-frame-src 'self' https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+frame-src {}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+        frame_hosts.csp_frame_src()
+    )
+}
 
 /// Browsers that reached the portal over https keep to https for a year.
 const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
@@ -52,7 +59,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
         .fallback_service(web_client(&config.web_dir))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+            HeaderValue::from_str(&content_security_policy(&config.frame_hosts))?,
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,

@@ -162,6 +162,19 @@ async fn an_unreachable_upstream_is_a_clean_503() {
 }
 
 #[tokio::test]
+async fn the_csp_frames_the_portal_and_the_hosts_of_portal_frame_hosts_only() {
+    let portal = start(&["--frame-hosts=rutube.ru, www.youtube.com"]).await;
+    let (status, headers, _) = portal.get("/courses", None).await;
+    assert_eq!(status, 200);
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("; frame-src 'self' https://rutube.ru https://www.youtube.com;"),
+        "{csp}"
+    );
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn the_web_client_falls_back_to_index_with_cache_rules_and_security_headers() {
     let portal = start(&[]).await;
     let (status, headers, body) = portal.get("/courses/5/article/7", None).await;
@@ -174,6 +187,10 @@ async fn the_web_client_falls_back_to_index_with_cache_rules_and_security_header
         "{csp}"
     );
     assert!(!csp.contains("script-src 'self' 'unsafe-inline'"));
+    assert!(
+        csp.contains("frame-src 'self';"),
+        "frames only from the portal: {csp}"
+    );
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert!(headers.contains_key("referrer-policy"));
 

@@ -3,16 +3,20 @@
 //!
 //! Access per call (the contract's comments): Login, RefreshToken and Logout are
 //! public; GetMe, ListDepartments, ListDepartmentsByIds, GetDepartment and the
-//! reference lists need a signed-in caller; ListDepartmentsWithUsers,
-//! GetDepartmentWithUsers and ListUsers any admin-type right; GetUser the user
-//! themself or UserManagement; every write UserManagement.
+//! reference lists need a signed-in caller; ListDepartmentsWithUsers and
+//! GetDepartmentWithUsers any admin-type right, and only UserManagement and
+//! EducationManagement (which assigns courses to people) read other
+//! departments' people: EquipmentEditing alone lists its own departments and is
+//! refused another's; ListUsers UserManagement; GetUser the user themself or
+//! UserManagement; every write UserManagement.
 
+use std::collections::HashSet;
 use std::net::IpAddr;
 
 use portal_kit::db::{now_millis, timestamp_from_millis};
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
-use portal_kit::{Caller, Right, ServiceError};
+use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use tonic::{Request, Response, Status};
@@ -58,6 +62,18 @@ impl AuthRpc {
             .and_then(|value| value.to_str().ok());
         let peer = request.remote_addr()?.ip();
         Some(self.trusted_proxies.client(peer, forwarded))
+    }
+
+    /// Whose department members `caller` may read: everyone's (`None`) for
+    /// UserManagement and EducationManagement, else only those of the
+    /// departments the caller belongs to now; refused without an admin-type right.
+    async fn people_readable(&self, caller: &Caller) -> ServiceResult<Option<HashSet<i64>>> {
+        let claims = caller.require_admin_type()?;
+        if caller.has(Right::UserManagement) || caller.has(Right::EducationManagement) {
+            return Ok(None);
+        }
+        let own = self.store.departments_of(claims.user_id).await?;
+        Ok(Some(own.into_iter().map(|d| d.id).collect()))
     }
 }
 
@@ -186,8 +202,10 @@ impl AuthService for AuthRpc {
         &self,
         request: Request<pb::ListDepartmentsWithUsersRequest>,
     ) -> RpcResult<pb::ListDepartmentsWithUsersResponse> {
-        Caller::of(&request).require_admin_type()?;
-        let departments = self.store.departments_with_members().await?;
+        let mut departments = self.store.departments_with_members().await?;
+        if let Some(own) = self.people_readable(&Caller::of(&request)).await? {
+            departments.retain(|d| own.contains(&d.id));
+        }
         reply(pb::ListDepartmentsWithUsersResponse {
             departments: departments.into_iter().map(department_with_users).collect(),
         })
@@ -218,11 +236,13 @@ impl AuthService for AuthRpc {
         &self,
         request: Request<pb::GetDepartmentWithUsersRequest>,
     ) -> RpcResult<pb::GetDepartmentWithUsersResponse> {
-        Caller::of(&request).require_admin_type()?;
-        let found = self
-            .store
-            .department_with_members(request.get_ref().department_id)
-            .await?;
+        let department_id = request.get_ref().department_id;
+        if let Some(own) = self.people_readable(&Caller::of(&request)).await?
+            && !own.contains(&department_id)
+        {
+            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
+        }
+        let found = self.store.department_with_members(department_id).await?;
         let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
         reply(pb::GetDepartmentWithUsersResponse {
             department: Some(department_with_users(found)),

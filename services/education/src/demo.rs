@@ -12,7 +12,7 @@
 use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
 
-use crate::domain::article::ArticleDraft;
+use crate::domain::article::{ArticleDraft, ContentCleaner};
 use crate::domain::attempt::Submission;
 use crate::domain::course::CourseDraft;
 use crate::domain::date::Day;
@@ -173,7 +173,7 @@ const COURSES: [DemoCourse; 2] = [
 ];
 
 /// Loads the demo courses unless a course or test exists already.
-pub async fn load(store: &Store) -> ServiceResult<()> {
+pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> {
     if !store.is_empty().await? {
         return Ok(());
     }
@@ -185,6 +185,7 @@ pub async fn load(store: &Store) -> ServiceResult<()> {
         for demo_article in demo.articles {
             let deadline = today.plus_days(demo.deadline_in_days).to_string();
             let draft = ArticleDraft::parse(
+                cleaner,
                 demo_article.title,
                 demo_article.description,
                 demo_article.content,

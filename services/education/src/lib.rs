@@ -15,12 +15,13 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
-use portal_kit::rich_text::MAX_MESSAGE_BYTES;
+use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::domain::article::ContentCleaner;
 use crate::rpc::EducationRpc;
 use crate::store::Store;
 
@@ -33,6 +34,10 @@ pub struct EducationSettings {
     pub database_url: String,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
+    /// `PORTAL_PUBLIC_URL`: articles may frame the portal's own pages.
+    pub public_url: String,
+    /// `PORTAL_FRAME_HOSTS`: the other hosts articles may frame.
+    pub frame_hosts: FrameHosts,
     pub seed_demo: bool,
 }
 
@@ -44,6 +49,8 @@ pub enum StartError {
     Database(#[from] DbError),
     #[error("loading demo courses: {0}")]
     Demo(#[source] ServiceError),
+    #[error("cleaning stored articles again: {0}")]
+    Reclean(#[source] ServiceError),
 }
 
 /// The schema of each backend, embedded in the binary.
@@ -60,12 +67,24 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool, database.backend);
+    let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
+    // Content stored under older rules (frames from anywhere, links in the
+    // same tab) is cleaned again under today's.
+    let recleaned = store
+        .reclean_articles(|html| cleaner.clean(html))
+        .await
+        .map_err(StartError::Reclean)?;
+    if recleaned > 0 {
+        tracing::info!(articles = recleaned, "article content cleaned again");
+    }
     if settings.seed_demo {
-        demo::load(&store).await.map_err(StartError::Demo)?;
+        demo::load(&store, &cleaner)
+            .await
+            .map_err(StartError::Demo)?;
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
-    let server = EducationServiceServer::new(EducationRpc::new(store))
+    let server = EducationServiceServer::new(EducationRpc::new(store, cleaner))
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(server, verifier)))
 }

@@ -19,7 +19,7 @@ use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
 use tonic::{Request, Response, Status};
 
-use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
+use crate::domain::article::{ArticleDraft, ContentCleaner, MSG_ARTICLE_NOT_FOUND};
 use crate::domain::attempt::{MSG_EMPTY_TEST, Submission, draw, expires_at, shuffled};
 use crate::domain::compliance::{Standing, standing};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
@@ -33,11 +33,12 @@ use crate::store::{
 
 pub struct EducationRpc {
     store: Store,
+    cleaner: ContentCleaner,
 }
 
 impl EducationRpc {
-    pub fn new(store: Store) -> EducationRpc {
-        EducationRpc { store }
+    pub fn new(store: Store, cleaner: ContentCleaner) -> EducationRpc {
+        EducationRpc { store, cleaner }
     }
 }
 
@@ -128,7 +129,14 @@ impl EducationService for EducationRpc {
             date_deadline,
             test_id,
         } = request.into_inner();
-        let draft = ArticleDraft::parse(&title, &description, &content, &date_deadline, test_id)?;
+        let draft = ArticleDraft::parse(
+            &self.cleaner,
+            &title,
+            &description,
+            &content,
+            &date_deadline,
+            test_id,
+        )?;
         let created = self.store.create_article(&draft, now_millis()).await?;
         reply(pb::CreateArticleResponse {
             article: Some(article(created)),
@@ -148,7 +156,14 @@ impl EducationService for EducationRpc {
             date_deadline,
             test_id,
         } = request.into_inner();
-        let draft = ArticleDraft::parse(&title, &description, &content, &date_deadline, test_id)?;
+        let draft = ArticleDraft::parse(
+            &self.cleaner,
+            &title,
+            &description,
+            &content,
+            &date_deadline,
+            test_id,
+        )?;
         let updated = self.store.update_article(id, &draft).await?;
         reply(pb::UpdateArticleResponse {
             article: Some(article(updated)),

@@ -27,6 +27,7 @@
 use std::collections::{HashMap, HashSet};
 
 use portal_kit::db::Backend;
+use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments, AnyRow};
 use sqlx::query::QueryAs;
@@ -365,6 +366,12 @@ impl Store {
         self.article(Viewer::Everything, id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_ARTICLE_NOT_FOUND))
+    }
+
+    /// Cleans every article's content again with `clean`; answers how many
+    /// changed.
+    pub async fn reclean_articles(&self, clean: impl Fn(&str) -> String) -> ServiceResult<usize> {
+        rich_text::clean_stored(&self.pool, "articles", "content", clean).await
     }
 
     pub async fn update_article(

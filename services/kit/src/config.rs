@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use clap::{Parser, ValueEnum};
 
 use crate::net::TrustedProxies;
+use crate::rich_text::FrameHosts;
 
 /// What this process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -134,6 +135,12 @@ pub struct Config {
     /// Absolute base URL people reach the portal at (QR codes, file links, cookies).
     #[arg(long, env = "PORTAL_PUBLIC_URL", value_name = "PORTAL_PUBLIC_URL", default_value = "http://127.0.0.1:8080", value_parser = parse_public_url)]
     pub public_url: String,
+
+    /// Hosts besides the portal whose pages articles may frame over https
+    /// (video players), comma-separated, e.g. `rutube.ru,www.youtube.com`; the
+    /// CSP's `frame-src` names the same [default: none, only the portal].
+    #[arg(long, env = "PORTAL_FRAME_HOSTS", value_name = "PORTAL_FRAME_HOSTS", default_value = "", value_parser = FrameHosts::parse)]
+    pub frame_hosts: FrameHosts,
 
     /// Where file blobs live: a local directory, or `s3://bucket/prefix`
     /// [default: <data dir>/files].
@@ -416,8 +423,20 @@ mod tests {
     }
 
     #[test]
+    fn frame_hosts_are_a_comma_separated_list_of_host_names() {
+        let config = parse(&["--frame-hosts", "rutube.ru, www.youtube.com"]).unwrap();
+        assert_eq!(config.frame_hosts.hosts(), ["rutube.ru", "www.youtube.com"]);
+        let err = parse(&["--frame-hosts", "https://rutube.ru"]).unwrap_err();
+        assert!(err.contains("PORTAL_FRAME_HOSTS"), "{err}");
+    }
+
+    #[test]
     fn defaults_follow_the_design() {
         let config = parse(&[]).unwrap();
+        assert!(
+            config.frame_hosts.hosts().is_empty(),
+            "frames only from the portal"
+        );
         assert_eq!(config.target, Target::All);
         assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
         assert!(!config.seed_demo, "demo accounts only when asked");

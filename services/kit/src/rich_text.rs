@@ -2,14 +2,21 @@
 //! a service stores it (DESIGN §8), so whatever reaches a database can be shown
 //! as HTML: links only http, https, mailto, tel and sms (others lose their
 //! `href`); images only PNG or JPEG data, or http(s); no scripts, event
-//! handlers or styles. Which video frames may stay is each service's rule. An
-//! image or frame whose source is refused goes whole: left without one, it
-//! would show as an empty box (the public instruction page, on a phone).
+//! handlers or styles. Which video frames may stay is each service's rule
+//! (never beyond the portal's own origin and `PORTAL_FRAME_HOSTS`, which the
+//! gateway's CSP `frame-src` also names), and every frame that stays is
+//! sandboxed. Links to other sites open in a new tab with
+//! `rel="noopener noreferrer"`. An image or frame whose source is refused goes
+//! whole: left without one, it would show as an empty box (the public
+//! instruction page, on a phone).
 
 use std::collections::{HashMap, HashSet};
 
 use ammonia::{Builder, UrlRelative};
 use lol_html::{RewriteStrSettings, element, rewrite_str};
+use sqlx::{AnyPool, AssertSqlSafe};
+
+use crate::error::ServiceResult;
 
 /// Images travel inside rich text as data URLs, so it may be large: an
 /// article's content and an equipment instruction hold up to 10 MB each.
@@ -21,46 +28,217 @@ pub const MAX_BYTES: usize = 10 * 1024 * 1024;
 /// than the transport's 4 MB default.
 pub const MAX_MESSAGE_BYTES: usize = MAX_BYTES + 1024 * 1024;
 
+/// What a frame that stays may do: play its video, fullscreen and all, but not
+/// navigate the portal's page, open pop-ups or submit forms.
+pub const FRAME_SANDBOX: &str = "allow-scripts allow-same-origin allow-presentation";
+
+/// The `rel` of every link.
+const LINK_REL: &str = "noopener noreferrer";
+
 /// The editor's alignment classes.
 const ALIGN_CLASSES: [&str; 3] = ["ql-align-center", "ql-align-right", "ql-align-justify"];
 
-/// Cleans rich text: ammonia, then the media it left without a source dropped.
+/// Cleans rich text: ammonia, then the media it left without a source dropped
+/// and links to other sites made to open in a new tab.
 pub struct Cleaner {
     builder: Builder<'static>,
+    origin: String,
 }
 
 impl Cleaner {
     pub fn clean(&self, html: &str) -> String {
-        without_sourceless_media(self.builder.clean(html).to_string())
+        self.finished(self.builder.clean(html).to_string())
+    }
+
+    /// Drops every `img` and `iframe` without a `src` (ammonia refused it) and
+    /// gives links to other sites `target="_blank"`.
+    ///
+    /// ammonia can remove an attribute, or a tag by name, but not an element
+    /// because of its attributes, and it sets an attribute on every element of
+    /// a tag or none; lol_html (Cloudflare's streaming rewriter, with CSS
+    /// selectors) does both on ammonia's well-formed output. Removing elements
+    /// from clean HTML, or opening its links elsewhere, leaves it clean; should
+    /// the rewriter fail, ammonia's output is kept as it is, safe with its
+    /// empty boxes.
+    fn finished(&self, html: String) -> String {
+        let origin = self.origin.as_str();
+        let settings = RewriteStrSettings::new()
+            .append_element_content_handler(element!(
+                "img:not([src]), iframe:not([src])",
+                |element| {
+                    element.remove();
+                    Ok(())
+                }
+            ))
+            .append_element_content_handler(element!("a[href]", move |element| {
+                let href = element.get_attribute("href").unwrap_or_default();
+                if is_web(&href) && !is_under(&href, origin) {
+                    element.set_attribute("target", "_blank")?;
+                }
+                Ok(())
+            }));
+        match rewrite_str(&html, settings) {
+            Ok(rewritten) => rewritten,
+            Err(error) => {
+                tracing::warn!(%error, "rich text kept with its sourceless media");
+                html
+            }
+        }
     }
 }
 
-/// Drops every `img` and `iframe` without a `src` (ammonia refused it).
-///
-/// ammonia can remove an attribute, or a tag by name, but not an element
-/// because of its attributes; lol_html (Cloudflare's streaming rewriter, with
-/// CSS selectors) does that on ammonia's well-formed output. Removing elements
-/// from clean HTML leaves it clean; should the rewriter fail, ammonia's output
-/// is kept as it is, safe with its empty boxes.
-fn without_sourceless_media(html: String) -> String {
-    let settings = RewriteStrSettings::new().append_element_content_handler(element!(
-        "img:not([src]), iframe:not([src])",
-        |element| {
-            element.remove();
-            Ok(())
+/// Cleans the rich text stored in `column` of every row of `table` (with an
+/// `id` key) again with `clean`, so text saved under older rules follows
+/// today's; writes back only what changed, and only where nobody saved the row
+/// meanwhile; answers how many rows changed. One row at a time: a text may be
+/// 10 MB.
+pub async fn clean_stored(
+    pool: &AnyPool,
+    table: &'static str,
+    column: &'static str,
+    clean: impl Fn(&str) -> String,
+) -> ServiceResult<usize> {
+    let ids: Vec<i64> =
+        sqlx::query_scalar(AssertSqlSafe(format!("SELECT id FROM {table} ORDER BY id")))
+            .fetch_all(pool)
+            .await?;
+    let mut changed = 0;
+    for id in ids {
+        let text: Option<String> = sqlx::query_scalar(AssertSqlSafe(format!(
+            "SELECT {column} FROM {table} WHERE id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+        let Some(text) = text else { continue };
+        let cleaned = clean(&text);
+        if cleaned != text {
+            sqlx::query(AssertSqlSafe(format!(
+                "UPDATE {table} SET {column} = $1 WHERE id = $2 AND {column} = $3"
+            )))
+            .bind(cleaned)
+            .bind(id)
+            .bind(text)
+            .execute(pool)
+            .await?;
+            changed += 1;
         }
-    ));
-    match rewrite_str(&html, settings) {
-        Ok(rewritten) => rewritten,
-        Err(error) => {
-            tracing::warn!(%error, "rich text kept with its sourceless media");
-            html
+    }
+    Ok(changed)
+}
+
+/// The origin (`scheme://host[:port]`, lower case) of an absolute URL such as
+/// `PORTAL_PUBLIC_URL`.
+pub fn origin_of(url: &str) -> String {
+    let url = url.trim();
+    let start = url.find("://").map_or(0, |i| i + 3);
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| start + i);
+    url[..end].to_ascii_lowercase()
+}
+
+/// Whether `url` is on `origin` (`scheme://host[:port]`).
+fn is_under(url: &str, origin: &str) -> bool {
+    let url = url.trim_start();
+    url.get(..origin.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(origin))
+        && matches!(
+            url.as_bytes().get(origin.len()),
+            None | Some(b'/' | b'?' | b'#')
+        )
+}
+
+/// `PORTAL_FRAME_HOSTS`: the hosts besides the portal itself whose pages rich
+/// text may frame over https (video players), e.g. `rutube.ru,www.youtube.com`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameHosts(Vec<String>);
+
+impl FrameHosts {
+    /// Comma-separated host names (a port allowed); blanks are skipped.
+    pub fn parse(list: &str) -> Result<FrameHosts, String> {
+        let mut hosts = Vec::new();
+        for host in list.split(',').map(str::trim).filter(|h| !h.is_empty()) {
+            let name = host.split_once(':').map_or(host, |(name, _)| name);
+            let port_ok = host
+                .split_once(':')
+                .is_none_or(|(_, port)| port.parse::<u16>().is_ok());
+            let name_ok = !name.is_empty()
+                && !name.starts_with(['.', '-'])
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'));
+            if !(name_ok && port_ok) {
+                return Err(format!(
+                    "'{host}' is not a host name (expected hosts separated by commas, e.g. rutube.ru,www.youtube.com)"
+                ));
+            }
+            hosts.push(host.to_ascii_lowercase());
         }
+        Ok(FrameHosts(hosts))
+    }
+
+    pub fn hosts(&self) -> &[String] {
+        &self.0
+    }
+
+    /// The CSP `frame-src` sources: the portal itself and each host over https.
+    pub fn csp_frame_src(&self) -> String {
+        std::iter::once("'self'".to_owned())
+            .chain(self.0.iter().map(|host| format!("https://{host}")))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
-/// A cleaner that keeps a frame when `frame_source` gives its (cleaned) source.
-pub fn cleaner<F>(frame_source: F) -> Cleaner
+/// Where rich text may frame pages from: the portal's own origin and, over
+/// https, the hosts of `PORTAL_FRAME_HOSTS`.
+#[derive(Clone, Debug)]
+pub struct Frames {
+    origin: String,
+    hosts: FrameHosts,
+}
+
+impl Frames {
+    /// `public_url` is `PORTAL_PUBLIC_URL`.
+    pub fn new(public_url: &str, hosts: FrameHosts) -> Frames {
+        Frames {
+            origin: origin_of(public_url),
+            hosts,
+        }
+    }
+
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Whether a frame may show `url`.
+    pub fn allows(&self, url: &str) -> bool {
+        let url = url.trim();
+        if is_under(url, &self.origin) {
+            return true;
+        }
+        let Some(rest) = url
+            .get(..8)
+            .filter(|scheme| scheme.eq_ignore_ascii_case("https://"))
+            .map(|_| &url[8..])
+        else {
+            return false;
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        !authority.contains(['@', '\\'])
+            && self
+                .hosts
+                .hosts()
+                .iter()
+                .any(|host| host.eq_ignore_ascii_case(authority))
+    }
+}
+
+/// A cleaner for a portal at `origin` (`scheme://host[:port]`, see
+/// [`origin_of`]) that keeps a frame, sandboxed, when `frame_source` gives its
+/// (cleaned) source.
+pub fn cleaner<F>(origin: &str, frame_source: F) -> Cleaner
 where
     F: Fn(&str) -> Option<String> + Send + Sync + 'static,
 {
@@ -68,6 +246,8 @@ where
     builder
         .add_tags(["iframe"])
         .add_tag_attributes("iframe", ["src", "frameborder", "allowfullscreen"])
+        .set_tag_attribute_value("iframe", "sandbox", FRAME_SANDBOX)
+        .link_rel(Some(LINK_REL))
         .add_tag_attributes("img", ["src", "alt", "width", "height"])
         .url_schemes(HashSet::from([
             "http", "https", "mailto", "tel", "sms", "data",
@@ -87,7 +267,10 @@ where
                 _ => Some(value.into()),
             },
         );
-    Cleaner { builder }
+    Cleaner {
+        builder,
+        origin: origin.to_ascii_lowercase(),
+    }
 }
 
 fn is_data(url: &str) -> bool {
@@ -145,8 +328,87 @@ pub fn without_autoplay(url: &str) -> String {
 mod tests {
     use super::*;
 
+    const PORTAL: &str = "https://portal.example";
+
     fn sanitize(html: &str) -> String {
-        cleaner(|url| is_web(url).then(|| without_autoplay(url))).clean(html)
+        cleaner(PORTAL, |url| is_web(url).then(|| without_autoplay(url))).clean(html)
+    }
+
+    fn frames() -> Frames {
+        Frames::new(
+            "https://Portal.example/base/",
+            FrameHosts::parse(" rutube.ru, www.youtube.com ,").unwrap(),
+        )
+    }
+
+    #[test]
+    fn frames_come_only_from_the_portal_and_the_allow_list() {
+        let frames = frames();
+        assert_eq!(frames.origin(), PORTAL);
+        for allowed in [
+            "https://portal.example/api/file/download/3",
+            "HTTPS://PORTAL.EXAMPLE/x?y",
+            "https://rutube.ru/play/embed/1",
+            "https://www.youtube.com/embed/x?start=5",
+            "https://RuTube.ru",
+        ] {
+            assert!(frames.allows(allowed), "{allowed}");
+        }
+        for refused in [
+            "https://evil.example/",
+            "http://rutube.ru/play/embed/1",
+            "https://rutube.ru.evil.example/",
+            "https://rutube.ru@evil.example/",
+            "https://evil.example/https://rutube.ru/",
+            "https://portal.example.evil.example/",
+            "https://youtube.com/embed/x",
+            "javascript:alert(1)",
+            "//rutube.ru/x",
+        ] {
+            assert!(!frames.allows(refused), "{refused}");
+        }
+        assert!(FrameHosts::parse("https://rutube.ru").is_err());
+        assert!(FrameHosts::parse("rutube.ru/x").is_err());
+        assert!(FrameHosts::parse("a b").is_err());
+        assert_eq!(FrameHosts::parse("").unwrap(), FrameHosts::default());
+    }
+
+    #[test]
+    fn the_csp_names_the_same_frame_sources() {
+        assert_eq!(
+            frames().hosts.csp_frame_src(),
+            "'self' https://rutube.ru https://www.youtube.com"
+        );
+        assert_eq!(FrameHosts::default().csp_frame_src(), "'self'");
+    }
+
+    #[test]
+    fn a_foreign_frame_goes_and_an_allowed_one_stays_sandboxed() {
+        let frames = frames();
+        let origin = frames.origin().to_owned();
+        let cleaner = cleaner(&origin, move |url| {
+            frames.allows(url).then(|| without_autoplay(url))
+        });
+        let clean = cleaner.clean(
+            r#"<p>a</p><iframe src="https://evil.example/"></iframe><iframe class="ql-video" sandbox="allow-top-navigation allow-popups" src="https://rutube.ru/play/embed/1?autoplay=1"></iframe>"#,
+        );
+        assert_eq!(
+            clean,
+            format!(
+                r#"<p>a</p><iframe class="ql-video" src="https://rutube.ru/play/embed/1" sandbox="{FRAME_SANDBOX}"></iframe>"#
+            ),
+        );
+    }
+
+    #[test]
+    fn links_to_other_sites_open_in_a_new_tab_without_the_opener() {
+        let clean = sanitize(
+            r#"<a href="https://who.int/" target="_self" rel="opener">ВОЗ</a><a href="https://portal.example/courses">Курсы</a><a href="mailto:a@b.example">Почта</a>"#,
+        );
+        assert_eq!(
+            clean,
+            r#"<a href="https://who.int/" rel="noopener noreferrer" target="_blank">ВОЗ</a><a href="https://portal.example/courses" rel="noopener noreferrer">Курсы</a><a href="mailto:a@b.example" rel="noopener noreferrer">Почта</a>"#
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub enum StartError {
     Keys(#[from] KeyError),
     #[error("wiki database: {0}")]
     Database(#[from] DbError),
-    #[error("keying reference names at start: {0}")]
+    #[error("keying reference names or cleaning instructions at start: {0}")]
     Housekeeping(#[source] ServiceError),
     #[error("loading demo equipment: {0}")]
     Demo(#[source] ServiceError),
@@ -71,8 +71,18 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         .key_reference_names()
         .await
         .map_err(StartError::Housekeeping)?;
+    let sanitizer = Sanitizer::new(&settings.public_url);
+    // Instructions stored under older rules (links opening in the same tab,
+    // frames without a sandbox) are cleaned again under today's.
+    let recleaned = store
+        .reclean_instructions(|html| sanitizer.clean_again(html))
+        .await
+        .map_err(StartError::Housekeeping)?;
+    if recleaned > 0 {
+        tracing::info!(models = recleaned, "instructions cleaned again");
+    }
     if settings.seed_demo {
-        demo::load(&store, &Sanitizer::new(&settings.public_url))
+        demo::load(&store, &sanitizer)
             .await
             .map_err(StartError::Demo)?;
     }

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use portal_kit::db::{Keyed, rekey};
+use portal_kit::rich_text;
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
@@ -617,6 +618,15 @@ impl Store {
     }
 
     // --- Reference data ---
+
+    /// Cleans every model's instruction again with `clean`; answers how many
+    /// changed.
+    pub async fn reclean_instructions(
+        &self,
+        clean: impl Fn(&str) -> String,
+    ) -> ServiceResult<usize> {
+        rich_text::clean_stored(&self.pool, "environment_models", "short_instruction", clean).await
+    }
 
     /// Gives every reference name and document title its key where it has
     /// none yet (rows from before the keys existed) or one of an older rule.

@@ -16,6 +16,9 @@ const PUBLIC: [Code; 5] = [OK, OK, OK, OK, OK];
 const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 const ADMIN_TYPE: [Code; 5] = [UNAUTH, DENIED, OK, OK, OK];
 const USER_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, OK, DENIED, DENIED];
+/// Other departments' people: user management, and education management for
+/// assigning courses; not equipment editing.
+const PEOPLE_EVERYWHERE: [Code; 5] = [UNAUTH, DENIED, OK, OK, DENIED];
 
 /// Every RPC of AuthService (some in two situations) and who may call it.
 const MATRIX: &[AccessRule] = &[
@@ -28,7 +31,8 @@ const MATRIX: &[AccessRule] = &[
     ("ListDepartmentsWithUsers", ADMIN_TYPE),
     ("GetDepartment/their own", SIGNED_IN),
     ("GetDepartment/another", ADMIN_TYPE),
-    ("GetDepartmentWithUsers", ADMIN_TYPE),
+    ("GetDepartmentWithUsers/their own", ADMIN_TYPE),
+    ("GetDepartmentWithUsers/another", PEOPLE_EVERYWHERE),
     ("CreateDepartment", USER_MANAGEMENT),
     ("UpdateDepartment", USER_MANAGEMENT),
     ("ListRights", SIGNED_IN),
@@ -49,6 +53,46 @@ async fn every_call_enforces_its_access_rule() {
             call(&app, &mut fixture, rpc, who).await
         })
         .await;
+    })
+    .await;
+}
+
+/// An equipment editor of department A lists only A's people and is refused
+/// B's; education management reads both (it assigns courses to anyone).
+#[tokio::test]
+async fn an_equipment_editor_reads_only_their_own_departments_people() {
+    on_each_backend(false, |app| async move {
+        let fixture = fixture(&app).await;
+        let mut client = app.client.clone();
+        let listed = |token: &Option<String>| {
+            let mut client = app.client.clone();
+            let request = with_token(pb::ListDepartmentsWithUsersRequest {}, token.as_deref());
+            async move {
+                let departments = client.list_departments_with_users(request).await;
+                let mut ids: Vec<i64> = departments
+                    .unwrap()
+                    .into_inner()
+                    .departments
+                    .iter()
+                    .map(|d| d.id)
+                    .collect();
+                ids.sort_unstable();
+                ids
+            }
+        };
+        let (a, b) = (fixture.department_id, fixture.other_department_id);
+        assert_eq!(listed(&fixture.tokens[4]).await, [a]);
+        let everyone = listed(&fixture.tokens[3]).await;
+        assert!(
+            everyone.contains(&a) && everyone.contains(&b),
+            "{everyone:?}"
+        );
+
+        let of_b = pb::GetDepartmentWithUsersRequest { department_id: b };
+        let refused = client
+            .get_department_with_users(with_token(of_b, fixture.tokens[4].as_deref()))
+            .await;
+        assert_eq!(code(&refused), DENIED);
     })
     .await;
 }
@@ -111,7 +155,7 @@ async fn fixture(app: &TestApp) -> Fixture {
             &unique_login("equipment"),
             "password-3",
             &[RIGHT_EQUIPMENT_EDITING],
-            &[],
+            &[department_id],
         )
         .await;
     let other = app
@@ -205,10 +249,13 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             };
             done(client.get_department(with_token(message, token)).await)
         }
-        "GetDepartmentWithUsers" => {
-            let message = pb::GetDepartmentWithUsersRequest {
-                department_id: fixture.department_id,
+        "GetDepartmentWithUsers/their own" | "GetDepartmentWithUsers/another" => {
+            let department_id = if rpc.ends_with("another") {
+                fixture.other_department_id
+            } else {
+                fixture.department_id
             };
+            let message = pb::GetDepartmentWithUsersRequest { department_id };
             done(
                 client
                     .get_department_with_users(with_token(message, token))
@@ -226,7 +273,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             let message = pb::UpdateDepartmentRequest {
                 id: fixture.department_id,
                 title: "Кардиологическое отделение".into(),
-                user_ids: vec![fixture.ids[1]],
+                user_ids: vec![fixture.ids[1], fixture.ids[4]],
             };
             done(client.update_department(with_token(message, token)).await)
         }

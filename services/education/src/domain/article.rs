@@ -2,13 +2,14 @@
 //!
 //! The content is HTML from the web client's editor. It is cleaned with ammonia
 //! before it is stored (DESIGN §8), so whatever reaches the database can be
-//! shown as HTML: links only http, https, mailto, tel and sms; images only PNG
-//! or JPEG data or http(s); video frames only from http(s), without autoplay.
-
-use std::sync::LazyLock;
+//! shown as HTML: links only http, https, mailto, tel and sms (to other sites
+//! in a new tab, without the opener); images only PNG or JPEG data or http(s);
+//! video frames only from the portal itself and the hosts of
+//! `PORTAL_FRAME_HOSTS`, sandboxed, without autoplay. Content stored under
+//! older rules is cleaned again when the service starts.
 
 use portal_kit::ServiceError;
-use portal_kit::rich_text::{self, is_web, without_autoplay};
+use portal_kit::rich_text::{self, Frames, without_autoplay};
 use portal_kit::text::{Field, Shape};
 
 use super::date::Day;
@@ -53,6 +54,7 @@ pub struct ArticleDraft {
 
 impl ArticleDraft {
     pub fn parse(
+        cleaner: &ContentCleaner,
         title: &str,
         description: &str,
         content: &str,
@@ -68,28 +70,45 @@ impl ArticleDraft {
         Ok(ArticleDraft {
             title,
             description,
-            content: sanitize(content),
+            content: cleaner.clean(content),
             deadline,
             test_id: (test_id > 0).then_some(test_id),
         })
     }
 }
 
-/// Video frames only from http(s), without autoplay.
-static CLEANER: LazyLock<rich_text::Cleaner> =
-    LazyLock::new(|| rich_text::cleaner(|url| is_web(url).then(|| without_autoplay(url))));
+/// Makes article content safe to show as HTML; frames only where `Frames`
+/// allows, without autoplay.
+pub struct ContentCleaner(rich_text::Cleaner);
 
-/// Rich content made safe to show as HTML.
-pub fn sanitize(html: &str) -> String {
-    CLEANER.clean(html)
+impl ContentCleaner {
+    pub fn new(frames: Frames) -> ContentCleaner {
+        let origin = frames.origin().to_owned();
+        ContentCleaner(rich_text::cleaner(&origin, move |url| {
+            frames.allows(url).then(|| without_autoplay(url))
+        }))
+    }
+
+    pub fn clean(&self, html: &str) -> String {
+        self.0.clean(html)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn cleaner() -> ContentCleaner {
+        let hosts = rich_text::FrameHosts::parse("video.example").unwrap();
+        ContentCleaner::new(Frames::new("https://portal.example", hosts))
+    }
+
+    fn sanitize(html: &str) -> String {
+        cleaner().clean(html)
+    }
+
     #[test]
-    fn video_frames_lose_autoplay_and_foreign_schemes() {
+    fn video_frames_lose_autoplay_and_foreign_sources() {
         let clean = sanitize(
             r#"<iframe class="ql-video" frameborder="0" allowfullscreen="true" allow="autoplay" src="https://video.example/embed/1?autoplay=1&amp;start=5"></iframe>"#,
         );
@@ -97,15 +116,24 @@ mod tests {
             clean.contains(r#"src="https://video.example/embed/1?start=5""#),
             "{clean}"
         );
+        assert!(clean.contains(r#"sandbox="allow-scripts"#), "{clean}");
         assert!(!clean.contains("autoplay"), "{clean}");
-        let clean = sanitize(r#"<iframe src="javascript:alert(1)"></iframe>"#);
-        assert!(!clean.contains("javascript"), "{clean}");
+        for foreign in [
+            "javascript:alert(1)",
+            "https://evil.example/",
+            "http://video.example/embed/1",
+        ] {
+            let clean = sanitize(&format!(r#"<p>x</p><iframe src="{foreign}"></iframe>"#));
+            assert_eq!(clean, "<p>x</p>", "{foreign}");
+        }
+        let own = sanitize(r#"<iframe src="https://portal.example/api/file/download/7"></iframe>"#);
+        assert!(own.contains("/api/file/download/7"), "{own}");
     }
 
     #[test]
     fn a_draft_needs_title_description_and_deadline() {
         let parse = |t, d, dl| {
-            ArticleDraft::parse(t, d, "<p>x</p>", dl, 0)
+            ArticleDraft::parse(&cleaner(), t, d, "<p>x</p>", dl, 0)
                 .map(|_| ())
                 .unwrap_err()
                 .to_string()

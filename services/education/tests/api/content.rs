@@ -36,6 +36,73 @@ async fn the_xss_corpus_is_defused_on_save() {
     .await;
 }
 
+/// Frames only from the portal and `PORTAL_FRAME_HOSTS`, sandboxed; links to
+/// other sites in a new tab; an article stored before these rules loses its
+/// foreign frame when the service starts.
+#[tokio::test]
+async fn articles_frame_only_the_portal_and_the_allowed_hosts_also_when_stored_before() {
+    on_each_backend(|app| async move {
+        let foreign = r#"<iframe src="https://evil.example/"></iframe>"#;
+        let allowed = format!(
+            r#"<iframe class="ql-video" src="https://{FRAME_HOST}/play/embed/1"></iframe>"#
+        );
+        let own =
+            format!(r#"<iframe class="ql-video" src="{PORTAL}/api/file/download/3"></iframe>"#);
+        let link = r#"<a href="https://who.int/">ВОЗ</a>"#;
+        let created = app
+            .create_article(&format!("<p>Видео</p>{foreign}{allowed}{own}{link}"), 0)
+            .await;
+        let saved = created.content;
+        assert!(!saved.contains("evil.example"), "{saved}");
+        assert_eq!(
+            saved
+                .matches(r#"sandbox="allow-scripts allow-same-origin allow-presentation""#)
+                .count(),
+            2,
+            "{saved}"
+        );
+        assert!(
+            saved.contains(&format!("https://{FRAME_HOST}/play/embed/1")),
+            "{saved}"
+        );
+        assert!(saved.contains("/api/file/download/3"), "{saved}");
+        assert!(
+            saved.contains(
+                r#"<a href="https://who.int/" rel="noopener noreferrer" target="_blank">"#
+            ),
+            "{saved}"
+        );
+
+        // Stored under the old rules, behind the service's back.
+        let pool = sqlx::AnyPool::connect(&app.database.url).await.unwrap();
+        sqlx::query("UPDATE articles SET content = $1")
+            .bind(format!("<p>Старое</p>{foreign}"))
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        portal_education::routes(settings(app.database.url.clone(), &app.keys))
+            .await
+            .expect("a restart");
+        let article = app
+            .client
+            .clone()
+            .get_article(authed(
+                pb::GetArticleRequest {
+                    article_id: created.id,
+                },
+                &app.admin_token(),
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .article
+            .unwrap();
+        assert_eq!(article.content, "<p>Старое</p>", "on {:?}", app.backend);
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_refused() {
     on_each_backend(|app| async move {

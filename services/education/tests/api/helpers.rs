@@ -6,6 +6,7 @@ use std::future::Future;
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
+use portal_kit::rich_text::FrameHosts;
 use portal_kit::testing::{self, ServiceHarness, TestKeys};
 pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::education::v1 as pb;
@@ -27,14 +28,25 @@ pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) 
     testing::on_each_backend(spawn_app, scenario).await;
 }
 
+/// The portal the test service thinks it serves, and the one other host its
+/// articles may frame.
+pub const PORTAL: &str = "https://portal.example";
+pub const FRAME_HOST: &str = "rutube.ru";
+
+/// The settings of a test service on `database_url`.
+pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
+    EducationSettings {
+        database_url,
+        public_key_file: keys.public_key_file.clone(),
+        public_url: PORTAL.into(),
+        frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),
+        seed_demo: false,
+    }
+}
+
 pub async fn spawn_app(backend: Backend) -> TestApp {
-    let routes = |database_url, keys: &TestKeys| {
-        portal_education::routes(EducationSettings {
-            database_url,
-            public_key_file: keys.public_key_file.clone(),
-            seed_demo: false,
-        })
-    };
+    let routes =
+        |database_url, keys: &TestKeys| portal_education::routes(settings(database_url, keys));
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 

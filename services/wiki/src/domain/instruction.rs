@@ -5,8 +5,9 @@
 //! Links only http, https, mailto, tel and sms (others lose their `href`, which
 //! the editor shows as about:blank); images only PNG or JPEG data or http(s);
 //! frames only the portal's own videos (the files service's downloads under
-//! `PORTAL_PUBLIC_URL/api/file/download/`), without autoplay. No scripts, no
-//! event handlers, no styles.
+//! `PORTAL_PUBLIC_URL/api/file/download/`), sandboxed, without autoplay; links
+//! to other sites open in a new tab without the opener. No scripts, no event
+//! handlers, no styles.
 
 use portal_kit::ServiceError;
 use portal_kit::rich_text::{self, without_autoplay};
@@ -30,7 +31,9 @@ impl Sanitizer {
     pub fn new(public_url: &str) -> Sanitizer {
         let video_prefix = format!("{}{VIDEO_PATH}", public_url.trim_end_matches('/'));
         Sanitizer {
-            cleaner: rich_text::cleaner(move |url| own_video(url, &video_prefix)),
+            cleaner: rich_text::cleaner(&rich_text::origin_of(public_url), move |url| {
+                own_video(url, &video_prefix)
+            }),
         }
     }
 
@@ -40,6 +43,11 @@ impl Sanitizer {
             return Err(ServiceError::invalid(MSG_INSTRUCTION_TOO_LARGE));
         }
         Ok(self.cleaner.clean(html))
+    }
+
+    /// An instruction stored under older rules, cleaned under today's.
+    pub fn clean_again(&self, html: &str) -> String {
+        self.cleaner.clean(html)
     }
 }
 

@@ -2,6 +2,7 @@
 //! in through CreateEnvironmentModel, UpdateEnvironmentModel and
 //! SaveInstruction and comes back harmless, also on the public page.
 
+use portal_kit::rich_text::FRAME_SANDBOX;
 use portal_kit::testing::{XSS_CORPUS, assert_defused, rich_text_with_photo};
 use portal_proto::wiki::v1 as pb;
 
@@ -95,7 +96,7 @@ async fn an_image_or_frame_whose_source_is_refused_is_dropped_whole() {
         assert_eq!(
             saved,
             format!(
-                "<p>Панель:</p><p><img src=\"{png}\"></p><iframe src=\"{PUBLIC_URL}/api/file/download/5\"></iframe>"
+                "<p>Панель:</p><p><img src=\"{png}\"></p><iframe src=\"{PUBLIC_URL}/api/file/download/5\" sandbox=\"{FRAME_SANDBOX}\"></iframe>"
             )
         );
     })
@@ -109,10 +110,15 @@ async fn the_portals_own_video_and_safe_formatting_survive() {
             "<h2>Включение</h2><p><strong>Шаг 1.</strong> <a href=\"tel:+74950000000\">Инженер</a></p><iframe class=\"ql-video\" frameborder=\"0\" allowfullscreen=\"true\" src=\"{PUBLIC_URL}/api/file/download/5\"></iframe>"
         );
         let saved = app.create_model("Монитор", &html).await.short_instruction;
-        // ammonia adds `rel` to links; everything else stays as written.
+        // ammonia adds `rel` to links and `sandbox` to frames; everything else
+        // stays as written.
         assert_eq!(
             saved,
             html.replace("\">Инженер", "\" rel=\"noopener noreferrer\">Инженер")
+                .replace(
+                    "/5\"></iframe>",
+                    &format!("/5\" sandbox=\"{FRAME_SANDBOX}\"></iframe>")
+                )
         );
     })
     .await;
