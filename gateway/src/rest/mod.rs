@@ -215,6 +215,10 @@ struct Envelope<T> {
     success: bool,
     data: Option<T>,
     error_message: Option<String>,
+    /// A failure's stable reason code for programs, where the service gave one
+    /// (e.g. `access-revoked`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_code: Option<String>,
 }
 
 /// A successful answer: 200 with `data`.
@@ -226,6 +230,7 @@ impl<T: Serialize> IntoResponse for Data<T> {
             success: true,
             data: Some(self.0),
             error_message: None,
+            error_code: None,
         })
         .into_response()
     }
@@ -237,6 +242,7 @@ pub struct ApiError {
     status: StatusCode,
     message: String,
     retry_after: Option<HeaderValue>,
+    reason: Option<String>,
 }
 
 pub type ApiResult<T> = Result<Data<T>, ApiError>;
@@ -247,6 +253,7 @@ impl ApiError {
             status,
             message: message.into(),
             retry_after: None,
+            reason: None,
         }
     }
 
@@ -306,10 +313,16 @@ impl From<Status> for ApiError {
             .metadata()
             .get(portal_kit::error::RETRY_AFTER_KEY)
             .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok());
+        let reason = status
+            .metadata()
+            .get(portal_kit::error::REASON_KEY)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         ApiError {
             status: code,
             message: message.to_owned(),
             retry_after,
+            reason,
         }
     }
 }
@@ -327,6 +340,7 @@ impl IntoResponse for ApiError {
             success: false,
             data: None,
             error_message: Some(self.message),
+            error_code: self.reason,
         };
         let mut response = (self.status, axum::Json(envelope)).into_response();
         response.extensions_mut().insert(Enveloped);

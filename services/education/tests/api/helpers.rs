@@ -32,6 +32,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         portal_education::routes(EducationSettings {
             database_url,
             public_key_file: keys.public_key_file.clone(),
+            access_versions: Default::default(),
             seed_demo: false,
         })
     };
