@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::Context;
 use portal_kit::config::{Config, Target};
 use portal_kit::net::TrustedProxies;
-use portal_kit::serve::{serve_grpc, shutdown_signal};
+use portal_kit::revocation::{AccessVersions, AuthChanges};
+use portal_kit::serve::{ServiceChannel, serve_grpc, shutdown_signal};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -108,15 +109,17 @@ async fn start_all(
         )
     })?;
     let keys = key_files(config)?;
-    // Files asks the wiki who sees a model: it gets the wiki's loopback URL,
-    // bound before it.
+    // Files asks the wiki who sees a model, and every service asks auth whose
+    // tokens are stale: they get those loopback URLs, bound before them.
     let mut services_config = config.clone();
     let mut urls = Vec::new();
     for service in [Target::Auth, Target::Education, Target::Wiki, Target::Files] {
         let listener = bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?;
         let url = format!("http://{}", listener.local_addr()?);
-        if service == Target::Wiki {
-            services_config.wiki_url = Some(url.clone());
+        match service {
+            Target::Auth => services_config.auth_url = Some(url.clone()),
+            Target::Wiki => services_config.wiki_url = Some(url.clone()),
+            _ => {}
         }
         urls.push(url);
         let (name, routes) = service_routes(service, &services_config, &keys).await?;
@@ -224,6 +227,24 @@ fn link_key_file(config: &Config) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// Each person's access version, followed from every auth replica
+/// (`PORTAL_AUTH_URL`), so that the service refuses tokens signed before a
+/// block or a change of rights.
+fn access_versions(config: &Config) -> anyhow::Result<AccessVersions> {
+    let url = config.auth_url.as_deref().with_context(|| {
+        format!(
+            "PORTAL_AUTH_URL: required for the {:?} target, which learns from auth whose tokens are stale",
+            config.target
+        )
+    })?;
+    let auth = Upstream::connect(portal_auth::SERVICE_NAME, url, &Discovery::default())?;
+    let versions = AccessVersions::default();
+    versions.follow(AuthChanges::new(ServiceChannel::new(
+        auth.channel.map_err(tonic::Status::from_error),
+    )));
+    Ok(versions)
+}
+
 async fn service_routes(
     target: Target,
     config: &Config,
@@ -255,6 +276,7 @@ async fn service_routes(
                 public_key_file: keys.public.clone(),
                 public_url: config.public_url.clone(),
                 frame_hosts: config.frame_hosts.clone(),
+                access_versions: access_versions(config)?,
                 seed_demo: config.seed_demo,
             };
             (
@@ -266,6 +288,7 @@ async fn service_routes(
             let settings = portal_wiki::WikiSettings {
                 database_url: config.database_url_for("wiki"),
                 public_key_file: keys.public.clone(),
+                access_versions: access_versions(config)?,
                 public_url: config.public_url.clone(),
                 seed_demo: config.seed_demo,
             };
@@ -284,6 +307,7 @@ async fn service_routes(
             let settings = portal_files::FilesSettings {
                 database_url: config.database_url_for("files"),
                 public_key_file: keys.public.clone(),
+                access_versions: access_versions(config)?,
                 blobs: portal_files::blobs::open(&config.files_store())?,
                 public_url: config.public_url.clone(),
                 limits: portal_files::Limits {
@@ -291,9 +315,7 @@ async fn service_routes(
                     video: config.files_max_video_mib * MIB,
                 },
                 seed_demo: config.seed_demo,
-                wiki: portal_files::WikiChannel::new(
-                    wiki.channel.map_err(tonic::Status::from_error),
-                ),
+                wiki: ServiceChannel::new(wiki.channel.map_err(tonic::Status::from_error)),
                 link_key_file: link_key_file(config)?,
                 link_lifetime: Duration::from_secs(config.files_link_lifetime),
             };

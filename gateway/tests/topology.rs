@@ -9,7 +9,9 @@
 //!
 //! A smoke flow (auth, education, a wiki read) goes through REST, native gRPC
 //! and grpc-web on both gateways and must reach both education replicas (their
-//! own /metrics tell). Then, under a steady write load, one education replica is
+//! own /metrics tell). A right taken away is refused by both education
+//! replicas, asked directly, once each has learned it from auth (the time is
+//! printed). Then, under a steady write load, one education replica is
 //! killed with SIGKILL (only calls in flight on it may fail; restarted, it takes
 //! calls again), and so is auth, the lone replica, which is started again: the
 //! time until writes succeed again is printed, and every write a client saw
@@ -504,6 +506,10 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
             ]
             .map(|(k, v)| (k.to_owned(), v)),
         );
+        if target != "auth" {
+            // Every replica asks auth whose tokens are stale (k8s/base/*.yaml).
+            env.push(("PORTAL_AUTH_URL".to_owned(), format!("http://{auth_addr}")));
+        }
         env
     };
     let mut auth_env = service_env("auth", auth_addr);
@@ -727,6 +733,101 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
             .any(|l| l.starts_with('{') && l.contains("\"request_id\":\"topology-read-1\""))
     });
     assert!(logged, "no education log line carries the request id");
+
+    // --- A right taken away: both education replicas refuse the old token,
+    // each once it has asked auth (every second); the time is printed.
+    let statuses = gateways[0]
+        .get(&http, "/api/user/get-all-statuses", &token)
+        .await;
+    let working = statuses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Работает")
+        .unwrap()["id"]
+        .clone();
+    let editor = |rights: Value| {
+        json!({
+            "name": "Ольга", "surname": "Петрова", "lastName": "Ивановна",
+            "login": "petrova", "password": "petrova-password",
+            "email": "petrova@hospital.example", "status": { "id": working },
+            "departments": [], "positions": [], "rights": rights,
+        })
+    };
+    let created = gateways[0]
+        .post(&http, "/api/user/create-user", &token, editor(json!([2])))
+        .await
+        .unwrap();
+    let login = http
+        .post(format!("{}/api/auth/login", gateways[1].base))
+        .json(&json!({"login": "petrova", "password": "petrova-password"}))
+        .send()
+        .await
+        .unwrap();
+    let editor_token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut replicas = Vec::new();
+    for addr in education_addrs {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        replicas.push(EducationServiceClient::new(channel));
+    }
+    let list_courses = |mut client: EducationServiceClient<tonic::transport::Channel>| {
+        let mut request = tonic::Request::new(education_pb::ListCoursesRequest {});
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {editor_token}").parse().unwrap(),
+        );
+        async move { client.list_courses(request).await }
+    };
+    for replica in &replicas {
+        list_courses(replica.clone()).await.unwrap();
+    }
+    let mut without_right = editor(json!([]));
+    without_right["id"] = created["id"].clone();
+    without_right["password"] = json!("");
+    gateways[0]
+        .post(&http, "/api/user/update-user", &token, without_right)
+        .await
+        .unwrap();
+    let changed = Instant::now();
+    let mut refused_after = [None, None];
+    while refused_after.iter().any(Option::is_none) {
+        for (replica, refused) in replicas.iter().zip(&mut refused_after) {
+            if refused.is_some() {
+                continue;
+            }
+            if let Err(status) = list_courses(replica.clone()).await {
+                assert_eq!(status.code(), tonic::Code::Unauthenticated, "{status:?}");
+                assert_eq!(
+                    status
+                        .metadata()
+                        .get(portal_kit::error::REASON_KEY)
+                        .unwrap(),
+                    portal_kit::error::REASON_ACCESS_REVOKED
+                );
+                *refused = Some(changed.elapsed());
+            }
+        }
+        assert!(
+            changed.elapsed() < Duration::from_secs(30),
+            "a removed right still accepted after 30 s: {refused_after:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let [a, b] = refused_after.map(|d| d.unwrap().as_millis());
+    println!(
+        "topology: a removed right refused by education at {} after {a} ms, at {} after {b} ms (both by {} ms)",
+        education_addrs[0],
+        education_addrs[1],
+        a.max(b)
+    );
+    drop(replicas);
 
     // --- Kill -9 one education replica under a steady write load: the other
     // takes the calls; at most those in flight on the killed one fail.

@@ -1,7 +1,7 @@
 //! The spec's REST routes. Each call becomes one RPC on the owning service with the
 //! caller's bearer token; the answer comes back in the envelope
 //! `{"success", "data", "errorMessage"}` (a refusal with a stable reason code adds
-//! `"code"`) with the HTTP status of DESIGN §5.
+//! `"errorCode"`) with the HTTP status of DESIGN §5.
 
 mod auth;
 mod csv;
@@ -238,9 +238,10 @@ struct Envelope<T> {
     success: bool,
     data: Option<T>,
     error_message: Option<String>,
-    /// A refusal's stable reason code (`no-open-attempt`, …), when it has one.
+    /// A failure's stable reason code for programs, where the service gave one
+    /// (e.g. `access-revoked`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    code: Option<String>,
+    error_code: Option<String>,
 }
 
 /// A successful answer: 200 with `data`.
@@ -252,7 +253,7 @@ impl<T: Serialize> IntoResponse for Data<T> {
             success: true,
             data: Some(self.0),
             error_message: None,
-            code: None,
+            error_code: None,
         })
         .into_response()
     }
@@ -362,7 +363,7 @@ impl IntoResponse for ApiError {
             success: false,
             data: None,
             error_message: Some(self.message),
-            code: self.reason,
+            error_code: self.reason,
         };
         let mut response = (self.status, axum::Json(envelope)).into_response();
         response.extensions_mut().insert(Enveloped);

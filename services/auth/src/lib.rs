@@ -19,18 +19,23 @@ use std::path::PathBuf;
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
 use portal_kit::net::TrustedProxies;
+use portal_kit::revocation::AccessVersions;
 use portal_kit::token::{KeyError, Subject, TokenIssuer, TokenVerifier};
+use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use tonic::service::Routes;
 
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
-use crate::rpc::AuthRpc;
+use crate::rpc::{AccessRevocationRpc, AuthRpc};
 use crate::sessions::Sessions;
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.auth.v1.AuthService";
+/// The internal service the other services ask whose tokens are stale; the
+/// gateway does not forward it.
+pub const REVOCATION_SERVICE_NAME: &str = "portal.auth.v1.AccessRevocationService";
 
 /// What auth needs to start.
 #[derive(Clone)]
@@ -128,11 +133,21 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     }
 
     let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
+    // Auth's replicas learn who was blocked or changed from their database.
+    let versions = AccessVersions::default();
+    versions.follow(store.clone());
     let service = AuthServiceServer::with_interceptor(
-        AuthRpc::new(store, passwords, sessions, settings.trusted_proxies),
-        verifier,
+        AuthRpc::new(
+            store.clone(),
+            passwords,
+            sessions,
+            settings.trusted_proxies,
+            versions.clone(),
+        ),
+        verifier.with_access_versions(versions),
     );
-    Ok(Routes::new(service))
+    let revocation = AccessRevocationServiceServer::new(AccessRevocationRpc::new(store));
+    Ok(Routes::new(service).add_service(revocation))
 }
 
 fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), StartError> {
@@ -144,6 +159,7 @@ fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), 
         last_name: String::new(),
         rights: Vec::new(),
         departments: Vec::new(),
+        access_version: 0,
     };
     let token = issuer.issue(probe).map_err(|_| StartError::KeyMismatch)?;
     verifier

@@ -16,8 +16,10 @@ use std::net::IpAddr;
 use portal_kit::db::{now_millis, timestamp_from_millis};
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
+use portal_kit::revocation::{AccessVersions, ChangeSource, Changes};
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
+use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use tonic::{Request, Response, Status};
 
@@ -28,7 +30,7 @@ use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, UserUpdate};
 use crate::sessions::{IssuedTokens, Sessions, SignInForm, SignedIn};
 use crate::store::{
     DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
-    SessionsEnded, StatusRecord, Store, UserRecord,
+    SessionsEnded, StatusRecord, Store, UserRecord, UserUpdated,
 };
 
 pub struct AuthRpc {
@@ -36,6 +38,9 @@ pub struct AuthRpc {
     passwords: Passwords,
     sessions: Sessions,
     trusted_proxies: TrustedProxies,
+    /// This replica's own token check: a change made here is enforced here at
+    /// once, before the next poll.
+    versions: AccessVersions,
 }
 
 impl AuthRpc {
@@ -44,12 +49,14 @@ impl AuthRpc {
         passwords: Passwords,
         sessions: Sessions,
         trusted_proxies: TrustedProxies,
+        versions: AccessVersions,
     ) -> AuthRpc {
         AuthRpc {
             store,
             passwords,
             sessions,
             trusted_proxies,
+            versions,
         }
     }
 
@@ -278,12 +285,17 @@ impl AuthService for AuthRpc {
             user_ids,
         } = request.into_inner();
         let draft = DepartmentDraft::parse(&title, &user_ids)?;
-        let updated = self.store.update_department(id, &draft).await?;
+        let (updated, raised) = self
+            .store
+            .update_department(id, &draft, now_millis())
+            .await?;
         tracing::info!(
             by = claims.user_id,
             department_id = id,
+            members_changed = raised.len(),
             "department updated"
         );
+        self.versions.raise(raised);
         reply(pb::UpdateDepartmentResponse {
             department: Some(department_with_users(updated)),
         })
@@ -378,11 +390,23 @@ impl AuthService for AuthRpc {
             Some(password) => Some(self.passwords.hash(password).await?),
             None => None,
         };
-        let (updated, ended) = self
+        let UserUpdated {
+            user: updated,
+            ended,
+            access_version,
+        } = self
             .store
             .update_user(update.id, &update.profile, hash.as_ref(), now_millis())
             .await?;
-        tracing::info!(by = claims.user_id, user_id = updated.id, "user updated");
+        tracing::info!(
+            by = claims.user_id,
+            user_id = updated.id,
+            access_version,
+            "user updated"
+        );
+        if let Some(version) = access_version {
+            self.versions.raise([(updated.id, version)]);
+        }
         match ended {
             SessionsEnded::None => {}
             SessionsEnded::PasswordChanged => {
@@ -460,5 +484,47 @@ fn right(record: RightRecord) -> pb::Right {
     pb::Right {
         id: record.id,
         name: record.name,
+    }
+}
+
+/// Whose tokens are stale, for the other services' token checks (internal:
+/// the gateway does not forward it).
+pub struct AccessRevocationRpc {
+    store: Store,
+}
+
+impl AccessRevocationRpc {
+    pub fn new(store: Store) -> AccessRevocationRpc {
+        AccessRevocationRpc { store }
+    }
+}
+
+#[tonic::async_trait]
+impl AccessRevocationService for AccessRevocationRpc {
+    async fn list_access_changes(
+        &self,
+        request: Request<pb::ListAccessChangesRequest>,
+    ) -> RpcResult<pb::ListAccessChangesResponse> {
+        let changes = self.store.changes_since(request.into_inner().since).await?;
+        reply(pb::ListAccessChangesResponse {
+            changes: changes
+                .versions
+                .into_iter()
+                .map(|(user_id, access_version)| pb::AccessChange {
+                    user_id,
+                    access_version,
+                })
+                .collect(),
+            cursor: changes.cursor,
+        })
+    }
+}
+
+/// Auth's own replicas learn versions from the database they share.
+impl ChangeSource for Store {
+    async fn changes_since(&mut self, since: i64) -> Result<Changes, String> {
+        Store::changes_since(self, since)
+            .await
+            .map_err(|error| error.to_string())
     }
 }

@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use portal_kit::db::{Backend, Keyed, rekey};
+use portal_kit::db::{Backend, Keyed, now_millis, rekey};
+use portal_kit::revocation::Changes;
 use portal_kit::text::name_key;
 use portal_kit::token::Subject;
 use portal_kit::{Right, ServiceError, ServiceResult};
@@ -198,6 +199,15 @@ pub enum Rotation {
     Invalid,
 }
 
+/// A user as updated, the sessions the update ended, and the user's new
+/// access version if what their tokens say is no longer true.
+#[derive(Clone, Debug)]
+pub struct UserUpdated {
+    pub user: UserRecord,
+    pub ended: SessionsEnded,
+    pub access_version: Option<i64>,
+}
+
 /// Which of a user's sessions an update ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SessionsEnded {
@@ -298,33 +308,37 @@ impl Store {
         }))
     }
 
-    /// Who an access token for `user_id` speaks of: names, right names, department ids.
+    /// Who an access token for `user_id` speaks of: names, right names,
+    /// department ids, access version.
     pub async fn subject(&self, user_id: i64) -> ServiceResult<Option<Subject>> {
-        let mut conn = self.read().await?;
-        let row: Option<(String, String, String, String)> =
-            sqlx::query_as("SELECT login, name, surname, last_name FROM users WHERE id = $1")
-                .bind(user_id)
-                .fetch_optional(&mut *conn)
-                .await?;
-        let Some((login, name, surname, last_name)) = row else {
-            return Ok(None);
+        subject(&mut *self.read().await?, user_id).await
+    }
+
+    /// The access versions changed since the cursor `since`, and the next
+    /// cursor: this moment, taken before the query.
+    pub async fn changes_since(&self, since: i64) -> ServiceResult<Changes> {
+        let cursor = now_millis();
+        Ok(Changes {
+            versions: self.access_changes(since).await?,
+            cursor,
+        })
+    }
+
+    /// The persons whose access version changed at `since` or up to
+    /// [`ACCESS_CHANGES_LOOKBACK_MS`] before it (every changed person for 0),
+    /// with their versions.
+    pub async fn access_changes(&self, since: i64) -> ServiceResult<Vec<(i64, i64)>> {
+        let from = if since <= 0 {
+            i64::MIN
+        } else {
+            since - ACCESS_CHANGES_LOOKBACK_MS
         };
-        let rights = sqlx::query_scalar(
-            "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 ORDER BY r.id",
+        Ok(sqlx::query_as(
+            "SELECT id, access_version FROM users WHERE access_changed_at >= $1 AND access_version > 0",
         )
-        .bind(user_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        let departments = links(&mut conn, Link::UserDepartments, user_id).await?;
-        Ok(Some(Subject {
-            user_id,
-            login,
-            name,
-            surname,
-            last_name,
-            rights,
-            departments,
-        }))
+        .bind(from)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// Starts a session: a new family holding its first refresh token.
@@ -697,7 +711,7 @@ impl Store {
         profile: &Profile,
         password: Option<&PasswordHash>,
         now: i64,
-    ) -> ServiceResult<(UserRecord, SessionsEnded)> {
+    ) -> ServiceResult<UserUpdated> {
         let mut tx = self.write().await?;
         if self.backend == Backend::Postgres {
             // Updates queue here, so two admins taking the right from each other
@@ -708,13 +722,9 @@ impl Store {
                 .fetch_optional(&mut *tx)
                 .await?;
         }
-        let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if exists.is_none() {
-            return Err(ServiceError::not_found(MSG_USER_NOT_FOUND));
-        }
+        let before = subject(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
         let blocked = check_profile_links(&mut tx, profile).await?;
         sqlx::query(
             "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
@@ -771,11 +781,23 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        // Tokens say who the person is and what they may do: once that
+        // changed, or they are blocked, every token signed before is stale.
+        let after = subject(&mut tx, id).await?;
+        let access_version = if blocked || after.as_ref() != Some(&before) {
+            Some(raise_access_version(&mut tx, id, now).await?)
+        } else {
+            None
+        };
         let user = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated user vanished"))?;
         tx.commit().await?;
-        Ok((user, ended))
+        Ok(UserUpdated {
+            user,
+            ended,
+            access_version,
+        })
     }
 
     // --- Departments ---
@@ -875,11 +897,15 @@ impl Store {
         Ok(department)
     }
 
+    /// Renames a department and replaces its members; the access versions of
+    /// those who joined or left are raised (their tokens name their
+    /// departments), and returned.
     pub async fn update_department(
         &self,
         id: i64,
         draft: &DepartmentDraft,
-    ) -> ServiceResult<DepartmentWithMembers> {
+        now: i64,
+    ) -> ServiceResult<(DepartmentWithMembers, Vec<(i64, i64)>)> {
         let mut tx = self.write().await?;
         let updated =
             sqlx::query("UPDATE departments SET title = $1, title_key = $2 WHERE id = $3")
@@ -894,16 +920,23 @@ impl Store {
             return Err(ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND));
         }
         check_links(&mut tx, LinkTo::User, &draft.members).await?;
+        let before = IdSet::from_iter(links(&mut tx, Link::DepartmentUsers, id).await?);
         sqlx::query(Link::DepartmentUsers.delete_of_owner())
             .bind(id)
             .execute(&mut *tx)
             .await?;
         write_links(&mut tx, Link::DepartmentUsers, id, &draft.members).await?;
+        let mut raised = Vec::new();
+        let left = before.iter().filter(|&user| !draft.members.contains(user));
+        let joined = draft.members.iter().filter(|&user| !before.contains(user));
+        for user_id in left.chain(joined) {
+            raised.push((user_id, raise_access_version(&mut tx, user_id, now).await?));
+        }
         let department = department_with_members(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated department vanished"))?;
         tx.commit().await?;
-        Ok(department)
+        Ok((department, raised))
     }
 
     /// Gives every department title its key (see [`name_key`]) where it has none
@@ -1027,6 +1060,59 @@ impl LinkTo {
             LinkTo::User => "SELECT id FROM users WHERE id = $1",
         }
     }
+}
+
+/// How far back [`Store::access_changes`] looks before its cursor: a change
+/// stamped by a transaction that commits later than a reader's question, or
+/// by an auth replica whose clock runs behind, is still found next time.
+pub const ACCESS_CHANGES_LOOKBACK_MS: i64 = 60_000;
+
+/// See [`Store::subject`]. The version is read first: a concurrent change
+/// then makes the token at worst stale (refused, renewed), never a new
+/// version with old rights.
+async fn subject(conn: &mut AnyConnection, user_id: i64) -> ServiceResult<Option<Subject>> {
+    let row: Option<(String, String, String, String, i64)> = sqlx::query_as(
+        "SELECT login, name, surname, last_name, access_version FROM users WHERE id = $1",
+    )
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((login, name, surname, last_name, access_version)) = row else {
+        return Ok(None);
+    };
+    let rights = sqlx::query_scalar(
+        "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 ORDER BY r.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let departments = links(conn, Link::UserDepartments, user_id).await?;
+    Ok(Some(Subject {
+        user_id,
+        login,
+        name,
+        surname,
+        last_name,
+        rights,
+        departments,
+        access_version,
+    }))
+}
+
+/// Makes every access token of `user_id` signed so far stale; the new version.
+async fn raise_access_version(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    now: i64,
+) -> ServiceResult<i64> {
+    Ok(sqlx::query_scalar(
+        "UPDATE users SET access_version = access_version + 1, access_changed_at = $1 \
+         WHERE id = $2 RETURNING access_version",
+    )
+    .bind(now)
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?)
 }
 
 async fn links(conn: &mut AnyConnection, link: Link, owner: i64) -> ServiceResult<Vec<i64>> {

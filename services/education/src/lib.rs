@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
+use portal_kit::revocation::AccessVersions;
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;
@@ -38,6 +39,9 @@ pub struct EducationSettings {
     pub public_url: String,
     /// `PORTAL_FRAME_HOSTS`: the other hosts articles may frame.
     pub frame_hosts: FrameHosts,
+    /// Each person's access version, kept current from auth by the binary
+    /// ([`AccessVersions::follow`]): older tokens are refused.
+    pub access_versions: AccessVersions,
     pub seed_demo: bool,
 }
 
@@ -64,7 +68,8 @@ pub fn migrations() -> Migrations {
 /// Connects, migrates, loads demo courses if asked, and returns the service's
 /// routes (with the token interceptor installed).
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
+        .with_access_versions(settings.access_versions.clone());
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));

@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::revocation::AccessVersions;
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
@@ -45,6 +46,9 @@ pub struct FilesSettings {
     pub database_url: String,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
+    /// Each person's access version, kept current from auth by the binary
+    /// ([`AccessVersions::follow`]): older tokens are refused.
+    pub access_versions: AccessVersions,
     /// Where blobs live ([`blobs::open`]).
     pub blobs: Blobs,
     /// `PORTAL_PUBLIC_URL`: download links are absolute.
@@ -85,7 +89,8 @@ pub fn migrations() -> Migrations {
 /// Connects and migrates the database, loads the demo documentation if asked,
 /// and returns the service's routes (with the token interceptor installed).
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
+        .with_access_versions(settings.access_versions.clone());
     let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)?;
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool);

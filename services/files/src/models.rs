@@ -7,18 +7,15 @@
 //! sees that model (`CheckEnvironmentModelVisible`, which reads nothing of it),
 //! with the caller's own token; what the wiki hides is NOT_FOUND here as well.
 
+use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::wiki::v1::CheckEnvironmentModelVisibleRequest;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
-use tonic::body::Body;
+use tonic::Request;
 use tonic::metadata::MetadataMap;
-use tonic::{Request, Status};
-use tower::util::BoxCloneSyncService;
 
-/// A channel to the wiki service: in the portal binary the gateway's balanced
-/// upstream, in tests a plain tonic channel. Its failures are statuses (not
-/// boxed errors, whose erased lifetime async-trait's `Send` check rejects).
-pub type WikiChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Status>;
+/// A channel to the wiki service (every replica).
+pub type WikiChannel = portal_kit::serve::ServiceChannel;
 
 pub const MSG_WIKI_UNAVAILABLE: &str = "Сервис оборудования временно недоступен, попробуйте позже";
 
@@ -60,6 +57,16 @@ impl Models {
         {
             Ok(reply) if reply.get_ref().visible => Ok(()),
             Ok(_) => Err(ServiceError::not_found(not_found)),
+            // The wiki learned of a block or a change of rights before files
+            // did: the caller's token is as stale here.
+            Err(status)
+                if status.code() == tonic::Code::Unauthenticated
+                    && status.metadata().get(REASON_KEY).is_some_and(|reason| {
+                        reason.as_bytes() == REASON_ACCESS_REVOKED.as_bytes()
+                    }) =>
+            {
+                Err(ServiceError::AccessRevoked)
+            }
             Err(status) => {
                 tracing::warn!(%status, model_id, "the wiki did not say whether a model is visible");
                 Err(ServiceError::Unavailable(MSG_WIKI_UNAVAILABLE.into()))

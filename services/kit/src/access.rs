@@ -47,6 +47,9 @@ pub enum Caller {
     #[default]
     Anonymous,
     InvalidToken,
+    /// A genuine token signed before its person was blocked or their rights or
+    /// departments changed ([`crate::revocation`]).
+    Revoked,
     /// Shared with the token cache: every request of a token holds the same claims.
     SignedIn(Arc<Claims>),
 }
@@ -74,6 +77,7 @@ impl Caller {
             Caller::SignedIn(claims) => Ok(claims),
             Caller::Anonymous => Err(ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into())),
             Caller::InvalidToken => Err(ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into())),
+            Caller::Revoked => Err(ServiceError::AccessRevoked),
         }
     }
 
@@ -84,7 +88,7 @@ impl Caller {
     pub fn has(&self, right: Right) -> bool {
         match self {
             Caller::SignedIn(claims) => claims.rights.iter().any(|r| r == right.as_str()),
-            Caller::Anonymous | Caller::InvalidToken => false,
+            Caller::Anonymous | Caller::InvalidToken | Caller::Revoked => false,
         }
     }
 

@@ -102,7 +102,9 @@ pub struct Config {
     /// The gateway's upstream auth service: `http://host:port`, whose name
     /// resolves to every replica (a headless Service, e.g.
     /// `http://auth-headless:50051`), or several such URLs separated by commas.
-    /// Calls are balanced over the replicas, found again every 5 s.
+    /// Calls are balanced over the replicas, found again every 5 s. Also
+    /// required for the education, wiki and files targets, which ask auth every
+    /// second whose access tokens are stale (blocked, rights changed).
     #[arg(long, env = "PORTAL_AUTH_URL", value_name = "PORTAL_AUTH_URL", value_parser = parse_upstream_urls)]
     pub auth_url: Option<String>,
     /// The gateway's upstream education service.

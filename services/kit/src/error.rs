@@ -2,7 +2,7 @@
 //! Russian because they reach people through the gateway's envelope; internal
 //! causes are logged in English and never shown. A refusal a client acts on
 //! carries a stable reason code beside its message (`because`): it travels as the
-//! `portal-reason` metadata of the status and reaches the REST envelope's `code`.
+//! `portal-reason` metadata of the status and reaches the REST envelope's `errorCode`.
 
 use std::time::Duration;
 
@@ -12,9 +12,11 @@ pub type ServiceResult<T> = Result<T, ServiceError>;
 
 /// Metadata key carrying a rate limit's wait, in seconds, for the gateway's `Retry-After`.
 pub const RETRY_AFTER_KEY: &str = "retry-after";
-
-/// Metadata key carrying a refusal's stable reason code (`no-open-attempt`, …).
+/// Metadata key carrying an error's stable reason code beside its Russian
+/// message, for programs (the gateway puts it in the envelope's `errorCode`).
 pub const REASON_KEY: &str = "portal-reason";
+/// The reason of [`ServiceError::AccessRevoked`].
+pub const REASON_ACCESS_REVOKED: &str = "access-revoked";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -22,6 +24,11 @@ pub enum ServiceError {
     InvalidInput(String),
     #[error("{0}")]
     Unauthenticated(String),
+    /// A genuine access token signed before its person was blocked or their
+    /// rights changed: UNAUTHENTICATED with [`REASON_ACCESS_REVOKED`], so the
+    /// client renews its token (or, blocked, is signed out).
+    #[error("{MSG_ACCESS_REVOKED}")]
+    AccessRevoked,
     #[error("{0}")]
     PermissionDenied(String),
     #[error("{0}")]
@@ -48,6 +55,7 @@ pub enum ServiceError {
 }
 
 pub const MSG_NOT_SIGNED_IN: &str = "Требуется вход в систему";
+pub const MSG_ACCESS_REVOKED: &str = "Ваши права доступа изменились. Пожалуйста, войдите снова.";
 pub const MSG_NO_RIGHTS: &str = "У вас нет доступа к данному ресурсу";
 pub const MSG_INTERNAL: &str =
     "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
@@ -114,6 +122,11 @@ impl From<ServiceError> for Status {
         match error {
             ServiceError::InvalidInput(m) => Status::invalid_argument(m),
             ServiceError::Unauthenticated(m) => Status::unauthenticated(m),
+            ServiceError::AccessRevoked => {
+                ServiceError::Unauthenticated(MSG_ACCESS_REVOKED.into())
+                    .because(REASON_ACCESS_REVOKED)
+                    .into()
+            }
             ServiceError::PermissionDenied(m) => Status::permission_denied(m),
             ServiceError::NotFound(m) => Status::not_found(m),
             ServiceError::Conflict(m) => Status::failed_precondition(m),
@@ -171,6 +184,17 @@ mod tests {
         assert_eq!(
             status.metadata().get(REASON_KEY).unwrap(),
             "no-open-attempt"
+        );
+    }
+
+    #[test]
+    fn a_revoked_token_is_unauthenticated_with_its_reason() {
+        let status = Status::from(ServiceError::AccessRevoked);
+        assert_eq!(status.code(), Code::Unauthenticated);
+        assert_eq!(status.message(), MSG_ACCESS_REVOKED);
+        assert_eq!(
+            status.metadata().get(REASON_KEY).unwrap(),
+            REASON_ACCESS_REVOKED
         );
     }
 

@@ -8,6 +8,7 @@ pub mod db;
 pub mod error;
 pub mod metrics;
 pub mod net;
+pub mod revocation;
 pub mod rich_text;
 pub mod serve;
 pub mod telemetry;

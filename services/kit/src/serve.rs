@@ -3,9 +3,18 @@
 
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tonic::Status;
+use tonic::body::Body;
 use tonic::service::Routes;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
+use tower::util::BoxCloneSyncService;
+
+/// A channel from one service to another: in the portal binary the gateway's
+/// balanced upstream (every replica of the other service), in tests a plain
+/// tonic channel. Its failures are statuses (not boxed errors, whose erased
+/// lifetime async-trait's `Send` check rejects).
+pub type ServiceChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Status>;
 
 /// Reflection over every Portal contract and the health protocol.
 pub fn reflection() -> tonic_reflection::server::Builder<'static> {

@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 use tonic::{Request, Status};
 
 use crate::access::{Caller, Right};
+use crate::revocation::AccessVersions;
 
 pub const ISSUER: &str = "portal";
 pub const AUDIENCE: &str = "portal";
@@ -53,6 +54,10 @@ pub struct Claims {
     pub last_name: String,
     pub rights: Vec<String>,
     pub departments: Vec<i64>,
+    /// The person's access version when the token was signed
+    /// ([`crate::revocation`]); a token from before versions existed has 0.
+    #[serde(default)]
+    pub ver: i64,
     pub iat: u64,
     pub exp: u64,
     pub iss: String,
@@ -60,7 +65,7 @@ pub struct Claims {
 }
 
 /// Who a token is for; the issuer adds the times, issuer and audience.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Subject {
     pub user_id: i64,
     pub login: String,
@@ -69,6 +74,8 @@ pub struct Subject {
     pub last_name: String,
     pub rights: Vec<String>,
     pub departments: Vec<i64>,
+    /// The person's access version, read before their rights and departments.
+    pub access_version: i64,
 }
 
 impl Claims {
@@ -82,6 +89,7 @@ impl Claims {
             last_name: String::new(),
             rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
             departments: Vec::new(),
+            ver: 0,
             iat: 0,
             exp: u64::MAX,
             iss: ISSUER.into(),
@@ -198,6 +206,7 @@ impl TokenIssuer {
             last_name: subject.last_name,
             rights: subject.rights,
             departments: subject.departments,
+            ver: subject.access_version,
             iat: now,
             exp: now + ACCESS_TOKEN_TTL.as_secs(),
             iss: ISSUER.into(),
@@ -229,13 +238,15 @@ fn unix_now() -> u64 {
 /// - nothing goes staler than the token already is: its claims (rights,
 ///   departments) are those signed into it, whether checked once or on every
 ///   call, and they lag the database by at most the token's lifetime either way.
-///   Services read what must be current (a blocked status, a changed right)
-///   from their database, as before.
+///   A block or a change of rights is enforced apart from the signature, on
+///   every call: the interceptor refuses a token older than its person's
+///   access version ([`AccessVersions`], a map read).
 #[derive(Clone)]
 pub struct TokenVerifier {
     keys: Arc<HashMap<String, DecodingKey>>,
     validation: Arc<Validation>,
     verified: Arc<Cache<String, Arc<Claims>>>,
+    versions: AccessVersions,
 }
 
 impl TokenVerifier {
@@ -263,7 +274,14 @@ impl TokenVerifier {
             keys: Arc::new(keys),
             validation: Arc::new(validation),
             verified: Arc::new(Cache::new(VERIFIED_TOKENS_CAPACITY)),
+            versions: AccessVersions::default(),
         })
+    }
+
+    /// Refuses, on every call, tokens older than their person's version in
+    /// `versions` (kept current by [`AccessVersions::follow`]).
+    pub fn with_access_versions(self, versions: AccessVersions) -> Self {
+        Self { versions, ..self }
     }
 
     /// The claims of a valid token: signed by a published key, for this
@@ -304,8 +322,9 @@ fn unexpired(claims: &Claims, now: u64) -> bool {
 }
 
 /// Puts the [`Caller`] on every request: anonymous without `authorization`, signed
-/// in with a valid bearer token, [`Caller::InvalidToken`] with any other (each RPC
-/// that needs a caller then answers UNAUTHENTICATED).
+/// in with a valid bearer token of the person's current access version,
+/// [`Caller::Revoked`] with a valid older one, [`Caller::InvalidToken`] with
+/// any other (each RPC that needs a caller then answers UNAUTHENTICATED).
 impl tonic::service::Interceptor for TokenVerifier {
     fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
         let caller = match request.metadata().get("authorization") {
@@ -318,7 +337,13 @@ impl tonic::service::Interceptor for TokenVerifier {
                         .or_else(|| v.strip_prefix("bearer "))
                 })
                 .and_then(|token| self.verify(token.trim()))
-                .map_or(Caller::InvalidToken, Caller::signed_in),
+                .map_or(Caller::InvalidToken, |claims| {
+                    if self.versions.is_current(&claims) {
+                        Caller::signed_in(claims)
+                    } else {
+                        Caller::Revoked
+                    }
+                }),
         };
         request.extensions_mut().insert(caller);
         Ok(request)
@@ -338,6 +363,7 @@ mod tests {
             last_name: "Петровна".into(),
             rights: vec!["EducationManagement".into()],
             departments: vec![3],
+            access_version: 2,
         }
     }
 
@@ -357,6 +383,41 @@ mod tests {
         assert_eq!(claims.user_id, 42);
         assert_eq!(claims.rights, ["EducationManagement"]);
         assert_eq!(claims.exp - claims.iat, ACCESS_TOKEN_TTL.as_secs());
+        assert_eq!(claims.ver, 2);
+    }
+
+    fn caller_of(verifier: &mut TokenVerifier, token: &str) -> Caller {
+        use tonic::service::Interceptor;
+        let mut request = Request::new(());
+        request
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        Caller::of(&verifier.call(request).unwrap())
+    }
+
+    #[test]
+    fn a_token_older_than_its_persons_access_version_is_refused_as_revoked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let versions = AccessVersions::default();
+        let mut verifier = verifier.with_access_versions(versions.clone());
+        let token = issuer.issue(subject()).unwrap();
+        assert!(matches!(
+            caller_of(&mut verifier, &token),
+            Caller::SignedIn(_)
+        ));
+        versions.raise([(42, 3)]);
+        assert!(matches!(caller_of(&mut verifier, &token), Caller::Revoked));
+        let renewed = issuer
+            .issue(Subject {
+                access_version: 3,
+                ..subject()
+            })
+            .unwrap();
+        assert!(matches!(
+            caller_of(&mut verifier, &renewed),
+            Caller::SignedIn(_)
+        ));
     }
 
     #[test]

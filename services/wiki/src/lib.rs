@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
@@ -35,6 +36,9 @@ pub struct WikiSettings {
     pub database_url: String,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
+    /// Each person's access version, kept current from auth by the binary
+    /// ([`AccessVersions::follow`]): older tokens are refused.
+    pub access_versions: AccessVersions,
     /// `PORTAL_PUBLIC_URL`: what QR codes open, and whose videos instructions
     /// may embed.
     pub public_url: String,
@@ -64,7 +68,8 @@ pub fn migrations() -> Migrations {
 /// Connects, migrates, loads demo equipment if asked, and returns the
 /// service's routes (with the token interceptor installed).
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
+    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
+        .with_access_versions(settings.access_versions.clone());
     let database = Database::connect(&settings.database_url, &migrations()).await?;
     let store = Store::new(database.pool);
     store

@@ -40,6 +40,7 @@ pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
         public_key_file: keys.public_key_file.clone(),
         public_url: PORTAL.into(),
         frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),
+        access_versions: Default::default(),
         seed_demo: false,
     }
 }

@@ -143,6 +143,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
     let settings = |database_url, keys: &TestKeys| FilesSettings {
         database_url,
         public_key_file: keys.public_key_file.clone(),
+        access_versions: Default::default(),
         blobs: Arc::clone(&blobs),
         public_url: PUBLIC_URL.into(),
         limits: Limits {
@@ -180,6 +181,7 @@ async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
     let routes = portal_wiki::routes(portal_wiki::WikiSettings {
         database_url: database.url.clone(),
         public_key_file: keys.public_key_file.clone(),
+        access_versions: Default::default(),
         public_url: PUBLIC_URL.into(),
         seed_demo: false,
     })

@@ -35,6 +35,7 @@ pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
         portal_wiki::routes(WikiSettings {
             database_url,
             public_key_file: keys.public_key_file.clone(),
+            access_versions: Default::default(),
             public_url: PUBLIC_URL.into(),
             seed_demo,
         })
