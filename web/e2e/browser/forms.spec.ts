@@ -1,4 +1,6 @@
-import { nurse } from '../support/accounts';
+import type { Page } from '@playwright/test';
+
+import { admin, engineer, nurse } from '../support/accounts';
 import { assignFreshTest } from '../support/education';
 import { signIn, signOut } from './session';
 import { expect, test } from './test';
@@ -47,4 +49,117 @@ test('a reload during a test keeps the chosen answers of that attempt, until it 
   expect(await drafts()).toHaveLength(1);
   await signOut(page);
   expect(await drafts()).toEqual([]);
+});
+
+const discard = (page: Page) => page.getByRole('dialog', { name: 'Закрыть без сохранения?' });
+
+for (const [size, viewport] of [
+  ['desktop', { width: 1366, height: 900 }],
+  ['phone', { width: 360, height: 740 }],
+] as const) {
+  test(`Escape on a create dialog with typed input asks before throwing it away (${size})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, admin);
+    await page.goto('/admin/education/tests');
+    const create = page.getByRole('button', { name: 'Создать тест' });
+    const dialog = page.getByRole('dialog', { name: 'Новый тест' });
+
+    // Nothing typed: Escape closes at once.
+    await create.click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(discard(page)).toHaveCount(0);
+
+    await create.click();
+    const title = dialog.getByRole('textbox', { name: 'Название' });
+    await title.fill('Тест, который жалко потерять');
+    await page.keyboard.press('Escape');
+    await expect(discard(page)).toBeVisible();
+    // Staying is the default: Escape again, or the first button, keeps the typed text.
+    await page.keyboard.press('Escape');
+    await expect(discard(page)).toBeHidden();
+    await expect(title).toHaveValue('Тест, который жалко потерять');
+    await dialog.getByRole('button', { name: 'Закрыть' }).click();
+    await discard(page).getByRole('button', { name: 'Продолжить редактирование' }).click();
+    await expect(title).toHaveValue('Тест, который жалко потерять');
+
+    // Typed and erased again is nothing to lose.
+    await title.fill('');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await create.click();
+    await title.fill('Черновик');
+    await page.keyboard.press('Escape');
+    await discard(page).getByRole('button', { name: 'Закрыть без сохранения' }).click();
+    await expect(dialog).toBeHidden();
+    await create.click();
+    await expect(title).toHaveValue('');
+  });
+}
+
+test('the instruction editor asks before Escape or «X» drops an edited instruction', async ({ page }) => {
+  await signIn(page, engineer);
+  await page.goto('/departments');
+  await page.getByRole('link', { name: /Отделение реанимации и интенсивной терапии/ }).click();
+  await page.getByRole('link', { name: '+ Монитор пациента BeneView T5' }).click();
+  await page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' }).click();
+  const open = page.getByRole('button', { name: 'Открыть инструкцию' });
+  const dialog = page.getByRole('dialog', { name: /Редактирование инструкции/ });
+
+  // Opened and looked at only: it closes at once.
+  await open.click();
+  await expect(dialog.locator('.ql-editor')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await open.click();
+  const editor = dialog.locator('.ql-editor');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' Проверить тревоги перед сменой.');
+  await page.keyboard.press('Escape');
+  await discard(page).getByRole('button', { name: 'Продолжить редактирование' }).click();
+  await expect(editor).toContainText('Проверить тревоги перед сменой.');
+  await dialog.getByRole('button', { name: 'X' }).click();
+  await expect(discard(page)).toBeVisible();
+  await discard(page).getByRole('button', { name: 'Закрыть без сохранения' }).click();
+  await expect(dialog).toBeHidden();
+  await open.click();
+  await expect(dialog.locator('.ql-editor')).not.toContainText('Проверить тревоги перед сменой.');
+});
+
+test('leaving the article editor with unsaved edits asks, in the portal and in the browser', async ({
+  page,
+}) => {
+  await signIn(page, admin);
+  await page.goto('/admin/education/articles');
+  await page.locator('main a[href^="/admin/education/articles/"]').first().click();
+  const editor = page.getByRole('textbox', { name: 'Содержание статьи' });
+  await expect(editor).toBeVisible();
+  const articleUrl = page.url();
+
+  // Nothing edited: a link leaves at once.
+  await page.getByRole('link', { name: 'Статьи', exact: true }).first().click();
+  await expect(page).not.toHaveURL(articleUrl);
+  await page.goBack();
+  await expect(editor).toBeVisible();
+
+  await editor.click();
+  await page.keyboard.type('Дополнение к статье. ');
+  await page.getByRole('link', { name: 'Статьи', exact: true }).first().click();
+  await expect(discard(page)).toBeVisible();
+  await discard(page).getByRole('button', { name: 'Продолжить редактирование' }).click();
+  await expect(page).toHaveURL(articleUrl);
+  await expect(editor).toContainText('Дополнение к статье.');
+
+  // Closing the tab (or reloading) asks the browser's own question.
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const question = await asked;
+  expect(question.type()).toBe('beforeunload');
+  await question.accept();
 });

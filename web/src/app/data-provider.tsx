@@ -3,6 +3,7 @@ import { TransportProvider } from '@connectrpc/connect-query';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 
+import { LeaveGuard } from '@/components/discard-dialog';
 import { errorMessage, refusalShown, retryUnlessRefused } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { sessionInterceptor } from '@/lib/session/interceptor';
@@ -46,6 +47,7 @@ export function DataProvider() {
     <TransportProvider transport={transport}>
       <QueryClientProvider client={queryClient}>
         <Outlet />
+        <LeaveGuard />
       </QueryClientProvider>
     </TransportProvider>
   );

@@ -3,6 +3,7 @@ import { Fragment, type ReactNode, useState } from 'react';
 
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
+import { DraftContext, useDraftTracker, useUnsavedChanges } from '@/lib/unsaved';
 
 import { Loading, LoadError } from './load-state';
 import { PageHeader } from './page-header';
@@ -35,7 +36,7 @@ type EditPageProps<E, V> = {
 /**
  * An admin entity's edit page: loading, a failed or empty load, then its name over its form
  * with a save button; a save says so in a toast. Saved data comes back refetched, and the
- * form starts again from it (a new key).
+ * form starts again from it (a new key). Leaving with unsaved edits asks first.
  */
 export function EditPage<E, V>({
   id,
@@ -52,6 +53,9 @@ export function EditPage<E, V>({
   below,
 }: EditPageProps<E, V>) {
   const [saving, setSaving] = useState(false);
+  const draft = useDraftTracker();
+  // Only the blocker and `beforeunload` ask here: the page has nothing of its own to close.
+  useUnsavedChanges(draft.dirty && !saving);
 
   if (id === undefined || load.isError) return <LoadError message={loadFailed} />;
   if (load.isPending) return <Loading />;
@@ -72,9 +76,11 @@ export function EditPage<E, V>({
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <PageHeader title={title(entity)} />
         <Stack spacing={3}>
-          <Fragment key={load.dataUpdatedAt}>
-            {children(entity, { id: formId, disabled: saving, onSubmit: submit })}
-          </Fragment>
+          <DraftContext value={draft.report}>
+            <Fragment key={load.dataUpdatedAt}>
+              {children(entity, { id: formId, disabled: saving, onSubmit: submit })}
+            </Fragment>
+          </DraftContext>
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
             <Button type="submit" form={formId} variant="contained" loading={saving}>
               {strings.common.save}

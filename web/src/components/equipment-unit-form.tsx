@@ -2,6 +2,7 @@ import { MenuItem, Stack, TextField } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 
 import { equipmentStrings } from '@/lib/equipment-strings';
+import { useDraftState } from '@/lib/unsaved';
 
 export type EquipmentUnitValues = {
   serialNumber: string;
@@ -43,9 +44,9 @@ export function EquipmentUnitForm({
   checkChildren,
   onSubmit,
 }: EquipmentUnitFormProps) {
-  const [serialNumber, setSerialNumber] = useState(initial.serialNumber);
-  const [inventoryNumber, setInventoryNumber] = useState(initial.inventoryNumber);
-  const [departmentId, setDepartmentId] = useState(initial.departmentId);
+  const [serialNumber, setSerialNumber] = useDraftState(initial.serialNumber);
+  const [inventoryNumber, setInventoryNumber] = useDraftState(initial.inventoryNumber);
+  const [departmentId, setDepartmentId] = useDraftState(initial.departmentId);
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const equipment = equipmentStrings;
 

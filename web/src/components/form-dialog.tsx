@@ -10,6 +10,9 @@ import {
 import { useEffect, useEffectEvent, type ReactNode } from 'react';
 
 import { strings } from '@/lib/strings';
+import { DraftContext, useDraftTracker, useUnsavedChanges } from '@/lib/unsaved';
+
+import { DiscardDialog } from './discard-dialog';
 
 type FormDialogProps = {
   open: boolean;
@@ -26,6 +29,11 @@ type FormDialogProps = {
   onDone: () => void;
   /** A form with many fields (a test's questions) gets more room. */
   wide?: boolean;
+  /**
+   * Unsaved input held beside the dialog (its state lives in the caller). A form inside it
+   * that keeps its values with `useDraftState` is tracked without this.
+   */
+  dirty?: boolean;
   children: ReactNode;
 };
 
@@ -41,11 +49,16 @@ export function FormDialog({
   onClose,
   onDone,
   wide = false,
+  dirty = false,
   children,
 }: FormDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const done = useEffectEvent(onDone);
+  const draft = useDraftTracker();
+  // Closing (Escape, 'Закрыть') asks first while something typed is unsaved (issue 19).
+  const { confirmDiscard, discardDialog } = useUnsavedChanges(open && (draft.dirty || dirty) && !succeeded);
+  const close = () => confirmDiscard(onClose);
 
   useEffect(() => {
     if (!succeeded) return;
@@ -59,7 +72,7 @@ export function FormDialog({
       // A click beside the dialog is too easy a way to lose what was typed into it: it
       // closes by its button (or Escape) only.
       onClose={(_, reason) => {
-        if (!pending && reason !== 'backdropClick') onClose();
+        if (!pending && reason !== 'backdropClick') close();
       }}
       fullWidth
       maxWidth={wide ? 'md' : 'sm'}
@@ -67,15 +80,18 @@ export function FormDialog({
       aria-labelledby={`${formId}-title`}
     >
       <DialogTitle id={`${formId}-title`}>{title}</DialogTitle>
-      <DialogContent dividers>{children}</DialogContent>
+      <DialogContent dividers>
+        <DraftContext value={draft.report}>{children}</DraftContext>
+      </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} disabled={pending}>
+        <Button onClick={close} disabled={pending}>
           {strings.common.close}
         </Button>
         <Button type="submit" form={formId} variant="contained" loading={pending} disabled={succeeded}>
           {submitLabel}
         </Button>
       </DialogActions>
+      <DiscardDialog {...discardDialog} />
     </Dialog>
   );
 }

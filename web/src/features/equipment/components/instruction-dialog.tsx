@@ -16,12 +16,14 @@ import {
 import type Quill from 'quill';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
+import { DiscardDialog } from '@/components/discard-dialog';
 import { richTextStyle } from '@/components/rich-text-style';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
+import { reloadSaved, useUnsavedChanges } from '@/lib/unsaved';
 
 import { useSaveInstruction } from '../api/equipment-queries';
 import { saveVideo } from '../api/uploads';
@@ -43,8 +45,9 @@ type InstructionDialogProps = {
 
 /**
  * 'Редактирование инструкции' (spec §2, §4, §5): Quill over the model's instruction. Closing
- * drops the draft (the dialog unmounts and the next opening starts from the saved text);
- * saving shows the spec's message and reloads the page 2 s later.
+ * drops the draft (the dialog unmounts and the next opening starts from the saved text),
+ * after asking when it was edited; saving shows the spec's message and reloads the page 2 s
+ * later.
  */
 export function InstructionDialog({ model, editable, onClose }: InstructionDialogProps) {
   // A state, not a ref: the dialog renders its content a moment after it opens (a portal),
@@ -54,6 +57,9 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
   const [videoPending, setVideoPending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   const save = useSaveInstruction();
+  const [edited, setEdited] = useState(false);
+  const { confirmDiscard, discardDialog } = useUnsavedChanges(edited && !save.isSuccess);
+  const close = () => confirmDiscard(onClose);
 
   const onVideo = useEffectEvent((file: File | undefined, insert: (url: string) => void) => {
     if (!file) {
@@ -78,10 +84,14 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
     if (!wrapper) return;
     const host = document.createElement('div');
     wrapper.appendChild(host);
-    editor.current = createEditor(host, model.shortInstruction, !editable, {
+    const quill = createEditor(host, model.shortInstruction, !editable, {
       onVideo: (file, insert) => onVideo(file, insert),
       onRejectedImage: () => onRejectedImage(),
     });
+    quill.on('text-change', (_delta, _old, source) => {
+      if (source === 'user') setEdited(true);
+    });
+    editor.current = quill;
     return () => {
       editor.current = null;
       wrapper.replaceChildren();
@@ -90,7 +100,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
 
   useEffect(() => {
     if (!save.isSuccess) return;
-    const timer = setTimeout(() => window.location.reload(), reloadDelayMs);
+    const timer = setTimeout(reloadSaved, reloadDelayMs);
     return () => clearTimeout(timer);
   }, [save.isSuccess]);
 
@@ -113,7 +123,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       fullWidth
       maxWidth="lg"
       onClose={(_, reason) => {
-        if (!busy && reason !== 'backdropClick') onClose();
+        if (!busy && reason !== 'backdropClick') close();
       }}
       aria-labelledby="instruction-dialog-title"
     >
@@ -125,7 +135,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       </DialogTitle>
       <IconButton
         aria-label={instruction.closeX}
-        onClick={onClose}
+        onClick={close}
         disabled={busy}
         sx={{ position: 'absolute', right: 12, top: 12 }}
       >
@@ -144,7 +154,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
         />
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
+        <Button onClick={close} disabled={busy}>
           {strings.common.close}
         </Button>
         {editable && (
@@ -177,6 +187,7 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
           <Button onClick={() => setFailure(undefined)}>{strings.common.close}</Button>
         </DialogActions>
       </Dialog>
+      <DiscardDialog {...discardDialog} />
     </Dialog>
   );
 }

@@ -65,6 +65,7 @@ function CreateJournalDialog({ modelId, onCreated }: { modelId: bigint; onCreate
         pending={create.isPending}
         succeeded={create.isSuccess}
         closeDelayMs={1000}
+        dirty={name !== ''}
         onClose={() => setOpen(false)}
         onDone={() => {
           setOpen(false);
@@ -129,6 +130,7 @@ function AddEntryDialog({ journal }: { journal: Journal }) {
         pending={create.isPending}
         succeeded={create.isSuccess}
         closeDelayMs={1000}
+        dirty={entry !== ''}
         onClose={() => setOpen(false)}
         onDone={() => {
           setOpen(false);

@@ -23,6 +23,7 @@ import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useCreateMaintenanceEntry, useMaintenanceEntries, useModel } from '../api/equipment-queries';
 import { formatDate, today } from '../utils/dates';
@@ -58,7 +59,7 @@ export function MaintenanceForm({
   disabled: boolean;
   onSubmit: (values: EntryValues) => void;
 }) {
-  const [values, setValues] = useState<EntryValues>({
+  const [values, setValues] = useDraftState<EntryValues>({
     date: today(),
     kind: MaintenanceKind.PREVENTIVE,
     performedBy: '',

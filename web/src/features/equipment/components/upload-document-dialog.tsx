@@ -15,9 +15,11 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 
+import { DiscardDialog } from '@/components/discard-dialog';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
+import { reloadSaved, useUnsavedChanges } from '@/lib/unsaved';
 
 import { saveDocument } from '../api/uploads';
 
@@ -35,6 +37,8 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
   const [file, setFile] = useState<File | undefined>(undefined);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>(undefined);
+
+  const { confirmDiscard, discardDialog } = useUnsavedChanges(open && (title !== '' || file !== undefined));
 
   const close = () => {
     setOpen(false);
@@ -55,7 +59,7 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
     // Spec §4: after a successful upload the page reloads, with the document in its list.
     notify.success(documents.uploaded);
     close();
-    window.location.reload();
+    reloadSaved();
   };
 
   return (
@@ -66,7 +70,7 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
       <Dialog
         open={open}
         onClose={(_, reason) => {
-          if (!pending && reason !== 'backdropClick') close();
+          if (!pending && reason !== 'backdropClick') confirmDiscard(close);
         }}
         fullWidth
         maxWidth="sm"
@@ -116,13 +120,14 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={close} disabled={pending}>
+          <Button onClick={() => confirmDiscard(close)} disabled={pending}>
             {strings.common.close}
           </Button>
           <Button variant="contained" loading={pending} onClick={() => void upload()}>
             {documents.submit}
           </Button>
         </DialogActions>
+        <DiscardDialog {...discardDialog} />
       </Dialog>
     </>
   );

@@ -1,6 +1,8 @@
 import { MenuItem, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 
+import { useDraftState } from '@/lib/unsaved';
+
 import { checkRequired, startValues, type FormField, type FormValues } from '../utils/fields-form';
 
 type FieldsFormProps = {
@@ -15,7 +17,7 @@ type FieldsFormProps = {
 
 /** A form of text fields (or choices); a blank required field turns red with its message. */
 export function FieldsForm({ id, fields, initial, disabled, onSubmit }: FieldsFormProps) {
-  const [values, setValues] = useState(() => startValues(fields, initial));
+  const [values, setValues] = useDraftState(() => startValues(fields, initial));
   const [missing, setMissing] = useState<ReadonlySet<string>>(new Set());
 
   return (

@@ -2,6 +2,7 @@ import { Stack } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 
 import { adminStrings } from '@/lib/admin-strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useTests } from '../../api/education-queries';
 import { basicErrors, type BasicErrors } from '../../utils/basic-values';
@@ -23,7 +24,7 @@ type ArticleFormProps = {
 
 /** An article's fields and its test: the create dialog and the article page share it. */
 export function ArticleForm({ id, initial, disabled, onSubmit, children }: ArticleFormProps) {
-  const [values, setValues] = useState(initial);
+  const [values, setValues] = useDraftState(initial);
   const [errors, setErrors] = useState<BasicErrors>({});
   const tests = useTests().data?.tests ?? [];
 

@@ -1,11 +1,12 @@
 import { Box } from '@mui/material';
 import Quill from 'quill';
 import 'quill/dist/quill.snow.css';
-import { useEffect, useEffectEvent, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { richTextStyle } from '@/components/rich-text-style';
 import { adminStrings } from '@/lib/admin-strings';
 import { notify } from '@/lib/notifications';
+import { useEditedReport } from '@/lib/unsaved';
 
 // Spec §5: links only with these protocols, anything else becomes about:blank (Quill's
 // sanitiser, which its video embeds use as well). The server cleans the HTML again on save.
@@ -61,6 +62,9 @@ export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichT
   const editor = useRef<Quill | null>(null);
   const changed = useEffectEvent(onChange);
   const initial = useRef(initialHtml);
+  // What a person did in the editor (not Quill's own loading of the content) is an edit.
+  const [edited, setEdited] = useState(false);
+  useEditedReport(edited);
 
   useEffect(() => {
     const container = host.current;
@@ -76,7 +80,10 @@ export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichT
     quill.root.setAttribute('aria-multiline', 'true');
     quill.root.setAttribute('aria-label', label);
     quill.clipboard.dangerouslyPasteHTML(initial.current, 'silent');
-    quill.on('text-change', () => changed(quill.getLength() <= 1 ? '' : quill.root.innerHTML));
+    quill.on('text-change', (_delta, _old, source) => {
+      if (source === 'user') setEdited(true);
+      changed(quill.getLength() <= 1 ? '' : quill.root.innerHTML);
+    });
     editor.current = quill;
     return () => {
       editor.current = null;

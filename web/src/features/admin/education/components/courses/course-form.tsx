@@ -3,6 +3,7 @@ import { useState } from 'react';
 
 import { MultiSelect } from '@/components/multi-select';
 import { adminStrings } from '@/lib/admin-strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useDepartmentsAndPeople } from '../../../api/people-queries';
 import { useArticles } from '../../api/education-queries';
@@ -22,7 +23,7 @@ type CourseFormProps = {
 
 /** A course, its assignees and its articles: the create dialog and the course page share it. */
 export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps) {
-  const [values, setValues] = useState(initial);
+  const [values, setValues] = useDraftState(initial);
   const [errors, setErrors] = useState<BasicErrors>({});
   const { people } = useDepartmentsAndPeople();
   const articles = useArticles().data?.articles ?? [];

@@ -2,6 +2,7 @@ import { Alert, Grid, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 
 import { adminStrings } from '@/lib/admin-strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useArticles } from '../../api/education-queries';
 import {
@@ -33,7 +34,7 @@ type TestFormProps = {
 
 /** A test's settings, questions and answers: the create dialog and the test page share it. */
 export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
-  const [draft, setDraft] = useState(initial);
+  const [draft, setDraft] = useDraftState(initial);
   // Errors show once a save was tried, and then follow the edits; a 0 shows at once (spec §5).
   const [tried, setTried] = useState(false);
   const errors = tried ? validateTest(draft) : undefined;

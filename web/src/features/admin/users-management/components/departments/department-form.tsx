@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { MultiSelect } from '@/components/multi-select';
 import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useUsers } from '../../api/auth-queries';
 
@@ -19,8 +20,8 @@ type DepartmentFormProps = {
 
 /** A department's title and members: the create dialog and the department page share it. */
 export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFormProps) {
-  const [title, setTitle] = useState(initial.title);
-  const [userIds, setUserIds] = useState(initial.userIds);
+  const [title, setTitle] = useDraftState(initial.title);
+  const [userIds, setUserIds] = useDraftState(initial.userIds);
   const [titleMissing, setTitleMissing] = useState(false);
   const users = useUsers();
   const choices = (users.data?.users ?? []).map((user) => ({ id: user.id, label: fullName(user) }));

@@ -14,6 +14,7 @@ import { Loading, LoadError } from '@/components/load-state';
 import { MultiSelect } from '@/components/multi-select';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
+import { useDraftState } from '@/lib/unsaved';
 
 import { useUserFormChoices } from '../../api/auth-queries';
 import type { UserFormValues } from '../../utils/user-form-values';
@@ -42,7 +43,7 @@ type UserFormProps = {
 
 /** A user's profile, links and rights: the create dialog and the user page share it. */
 export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProps) {
-  const [values, setValues] = useState(initial);
+  const [values, setValues] = useDraftState(initial);
   const [errors, setErrors] = useState<Errors>({});
   const choices = useUserFormChoices();
 
