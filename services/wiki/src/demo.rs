@@ -8,6 +8,8 @@
 //! relative to the day of loading: one unit is overdue for maintenance, one
 //! due within the month.
 
+use std::collections::HashMap;
+
 use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
 
@@ -51,7 +53,10 @@ struct DemoJournal {
 
 struct DemoModel {
     name: &'static str,
+    /// A manufacturer of [`MANUFACTURERS`]: the reference lists what the models name.
     brand_name: &'static str,
+    /// One of [`ENVIRONMENT_TYPES`].
+    environment_type: &'static str,
     description: &'static str,
     instruction: &'static str,
     units: &'static [DemoUnit],
@@ -62,6 +67,7 @@ const MODELS: [DemoModel; 4] = [
     DemoModel {
         name: "Монитор пациента BeneView T5",
         brand_name: "Mindray",
+        environment_type: "Мониторы пациента",
         description: "Прикроватный монитор: ЭКГ, SpO₂, неинвазивное АД, температура, частота дыхания.",
         instruction: "<h2>Включение</h2><ol><li>Подключите монитор к сети; индикатор питания загорится зелёным.</li><li>Нажмите кнопку питания на передней панели и дождитесь самотестирования (около 30 секунд).</li><li>Выберите <strong>«Новый пациент»</strong> и укажите категорию: взрослый, ребёнок или новорождённый.</li></ol><h2>Подключение датчиков</h2><p>Наложите электроды ЭКГ, надените датчик SpO₂ на палец и манжету АД на плечо (на уровне сердца).</p><h3>Тревоги</h3><p>Красная тревога — немедленно к пациенту. Жёлтая — проверьте датчики. Звук тревоги можно приглушить на <strong>2 минуты</strong>, но не отключать.</p><p>Неисправность: звоните инженеру по медицинской технике, <a href=\"tel:+74950000000\">+7 495 000-00-00</a>.</p>",
         units: &[
@@ -105,6 +111,7 @@ const MODELS: [DemoModel; 4] = [
     DemoModel {
         name: "Аппарат ИВЛ HAMILTON-C3",
         brand_name: "Hamilton Medical",
+        environment_type: "Аппараты ИВЛ",
         description: "Аппарат искусственной вентиляции лёгких для взрослых, детей и новорождённых; инвазивная и неинвазивная вентиляция.",
         instruction: "<h2>Перед подключением пациента</h2><ol><li>Соберите дыхательный контур и установите датчик потока.</li><li>Включите аппарат и выполните <strong>«Предоперационную проверку»</strong>: тест герметичности, калибровку датчика потока и датчика O₂.</li><li>Выберите пол и рост пациента — аппарат рассчитает идеальную массу тела.</li></ol><h2>Во время вентиляции</h2><p>Проверяйте пределы тревог давления и минутного объёма в начале каждой смены. При тревоге <strong>«Разъединение»</strong> проверьте контур от пациента к аппарату.</p><p class=\"ql-align-center\"><strong>Никогда не отключайте тревоги при подключённом пациенте.</strong></p>",
         units: &[DemoUnit {
@@ -141,6 +148,7 @@ const MODELS: [DemoModel; 4] = [
     DemoModel {
         name: "Дефибриллятор HeartStart XL+",
         brand_name: "Philips",
+        environment_type: "Дефибрилляторы",
         description: "Дефибриллятор-монитор с ручным и автоматическим режимами, кардиостимуляцией и мониторингом SpO₂.",
         instruction: "<h2>Ручная дефибрилляция</h2><ol><li>Поверните переключатель на нужную энергию (взрослым — <strong>150 Дж</strong> бифазный).</li><li>Наложите электроды: под правую ключицу и на левую боковую поверхность грудной клетки.</li><li>Нажмите <strong>«Заряд»</strong>, громко скажите «Всем отойти!» и нажмите <strong>«Разряд»</strong>.</li><li>Сразу продолжайте компрессии 2 минуты.</li></ol><h2>Ежедневная проверка</h2><p>Убедитесь, что на экране нет значка неисправности, заряд батареи полный, электроды в упаковке не просрочены.</p>",
         units: &[
@@ -169,6 +177,7 @@ const MODELS: [DemoModel; 4] = [
     DemoModel {
         name: "Электрохирургический аппарат Force FX",
         brand_name: "Covidien",
+        environment_type: "Электрохирургические аппараты",
         description: "Высокочастотный электрохирургический генератор для монополярной и биполярной коагуляции и резания.",
         instruction: "<h2>Подготовка</h2><ol><li>Наложите нейтральный электрод на хорошо васкуляризированную мышечную область, ближе к операционному полю.</li><li>Включите аппарат, дождитесь завершения самотестирования.</li><li>Установите мощность по рекомендации хирурга, начиная с минимальной.</li></ol><p><strong>Внимание:</strong> при тревоге нейтрального электрода работа блокируется — проверьте контакт электрода с кожей.</p>",
         units: &[DemoUnit {
@@ -188,7 +197,21 @@ const MODELS: [DemoModel; 4] = [
     },
 ];
 
-const COUNTRIES: [&str; 5] = ["Россия", "Китай", "Германия", "Нидерланды", "Швейцария"];
+const COUNTRIES: [&str; 6] = [
+    "Россия",
+    "Китай",
+    "Германия",
+    "Нидерланды",
+    "Швейцария",
+    "США",
+];
+/// The brands of the demo models, each with its country.
+const MANUFACTURERS: [(&str, &str); 4] = [
+    ("Mindray", "Китай"),
+    ("Hamilton Medical", "Швейцария"),
+    ("Philips", "Нидерланды"),
+    ("Covidien", "США"),
+];
 const ENVIRONMENT_TYPES: [&str; 4] = [
     "Мониторы пациента",
     "Аппараты ИВЛ",
@@ -207,11 +230,22 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
         id: ENGINEER_ID,
         name: ENGINEER_NAME.into(),
     };
+    let mut countries = HashMap::new();
     for name in COUNTRIES {
-        store.create_name(NameTable::Countries, name).await?;
+        let country = store.create_name(NameTable::Countries, name).await?;
+        countries.insert(name, country.id);
     }
+    let mut types = HashMap::new();
     for name in ENVIRONMENT_TYPES {
-        store.create_name(NameTable::EnvironmentTypes, name).await?;
+        let kind = store.create_name(NameTable::EnvironmentTypes, name).await?;
+        types.insert(name, kind.id);
+    }
+    let mut manufacturers = HashMap::new();
+    for (name, country) in MANUFACTURERS {
+        let manufacturer = store
+            .create_manufacturer(name, countries.get(country).copied())
+            .await?;
+        manufacturers.insert(name, manufacturer.id);
     }
     store
         .create_document(&DocumentDraft::parse(
@@ -227,8 +261,8 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
                 brand_name: demo.brand_name,
                 description: demo.description,
                 short_instruction: demo.instruction,
-                manufacturer_id: 0,
-                environment_type_id: 0,
+                manufacturer_id: manufacturers.get(demo.brand_name).copied().unwrap_or(0),
+                environment_type_id: types.get(demo.environment_type).copied().unwrap_or(0),
             },
             sanitizer,
         )?;

@@ -253,7 +253,7 @@ test('an engineer uploads a video into the instruction; it plays on the public p
   const pickVideo = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
-      dialog.getByRole('button', { name: 'Загрузить видео' }).click(),
+      dialog.getByRole('button', { name: 'Вставить видео' }).click(),
     ]);
     await chooser.setFiles(file);
   };

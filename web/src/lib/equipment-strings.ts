@@ -120,14 +120,6 @@ export const equipmentStrings = {
     imageTypes: 'Можно вставить только изображения PNG или JPEG',
     videoUploading: 'Загрузка видео...',
     headerLevels: { normal: 'Обычный текст', levels: ['Заголовок 1', 'Заголовок 2', 'Заголовок 3'] },
-    toolbar: {
-      header: 'Заголовок',
-      bold: 'Полужирный',
-      align: 'Выравнивание',
-      image: 'Вставить изображение',
-      video: 'Загрузить видео',
-      clean: 'Очистить форматирование',
-    },
   },
   admin: {
     tabsLabel: 'Разделы оборудования',

@@ -354,3 +354,47 @@ async fn the_demo_equipment_has_units_in_two_departments_and_one_overdue() {
         drop(app);
     }
 }
+
+#[tokio::test]
+async fn the_demo_models_name_manufacturers_and_types_of_the_reference() {
+    for backend in backends() {
+        let app = spawn_app(backend, true).await;
+        let editor = app.keys.token(6, &[Right::EquipmentEditing], &[1, 2]);
+        let mut client = app.client.clone();
+        let makers = client
+            .list_manufacturers(authed(pb::ListManufacturersRequest {}, &editor))
+            .await
+            .unwrap()
+            .into_inner()
+            .manufacturers;
+        let types = client
+            .list_environment_types(authed(pb::ListEnvironmentTypesRequest {}, &editor))
+            .await
+            .unwrap()
+            .into_inner()
+            .environment_types;
+        let models = client
+            .list_environment_models(authed(pb::ListEnvironmentModelsRequest {}, &editor))
+            .await
+            .unwrap()
+            .into_inner()
+            .environment_models;
+        assert_eq!(models.len(), 4, "{models:?}");
+        for model in &models {
+            let maker = makers
+                .iter()
+                .find(|maker| maker.id == model.manufacturer_id)
+                .unwrap_or_else(|| panic!("{}: no manufacturer in {makers:?}", model.name));
+            assert_eq!(maker.name, model.brand_name);
+            assert!(maker.country_id > 0, "{maker:?}");
+            assert!(
+                types
+                    .iter()
+                    .any(|kind| kind.id == model.environment_type_id),
+                "{}: no equipment type in {types:?}",
+                model.name
+            );
+        }
+        drop(app);
+    }
+}

@@ -4,6 +4,7 @@ import Link from 'quill/formats/link';
 import Video from 'quill/formats/video';
 import 'quill/dist/quill.snow.css';
 
+import { nameToolbarControls, richTextToolbar } from '@/components/rich-text-toolbar';
 import { equipmentStrings } from '@/lib/equipment-strings';
 
 import { imageTypes, isAllowedImageSource, isImageType, safeUrl, withoutAutoplay } from '../utils/links';
@@ -23,25 +24,6 @@ class SafeVideo extends Video {
 }
 
 Quill.register({ 'formats/link': SafeLink, 'formats/video': SafeVideo }, true);
-
-/** Spec §5's toolbar: headers 1-3, bold, left/centre/right, image, video upload, clear formatting. */
-const toolbar = [
-  [{ header: [1, 2, 3, false] }],
-  ['bold'],
-  [{ align: '' }, { align: 'center' }, { align: 'right' }],
-  ['image', 'video'],
-  ['clean'],
-];
-
-const { toolbar: labels } = equipmentStrings.instruction;
-const buttonLabels: [string, string][] = [
-  ['.ql-header', labels.header],
-  ['button.ql-bold', labels.bold],
-  ['button.ql-align', labels.align],
-  ['button.ql-image', labels.image],
-  ['button.ql-video', labels.video],
-  ['button.ql-clean', labels.clean],
-];
 
 export type EditorEvents = {
   /** A file was picked for the video button, or none (`undefined`). */
@@ -74,7 +56,7 @@ export function createEditor(
       toolbar: readOnly
         ? false
         : {
-            container: toolbar,
+            container: richTextToolbar,
             handlers: {
               image: () => {
                 const range = quill.getSelection(true);
@@ -113,10 +95,7 @@ export function createEditor(
     const src = (node as HTMLImageElement).getAttribute('src') ?? '';
     return isAllowedImageSource(src) ? delta : new (delta.constructor as new () => typeof delta)();
   });
-  const container = host.parentElement;
-  for (const [selector, label] of buttonLabels) {
-    container?.querySelectorAll(selector).forEach((button) => button.setAttribute('aria-label', label));
-  }
+  nameToolbarControls(host.parentElement);
   quill.clipboard.dangerouslyPasteHTML(html, 'silent');
   quill.history.clear();
   return quill;

@@ -83,7 +83,7 @@ export function ModelPage() {
       {model && (
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
           <Box sx={{ minWidth: 0 }}>
-            <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} />
+            <NavTabs label={equipmentStrings.sectionsLabel} tabs={tabs} wrap />
             <Box sx={{ pt: 3 }}>
               <Outlet />
             </Box>

@@ -4,6 +4,7 @@ import 'quill/dist/quill.snow.css';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { richTextStyle } from '@/components/rich-text-style';
+import { nameToolbarControls, richTextToolbar } from '@/components/rich-text-toolbar';
 import { adminStrings } from '@/lib/admin-strings';
 import { notify } from '@/lib/notifications';
 import { useEditedReport } from '@/lib/unsaved';
@@ -12,15 +13,6 @@ import { useEditedReport } from '@/lib/unsaved';
 // sanitiser, which its video embeds use as well). The server cleans the HTML again on save.
 const Link = Quill.import('formats/link') as { PROTOCOL_WHITELIST: string[] };
 Link.PROTOCOL_WHITELIST = ['http', 'https', 'mailto', 'tel', 'sms'];
-
-// Spec §5's toolbar: headers 1-3, bold, left/center/right, image, video, clear formatting.
-const toolbar = [
-  [{ header: [1, 2, 3, false] }],
-  ['bold'],
-  [{ align: '' }, { align: 'center' }, { align: 'right' }],
-  ['image', 'video'],
-  ['clean'],
-];
 
 const imageTypes = ['image/png', 'image/jpeg'];
 
@@ -74,8 +66,9 @@ export function RichTextEditor({ label, initialHtml, onChange, disabled }: RichT
     const quill = new Quill(element, {
       theme: 'snow',
       placeholder: adminStrings.education.article.editorPlaceholder,
-      modules: { toolbar: { container: toolbar, handlers: { image: () => insertImage(quill) } } },
+      modules: { toolbar: { container: richTextToolbar, handlers: { image: () => insertImage(quill) } } },
     });
+    nameToolbarControls(container);
     quill.root.setAttribute('role', 'textbox');
     quill.root.setAttribute('aria-multiline', 'true');
     quill.root.setAttribute('aria-label', label);
