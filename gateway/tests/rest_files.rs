@@ -563,6 +563,40 @@ async fn an_upload_slower_than_the_call_time_out_is_saved_whole() {
     assert!(response.bytes().await.unwrap() == content);
 }
 
+/// Issue 19: clients that write a large file in one go made the gateway pass
+/// pieces of many megabytes on to the files service, which refuses a message
+/// over 4 MiB and a chunk over 1 MiB; the gateway cuts them to the protocol's size.
+#[tokio::test]
+async fn a_document_sent_in_one_32_mib_frame_is_saved_byte_exact() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let content = pdf(32 * MIB + 17);
+    let mut form = format!(
+        "--cut\r\nContent-Disposition: form-data; name=\"idRelated\"\r\n\r\n{MODEL}\r\n\
+         --cut\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.pdf\"\r\n\
+         Content-Type: application/pdf\r\n\r\n"
+    )
+    .into_bytes();
+    form.extend_from_slice(&content);
+    form.extend_from_slice(b"\r\n--cut--\r\n");
+    let one_frame = futures_util::stream::once(async move { Ok::<_, std::io::Error>(form) });
+    let response = portal
+        .http
+        .post(format!("{}/api/file/save", portal.base))
+        .bearer_auth(&editor)
+        .header("content-type", "multipart/form-data; boundary=cut")
+        .body(reqwest::Body::wrap_stream(one_frame))
+        .send()
+        .await
+        .expect("upload answered");
+    let status = response.status().as_u16();
+    let data = saved((status, envelope(&response.text().await.unwrap())));
+    let url = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let response = download(&portal, &url, Some(&editor), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.bytes().await.unwrap() == content, "byte-exact");
+}
+
 #[tokio::test]
 async fn a_50_mb_document_downloads_byte_exact_and_ranges_slice_it() {
     let portal = portal().await;
