@@ -71,6 +71,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
             header::STRICT_TRANSPORT_SECURITY,
             move |_: &Response| hsts.clone(),
         ))
+        .layer(middleware::from_fn(rest::within_head_limits))
         .layer(middleware::map_request_with_state(
             config.trusted_proxies.clone(),
             crate::client_address::resolve,

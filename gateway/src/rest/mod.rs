@@ -49,6 +49,16 @@ pub const MSG_INTERNAL: &str =
 pub const MSG_UNIMPLEMENTED: &str = "Эта функция пока недоступна";
 pub const MSG_METHOD_NOT_ALLOWED: &str = "Этот метод запроса здесь не поддерживается";
 pub const MSG_UNSUPPORTED_MEDIA: &str = "Неподдерживаемый формат запроса";
+pub const MSG_URI_TOO_LONG: &str = "Слишком длинный адрес запроса";
+pub const MSG_HEADERS_TOO_LARGE: &str = "Слишком большие заголовки запроса";
+
+/// The longest request target the gateway reads (nginx's default header buffer).
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// The longest header line, name and value: the bearer token travels on to the
+/// services as gRPC metadata, whose whole list they take up to 16 KiB.
+pub const MAX_HEADER_BYTES: usize = 8 * 1024;
+/// All request headers together.
+pub const MAX_HEADERS_BYTES: usize = 32 * 1024;
 
 /// One REST route: the router and the API document are both made from these.
 pub struct Endpoint {
@@ -168,6 +178,8 @@ async fn enveloped(response: Response) -> Response {
         StatusCode::METHOD_NOT_ALLOWED => MSG_METHOD_NOT_ALLOWED,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => MSG_UNSUPPORTED_MEDIA,
         StatusCode::PAYLOAD_TOO_LARGE => MSG_TOO_LARGE,
+        StatusCode::URI_TOO_LONG => MSG_URI_TOO_LONG,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => MSG_HEADERS_TOO_LARGE,
         status if status.is_server_error() => MSG_INTERNAL,
         _ => MSG_BAD_REQUEST,
     };
@@ -177,6 +189,39 @@ async fn enveloped(response: Response) -> Response {
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.extend(envelope.headers().clone());
     Response::from_parts(parts, envelope.into_body())
+}
+
+/// A request whose target or headers pass the gateway's bounds is answered
+/// 414 or 431 in the envelope before anything reads it, whichever route it
+/// asked for. Beyond hyper's own bounds (a 64 KiB target, 400 KiB of head)
+/// hyper answers bare before the gateway sees the request.
+pub async fn within_head_limits(request: Request, next: axum::middleware::Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        tracing::debug!("request target too long");
+        return ApiError::new(StatusCode::URI_TOO_LONG, MSG_URI_TOO_LONG).into_response();
+    }
+    let lines = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len());
+    let (mut longest, mut total) = (0, 0);
+    for line in lines {
+        longest = longest.max(line);
+        total += line;
+    }
+    if longest > MAX_HEADER_BYTES || total > MAX_HEADERS_BYTES {
+        tracing::debug!(longest, total, "request headers too large");
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            MSG_HEADERS_TOO_LARGE,
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// The spec's backend matched the resource segment case-insensitively
