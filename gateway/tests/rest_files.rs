@@ -855,3 +855,55 @@ async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
     let response = download(&portal, &plain, Some(&learner), None).await;
     assert_eq!(response.status().as_u16(), 200);
 }
+
+/// Issue 19: a range asked `If-Range` another version of the file is the
+/// whole file (RFC 9110 §13.1.5); the same version's range is the range.
+#[tokio::test]
+async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let content = pdf(10_000);
+    let data = saved(
+        upload(
+            &portal,
+            "/api/file/save",
+            Some(&editor),
+            document_form(MODEL, "d.pdf", content.clone()),
+        )
+        .await,
+    );
+    let url = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let etag = format!("\"{}\"", hex::encode(Sha256::digest(&content)));
+    let ask = |if_range: String| {
+        let (portal, url, editor) = (&portal, &url, &editor);
+        async move {
+            let response = portal
+                .http
+                .get(url)
+                .bearer_auth(editor)
+                .header("range", "bytes=100-199")
+                .header("if-range", if_range)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let has_range = response.headers().contains_key("content-range");
+            (status, has_range, response.bytes().await.unwrap().to_vec())
+        }
+    };
+    assert_eq!(
+        ask(etag.clone()).await,
+        (206, true, content[100..200].to_vec())
+    );
+    for other in [
+        "\"0000\"".to_owned(),
+        format!("W/{etag}"),
+        "Wed, 21 Oct 2015 07:28:00 GMT".to_owned(),
+    ] {
+        assert_eq!(
+            ask(other.clone()).await,
+            (200, false, content.clone()),
+            "{other}"
+        );
+    }
+}

@@ -322,24 +322,19 @@ async fn download(
         .get(header::RANGE)
         .and_then(|value| value.to_str().ok())
         .and_then(parse_range);
-    let asked_range = range.is_some();
-    let request = pb::DownloadFileRequest {
-        id,
-        range,
-        link: query.link,
-    };
-    // As long as the file takes to arrive.
-    let mut stream = client(&state)
-        .download_file(caller.stream(request))
-        .await?
-        .into_inner();
-    let start = match stream.message().await?.and_then(|m| m.payload) {
-        Some(pb::download_file_response::Payload::Start(start)) => start,
-        _ => {
-            tracing::error!(id, "download stream did not start with its metadata");
-            return Err(ApiError::new(StatusCode::BAD_GATEWAY, MSG_BAD_STREAM));
-        }
-    };
+    let if_range = headers
+        .get(header::IF_RANGE)
+        .map(|value| value.to_str().unwrap_or_default().trim().to_owned());
+    let mut asked_range = range.is_some();
+    let (mut stream, mut start) = open_download(&state, &caller, id, range, &query).await?;
+    // A range of another version of the file is no use to the client: it
+    // gets the whole file (RFC 9110 §13.1.5). Only the strong ETag matches;
+    // a date never does, since no Last-Modified is sent.
+    let etag = format!("\"{}\"", start.file.as_ref().map_or("", |f| &f.sha256));
+    if asked_range && if_range.is_some_and(|validator| validator != etag) {
+        asked_range = false;
+        (stream, start) = open_download(&state, &caller, id, None, &query).await?;
+    }
     let file = start.file.unwrap_or_default();
     if start.range_not_satisfiable {
         let mut response =
@@ -382,7 +377,7 @@ async fn download(
         start.length.to_string(),
     );
     insert(&mut response, header::ACCEPT_RANGES, "bytes".to_owned());
-    insert(&mut response, header::ETAG, format!("\"{}\"", file.sha256));
+    insert(&mut response, header::ETAG, etag);
     insert(&mut response, header::CONTENT_DISPOSITION, disposition);
     insert(
         &mut response,
@@ -395,6 +390,40 @@ async fn download(
         "SAMEORIGIN".to_owned(),
     );
     Ok(response)
+}
+
+/// The download of file `id` (of `range` in it, if any): its stream and its
+/// first message.
+async fn open_download(
+    state: &AppState,
+    caller: &Caller,
+    id: i64,
+    range: Option<pb::ByteRange>,
+    query: &DownloadLink,
+) -> Result<
+    (
+        tonic::Streaming<pb::DownloadFileResponse>,
+        pb::DownloadStart,
+    ),
+    ApiError,
+> {
+    let request = pb::DownloadFileRequest {
+        id,
+        range,
+        link: query.link.clone(),
+    };
+    // As long as the file takes to arrive.
+    let mut stream = client(state)
+        .download_file(caller.stream(request))
+        .await?
+        .into_inner();
+    match stream.message().await?.and_then(|m| m.payload) {
+        Some(pb::download_file_response::Payload::Start(start)) => Ok((stream, start)),
+        _ => {
+            tracing::error!(id, "download stream did not start with its metadata");
+            Err(ApiError::new(StatusCode::BAD_GATEWAY, MSG_BAD_STREAM))
+        }
+    }
 }
 
 fn insert(response: &mut Response, name: header::HeaderName, value: String) {
