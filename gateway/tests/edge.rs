@@ -26,6 +26,7 @@ async fn addresses_heard(trusted_proxies: &str) -> Vec<String> {
     let response = portal
         .http
         .get(format!("{}/api/department/get-all", portal.base))
+        .bearer_auth("stand-in")
         .header("x-forwarded-for", "198.51.100.1")
         .send()
         .await
@@ -74,7 +75,9 @@ async fn a_slow_call_is_cut_at_the_upstream_time_out_and_an_upload_is_not() {
     };
 
     let started = Instant::now();
-    let (status, _, body) = portal.get("/api/file/get-files?idRelated=7", None).await;
+    let (status, _, body) = portal
+        .get("/api/file/get-files?idRelated=7", Some("stand-in"))
+        .await;
     within_the_limit(started);
     assert_eq!(status, 504, "{body}");
     assert_eq!(envelope(&body)["errorMessage"], MSG_UPSTREAM_SLOW);
@@ -101,6 +104,7 @@ async fn a_slow_call_is_cut_at_the_upstream_time_out_and_an_upload_is_not() {
     let response = portal
         .http
         .post(format!("{}/api/file/save", portal.base))
+        .bearer_auth("stand-in")
         .multipart(form)
         .send()
         .await

@@ -515,3 +515,54 @@ async fn a_call_without_the_cookie_clears_nothing() {
     assert!(!sets_a_cookie(&headers), "{headers:?}");
     portal.running.stop().await.unwrap();
 }
+
+/// Issue 19: an anonymous call is 401 before its parameters or body are
+/// judged, so it learns nothing of a route but that it needs a sign-in; the
+/// public routes still judge them.
+#[tokio::test]
+async fn an_anonymous_call_is_401_before_its_parameters_are_judged() {
+    let portal = start(&[]).await;
+    for path in [
+        "/api/file/get-files?idRelated=x",
+        "/api/file/get-files",
+        "/api/user/get-user?idUser=abc",
+        "/api/test/get-by-id-test",
+    ] {
+        let (status, _, body) = portal.get(path, None).await;
+        assert_eq!(
+            support::error(401, status, &body),
+            "Требуется вход в систему",
+            "{path}"
+        );
+    }
+    for path in ["/api/course/create-article", "/api/file/save"] {
+        let response = portal
+            .http
+            .post(format!("{}{path}", portal.base))
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 401, "{path}");
+    }
+    // Public routes answer anonymous callers and judge their parameters.
+    let (status, _, _) = portal
+        .get(
+            "/api/environment-model/get-public-instruction?environmentModelId=x",
+            None,
+        )
+        .await;
+    assert_eq!(status, 400);
+    let (status, _, _) = portal.get("/api/file/download/abc", None).await;
+    assert_eq!(status, 400);
+    let (status, _, _) = portal.post("/api/auth/login", Post::default()).await;
+    assert_eq!(status, 400);
+    // With a token the parameters are judged as ever.
+    let token = portal.token(1, &[]);
+    let (status, _, _) = portal
+        .get("/api/file/get-files?idRelated=x", Some(&token))
+        .await;
+    assert_eq!(status, 400);
+    portal.running.stop().await.unwrap();
+}

@@ -25,13 +25,14 @@ const DEVICE_TTL_SECONDS: i64 = 365 * 24 * 3600;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
-        Endpoint::post("/api/auth/login", "Вход по логину и паролю", post(login)),
+        Endpoint::post("/api/auth/login", "Вход по логину и паролю", post(login)).public(),
         Endpoint::post(
             "/api/auth/refresh-token",
             "Новый токен доступа по cookie portal_refresh",
             post(refresh_token),
-        ),
-        Endpoint::post("/api/auth/logout", "Выход: отзыв сессии", post(logout)),
+        )
+        .public(),
+        Endpoint::post("/api/auth/logout", "Выход: отзыв сессии", post(logout)).public(),
         Endpoint::get(
             "/api/department/get-all",
             "Все отделения",

@@ -80,7 +80,8 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Скачать файл (поддерживает Range; видео доступны без входа, документ — со ссылкой link из get-files)",
             &["link"],
             get(download),
-        ),
+        )
+        .public(),
         Endpoint::post(
             "/api/video/save",
             "Загрузить видео для текста: multipart/form-data с полем video; ответ data.savedVideoUrl",

@@ -69,6 +69,9 @@ pub struct Endpoint {
     pub route: MethodRouter<AppState>,
     /// The media type of a successful answer that is a file, not the envelope.
     pub file: Option<&'static str>,
+    /// Answered without a bearer token (sign-in, public pages, downloads);
+    /// every other route refuses an anonymous call before it reads anything.
+    pub public: bool,
 }
 
 impl Endpoint {
@@ -85,6 +88,7 @@ impl Endpoint {
             query,
             route,
             file: None,
+            public: false,
         }
     }
 
@@ -111,6 +115,15 @@ impl Endpoint {
             query: &[],
             route,
             file: None,
+            public: false,
+        }
+    }
+
+    /// Open to anonymous callers too: the service decides what they get.
+    pub fn public(self) -> Self {
+        Endpoint {
+            public: true,
+            ..self
         }
     }
 }
@@ -143,7 +156,14 @@ pub fn router(state: AppState) -> Router {
     let document = docs::openapi(&endpoints);
     let mut router = Router::new();
     for endpoint in endpoints {
-        router = router.route(endpoint.path, endpoint.route);
+        let route = if endpoint.public {
+            endpoint.route
+        } else {
+            endpoint
+                .route
+                .route_layer(axum::middleware::from_fn(signed_in))
+        };
+        router = router.route(endpoint.path, route);
     }
     router
         .merge(docs::router(document))
@@ -158,6 +178,21 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("no-store"),
         ))
         .with_state(state)
+}
+
+/// A call without an `Authorization` header is 401 before its parameters or
+/// body are judged: an anonymous caller learns nothing of a route but that it
+/// needs a sign-in. A token that is there is judged by the service, as ever.
+async fn signed_in(request: Request, next: axum::middleware::Next) -> Response {
+    if request.headers().contains_key(header::AUTHORIZATION) {
+        next.run(request).await
+    } else {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            portal_kit::error::MSG_NOT_SIGNED_IN,
+        )
+        .into_response()
+    }
 }
 
 /// Marks a response that already is the envelope.
