@@ -907,3 +907,50 @@ async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
         );
     }
 }
+
+/// Issue 19: video ids are sequential, so an anonymous viewer opens a video by
+/// the unguessable key in its URL, never by its id alone; signed-in people
+/// still open it by its id.
+#[tokio::test]
+async fn an_anonymous_viewer_opens_a_video_by_its_key_not_its_id() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let video = saved(
+        upload(
+            &portal,
+            "/api/video/save",
+            Some(&editor),
+            Form::new().part("video", Part::bytes(mp4(3000)).file_name("v.mp4")),
+        )
+        .await,
+    );
+    let url = video["savedVideoUrl"]
+        .as_str()
+        .unwrap()
+        .replace("http://127.0.0.1:8080", &portal.base);
+    let (by_id, key) = url.split_once("?key=").expect("a key in the URL");
+    assert!(
+        key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{key}"
+    );
+
+    let response = download(&portal, &url, None, None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response.bytes().await.unwrap().as_ref(),
+        mp4(3000).as_slice()
+    );
+    let response = download(&portal, by_id, None, None).await;
+    assert_eq!(response.status().as_u16(), 401);
+    let wrong = format!("{by_id}?key={}", "0".repeat(32));
+    assert_eq!(
+        download(&portal, &wrong, None, None)
+            .await
+            .status()
+            .as_u16(),
+        401
+    );
+    let learner = portal.token(50, &[]);
+    let response = download(&portal, by_id, Some(&learner), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+}

@@ -77,7 +77,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         Endpoint::get(
             "/api/file/download/{id}",
-            "Скачать файл (поддерживает Range; видео доступны без входа, документ — со ссылкой link из get-files)",
+            "Скачать файл (поддерживает Range; видео без входа — с ключом key из video/save, документ — со ссылкой link из get-files)",
             &["link"],
             get(download),
         )
@@ -111,11 +111,13 @@ struct FileId {
     id: i64,
 }
 
-/// A download's query: the download link get-files put on the file's URL, if any.
+/// A download's query: the download link get-files put on a document's URL,
+/// or the key video/save put on a video's, if any.
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct DownloadLink {
     link: String,
+    key: String,
 }
 
 #[derive(Serialize)]
@@ -412,6 +414,7 @@ async fn open_download(
         id,
         range,
         link: query.link.clone(),
+        key: query.key.clone(),
     };
     // As long as the file takes to arrive.
     let mut stream = client(state)
