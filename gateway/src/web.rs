@@ -46,7 +46,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
     let hsts = https.then_some(HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     let router = Router::new()
         .merge(rest::router(state).layer(compress_text()))
-        .merge(crate::grpc::router(&upstreams)?)
+        .merge(crate::grpc::router(&upstreams, https)?)
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz).with_state(upstreams))
         .fallback_service(web_client(&config.web_dir))

@@ -12,6 +12,7 @@ mod origin;
 mod reference;
 mod wiki;
 
+pub use auth::session_cookies;
 pub use origin::Origin;
 
 use std::time::Duration;
