@@ -421,24 +421,43 @@ impl IntoResponse for ApiError {
 }
 
 /// A JSON body; a malformed one is a 400 envelope and one over the body limit a
-/// 413 envelope, not axum's plain text.
+/// 413 envelope, not axum's plain text. `null` is read as the field left out:
+/// "none", the field's default.
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Body(value)),
+        let mut value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
+            Ok(axum::Json(value)) => value,
             Err(rejection) => {
                 tracing::debug!(%rejection, "rejected JSON body");
-                Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                return Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE)
                 } else {
                     ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST)
-                })
+                });
             }
+        };
+        drop_nulls(&mut value);
+        serde_json::from_value(value).map(Body).map_err(|error| {
+            tracing::debug!(%error, "JSON body of the wrong shape");
+            ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST)
+        })
+    }
+}
+
+/// Removes every `null` member of the objects in `value`: a field sent as
+/// `null` reads as one left out.
+fn drop_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(members) => {
+            members.retain(|_, member| !member.is_null());
+            members.values_mut().for_each(drop_nulls);
         }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
     }
 }
 
@@ -562,6 +581,16 @@ mod tests {
             "/api/department/get-all"
         );
         assert_eq!(lowered("/courses/Abc"), "/courses/Abc");
+    }
+
+    #[test]
+    fn null_is_a_field_left_out() {
+        let mut value: serde_json::Value = serde_json::from_str(
+            r#"{"title": null, "testId": null, "nested": null, "userIds": [null]}"#,
+        )
+        .unwrap();
+        drop_nulls(&mut value);
+        assert_eq!(value, serde_json::json!({"userIds": [null]}));
     }
 
     #[test]
