@@ -109,7 +109,7 @@ async fn rest_answers_in_the_envelope_with_designed_statuses() {
     assert_eq!(status, 400, "{body}");
     assert_eq!(
         envelope(&body)["errorMessage"],
-        "Некорректные параметры запроса"
+        "Параметр «departmentId»: ожидается целое число"
     );
 
     let response = portal
