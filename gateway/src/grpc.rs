@@ -7,6 +7,10 @@
 //! (the channel enforces it and the service hears it). Client-streaming calls
 //! (uploads) are answered after their last message, so they keep whatever the
 //! client asked for.
+//!
+//! A grpc-web sign-in or refresh comes from a browser, whose scripts must never
+//! see the refresh and device tokens: the gateway moves them from the answer
+//! into the same HttpOnly cookies REST sets (native gRPC clients keep them).
 
 use std::collections::HashSet;
 use std::convert::Infallible;
@@ -33,15 +37,24 @@ use crate::rest::{ApiError, is_for_people};
 use crate::upstream::{Balanced, Upstream, Upstreams};
 
 use portal_kit::net::FORWARDED_FOR;
+use portal_proto::auth::v1 as pb_auth;
 
 pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
 pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
 
 const GRPC_TIMEOUT: &str = "grpc-timeout";
 
+const LOGIN: &str = "/portal.auth.v1.AuthService/Login";
+const REFRESH_TOKEN: &str = "/portal.auth.v1.AuthService/RefreshToken";
+
+/// Marks a request that came as grpc-web, before tonic-web makes it gRPC.
+#[derive(Clone, Copy)]
+struct GrpcWeb;
+
 /// Routes `/{service}/{method}` of each Portal service to its upstream, plus the
-/// gateway's own health and reflection.
-pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
+/// gateway's own health and reflection. `secure_cookies`: cookies set on a
+/// grpc-web sign-in get `Secure`.
+pub fn router(upstreams: &Upstreams, secure_cookies: bool) -> anyhow::Result<Router> {
     let mut router = Router::new();
     let client_streams = Arc::new(client_streams()?);
     for upstream in upstreams.all() {
@@ -50,8 +63,10 @@ pub fn router(upstreams: &Upstreams) -> anyhow::Result<Router> {
             service: upstream.service,
             call_timeout: upstreams.call_timeout,
             client_streams: client_streams.clone(),
+            secure_cookies,
         };
         let service = ServiceBuilder::new()
+            .map_request(mark_grpc_web::<Body>)
             .layer(GrpcWebLayer::new())
             .service(forward);
         router = router.route_service(&format!("/{}/{{method}}", upstream.service), service);
@@ -128,6 +143,18 @@ fn parse_grpc_timeout(value: &str) -> Option<Duration> {
     })
 }
 
+fn mark_grpc_web<B>(mut request: Request<B>) -> Request<B> {
+    let web = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/grpc-web"));
+    if web {
+        request.extensions_mut().insert(GrpcWeb);
+    }
+    request
+}
+
 /// Sends a request on to one replica of an upstream as it came (HTTP/2).
 #[derive(Clone)]
 struct Forward {
@@ -135,6 +162,7 @@ struct Forward {
     service: &'static str,
     call_timeout: Duration,
     client_streams: Arc<HashSet<String>>,
+    secure_cookies: bool,
 }
 
 impl tower::Service<Request<tonic::body::Body>> for Forward {
@@ -152,6 +180,9 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
     fn call(&mut self, mut request: Request<tonic::body::Body>) -> Self::Future {
         let channel = self.channel.clone();
         let service = self.service;
+        let secure_cookies = self.secure_cookies;
+        let sign_in = request.extensions().get::<GrpcWeb>().is_some()
+            && matches!(request.uri().path(), LOGIN | REFRESH_TOKEN);
         if !self.client_streams.contains(request.uri().path()) {
             cap_timeout(request.headers_mut(), self.call_timeout);
         }
@@ -179,7 +210,12 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
                         }
                         frame
                     });
-                    Ok(Response::from_parts(parts, Body::new(body)))
+                    let response = Response::from_parts(parts, Body::new(body));
+                    if sign_in {
+                        Ok(tokens_to_cookies(response, secure_cookies).await)
+                    } else {
+                        Ok(response)
+                    }
                 }
                 Err(error) => {
                     tracing::warn!(%error, upstream = service, "upstream call failed");
@@ -194,6 +230,51 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
             }
         })
     }
+}
+
+/// A sign-in's or refresh's answer (one message) without its refresh and
+/// device tokens, which travel as cookies instead. `RefreshTokenResponse`
+/// holds the first three fields of `LoginResponse`, so both read as one.
+async fn tokens_to_cookies(response: Response<Body>, secure: bool) -> Response<Body> {
+    let (mut parts, body) = response.into_parts();
+    let collected = match body.collect().await {
+        Ok(collected) => collected,
+        Err(error) => {
+            tracing::warn!(%error, "sign-in answer broke off");
+            return Status::unavailable(MSG_UPSTREAM_DOWN).into_http();
+        }
+    };
+    let trailers = collected.trailers().cloned();
+    let mut message = collected.to_bytes();
+    // One uncompressed gRPC frame: flag 0, four bytes of length, the message.
+    let reply = (message.len() >= 5 && message[0] == 0)
+        .then(|| pb_auth::LoginResponse::decode(&message[5..]).ok())
+        .flatten();
+    if let Some(mut reply) = reply {
+        let refresh_token = std::mem::take(&mut reply.refresh_token);
+        let device_token = Some(std::mem::take(&mut reply.device_token)).filter(|t| !t.is_empty());
+        for cookie in crate::rest::session_cookies(secure, refresh_token, device_token) {
+            parts.headers.append(http::header::SET_COOKIE, cookie);
+        }
+        let encoded = reply.encode_to_vec();
+        let mut frame = Vec::with_capacity(5 + encoded.len());
+        frame.push(0);
+        frame.extend_from_slice(
+            &u32::try_from(encoded.len())
+                .unwrap_or(u32::MAX)
+                .to_be_bytes(),
+        );
+        frame.extend_from_slice(&encoded);
+        message = frame.into();
+    }
+    parts.headers.remove(http::header::CONTENT_LENGTH);
+    let mut frames = Vec::new();
+    if !message.is_empty() {
+        frames.push(Ok::<_, Infallible>(http_body::Frame::data(message)));
+    }
+    frames.extend(trailers.map(|t| Ok(http_body::Frame::trailers(t))));
+    let body = http_body_util::StreamBody::new(futures_util::stream::iter(frames));
+    Response::from_parts(parts, Body::new(body))
 }
 
 /// A status in `headers` (trailers, or the headers of a trailers-only answer)

@@ -53,7 +53,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
     let hsts = https.then_some(HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     let router = Router::new()
         .merge(rest::router(state).layer(compress_text()))
-        .merge(crate::grpc::router(&upstreams)?)
+        .merge(crate::grpc::router(&upstreams, https)?)
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz).with_state(upstreams))
         .fallback_service(web_client(&config.web_dir))
@@ -78,6 +78,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
             header::STRICT_TRANSPORT_SECURITY,
             move |_: &Response| hsts.clone(),
         ))
+        .layer(middleware::from_fn(rest::within_head_limits))
         .layer(middleware::map_request_with_state(
             config.trusted_proxies.clone(),
             crate::client_address::resolve,

@@ -26,6 +26,7 @@ async fn addresses_heard(trusted_proxies: &str) -> Vec<String> {
     let response = portal
         .http
         .get(format!("{}/api/department/get-all", portal.base))
+        .bearer_auth("stand-in")
         .header("x-forwarded-for", "198.51.100.1")
         .send()
         .await
@@ -74,7 +75,9 @@ async fn a_slow_call_is_cut_at_the_upstream_time_out_and_an_upload_is_not() {
     };
 
     let started = Instant::now();
-    let (status, _, body) = portal.get("/api/file/get-files?idRelated=7", None).await;
+    let (status, _, body) = portal
+        .get("/api/file/get-files?idRelated=7", Some("stand-in"))
+        .await;
     within_the_limit(started);
     assert_eq!(status, 504, "{body}");
     assert_eq!(envelope(&body)["errorMessage"], MSG_UPSTREAM_SLOW);
@@ -101,6 +104,7 @@ async fn a_slow_call_is_cut_at_the_upstream_time_out_and_an_upload_is_not() {
     let response = portal
         .http
         .post(format!("{}/api/file/save", portal.base))
+        .bearer_auth("stand-in")
         .multipart(form)
         .send()
         .await
@@ -284,5 +288,55 @@ async fn a_protobuf_message_that_cannot_be_decoded_is_answered_in_russian() {
     let status = grpc_web_status(&headers, &body);
     assert_eq!(status.code(), tonic::Code::Internal);
     assert_eq!(status.message(), MSG_INTERNAL);
+    portal.running.stop().await.unwrap();
+}
+
+/// Issue 19: a 16,000-character `Authorization` was a 500 (the services take
+/// 16 KiB of metadata) and a long address a bare 414; both are the envelope.
+#[tokio::test]
+async fn oversized_headers_and_addresses_are_refused_in_the_envelope() {
+    let portal = start(&[]).await;
+    let url = format!("{}/api/department/get-all", portal.base);
+    for (name, size) in [
+        ("authorization", 16_000),
+        ("authorization", 100_000),
+        ("x-note", 9_000),
+    ] {
+        let response = portal
+            .http
+            .get(&url)
+            .header(name, format!("Bearer {}", "a".repeat(size)))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 431, "{name}: {size}");
+        let body = envelope(&response.text().await.unwrap());
+        assert_eq!(
+            body["errorMessage"], "Слишком большие заголовки запроса",
+            "{name}: {size}"
+        );
+    }
+    // Many headers, each within bounds, together too much.
+    let mut request = portal.http.get(&url);
+    for i in 0..8 {
+        request = request.header(format!("x-note-{i}"), "n".repeat(5000));
+    }
+    assert_eq!(request.send().await.unwrap().status().as_u16(), 431);
+
+    let long = format!("{url}?departmentId={}", "1".repeat(10_000));
+    let response = portal.http.get(&long).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 414);
+    let body = envelope(&response.text().await.unwrap());
+    assert_eq!(body["errorMessage"], "Слишком длинный адрес запроса");
+
+    // Within the bounds, a token is judged as ever.
+    let response = portal
+        .http
+        .get(&url)
+        .bearer_auth("a".repeat(7_000))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 401);
     portal.running.stop().await.unwrap();
 }

@@ -109,7 +109,7 @@ async fn rest_answers_in_the_envelope_with_designed_statuses() {
     assert_eq!(status, 400, "{body}");
     assert_eq!(
         envelope(&body)["errorMessage"],
-        "Некорректные параметры запроса"
+        "Параметр «departmentId»: ожидается целое число"
     );
 
     let response = portal
@@ -148,7 +148,9 @@ async fn an_unreachable_upstream_is_a_clean_503() {
         .local_addr()
         .unwrap();
     let portal = gateway_to(&format!("http://{closed}"), &[]).await;
-    let (status, _, body) = portal.get("/api/department/get-all", None).await;
+    let (status, _, body) = portal
+        .get("/api/department/get-all", Some("stand-in"))
+        .await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(
         envelope(&body)["errorMessage"],

@@ -97,6 +97,7 @@ async fn the_request_id_is_kept_or_made_sent_back_and_passed_to_the_service() {
         portal
             .http
             .get(format!("{}/api/department/get-all", portal.base))
+            .bearer_auth("stand-in")
             .header("x-request-id", id)
             .send()
     };

@@ -515,3 +515,134 @@ async fn a_call_without_the_cookie_clears_nothing() {
     assert!(!sets_a_cookie(&headers), "{headers:?}");
     portal.running.stop().await.unwrap();
 }
+
+/// Issue 19: an anonymous call is 401 before its parameters or body are
+/// judged, so it learns nothing of a route but that it needs a sign-in; the
+/// public routes still judge them.
+#[tokio::test]
+async fn an_anonymous_call_is_401_before_its_parameters_are_judged() {
+    let portal = start(&[]).await;
+    for path in [
+        "/api/file/get-files?idRelated=x",
+        "/api/file/get-files",
+        "/api/user/get-user?idUser=abc",
+        "/api/test/get-by-id-test",
+    ] {
+        let (status, _, body) = portal.get(path, None).await;
+        assert_eq!(
+            support::error(401, status, &body),
+            "Требуется вход в систему",
+            "{path}"
+        );
+    }
+    for path in ["/api/course/create-article", "/api/file/save"] {
+        let response = portal
+            .http
+            .post(format!("{}{path}", portal.base))
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 401, "{path}");
+    }
+    // Public routes answer anonymous callers and judge their parameters.
+    let (status, _, _) = portal
+        .get(
+            "/api/environment-model/get-public-instruction?environmentModelId=x",
+            None,
+        )
+        .await;
+    assert_eq!(status, 400);
+    let (status, _, _) = portal.get("/api/file/download/abc", None).await;
+    assert_eq!(status, 400);
+    let (status, _, _) = portal.post("/api/auth/login", Post::default()).await;
+    assert_eq!(status, 400);
+    // With a token the parameters are judged as ever.
+    let token = portal.token(1, &[]);
+    let (status, _, _) = portal
+        .get("/api/file/get-files?idRelated=x", Some(&token))
+        .await;
+    assert_eq!(status, 400);
+    portal.running.stop().await.unwrap();
+}
+
+/// A grpc-web call of `method` on the auth service with `request`: the
+/// answer's headers and its first message.
+async fn grpc_web<Q: prost::Message, R: prost::Message + Default>(
+    portal: &Portal,
+    method: &str,
+    request: Q,
+) -> (HeaderMap, Option<R>) {
+    let message = request.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&message);
+    let response = portal
+        .http
+        .post(format!(
+            "{}/portal.auth.v1.AuthService/{method}",
+            portal.base
+        ))
+        .header("content-type", "application/grpc-web+proto")
+        .header("x-grpc-web", "1")
+        .body(frame)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let headers = response.headers().clone();
+    let body = response.bytes().await.unwrap();
+    let reply = (body.len() >= 5 && body[0] == 0).then(|| {
+        let length = u32::from_be_bytes(body[1..5].try_into().unwrap()) as usize;
+        R::decode(&body[5..5 + length]).unwrap()
+    });
+    (headers, reply)
+}
+
+/// Issue 19: a grpc-web sign-in comes from a browser, whose scripts must
+/// never see the refresh and device tokens: they come as the cookies REST
+/// sets, and the refresh cookie works. Native gRPC clients still get them.
+#[tokio::test]
+async fn a_grpc_web_sign_in_sets_its_tokens_as_cookies_not_in_the_answer() {
+    use portal_proto::auth::v1 as pb;
+    let portal = start(&[]).await;
+    let login = pb::LoginRequest {
+        login: "admin".into(),
+        password: ADMIN_PASSWORD.into(),
+        device_token: String::new(),
+    };
+    let (headers, reply) = grpc_web::<_, pb::LoginResponse>(&portal, "Login", login.clone()).await;
+    let reply = reply.expect("a LoginResponse");
+    assert!(!reply.access_token.is_empty());
+    assert!(reply.expires_in > 0);
+    assert_eq!(reply.refresh_token, "");
+    assert_eq!(reply.device_token, "");
+    let (first, attributes) = refresh_cookie(&headers);
+    assert!(attributes.contains("HttpOnly"), "{attributes}");
+    let (device, _) = set_cookie(&headers, "portal_device");
+    assert!(!first.is_empty() && !device.is_empty());
+
+    let (headers, reply) = grpc_web::<_, pb::RefreshTokenResponse>(
+        &portal,
+        "RefreshToken",
+        pb::RefreshTokenRequest {
+            refresh_token: first.clone(),
+        },
+    )
+    .await;
+    let reply = reply.expect("a RefreshTokenResponse");
+    assert!(!reply.access_token.is_empty());
+    assert_eq!(reply.refresh_token, "");
+    let (rotated, _) = refresh_cookie(&headers);
+    assert!(!rotated.is_empty() && rotated != first);
+    let (status, _, body) = refresh(&portal, Some(&rotated)).await;
+    assert!(data(status, &body)["accessToken"].is_string());
+
+    let mut auth = portal_proto::auth::v1::auth_service_client::AuthServiceClient::new(
+        portal.grpc_channel().await,
+    );
+    let native = auth.login(login).await.unwrap().into_inner();
+    assert!(!native.refresh_token.is_empty() && !native.device_token.is_empty());
+    portal.running.stop().await.unwrap();
+}

@@ -534,3 +534,40 @@ async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_r
     .await;
     assert_eq!(error(413, status, &body), "Слишком большой запрос");
 }
+
+/// Issue 19: `null` for an optional field means "none" (`"idTest": null` was a
+/// 400), and a body of the wrong shape says which field is wrong and why.
+#[tokio::test]
+async fn null_is_none_and_a_wrong_field_is_named() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let mut body = article_body("<p>Текст</p>");
+    body["idTest"] = Value::Null;
+    body["id"] = Value::Null;
+    let saved = post_data(&portal, "/api/course/create-article", &admin, body.clone()).await;
+    assert!(saved["testId"].is_null() || saved["testId"] == 0, "{saved}");
+    body["id"] = saved["id"].clone();
+    body["title"] = json!("Схема отделения, 2-е изд.");
+    let updated = post_data(&portal, "/api/course/update-article", &admin, body.clone()).await;
+    assert_eq!(updated["title"], "Схема отделения, 2-е изд.");
+
+    body["title"] = json!(5);
+    let (status, answer) = post_json(&portal, "/api/course/update-article", &admin, body).await;
+    assert_eq!(
+        error(400, status, &answer),
+        "Поле «title»: ожидается строка"
+    );
+    let course = json!({ "title": "Курс", "userIds": [1, "два"] });
+    let (status, answer) = post_json(
+        &portal,
+        "/api/course/create-course-with-user-and-articles",
+        &admin,
+        course,
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &answer),
+        "Поле «userIds[1]»: ожидается целое число"
+    );
+    portal.running.stop().await.unwrap();
+}

@@ -563,6 +563,40 @@ async fn an_upload_slower_than_the_call_time_out_is_saved_whole() {
     assert!(response.bytes().await.unwrap() == content);
 }
 
+/// Issue 19: clients that write a large file in one go made the gateway pass
+/// pieces of many megabytes on to the files service, which refuses a message
+/// over 4 MiB and a chunk over 1 MiB; the gateway cuts them to the protocol's size.
+#[tokio::test]
+async fn a_document_sent_in_one_32_mib_frame_is_saved_byte_exact() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let content = pdf(32 * MIB + 17);
+    let mut form = format!(
+        "--cut\r\nContent-Disposition: form-data; name=\"idRelated\"\r\n\r\n{MODEL}\r\n\
+         --cut\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.pdf\"\r\n\
+         Content-Type: application/pdf\r\n\r\n"
+    )
+    .into_bytes();
+    form.extend_from_slice(&content);
+    form.extend_from_slice(b"\r\n--cut--\r\n");
+    let one_frame = futures_util::stream::once(async move { Ok::<_, std::io::Error>(form) });
+    let response = portal
+        .http
+        .post(format!("{}/api/file/save", portal.base))
+        .bearer_auth(&editor)
+        .header("content-type", "multipart/form-data; boundary=cut")
+        .body(reqwest::Body::wrap_stream(one_frame))
+        .send()
+        .await
+        .expect("upload answered");
+    let status = response.status().as_u16();
+    let data = saved((status, envelope(&response.text().await.unwrap())));
+    let url = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let response = download(&portal, &url, Some(&editor), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.bytes().await.unwrap() == content, "byte-exact");
+}
+
 #[tokio::test]
 async fn a_50_mb_document_downloads_byte_exact_and_ranges_slice_it() {
     let portal = portal().await;
@@ -819,5 +853,104 @@ async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
     // The bearer token still works on the plain address.
     let plain = format!("{}/api/file/download/{id}", portal.base);
     let response = download(&portal, &plain, Some(&learner), None).await;
+    assert_eq!(response.status().as_u16(), 200);
+}
+
+/// Issue 19: a range asked `If-Range` another version of the file is the
+/// whole file (RFC 9110 §13.1.5); the same version's range is the range.
+#[tokio::test]
+async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let content = pdf(10_000);
+    let data = saved(
+        upload(
+            &portal,
+            "/api/file/save",
+            Some(&editor),
+            document_form(MODEL, "d.pdf", content.clone()),
+        )
+        .await,
+    );
+    let url = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let etag = format!("\"{}\"", hex::encode(Sha256::digest(&content)));
+    let ask = |if_range: String| {
+        let (portal, url, editor) = (&portal, &url, &editor);
+        async move {
+            let response = portal
+                .http
+                .get(url)
+                .bearer_auth(editor)
+                .header("range", "bytes=100-199")
+                .header("if-range", if_range)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let has_range = response.headers().contains_key("content-range");
+            (status, has_range, response.bytes().await.unwrap().to_vec())
+        }
+    };
+    assert_eq!(
+        ask(etag.clone()).await,
+        (206, true, content[100..200].to_vec())
+    );
+    for other in [
+        "\"0000\"".to_owned(),
+        format!("W/{etag}"),
+        "Wed, 21 Oct 2015 07:28:00 GMT".to_owned(),
+    ] {
+        assert_eq!(
+            ask(other.clone()).await,
+            (200, false, content.clone()),
+            "{other}"
+        );
+    }
+}
+
+/// Issue 19: video ids are sequential, so an anonymous viewer opens a video by
+/// the unguessable key in its URL, never by its id alone; signed-in people
+/// still open it by its id.
+#[tokio::test]
+async fn an_anonymous_viewer_opens_a_video_by_its_key_not_its_id() {
+    let portal = portal().await;
+    let editor = editor(&portal);
+    let video = saved(
+        upload(
+            &portal,
+            "/api/video/save",
+            Some(&editor),
+            Form::new().part("video", Part::bytes(mp4(3000)).file_name("v.mp4")),
+        )
+        .await,
+    );
+    let url = video["savedVideoUrl"]
+        .as_str()
+        .unwrap()
+        .replace("http://127.0.0.1:8080", &portal.base);
+    let (by_id, key) = url.split_once("?key=").expect("a key in the URL");
+    assert!(
+        key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{key}"
+    );
+
+    let response = download(&portal, &url, None, None).await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response.bytes().await.unwrap().as_ref(),
+        mp4(3000).as_slice()
+    );
+    let response = download(&portal, by_id, None, None).await;
+    assert_eq!(response.status().as_u16(), 401);
+    let wrong = format!("{by_id}?key={}", "0".repeat(32));
+    assert_eq!(
+        download(&portal, &wrong, None, None)
+            .await
+            .status()
+            .as_u16(),
+        401
+    );
+    let learner = portal.token(50, &[]);
+    let response = download(&portal, by_id, Some(&learner), None).await;
     assert_eq!(response.status().as_u16(), 200);
 }

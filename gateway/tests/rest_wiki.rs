@@ -490,7 +490,12 @@ async fn bad_reference_input_is_refused_with_a_russian_message() {
             400,
             "Название типа оборудования не должно содержать невидимых и управляющих символов",
         ),
-        ("country", json!({ "name": 5 }), 400, "Некорректный запрос"),
+        (
+            "country",
+            json!({ "name": 5 }),
+            400,
+            "Поле «name»: ожидается строка",
+        ),
     ];
     for (resource, body, expected, message) in refused {
         let (status, text) = post_json(

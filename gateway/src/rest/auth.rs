@@ -31,19 +31,22 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Вход по логину и паролю",
             docs::json::<LoginBody>(),
             post(login),
-        ),
+        )
+        .public(),
         Endpoint::post(
             "/api/auth/refresh-token",
             "Новый токен доступа по cookie portal_refresh",
             docs::Input::Empty,
             post(refresh_token),
-        ),
+        )
+        .public(),
         Endpoint::post(
             "/api/auth/logout",
             "Выход: отзыв сессии",
             docs::Input::Empty,
             post(logout),
-        ),
+        )
+        .public(),
         Endpoint::get(
             "/api/department/get-all",
             "Все отделения",
@@ -245,16 +248,40 @@ struct AccessToken {
 }
 
 fn refresh_cookie(state: &AppState, value: String, max_age: i64) -> HeaderValue {
-    auth_cookie(state, REFRESH_COOKIE, value, max_age)
+    auth_cookie(state.secure_cookies, REFRESH_COOKIE, value, max_age)
+}
+
+/// The cookies a sign-in (with its device token) or a refresh sets: the
+/// browser keeps the tokens, its scripts never see them.
+pub fn session_cookies(
+    secure: bool,
+    refresh_token: String,
+    device_token: Option<String>,
+) -> Vec<HeaderValue> {
+    let mut cookies = vec![auth_cookie(
+        secure,
+        REFRESH_COOKIE,
+        refresh_token,
+        REFRESH_TTL_SECONDS,
+    )];
+    if let Some(device_token) = device_token {
+        cookies.push(auth_cookie(
+            secure,
+            DEVICE_COOKIE,
+            device_token,
+            DEVICE_TTL_SECONDS,
+        ));
+    }
+    cookies
 }
 
 /// An HttpOnly, same-site cookie only the sign-in calls receive.
-fn auth_cookie(state: &AppState, name: &'static str, value: String, max_age: i64) -> HeaderValue {
+fn auth_cookie(secure: bool, name: &'static str, value: String, max_age: i64) -> HeaderValue {
     let cookie = Cookie::build((name, value))
         .http_only(true)
         .same_site(SameSite::Strict)
         .path(AUTH_COOKIE_PATH)
-        .secure(state.secure_cookies)
+        .secure(secure)
         .max_age(time::Duration::seconds(max_age))
         .build();
     HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
@@ -302,21 +329,19 @@ async fn login(
         .login(caller.request(request))
         .await?
         .into_inner();
-    let mut response = with_session(
-        &state,
-        reply.access_token,
+    let mut response = Data(AccessToken {
+        access_token: reply.access_token,
+        expires_in: reply.expires_in,
+    })
+    .into_response();
+    let cookies = session_cookies(
+        state.secure_cookies,
         reply.refresh_token,
-        reply.expires_in,
+        Some(reply.device_token),
     );
-    response.headers_mut().append(
-        header::SET_COOKIE,
-        auth_cookie(
-            &state,
-            DEVICE_COOKIE,
-            reply.device_token,
-            DEVICE_TTL_SECONDS,
-        ),
-    );
+    for cookie in cookies {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
     Ok(response)
 }
 

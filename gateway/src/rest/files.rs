@@ -38,8 +38,9 @@ pub const MSG_UPLOAD_BROKEN: &str = "Загрузка прервана: файл
 pub const MSG_RANGE_NOT_SATISFIABLE: &str = "Запрошенный диапазон байтов лежит за концом файла";
 const MSG_BAD_STREAM: &str = "Файловый сервис ответил не по протоколу";
 
-/// Upload messages are gathered to this size before they are sent on: few
-/// enough messages, little memory (the contract allows up to 1 MiB).
+/// Upload messages are cut to this size whatever the client sent: few enough
+/// messages, little memory, under the contract's 1 MiB chunk and gRPC's 4 MiB
+/// message.
 pub const MESSAGE_BYTES: usize = 256 * 1024;
 /// A text field of the form (an id, a title) is never longer.
 const MAX_FIELD_BYTES: usize = 4 * 1024;
@@ -87,7 +88,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         Endpoint::download(
             "/api/file/download/{id}",
-            "Скачать файл (поддерживает Range; видео доступны без входа, документ — со ссылкой link из get-files)",
+            "Скачать файл (поддерживает Range; видео без входа — с ключом key из video/save, документ — со ссылкой link из get-files)",
             || [docs::path::<FileId>(), docs::query::<DownloadLink>()].concat(),
             "*/*",
             get(download),
@@ -96,7 +97,8 @@ pub fn endpoints() -> Vec<Endpoint> {
             StatusCode::PARTIAL_CONTENT,
             StatusCode::RANGE_NOT_SATISFIABLE,
             StatusCode::BAD_GATEWAY,
-        ]),
+        ])
+        .public(),
         Endpoint::post(
             "/api/video/save",
             "Загрузить видео для текста: multipart/form-data с полем video; ответ data.savedVideoUrl",
@@ -127,11 +129,13 @@ struct FileId {
     id: i64,
 }
 
-/// A download's query: the download link get-files put on the file's URL, if any.
+/// A download's query: the download link get-files put on a document's URL,
+/// or the key video/save put on a video's, if any.
 #[derive(Deserialize, Default, IntoParams)]
 #[serde(default)]
 struct DownloadLink {
     link: String,
+    key: String,
 }
 
 #[derive(Serialize)]
@@ -262,7 +266,7 @@ impl Form {
         }
     }
 
-    /// The upload as RPC messages: `metadata`, then the file in pieces of about
+    /// The upload as RPC messages: `metadata`, then the file in pieces of
     /// [`MESSAGE_BYTES`]. If the body breaks off, the stream stalls (it must not
     /// end, or the service would keep a cut file) and `failed` says why.
     fn into_messages<P: Send + 'static>(
@@ -294,24 +298,26 @@ async fn read_text(mut field: multer::Field<'static>) -> Result<String, ApiError
     String::from_utf8(text).map_err(|_| bad())
 }
 
-/// The file's bytes in pieces of about [`MESSAGE_BYTES`] (at most that plus one
-/// network read). On a body error `tell` gets the reason and the stream stalls.
+/// The file's bytes in pieces of exactly [`MESSAGE_BYTES`] (the last one
+/// shorter), however the client framed them: multer hands on all it has read
+/// at once, which on a fast link is many megabytes, more than the files
+/// service takes in one message. On a body error `tell` gets the reason and
+/// the stream stalls.
 fn gathered(
     file: multer::Field<'static>,
     tell: oneshot::Sender<&'static str>,
 ) -> impl Stream<Item = Bytes> + Send + 'static {
-    futures_util::stream::unfold((file, Some(tell)), |(mut file, mut tell)| async move {
-        let mut buffer = BytesMut::new();
+    let state = (file, BytesMut::new(), Some(tell));
+    futures_util::stream::unfold(state, |(mut file, mut buffer, mut tell)| async move {
         loop {
+            if buffer.len() >= MESSAGE_BYTES {
+                let piece = buffer.split_to(MESSAGE_BYTES).freeze();
+                return Some((piece, (file, buffer, tell)));
+            }
             match file.chunk().await {
-                Ok(Some(chunk)) => {
-                    buffer.extend_from_slice(&chunk);
-                    if buffer.len() >= MESSAGE_BYTES {
-                        return Some((buffer.freeze(), (file, tell)));
-                    }
-                }
+                Ok(Some(chunk)) => buffer.extend_from_slice(&chunk),
                 Ok(None) if buffer.is_empty() => return None,
-                Ok(None) => return Some((buffer.freeze(), (file, tell))),
+                Ok(None) => return Some((buffer.split().freeze(), (file, buffer, tell))),
                 Err(error) => {
                     tracing::info!(%error, "upload body broke off");
                     if let Some(tell) = tell.take() {
@@ -337,24 +343,19 @@ async fn download(
         .get(header::RANGE)
         .and_then(|value| value.to_str().ok())
         .and_then(parse_range);
-    let asked_range = range.is_some();
-    let request = pb::DownloadFileRequest {
-        id,
-        range,
-        link: query.link,
-    };
-    // As long as the file takes to arrive.
-    let mut stream = client(&state)
-        .download_file(caller.stream(request))
-        .await?
-        .into_inner();
-    let start = match stream.message().await?.and_then(|m| m.payload) {
-        Some(pb::download_file_response::Payload::Start(start)) => start,
-        _ => {
-            tracing::error!(id, "download stream did not start with its metadata");
-            return Err(ApiError::new(StatusCode::BAD_GATEWAY, MSG_BAD_STREAM));
-        }
-    };
+    let if_range = headers
+        .get(header::IF_RANGE)
+        .map(|value| value.to_str().unwrap_or_default().trim().to_owned());
+    let mut asked_range = range.is_some();
+    let (mut stream, mut start) = open_download(&state, &caller, id, range, &query).await?;
+    // A range of another version of the file is no use to the client: it
+    // gets the whole file (RFC 9110 §13.1.5). Only the strong ETag matches;
+    // a date never does, since no Last-Modified is sent.
+    let etag = format!("\"{}\"", start.file.as_ref().map_or("", |f| &f.sha256));
+    if asked_range && if_range.is_some_and(|validator| validator != etag) {
+        asked_range = false;
+        (stream, start) = open_download(&state, &caller, id, None, &query).await?;
+    }
     let file = start.file.unwrap_or_default();
     if start.range_not_satisfiable {
         let mut response =
@@ -397,7 +398,7 @@ async fn download(
         start.length.to_string(),
     );
     insert(&mut response, header::ACCEPT_RANGES, "bytes".to_owned());
-    insert(&mut response, header::ETAG, format!("\"{}\"", file.sha256));
+    insert(&mut response, header::ETAG, etag);
     insert(&mut response, header::CONTENT_DISPOSITION, disposition);
     insert(
         &mut response,
@@ -410,6 +411,41 @@ async fn download(
         "SAMEORIGIN".to_owned(),
     );
     Ok(response)
+}
+
+/// The download of file `id` (of `range` in it, if any): its stream and its
+/// first message.
+async fn open_download(
+    state: &AppState,
+    caller: &Caller,
+    id: i64,
+    range: Option<pb::ByteRange>,
+    query: &DownloadLink,
+) -> Result<
+    (
+        tonic::Streaming<pb::DownloadFileResponse>,
+        pb::DownloadStart,
+    ),
+    ApiError,
+> {
+    let request = pb::DownloadFileRequest {
+        id,
+        range,
+        link: query.link.clone(),
+        key: query.key.clone(),
+    };
+    // As long as the file takes to arrive.
+    let mut stream = client(state)
+        .download_file(caller.stream(request))
+        .await?
+        .into_inner();
+    match stream.message().await?.and_then(|m| m.payload) {
+        Some(pb::download_file_response::Payload::Start(start)) => Ok((stream, start)),
+        _ => {
+            tracing::error!(id, "download stream did not start with its metadata");
+            Err(ApiError::new(StatusCode::BAD_GATEWAY, MSG_BAD_STREAM))
+        }
+    }
 }
 
 fn insert(response: &mut Response, name: header::HeaderName, value: String) {
@@ -483,6 +519,55 @@ fn content_disposition(inline: bool, file_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file part of a form that arrives as `frames`.
+    async fn file_part(frames: Vec<Bytes>) -> multer::Field<'static> {
+        let body = futures_util::stream::iter(frames.into_iter().map(Ok::<_, std::io::Error>));
+        let mut form = multer::Multipart::new(body, "b");
+        form.next_field().await.unwrap().expect("a file part")
+    }
+
+    fn form(file: &[u8]) -> Vec<u8> {
+        let mut form =
+            b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n"
+                .to_vec();
+        form.extend_from_slice(file);
+        form.extend_from_slice(b"\r\n--b--\r\n");
+        form
+    }
+
+    async fn pieces(frames: Vec<Bytes>) -> Vec<Bytes> {
+        let (tell, _failed) = oneshot::channel();
+        gathered(file_part(frames).await, tell).collect().await
+    }
+
+    #[tokio::test]
+    async fn a_file_sent_in_one_huge_frame_goes_on_in_protocol_sized_pieces() {
+        let file: Vec<u8> = (0..32 * 1024 * 1024 + 5).map(|i| (i % 251) as u8).collect();
+        let pieces = pieces(vec![Bytes::from(form(&file))]).await;
+        assert_eq!(pieces.len(), 129);
+        assert!(
+            pieces[..128]
+                .iter()
+                .all(|piece| piece.len() == MESSAGE_BYTES)
+        );
+        assert_eq!(pieces.concat(), file);
+    }
+
+    #[tokio::test]
+    async fn small_frames_are_gathered_into_protocol_sized_pieces() {
+        let file: Vec<u8> = (0..MESSAGE_BYTES * 2 + 10)
+            .map(|i| (i % 249) as u8)
+            .collect();
+        let frames = form(&file)
+            .chunks(1000)
+            .map(Bytes::copy_from_slice)
+            .collect();
+        let pieces = pieces(frames).await;
+        let sizes: Vec<usize> = pieces.iter().map(Bytes::len).collect();
+        assert_eq!(sizes, [MESSAGE_BYTES, MESSAGE_BYTES, 10]);
+        assert_eq!(pieces.concat(), file);
+    }
 
     fn range(value: &str) -> Option<(Option<i64>, Option<i64>, Option<i64>)> {
         parse_range(value).map(|r| (r.first, r.last, r.suffix_length))

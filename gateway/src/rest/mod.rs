@@ -13,6 +13,7 @@ mod origin;
 mod reference;
 mod wiki;
 
+pub use auth::session_cookies;
 pub use origin::Origin;
 
 use std::time::Duration;
@@ -42,7 +43,6 @@ pub struct AppState {
 }
 
 pub const MSG_BAD_REQUEST: &str = "Некорректный запрос";
-pub const MSG_BAD_QUERY: &str = "Некорректные параметры запроса";
 pub const MSG_TOO_LARGE: &str = "Слишком большой запрос";
 pub const MSG_NOT_FOUND: &str = "Ресурс не найден";
 pub const MSG_INTERNAL: &str =
@@ -50,6 +50,16 @@ pub const MSG_INTERNAL: &str =
 pub const MSG_UNIMPLEMENTED: &str = "Эта функция пока недоступна";
 pub const MSG_METHOD_NOT_ALLOWED: &str = "Этот метод запроса здесь не поддерживается";
 pub const MSG_UNSUPPORTED_MEDIA: &str = "Неподдерживаемый формат запроса";
+pub const MSG_URI_TOO_LONG: &str = "Слишком длинный адрес запроса";
+pub const MSG_HEADERS_TOO_LARGE: &str = "Слишком большие заголовки запроса";
+
+/// The longest request target the gateway reads (nginx's default header buffer).
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// The longest header line, name and value: the bearer token travels on to the
+/// services as gRPC metadata, whose whole list they take up to 16 KiB.
+pub const MAX_HEADER_BYTES: usize = 8 * 1024;
+/// All request headers together.
+pub const MAX_HEADERS_BYTES: usize = 32 * 1024;
 
 /// One REST route: the router and the API document are both made from these.
 pub struct Endpoint {
@@ -65,6 +75,9 @@ pub struct Endpoint {
     pub file: Option<&'static str>,
     /// Statuses it answers beyond every call's (`docs`), e.g. 206 for a range.
     pub also: &'static [StatusCode],
+    /// Answered without a bearer token (sign-in, public pages, downloads);
+    /// every other route refuses an anonymous call before it reads anything.
+    pub public: bool,
 }
 
 impl Endpoint {
@@ -83,6 +96,7 @@ impl Endpoint {
             route,
             file: None,
             also: &[],
+            public: false,
         }
     }
 
@@ -126,6 +140,14 @@ impl Endpoint {
             ..self
         }
     }
+
+    /// Open to anonymous callers too: the service decides what they get.
+    pub fn public(self) -> Self {
+        Endpoint {
+            public: true,
+            ..self
+        }
+    }
 }
 
 /// A POST whose body carries rich text (an article, an instruction): up to the
@@ -156,7 +178,14 @@ pub fn router(state: AppState) -> Router {
     let document = docs::openapi(&endpoints);
     let mut router = Router::new();
     for endpoint in endpoints {
-        router = router.route(endpoint.path, endpoint.route);
+        let route = if endpoint.public {
+            endpoint.route
+        } else {
+            endpoint
+                .route
+                .route_layer(axum::middleware::from_fn(signed_in))
+        };
+        router = router.route(endpoint.path, route);
     }
     router
         .merge(docs::router(document))
@@ -171,6 +200,21 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("no-store"),
         ))
         .with_state(state)
+}
+
+/// A call without an `Authorization` header is 401 before its parameters or
+/// body are judged: an anonymous caller learns nothing of a route but that it
+/// needs a sign-in. A token that is there is judged by the service, as ever.
+async fn signed_in(request: Request, next: axum::middleware::Next) -> Response {
+    if request.headers().contains_key(header::AUTHORIZATION) {
+        next.run(request).await
+    } else {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            portal_kit::error::MSG_NOT_SIGNED_IN,
+        )
+        .into_response()
+    }
 }
 
 /// Marks a response that already is the envelope.
@@ -191,6 +235,8 @@ async fn enveloped(response: Response) -> Response {
         StatusCode::METHOD_NOT_ALLOWED => MSG_METHOD_NOT_ALLOWED,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => MSG_UNSUPPORTED_MEDIA,
         StatusCode::PAYLOAD_TOO_LARGE => MSG_TOO_LARGE,
+        StatusCode::URI_TOO_LONG => MSG_URI_TOO_LONG,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => MSG_HEADERS_TOO_LARGE,
         status if status.is_server_error() => MSG_INTERNAL,
         _ => MSG_BAD_REQUEST,
     };
@@ -200,6 +246,39 @@ async fn enveloped(response: Response) -> Response {
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.extend(envelope.headers().clone());
     Response::from_parts(parts, envelope.into_body())
+}
+
+/// A request whose target or headers pass the gateway's bounds is answered
+/// 414 or 431 in the envelope before anything reads it, whichever route it
+/// asked for. Beyond hyper's own bounds (a 64 KiB target, 400 KiB of head)
+/// hyper answers bare before the gateway sees the request.
+pub async fn within_head_limits(request: Request, next: axum::middleware::Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        tracing::debug!("request target too long");
+        return ApiError::new(StatusCode::URI_TOO_LONG, MSG_URI_TOO_LONG).into_response();
+    }
+    let lines = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len());
+    let (mut longest, mut total) = (0, 0);
+    for line in lines {
+        longest = longest.max(line);
+        total += line;
+    }
+    if longest > MAX_HEADER_BYTES || total > MAX_HEADERS_BYTES {
+        tracing::debug!(longest, total, "request headers too large");
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            MSG_HEADERS_TOO_LARGE,
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// The spec's backend matched the resource segment case-insensitively
@@ -376,25 +455,113 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON body; a malformed one is a 400 envelope and one over the body limit a
-/// 413 envelope, not axum's plain text.
+/// A JSON body; a malformed one is a 400 envelope that names the wrong field
+/// and says why, and one over the body limit a 413 envelope, not axum's plain
+/// text. `null` is read as the field left out: "none", the field's default.
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(Body(value)),
+        let mut value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
+            Ok(axum::Json(value)) => value,
             Err(rejection) => {
                 tracing::debug!(%rejection, "rejected JSON body");
-                Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                return Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE)
                 } else {
                     ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST)
-                })
+                });
             }
+        };
+        drop_nulls(&mut value);
+        serde_path_to_error::deserialize(value)
+            .map(Body)
+            .map_err(|error| {
+                tracing::debug!(%error, "JSON body of the wrong shape");
+                let message = wrong_field(Input::Body, error.path(), &error.inner().to_string());
+                ApiError::new(StatusCode::BAD_REQUEST, message)
+            })
+    }
+}
+
+/// Removes every `null` member of the objects in `value`: a field sent as
+/// `null` reads as one left out.
+fn drop_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(members) => {
+            members.retain(|_, member| !member.is_null());
+            members.values_mut().for_each(drop_nulls);
         }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
+}
+
+/// Where a wrong value came from: the JSON body or the query string.
+#[derive(Clone, Copy)]
+enum Input {
+    Body,
+    Query,
+}
+
+/// Which field of the input is wrong and why, in Russian («Поле «title»:
+/// ожидается строка»), from serde's `cause` at `path`.
+fn wrong_field(input: Input, path: &serde_path_to_error::Path, cause: &str) -> String {
+    let (field, whole) = match input {
+        Input::Body => ("Поле", "Тело запроса"),
+        Input::Query => ("Параметр", "Параметры запроса"),
+    };
+    let path = path.to_string();
+    if let Some(missing) = cause
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        let name = if path == "." {
+            missing.to_owned()
+        } else {
+            format!("{path}.{missing}")
+        };
+        return format!("{field} «{name}»: обязательное значение");
+    }
+    let expected = cause
+        .rsplit_once(", expected ")
+        .map(|(_, expected)| expected_in_russian(expected));
+    let why = match expected {
+        Some(expected) if cause.starts_with("invalid value") => {
+            format!("ожидается {expected} в допустимых пределах")
+        }
+        Some(expected) => format!("ожидается {expected}"),
+        // A query's number that does not parse (`str::parse`'s own words).
+        None if cause.contains("invalid digit") || cause.contains("number too") => {
+            "ожидается целое число".to_owned()
+        }
+        None => "недопустимое значение".to_owned(),
+    };
+    if path == "." {
+        format!("{whole}: {why}")
+    } else {
+        format!("{field} «{path}»: {why}")
+    }
+}
+
+/// serde's name of what it expected, as a Russian noun phrase.
+fn expected_in_russian(expected: &str) -> &'static str {
+    let expected = expected.trim();
+    match expected {
+        "a string" | "a borrowed string" | "a character" => "строка",
+        "a boolean" => "true или false",
+        "a sequence" => "список",
+        "f32" | "f64" => "число",
+        _ if expected.starts_with("struct ") || expected == "a map" => "объект",
+        _ if matches!(expected.get(..1), Some("i" | "u"))
+            && expected[1..].bytes().all(|b| b.is_ascii_digit())
+            && expected.len() > 1 =>
+        {
+            "целое число"
+        }
+        _ => "значение другого вида",
     }
 }
 
@@ -404,14 +571,17 @@ pub struct Query<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match axum_extra::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum_extra::extract::Query(value)) => Ok(Query(value)),
-            Err(rejection) => {
-                tracing::debug!(%rejection, "rejected query");
-                Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_QUERY))
-            }
-        }
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let deserializer =
+            serde_html_form::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(deserializer)
+            .map(Query)
+            .map_err(|error| {
+                tracing::debug!(%error, "rejected query");
+                let message = wrong_field(Input::Query, error.path(), &error.inner().to_string());
+                ApiError::new(StatusCode::BAD_REQUEST, message)
+            })
     }
 }
 
@@ -518,6 +688,68 @@ mod tests {
             "/api/department/get-all"
         );
         assert_eq!(lowered("/courses/Abc"), "/courses/Abc");
+    }
+
+    fn body_error<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+        let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
+        drop_nulls(&mut value);
+        let error = serde_path_to_error::deserialize::<_, T>(value).unwrap_err();
+        wrong_field(Input::Body, error.path(), &error.inner().to_string())
+    }
+
+    #[derive(serde::Deserialize, Debug, Default)]
+    #[serde(rename_all = "camelCase", default)]
+    #[allow(dead_code)]
+    struct Article {
+        title: String,
+        test_id: i64,
+        user_ids: Vec<i64>,
+        count: i32,
+        nested: Option<Inner>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Inner {
+        id: i64,
+    }
+
+    #[test]
+    fn a_wrong_body_names_its_field_and_says_why() {
+        assert_eq!(
+            body_error::<Article>(r#"{"title": 5}"#),
+            "Поле «title»: ожидается строка"
+        );
+        assert_eq!(
+            body_error::<Article>(r#"{"testId": "x"}"#),
+            "Поле «testId»: ожидается целое число"
+        );
+        assert_eq!(
+            body_error::<Article>(r#"{"userIds": [1, "b"]}"#),
+            "Поле «userIds[1]»: ожидается целое число"
+        );
+        assert_eq!(
+            body_error::<Article>(r#"{"count": 99999999999}"#),
+            "Поле «count»: ожидается целое число в допустимых пределах"
+        );
+        assert_eq!(
+            body_error::<Article>(r#"{"nested": {}}"#),
+            "Поле «nested.id»: обязательное значение"
+        );
+        assert_eq!(
+            body_error::<Article>(r#""текст""#),
+            "Тело запроса: ожидается объект"
+        );
+    }
+
+    #[test]
+    fn null_is_a_field_left_out() {
+        let mut value: serde_json::Value = serde_json::from_str(
+            r#"{"title": null, "testId": null, "nested": null, "userIds": [null]}"#,
+        )
+        .unwrap();
+        drop_nulls(&mut value);
+        assert_eq!(value, serde_json::json!({"userIds": [null]}));
     }
 
     #[test]

@@ -90,7 +90,8 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Краткая инструкция без входа: название модели и инструкция",
             docs::query::<EnvironmentModelId>,
             get(get_public_instruction),
-        ),
+        )
+        .public(),
         Endpoint::get(
             "/api/environment/get-all-by-model-id",
             "Единицы оборудования модели",

@@ -31,7 +31,7 @@ pub async fn load(store: &Store, rpc: &FilesRpc) -> ServiceResult<()> {
         return Ok(());
     }
     let content = futures_util::stream::iter([Ok(Bytes::from_static(MANUAL))]);
-    let id = rpc
+    let (id, _) = rpc
         .save(
             Kind::Document,
             ENGINEER_ID,

@@ -6,8 +6,9 @@
 //! edit rich text that embeds videos); GetFiles and the download of a document
 //! need a signed-in caller who sees the document's equipment model, as the wiki
 //! decides ([`Models`]): a model hidden from them is NOT_FOUND, as if it had no
-//! documents; the download of a video needs nothing, since the public
-//! instruction page embeds it for people who are not signed in. A download
+//! documents; the download of a video needs its key or a signed-in caller,
+//! since the public instruction page embeds it (with its key) for people who
+//! are not signed in. A download
 //! with a link GetFiles issued ([`LinkKeys`]) is decided by the link alone.
 
 use std::pin::Pin;
@@ -80,6 +81,11 @@ impl FilesRpc {
         format!("{}/api/file/download/{id}", self.public_url)
     }
 
+    /// A video's URL for rich text: with its key, which opens it without a token.
+    fn video_url(&self, id: i64, public_key: &str) -> String {
+        format!("{}?key={public_key}", self.url(id))
+    }
+
     /// A file's metadata; its URL carries `link` if given.
     fn file(&self, record: FileRecord, link: Option<&Link>) -> pb::File {
         let url = match link {
@@ -106,7 +112,8 @@ impl FilesRpc {
     }
 
     /// Stores the content that follows the metadata, then records it; a blob
-    /// whose record could not be written is removed again.
+    /// whose record could not be written is removed again. The new file's id,
+    /// and a video's key (128 random bits; '' for a document).
     pub(crate) async fn save(
         &self,
         kind: Kind,
@@ -114,8 +121,12 @@ impl FilesRpc {
         id_related: i64,
         offered: (&str, &str),
         chunks: impl Stream<Item = ServiceResult<Bytes>> + Unpin,
-    ) -> ServiceResult<i64> {
+    ) -> ServiceResult<(i64, String)> {
         let (file_name, title) = offered;
+        let public_key = match kind {
+            Kind::Video => hex::encode(rand::random::<[u8; 16]>()),
+            Kind::Document => String::new(),
+        };
         let limit = match kind {
             Kind::Document => self.limits.document,
             Kind::Video => self.limits.video,
@@ -142,6 +153,7 @@ impl FilesRpc {
                 blob_key: &received.key,
                 uploaded_by: uploader,
                 created_at: now_millis(),
+                public_key: &public_key,
             })
             .await;
         match recorded {
@@ -152,7 +164,7 @@ impl FilesRpc {
                     size = received.size,
                     "file stored"
                 );
-                Ok(id)
+                Ok((id, public_key))
             }
             Err(error) => {
                 if let Err(cleanup) = blobs::remove(&self.blobs, &received.key).await {
@@ -245,7 +257,7 @@ impl FilesService for FilesRpc {
         self.models
             .require_visible(&credentials, metadata.id_related, MSG_MODEL_NOT_FOUND)
             .await?;
-        let id = self
+        let (id, _) = self
             .save(
                 Kind::Document,
                 uploader,
@@ -313,7 +325,14 @@ impl FilesService for FilesRpc {
                     .require_visible(request.metadata(), record.id_related, MSG_FILE_NOT_FOUND)
                     .await?;
             }
-            None => {}
+            // A video opens by its key without a token (ids are sequential:
+            // anyone could count through them), and for anyone signed in by its
+            // id alone. One saved before keys opens by its id, as its rich text
+            // links it.
+            None if record.public_key.is_empty() || asked.key == record.public_key => {}
+            None => {
+                caller.claims()?;
+            }
         }
         let range = request.into_inner().range;
         let size = u64::try_from(record.size_bytes).map_err(ServiceError::internal)?;
@@ -377,12 +396,12 @@ impl FilesService for FilesRpc {
         }
         let uploader = claims.user_id;
         let (metadata, chunks): (pb::VideoMetadata, _) = split_upload(request.into_inner()).await?;
-        let id = self
+        let (id, public_key) = self
             .save(Kind::Video, uploader, 0, (&metadata.file_name, ""), chunks)
             .await?;
         Ok(Response::new(pb::SaveVideoResponse {
             id,
-            saved_video_url: self.url(id),
+            saved_video_url: self.video_url(id, &public_key),
         }))
     }
 }

@@ -24,6 +24,9 @@ pub struct FileRecord {
     pub blob_key: String,
     pub uploaded_by: i64,
     pub created_at: i64,
+    /// A video's key, which opens it without a token ('' for documents and
+    /// for videos saved before keys).
+    pub public_key: String,
 }
 
 impl FileRecord {
@@ -44,10 +47,11 @@ pub struct NewFile<'a> {
     pub blob_key: &'a str,
     pub uploaded_by: i64,
     pub created_at: i64,
+    pub public_key: &'a str,
 }
 
 const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, size_bytes, \
-                       sha256, blob_key, uploaded_by, created_at";
+                       sha256, blob_key, uploaded_by, created_at, public_key";
 
 impl Store {
     pub fn new(pool: AnyPool) -> Store {
@@ -57,8 +61,8 @@ impl Store {
     pub async fn insert(&self, file: &NewFile<'_>) -> ServiceResult<i64> {
         let id = sqlx::query_scalar(
             "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
-             sha256, blob_key, uploaded_by, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+             sha256, blob_key, uploaded_by, created_at, public_key) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(file.id_related)
         .bind(file.kind.as_str())
@@ -70,6 +74,7 @@ impl Store {
         .bind(file.blob_key)
         .bind(file.uploaded_by)
         .bind(file.created_at)
+        .bind(file.public_key)
         .fetch_one(&self.pool)
         .await?;
         Ok(id)

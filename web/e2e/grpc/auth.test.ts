@@ -21,8 +21,11 @@ describe('AuthService over grpc-web', () => {
     expect(error).toMatchObject({ code: Code.Unauthenticated, rawMessage: 'Неверный логин или пароль' });
   });
 
-  it('the bootstrap admin signs in and receives an access token', async () => {
+  it('the bootstrap admin signs in and receives an access token, never the cookie tokens', async () => {
     const response = await auth.login({ login: adminLogin, password: adminPassword });
     expect(response.accessToken).not.toBe('');
+    // The refresh and device tokens travel as HttpOnly cookies (issue 19).
+    expect(response.refreshToken).toBe('');
+    expect(response.deviceToken).toBe('');
   });
 });

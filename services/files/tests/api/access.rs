@@ -15,6 +15,7 @@ const MODEL_READERS: [Code; 5] = [UNAUTH, OK, HIDDEN, HIDDEN, OK];
 const EQUIPMENT_EDITING: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
 const RICH_TEXT_EDITORS: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, OK];
 const ANYONE: [Code; 5] = [OK; 5];
+const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 
 /// Every RPC of FilesService (downloads in each situation) and who may call it.
 const MATRIX: &[AccessRule] = &[
@@ -23,7 +24,10 @@ const MATRIX: &[AccessRule] = &[
     ("DownloadFile/document", MODEL_READERS),
     // With the learner's download link of the document: whoever holds it.
     ("DownloadFile/document-link", ANYONE),
-    ("DownloadFile/video", ANYONE),
+    // A video by its sequential id alone: only for people signed in (issue 19);
+    // by the key in the URL SaveVideo returned: whoever holds it.
+    ("DownloadFile/video", SIGNED_IN),
+    ("DownloadFile/video-key", ANYONE),
     ("DeleteFile", EQUIPMENT_EDITING),
     ("SaveVideo", RICH_TEXT_EDITORS),
 ];
@@ -54,6 +58,12 @@ async fn check_matrix(backend: Backend) {
         .save_video(Some(&editor), "v.mp4", &mp4(100))
         .await
         .expect("video");
+    let video_key = video
+        .saved_video_url
+        .split_once("?key=")
+        .expect("a video key")
+        .1
+        .to_owned();
     let listed = app.files(app.model).await;
     let link = listed[0]
         .url
@@ -85,10 +95,19 @@ async fn check_matrix(backend: Backend) {
                     id: document.id,
                     range: None,
                     link: link.clone(),
+                    key: String::new(),
                 };
                 code(&client.download_file(with_token(request, token)).await)
             }
             "DownloadFile/video" => code(&app.download(token, video.id, None).await),
+            "DownloadFile/video-key" => {
+                let request = pb::DownloadFileRequest {
+                    id: video.id,
+                    key: video_key.clone(),
+                    ..Default::default()
+                };
+                code(&client.download_file(with_token(request, token)).await)
+            }
             "DeleteFile" => {
                 let victim = app
                     .save_document(Some(&editor), app.model, "c.pdf", &pdf(100))

@@ -378,6 +378,7 @@ impl TestApp {
             id,
             range,
             link: String::new(),
+            key: String::new(),
         };
         self.download_as(with_token(request, token)).await
     }
@@ -392,6 +393,7 @@ impl TestApp {
             id,
             range: None,
             link: link.to_owned(),
+            key: String::new(),
         };
         self.download_as(tonic::Request::new(request)).await
     }
