@@ -18,9 +18,8 @@ import {
 import { useState } from 'react';
 
 import type { StartAttemptResponse } from '@/gen/portal/education/v1/education_pb';
+import { formatTime } from '@/lib/dates';
 import { strings } from '@/lib/strings';
-
-import { formatTime } from '../utils/dates';
 
 const text = strings.education.test;
 
