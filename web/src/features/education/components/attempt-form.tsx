@@ -18,10 +18,10 @@ import {
 import { useState } from 'react';
 
 import type { StartAttemptResponse } from '@/gen/portal/education/v1/education_pb';
+import { formatTime } from '@/lib/dates';
 import { strings } from '@/lib/strings';
 
 import { type Chosen, readChosen, writeChosen } from '../utils/attempt-draft';
-import { formatTime } from '../utils/dates';
 
 const text = strings.education.test;
 

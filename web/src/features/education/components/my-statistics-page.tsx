@@ -5,10 +5,10 @@ import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
+import { formatInstant } from '@/lib/dates';
 import { strings } from '@/lib/strings';
 
 import { useMyResults, useMyTests } from '../api/education-queries';
-import { formatInstant } from '../utils/dates';
 import { testPath } from '../utils/routes';
 import { ResultChip } from './test-summary';
 

@@ -6,10 +6,10 @@ import { EmptyState } from '@/components/empty-state';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import type { AssignedTest } from '@/gen/portal/education/v1/education_pb';
+import { isOverdue } from '@/lib/dates';
 import { strings } from '@/lib/strings';
 
 import { useMyTests } from '../api/education-queries';
-import { isOverdue } from '../utils/dates';
 import { testPath } from '../utils/routes';
 
 const text = strings.education.myTests;

@@ -12,9 +12,8 @@ import {
 import { Fragment } from 'react';
 
 import type { TestResult, TestSummary as Summary } from '@/gen/portal/education/v1/education_pb';
+import { formatInstant } from '@/lib/dates';
 import { strings } from '@/lib/strings';
-
-import { formatInstant } from '../utils/dates';
 
 const text = strings.education.test;
 

@@ -17,6 +17,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { FormDialog } from '@/components/form-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import type { Journal } from '@/gen/portal/wiki/v1/wiki_pb';
+import { formatDate, today } from '@/lib/dates';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
@@ -30,7 +31,6 @@ import {
   useJournalEntries,
   useJournals,
 } from '../api/equipment-queries';
-import { formatDate, today } from '../utils/dates';
 
 const { journal: text } = equipmentStrings;
 const collator = new Intl.Collator('ru-RU');

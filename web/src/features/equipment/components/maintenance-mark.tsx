@@ -3,9 +3,8 @@ import ScheduleOutlined from '@mui/icons-material/ScheduleOutlined';
 import { Chip } from '@mui/material';
 
 import type { Environment } from '@/gen/portal/wiki/v1/wiki_pb';
+import { formatDate } from '@/lib/dates';
 import { equipmentStrings } from '@/lib/equipment-strings';
-
-import { formatDate } from '../utils/dates';
 
 type Standing = Pick<Environment, 'nextMaintenanceDue' | 'isMaintenanceDueSoon' | 'isMaintenanceOverdue'>;
 

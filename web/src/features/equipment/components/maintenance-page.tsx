@@ -17,6 +17,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { FormDialog } from '@/components/form-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import { MaintenanceKind, type Environment } from '@/gen/portal/wiki/v1/wiki_pb';
+import { formatDate, today } from '@/lib/dates';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
@@ -26,7 +27,6 @@ import { strings } from '@/lib/strings';
 import { useDraftState } from '@/lib/unsaved';
 
 import { useCreateMaintenanceEntry, useMaintenanceEntries, useModel } from '../api/equipment-queries';
-import { formatDate, today } from '../utils/dates';
 import { MaintenanceMark } from './maintenance-mark';
 
 const { maintenance } = equipmentStrings;

@@ -1,4 +1,3 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import {
   Chip,
   Paper,
@@ -12,7 +11,7 @@ import {
 } from '@mui/material';
 
 import { adminStrings } from '@/lib/admin-strings';
-import { formatDateTime } from '@/lib/format-date';
+import { formatInstant } from '@/lib/dates';
 
 import type { TestGroup } from '../utils/group-results';
 
@@ -67,9 +66,7 @@ export function ResultGroups({ groups }: { groups: TestGroup[] }) {
                           />
                         </TableCell>
                         <TableCell>
-                          {attempt.dateCompletion
-                            ? formatDateTime(timestampDate(attempt.dateCompletion))
-                            : ''}
+                          {attempt.dateCompletion ? formatInstant(attempt.dateCompletion) : ''}
                         </TableCell>
                       </TableRow>
                     ))}

@@ -15,7 +15,6 @@ import {
 import { Loading, LoadError } from '@/components/load-state';
 import type { AssigneeCompliance } from '@/gen/portal/education/v1/education_pb';
 import { adminStrings } from '@/lib/admin-strings';
-import { formatDay } from '@/lib/format-date';
 
 import { useDepartmentsAndPeople } from '../../../api/people-queries';
 import { useCourseCompliance } from '../../api/education-queries';
@@ -94,7 +93,7 @@ export function CourseCompliance({ courseId }: { courseId: bigint }) {
           </Table>
         </TableContainer>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {text.asOf(formatDay(query.data.today))}
+          {text.asOf(query.data.today)}
         </Typography>
       </Stack>
     );

@@ -5,7 +5,6 @@ import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
 import { adminStrings } from '@/lib/admin-strings';
-import { formatDay } from '@/lib/format-date';
 import { strings } from '@/lib/strings';
 
 import { useCourses } from '../../api/education-queries';
@@ -32,10 +31,7 @@ export function CoursesPage() {
               to={`${paths.adminCourses}/${course.id}`}
               divider
             >
-              <ListItemText
-                primary={course.title}
-                secondary={text.deadlineOn(formatDay(course.dateDeadline))}
-              />
+              <ListItemText primary={course.title} secondary={text.deadlineOn(course.dateDeadline)} />
             </ListItemButton>
           ))}
         </List>
