@@ -98,9 +98,9 @@ async fn a_document_is_read_only_by_whom_the_wiki_shows_its_model() {
             .await
             .expect("video");
         let (_, bytes) = app
-            .download(None, video.id, None)
+            .download_video(&video, None)
             .await
-            .expect("a video needs no sign-in");
+            .expect("a video needs no sign-in, only its key");
         assert!(bytes == mp4(1000));
     }
 }

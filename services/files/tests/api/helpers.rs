@@ -383,6 +383,25 @@ impl TestApp {
         self.download_as(with_token(request, token)).await
     }
 
+    /// Downloads `video` (or `range` of it) by the key in its URL, with no token.
+    pub async fn download_video(
+        &self,
+        video: &pb::SaveVideoResponse,
+        range: Option<pb::ByteRange>,
+    ) -> Result<(pb::DownloadStart, Vec<u8>), Status> {
+        let (_, key) = video
+            .saved_video_url
+            .split_once("?key=")
+            .expect("a key in the video's URL");
+        let request = pb::DownloadFileRequest {
+            id: video.id,
+            range,
+            key: key.to_owned(),
+            ..Default::default()
+        };
+        self.download_as(tonic::Request::new(request)).await
+    }
+
     /// Downloads `id` with download link `link` and no token.
     pub async fn download_with_link(
         &self,

@@ -102,14 +102,14 @@ async fn ranges_send_the_asked_bytes_and_one_beyond_the_end_nothing() {
             (range(Some(299_000), Some(999_999), None), 299_000..300_000),
         ];
         for (asked, expected) in cases {
-            let (start, bytes) = app.download(None, saved.id, asked).await.expect("range");
+            let (start, bytes) = app.download_video(&saved, asked).await.expect("range");
             assert_eq!(start.offset, expected.start as i64);
             assert_eq!(start.length, (expected.end - expected.start) as i64);
             assert!(!start.range_not_satisfiable);
             assert!(bytes == content[expected], "the asked slice");
         }
         let (start, bytes) = app
-            .download(None, saved.id, range(Some(300_000), None, None))
+            .download_video(&saved, range(Some(300_000), None, None))
             .await
             .expect("unsatisfiable is an answer");
         assert!(start.range_not_satisfiable);
@@ -117,7 +117,7 @@ async fn ranges_send_the_asked_bytes_and_one_beyond_the_end_nothing() {
         assert!(bytes.is_empty());
         assert_eq!(
             code(
-                &app.download(None, saved.id, range(Some(10), Some(5), None))
+                &app.download_video(&saved, range(Some(10), Some(5), None))
                     .await
             ),
             Code::InvalidArgument
