@@ -72,4 +72,3 @@ export async function assignFreshTest(request: APIRequestContext) {
     test: `Тест по асептике ${suffix}`,
   };
 }
-
