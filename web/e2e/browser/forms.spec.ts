@@ -163,3 +163,66 @@ test('leaving the article editor with unsaved edits asks, in the portal and in t
   expect(question.type()).toBe('beforeunload');
   await question.accept();
 });
+
+for (const [size, viewport] of [
+  ['desktop', { width: 1366, height: 900 }],
+  ['phone', { width: 360, height: 740 }],
+] as const) {
+  test(`a document upload shows its progress in percent and can be cancelled, saving nothing (${size})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, engineer);
+    await page.goto('/departments');
+    await page.getByRole('link', { name: /Отделение реанимации и интенсивной терапии/ }).click();
+    await page.getByRole('link', { name: '+ Монитор пациента BeneView T5' }).click();
+    await expect(page).toHaveURL(/\/documentation$/);
+
+    // A slow ward network: 256 KB/s up, so 2 MB take about 8 s.
+    const network = await page.context().newCDPSession(page);
+    await network.send('Network.enable');
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+
+    const title = `Сервисное руководство ${Date.now().toString(36)}`;
+    await page.getByRole('button', { name: 'Загрузить документ' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Загрузка документа' });
+    await dialog.getByLabel('Введите название документа').fill(title);
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'руководство.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.alloc(2 * 1024 * 1024, 'Руководство по обслуживанию. '),
+    });
+    await dialog.getByRole('button', { name: 'Загрузить', exact: true }).click();
+    const bar = dialog.getByRole('progressbar', { name: /Загружено \d+ %/ });
+    await expect(bar).toBeVisible();
+    await expect(bar).toHaveAttribute('aria-valuenow', /^\d+$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await dialog.getByRole('button', { name: 'Отменить загрузку' }).click();
+    await expect(dialog.getByText('Загрузка отменена: файл не сохранён.')).toBeVisible();
+    await expect(bar).toBeHidden();
+    // The form keeps what was chosen for another try.
+    await expect(dialog.getByText('руководство.txt')).toBeVisible();
+
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await dialog.getByRole('button', { name: 'Закрыть' }).click();
+    await page
+      .getByRole('dialog', { name: 'Закрыть без сохранения?' })
+      .getByRole('button', { name: 'Закрыть без сохранения' })
+      .click();
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Руководство по эксплуатации', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: title })).toHaveCount(0);
+  });
+}

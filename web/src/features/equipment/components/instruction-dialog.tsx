@@ -4,7 +4,6 @@ import {
   Backdrop,
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -18,12 +17,14 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { DiscardDialog } from '@/components/discard-dialog';
 import { richTextStyle } from '@/components/rich-text-style';
+import { UploadProgress } from '@/components/upload-progress';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
 import { reloadSaved, useUnsavedChanges } from '@/lib/unsaved';
+import { useUpload } from '@/lib/use-upload';
 
 import { useSaveInstruction } from '../api/equipment-queries';
 import { saveVideo } from '../api/uploads';
@@ -54,7 +55,8 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
   // and the editor starts once that element exists.
   const [holder, setHolder] = useState<HTMLDivElement | null>(null);
   const editor = useRef<Quill | null>(null);
-  const [videoPending, setVideoPending] = useState(false);
+  const video = useUpload();
+  const videoPending = video.sent !== undefined;
   const [failure, setFailure] = useState<string | undefined>(undefined);
   const save = useSaveInstruction();
   const [edited, setEdited] = useState(false);
@@ -70,10 +72,10 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
       setFailure(instruction.notVideo);
       return;
     }
-    setVideoPending(true);
-    void saveVideo(file).then((result) => {
-      setVideoPending(false);
-      if (result.ok) insert(result.data.savedVideoUrl);
+    void saveVideo(file, video.start()).then((result) => {
+      // A cancelled upload saved nothing and inserts nothing; the editor goes on as it was.
+      if (video.finish()) notify.success(strings.upload.cancelled);
+      else if (result.ok) insert(result.data.savedVideoUrl);
       else setFailure(result.message);
     });
   });
@@ -169,9 +171,13 @@ export function InstructionDialog({ model, editable, onClose }: InstructionDialo
         slotProps={{ root: { 'aria-hidden': false } }}
         sx={{ zIndex: (theme) => theme.zIndex.modal + 1, color: '#fff' }}
       >
-        <Stack spacing={2} sx={{ alignItems: 'center' }} role="status">
-          <CircularProgress color="inherit" />
-          <Typography>{instruction.videoUploading}</Typography>
+        <Stack spacing={2} sx={{ alignItems: 'center', width: '100%', px: 3 }} role="status">
+          <Typography variant="h6" component="p">
+            {instruction.videoUploading}
+          </Typography>
+          {video.sent !== undefined && (
+            <UploadProgress sent={video.sent} onCancel={video.cancel} color="inherit" />
+          )}
         </Stack>
       </Backdrop>
       <Dialog

@@ -16,10 +16,12 @@ import {
 import { useState } from 'react';
 
 import { DiscardDialog } from '@/components/discard-dialog';
+import { UploadProgress } from '@/components/upload-progress';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
 import { reloadSaved, useUnsavedChanges } from '@/lib/unsaved';
+import { useUpload } from '@/lib/use-upload';
 
 import { saveDocument } from '../api/uploads';
 
@@ -35,8 +37,10 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState('');
   const [file, setFile] = useState<File | undefined>(undefined);
-  const [pending, setPending] = useState(false);
+  const upload = useUpload();
+  const pending = upload.sent !== undefined;
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [cancelled, setCancelled] = useState(false);
 
   const { confirmDiscard, discardDialog } = useUnsavedChanges(open && (title !== '' || file !== undefined));
 
@@ -45,13 +49,18 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
     setTitle('');
     setFile(undefined);
     setFailure(undefined);
+    setCancelled(false);
   };
 
-  const upload = async () => {
-    setPending(true);
+  const send = async () => {
     setFailure(undefined);
-    const result = await saveDocument(modelId, title.trim(), file);
-    setPending(false);
+    setCancelled(false);
+    const result = await saveDocument(modelId, title.trim(), file, upload.start());
+    if (upload.finish()) {
+      // Nothing was saved: the form keeps the title and the file for another try.
+      setCancelled(true);
+      return;
+    }
     if (!result.ok) {
       setFailure(result.message);
       return;
@@ -105,6 +114,7 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
                   onChange={(event) => {
                     setFile(event.target.files?.[0]);
                     setFailure(undefined);
+                    setCancelled(false);
                   }}
                 />
               </Button>
@@ -112,6 +122,8 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
                 {file?.name ?? documents.noFile}
               </Typography>
             </Stack>
+            {upload.sent !== undefined && <UploadProgress sent={upload.sent} onCancel={upload.cancel} />}
+            {cancelled && <Alert severity="info">{strings.upload.cancelled}</Alert>}
             {failure !== undefined && (
               <Alert severity="error" role="alert">
                 <strong>{documents.uploadFailed}</strong> {failure}
@@ -123,7 +135,7 @@ export function UploadDocumentDialog({ modelId }: { modelId: bigint }) {
           <Button onClick={() => confirmDiscard(close)} disabled={pending}>
             {strings.common.close}
           </Button>
-          <Button variant="contained" loading={pending} onClick={() => void upload()}>
+          <Button variant="contained" loading={pending} onClick={() => void send()}>
             {documents.submit}
           </Button>
         </DialogActions>
