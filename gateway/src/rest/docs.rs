@@ -305,7 +305,7 @@ fn envelope() -> Schema {
 }
 
 /// Every failure: `{"success": false, "data": null, "errorMessage": "…"}`, the
-/// message in Russian for the person.
+/// message in Russian for the person, and `errorCode` where the refusal has one.
 fn error() -> Schema {
     ObjectBuilder::new()
         .property(
@@ -321,6 +321,15 @@ fn error() -> Schema {
             ObjectBuilder::new().schema_type(Type::String),
         )
         .required("errorMessage")
+        .property(
+            "errorCode",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some(
+                    "A stable reason code for programs (`no-open-attempt`, `access-revoked`, …); \
+                 absent when the refusal has none",
+                )),
+        )
         .build()
         .into()
 }

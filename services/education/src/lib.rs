@@ -15,8 +15,8 @@ use std::path::PathBuf;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{Database, DbError, Migrations};
-use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::revocation::AccessVersions;
+use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::token::{KeyError, TokenVerifier};
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;

@@ -122,11 +122,9 @@ impl From<ServiceError> for Status {
         match error {
             ServiceError::InvalidInput(m) => Status::invalid_argument(m),
             ServiceError::Unauthenticated(m) => Status::unauthenticated(m),
-            ServiceError::AccessRevoked => {
-                ServiceError::Unauthenticated(MSG_ACCESS_REVOKED.into())
-                    .because(REASON_ACCESS_REVOKED)
-                    .into()
-            }
+            ServiceError::AccessRevoked => ServiceError::Unauthenticated(MSG_ACCESS_REVOKED.into())
+                .because(REASON_ACCESS_REVOKED)
+                .into(),
             ServiceError::PermissionDenied(m) => Status::permission_denied(m),
             ServiceError::NotFound(m) => Status::not_found(m),
             ServiceError::Conflict(m) => Status::failed_precondition(m),
