@@ -286,7 +286,8 @@ test('an engineer uploads a video into the instruction; it plays on the public p
   const frame = dialog.locator('iframe.ql-video');
   await expect(frame).toBeVisible();
   const src = await frame.getAttribute('src');
-  expect(src).toMatch(new RegExp(`^${baseURL}/api/file/download/\\d+$`));
+  // Opened without signing in by its unguessable key, not by its id alone.
+  expect(src).toMatch(new RegExp(`^${baseURL}/api/file/download/\\d+\\?key=[0-9a-f]{32}$`));
   const videoUrl = src ?? '';
   await saveScreenshot('equipment-video-in-editor', { fullPage: false });
 
