@@ -89,23 +89,16 @@ async function violations(page: Page, pages: string[]) {
   return found;
 }
 
-// Known, not yet fixed (issue 19 point 17): the staff walk finds `list` on /courses, /courses/1
-// and /departments/environments/1 (ListItemButton links directly in a <ul>), `color-contrast`
-// on /departments/environments/1 and `aria-progressbar-name` (the Loading spinner) on a
-// model's documentation; the admin walk has not yet been read to its end. Those walks are
-// `fixme` until fixed; the public pages have none.
-const walks: { who: string; account?: Account; pages: string[]; sizes: (typeof desktop)[]; known?: true }[] =
-  [
-    { who: 'anyone', pages: publicPages, sizes: [desktop, phone] },
-    { who: 'staff', account: nurse, pages: staffPages, sizes: [desktop, phone], known: true },
-    // Administration is done at a desk; its pages are checked at desktop width.
-    { who: 'an admin', account: admin, pages: adminPages, sizes: [desktop], known: true },
-  ];
+const walks: { who: string; account?: Account; pages: string[]; sizes: (typeof desktop)[] }[] = [
+  { who: 'anyone', pages: publicPages, sizes: [desktop, phone] },
+  { who: 'staff', account: nurse, pages: staffPages, sizes: [desktop, phone] },
+  // Administration is done at a desk; its pages are checked at desktop width.
+  { who: 'an admin', account: admin, pages: adminPages, sizes: [desktop] },
+];
 
-for (const { who, account, pages, sizes, known } of walks) {
+for (const { who, account, pages, sizes } of walks) {
   for (const size of sizes) {
     test(`axe finds nothing serious on the pages of ${who} at ${size.width} px`, async ({ page }) => {
-      test.fixme(known === true, 'violations known, not yet fixed (see above)');
       await page.setViewportSize(size);
       if (account) await signIn(page, account);
       expect(await violations(page, pages)).toEqual([]);

@@ -5,7 +5,7 @@ import type { LetterGroup } from '@/lib/group-by-letter';
 
 type LetterGroupsProps<T> = {
   groups: LetterGroup<T>[];
-  /** One row: a `ListItem`/`ListItemButton` with its own key and `divider`. */
+  /** One row: a `LinkListItem` (or a `ListItem` with `divider`) with its own key. */
   renderItem: (item: T) => ReactNode;
 };
 

@@ -152,6 +152,8 @@ export const equipmentStrings = {
     title: 'Справочники',
     hint: 'Страны, производители, типы оборудования и общие документы для описания оборудования.',
     add: 'Добавить',
+    /** The add button's name holds its visible word, then what it adds (WCAG 2.5.3). */
+    addLabel: (createTitle: string) => `Добавить: ${createTitle}`,
     created: 'Запись добавлена в справочник',
     createFailed: 'Не удалось добавить запись: ',
     loadFailed: 'Ошибка загрузки справочника',

@@ -1,6 +1,6 @@
-import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemIcon, ListItemText, Typography } from '@mui/material';
 
+import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { strings } from '@/lib/strings';
@@ -19,20 +19,18 @@ export function CourseListPage() {
     content = <Typography sx={{ color: 'text.secondary' }}>{strings.education.noCourses}</Typography>;
   } else {
     content = (
-      <Paper variant="outlined">
-        <List disablePadding>
-          {query.data.courses.map((course) => (
-            <ListItemButton key={course.id} component={Link} to={coursePath(course.id)} divider>
-              <ListItemIcon sx={{ minWidth: 36 }}>
-                <Typography aria-hidden sx={{ color: 'primary.main', fontWeight: 700, fontSize: 22 }}>
-                  +
-                </Typography>
-              </ListItemIcon>
-              <ListItemText primary={course.title} slotProps={{ primary: { sx: { fontWeight: 500 } } }} />
-            </ListItemButton>
-          ))}
-        </List>
-      </Paper>
+      <LinkList>
+        {query.data.courses.map((course) => (
+          <LinkListItem key={course.id} to={coursePath(course.id)}>
+            <ListItemIcon sx={{ minWidth: 36 }}>
+              <Typography aria-hidden sx={{ color: 'primary.main', fontWeight: 700, fontSize: 22 }}>
+                +
+              </Typography>
+            </ListItemIcon>
+            <ListItemText primary={course.title} slotProps={{ primary: { sx: { fontWeight: 500 } } }} />
+          </LinkListItem>
+        ))}
+      </LinkList>
     );
   }
 

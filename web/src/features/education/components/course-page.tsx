@@ -1,7 +1,8 @@
 import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
-import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
-import { Link, useParams } from 'react-router';
+import { ListItemIcon, ListItemText, Typography } from '@mui/material';
+import { useParams } from 'react-router';
 
+import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { NotFound } from '@/components/not-found';
 import { PageHeader } from '@/components/page-header';
@@ -42,30 +43,23 @@ export function CoursePage() {
       {articles.data.articles.length === 0 ? (
         <Typography sx={{ color: 'text.secondary' }}>{strings.education.noArticles}</Typography>
       ) : (
-        <Paper variant="outlined">
-          <List disablePadding>
-            {articles.data.articles.map((article) => (
-              <ListItemButton
-                key={article.id}
-                component={Link}
-                to={articlePath(courseId, article.id)}
-                divider
-              >
-                <ListItemIcon>
-                  <ArticleOutlined color="primary" />
-                </ListItemIcon>
-                <ListItemText
-                  primary={article.title}
-                  secondary={
-                    article.dateDeadline
-                      ? `${article.description} · ${strings.education.deadline(article.dateDeadline)}`
-                      : article.description
-                  }
-                />
-              </ListItemButton>
-            ))}
-          </List>
-        </Paper>
+        <LinkList>
+          {articles.data.articles.map((article) => (
+            <LinkListItem key={article.id} to={articlePath(courseId, article.id)}>
+              <ListItemIcon>
+                <ArticleOutlined color="primary" />
+              </ListItemIcon>
+              <ListItemText
+                primary={article.title}
+                secondary={
+                  article.dateDeadline
+                    ? `${article.description} · ${strings.education.deadline(article.dateDeadline)}`
+                    : article.description
+                }
+              />
+            </LinkListItem>
+          ))}
+        </LinkList>
       )}
     </>
   );

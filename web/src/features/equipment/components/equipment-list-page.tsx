@@ -1,17 +1,9 @@
 import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
 import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
-import {
-  Button,
-  List,
-  ListItemButton,
-  ListItemIcon,
-  ListItemText,
-  Paper,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Button, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
 import { Link, useParams } from 'react-router';
 
+import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { equipmentStrings } from '@/lib/equipment-strings';
@@ -45,22 +37,17 @@ export function EquipmentListPage() {
   } else {
     const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
     content = (
-      <Paper variant="outlined">
-        <List disablePadding>
-          {sorted.map((model) => (
-            <ListItemButton key={model.id} component={Link} to={`environment/${model.id}`} divider>
-              <ListItemIcon sx={{ minWidth: 40 }}>
-                <MonitorHeartOutlined color="primary" />
-              </ListItemIcon>
-              <ListItemText
-                primary={`+ ${model.name}`}
-                slotProps={{ primary: { sx: { fontWeight: 500 } } }}
-              />
-              <ModelMaintenanceMark overdue={model.unitsOverdue} dueSoon={model.unitsDueSoon} />
-            </ListItemButton>
-          ))}
-        </List>
-      </Paper>
+      <LinkList>
+        {sorted.map((model) => (
+          <LinkListItem key={model.id} to={`environment/${model.id}`}>
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <MonitorHeartOutlined color="primary" />
+            </ListItemIcon>
+            <ListItemText primary={`+ ${model.name}`} slotProps={{ primary: { sx: { fontWeight: 500 } } }} />
+            <ModelMaintenanceMark overdue={model.unitsOverdue} dueSoon={model.unitsDueSoon} />
+          </LinkListItem>
+        ))}
+      </LinkList>
     );
   }
 

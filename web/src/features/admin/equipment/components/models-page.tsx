@@ -1,8 +1,8 @@
 import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
-import { ListItemButton, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
 
 import { LetterGroups } from '@/components/letter-groups';
+import { LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -28,12 +28,7 @@ export function ModelsPage() {
       <LetterGroups
         groups={groupByFirstLetter(query.data.environmentModels, (model) => model.name)}
         renderItem={(model) => (
-          <ListItemButton
-            key={model.id}
-            component={Link}
-            to={`${paths.adminEquipmentModels}/${model.id}`}
-            divider
-          >
+          <LinkListItem key={model.id} to={`${paths.adminEquipmentModels}/${model.id}`}>
             <ListItemIcon sx={{ minWidth: 40 }}>
               <MonitorHeartOutlined color="primary" />
             </ListItemIcon>
@@ -41,7 +36,7 @@ export function ModelsPage() {
               primary={model.name}
               secondary={`${model.brandName} · ${equipmentStrings.admin.unitCount(model.environments.length)}`}
             />
-          </ListItemButton>
+          </LinkListItem>
         )}
       />
     );

@@ -1,7 +1,7 @@
-import { ListItemButton, ListItemText, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemText, Typography } from '@mui/material';
 
 import { LetterGroups } from '@/components/letter-groups';
+import { LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -27,14 +27,9 @@ export function ArticlesPage() {
       <LetterGroups
         groups={groupByFirstLetter(query.data.articles, (article) => article.title)}
         renderItem={(article) => (
-          <ListItemButton
-            key={article.id}
-            component={Link}
-            to={`${paths.adminArticles}/${article.id}`}
-            divider
-          >
+          <LinkListItem key={article.id} to={`${paths.adminArticles}/${article.id}`}>
             <ListItemText primary={article.title} secondary={article.description} />
-          </ListItemButton>
+          </LinkListItem>
         )}
       />
     );

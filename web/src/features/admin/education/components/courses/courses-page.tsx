@@ -1,6 +1,6 @@
-import { ListItemButton, ListItemText, Paper, List, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemText, Typography } from '@mui/material';
 
+import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -22,20 +22,13 @@ export function CoursesPage() {
     content = <Typography sx={{ color: 'text.secondary' }}>{text.empty}</Typography>;
   } else {
     content = (
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <List disablePadding aria-label={strings.pages.adminCourses}>
-          {query.data.courses.map((course) => (
-            <ListItemButton
-              key={course.id}
-              component={Link}
-              to={`${paths.adminCourses}/${course.id}`}
-              divider
-            >
-              <ListItemText primary={course.title} secondary={text.deadlineOn(course.dateDeadline)} />
-            </ListItemButton>
-          ))}
-        </List>
-      </Paper>
+      <LinkList label={strings.pages.adminCourses}>
+        {query.data.courses.map((course) => (
+          <LinkListItem key={course.id} to={`${paths.adminCourses}/${course.id}`}>
+            <ListItemText primary={course.title} secondary={text.deadlineOn(course.dateDeadline)} />
+          </LinkListItem>
+        ))}
+      </LinkList>
     );
   }
 

@@ -56,6 +56,7 @@ export function QuestionAnalysis({ testId }: { testId: bigint }) {
                         <LinearProgress
                           variant="determinate"
                           value={rate * 100}
+                          aria-label={`${text.rate}: ${question.title}`}
                           color={colour(rate)}
                           sx={{ flex: 1, height: 8, borderRadius: 4 }}
                         />

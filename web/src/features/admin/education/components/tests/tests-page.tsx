@@ -1,7 +1,7 @@
-import { ListItemButton, ListItemText, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemText, Typography } from '@mui/material';
 
 import { LetterGroups } from '@/components/letter-groups';
+import { LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -27,7 +27,7 @@ export function TestsPage() {
       <LetterGroups
         groups={groupByFirstLetter(query.data.tests, (test) => test.title)}
         renderItem={(test) => (
-          <ListItemButton key={test.id} component={Link} to={`${paths.adminTests}/${test.id}`} divider>
+          <LinkListItem key={test.id} to={`${paths.adminTests}/${test.id}`}>
             <ListItemText
               primary={test.title}
               secondary={text.settingsSummary(
@@ -36,7 +36,7 @@ export function TestsPage() {
                 test.numberOfTries,
               )}
             />
-          </ListItemButton>
+          </LinkListItem>
         )}
       />
     );

@@ -88,7 +88,7 @@ export function ReferenceSection({
           failed={(error) => reference.createFailed + errorMessage(error)}
           closeDelayMs={3000}
           create={create}
-          button={{ variant: 'text', size: 'small', 'aria-label': createTitle }}
+          button={{ variant: 'text', size: 'small', 'aria-label': reference.addLabel(createTitle) }}
         >
           {(form) => <FieldsForm {...form} fields={fields} />}
         </CreateDialog>

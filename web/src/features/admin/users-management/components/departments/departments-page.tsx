@@ -1,7 +1,7 @@
 import ApartmentOutlined from '@mui/icons-material/ApartmentOutlined';
-import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
-import { Link } from 'react-router';
+import { ListItemIcon, ListItemText, Typography } from '@mui/material';
 
+import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -23,26 +23,19 @@ export function DepartmentsPage() {
   } else {
     const departments = [...query.data.departments].sort((a, b) => collator.compare(a.title, b.title));
     content = (
-      <Paper variant="outlined">
-        <List disablePadding>
-          {departments.map((department) => (
-            <ListItemButton
-              key={department.id}
-              component={Link}
-              to={`${paths.adminDepartments}/${department.id}`}
-              divider
-            >
-              <ListItemIcon>
-                <ApartmentOutlined color="primary" />
-              </ListItemIcon>
-              <ListItemText
-                primary={department.title}
-                secondary={strings.admin.department.memberCount(department.users.length)}
-              />
-            </ListItemButton>
-          ))}
-        </List>
-      </Paper>
+      <LinkList>
+        {departments.map((department) => (
+          <LinkListItem key={department.id} to={`${paths.adminDepartments}/${department.id}`}>
+            <ListItemIcon>
+              <ApartmentOutlined color="primary" />
+            </ListItemIcon>
+            <ListItemText
+              primary={department.title}
+              secondary={strings.admin.department.memberCount(department.users.length)}
+            />
+          </LinkListItem>
+        ))}
+      </LinkList>
     );
   }
 

@@ -4,15 +4,14 @@ import {
   Chip,
   InputAdornment,
   ListItemAvatar,
-  ListItemButton,
   ListItemText,
   TextField,
   Typography,
 } from '@mui/material';
 import { useDeferredValue, useState } from 'react';
-import { Link } from 'react-router';
 
 import { LetterGroups } from '@/components/letter-groups';
+import { LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -43,7 +42,7 @@ export function UsersPage() {
       <LetterGroups
         groups={groupUsersByLetter(found)}
         renderItem={(user) => (
-          <ListItemButton key={user.id} component={Link} to={`${paths.adminUsers}/${user.id}`} divider>
+          <LinkListItem key={user.id} to={`${paths.adminUsers}/${user.id}`}>
             <ListItemAvatar>
               <Avatar sx={{ bgcolor: 'secondary.main' }}>{fullName(user).charAt(0)}</Avatar>
             </ListItemAvatar>
@@ -51,7 +50,7 @@ export function UsersPage() {
             {blockingStatusIds.has(user.statusId) && (
               <Chip label={strings.admin.user.blocked} color="error" variant="outlined" size="small" />
             )}
-          </ListItemButton>
+          </LinkListItem>
         )}
       />
     );
