@@ -18,6 +18,8 @@ type CreateDialogProps<V> = {
   closeDelayMs: number;
   /** Sends the form's values (a mutation's `mutateAsync`). */
   create: (values: V) => Promise<unknown>;
+  /** A form with many fields (a test's questions) gets a wider dialog. */
+  wide?: boolean;
   /** The opening button, when it differs from a contained one with a plus. */
   button?: Omit<ButtonProps, 'onClick' | 'children'>;
   /** The form, given its id, whether it is locked, and what submitting it does. */
@@ -35,6 +37,7 @@ export function CreateDialog<V>({
   failed,
   closeDelayMs,
   create,
+  wide = false,
   button,
   children,
 }: CreateDialogProps<V>) {
@@ -69,6 +72,7 @@ export function CreateDialog<V>({
         pending={saving === 'pending'}
         succeeded={saving === 'done'}
         closeDelayMs={closeDelayMs}
+        wide={wide}
         onClose={() => setOpen(false)}
         onDone={() => {
           setOpen(false);

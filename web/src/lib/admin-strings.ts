@@ -113,6 +113,8 @@ export const adminStrings = {
     any: 'Все',
     dateFrom: 'С даты',
     dateTo: 'По дату',
+    /** The server's own message for the same check (education's MSG_DATES_REVERSED). */
+    datesReversed: 'Начальная дата периода позже конечной',
     reset: 'Сбросить',
     found: (count: bigint) => `Найдено результатов: ${count}`,
     empty: 'Результатов не найдено.',

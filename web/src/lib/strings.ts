@@ -86,6 +86,11 @@ export const strings = {
     breadcrumbs: 'Навигационная цепочка',
     notSet: 'Не указано',
   },
+  limits: {
+    /** A counted field's counter, e.g. «12 / 300» (issue 19 point 12). */
+    counter: (count: number, limit: number) => `${count} / ${limit}`,
+    tooLong: (limit: number) => `Не длиннее ${limit} символов`,
+  },
   unsaved: {
     title: 'Закрыть без сохранения?',
     text: 'Введённые данные не сохранены и будут потеряны.',

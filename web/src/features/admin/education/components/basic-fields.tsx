@@ -1,6 +1,8 @@
 import { TextField } from '@mui/material';
 
+import { CountedTextField } from '@/components/counted-text-field';
 import { adminStrings } from '@/lib/admin-strings';
+import { limits } from '@/lib/limits';
 
 import type { BasicErrors, BasicValues } from '../utils/basic-values';
 
@@ -17,7 +19,8 @@ type BasicFieldsProps = {
 export function BasicFields({ values, errors, onChange, disabled }: BasicFieldsProps) {
   return (
     <>
-      <TextField
+      <CountedTextField
+        limit={limits.educationTitle}
         label={text.title}
         value={values.title}
         onChange={(event) => onChange('title', event.target.value)}

@@ -1,5 +1,6 @@
 import type { Test } from '@/gen/portal/education/v1/education_pb';
 import { adminStrings } from '@/lib/admin-strings';
+import { lengthError, limits } from '@/lib/limits';
 
 const text = adminStrings.education.test;
 
@@ -78,6 +79,8 @@ export type TestErrors = {
   questions: Record<string, QuestionErrors>;
   /** Spec §5's checks against the number of questions: they block the save. */
   rules: string[];
+  /** The same checks at the number they are about (issue 19 point 12). */
+  ruleFields: Partial<Record<NumberField, string>>;
 };
 
 /** A number's own error as it is typed (spec §5: 0 shows 'Значение должно быть больше 0'). */
@@ -112,21 +115,28 @@ export function validateTest(draft: TestDraft): TestErrors {
     const errors = questionErrors(question);
     if (errors !== undefined) questions[question.key] = errors;
   }
-  const rules: string[] = [];
+  const ruleFields: TestErrors['ruleFields'] = {};
   const count = draft.questions.length;
   const points = Number(draft.totalPointsRequired);
   const drawn = Number(draft.numberOfQuestions);
-  if (numbers.totalPointsRequired === undefined && points > count) rules.push(text.pointsExceedQuestions);
-  if (numbers.numberOfQuestions === undefined && drawn > count) rules.push(text.drawnExceedQuestions);
+  if (numbers.totalPointsRequired === undefined && points > count)
+    ruleFields.totalPointsRequired = text.pointsExceedQuestions;
+  if (numbers.numberOfQuestions === undefined && drawn > count)
+    ruleFields.numberOfQuestions = text.drawnExceedQuestions;
   // Beyond spec §5, as the server: a pass mark above the questions drawn cannot be reached.
   const numbersValid = Object.keys(numbers).length === 0;
-  if (rules.length === 0 && numbersValid && points > drawn) rules.push(text.pointsExceedDrawn);
+  if (Object.keys(ruleFields).length === 0 && numbersValid && points > drawn)
+    ruleFields.totalPointsRequired = text.pointsExceedDrawn;
   return {
-    title: draft.title.trim() === '' ? text.titleRequired : undefined,
-    description: draft.description.trim() === '' ? text.descriptionRequired : undefined,
+    title: draft.title.trim() === '' ? text.titleRequired : lengthError(draft.title, limits.educationTitle),
+    description:
+      draft.description.trim() === ''
+        ? text.descriptionRequired
+        : lengthError(draft.description, limits.educationDescription),
     numbers,
     questions,
-    rules,
+    rules: Object.values(ruleFields),
+    ruleFields,
   };
 }
 

@@ -19,6 +19,10 @@ export const noFilter: StatisticsFilter = {
   dateTo: '',
 };
 
+/** Both dates given and the first after the second: the server refuses such a period. */
+export const datesReversed = ({ dateFrom, dateTo }: StatisticsFilter) =>
+  dateFrom !== '' && dateTo !== '' && dateFrom > dateTo;
+
 const pageSize = 100;
 
 /** Results filtered and paged on the server, newest first; the total is on the first page. */

@@ -26,7 +26,7 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
       component="section"
       aria-label={text.filters}
     >
-      <Grid size={{ xs: 12, md: 6, lg: 3 }}>
+      <Grid size={{ xs: 12, md: 4 }}>
         <TextField
           select
           label={text.test}
@@ -43,7 +43,7 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
           ))}
         </TextField>
       </Grid>
-      <Grid size={{ xs: 12, md: 6, lg: 3 }}>
+      <Grid size={{ xs: 12, md: 4 }}>
         <TextField
           select
           label={text.department}
@@ -60,7 +60,7 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
           ))}
         </TextField>
       </Grid>
-      <Grid size={{ xs: 12, md: 6, lg: 3 }}>
+      <Grid size={{ xs: 12, md: 4 }}>
         <Autocomplete
           options={choosable}
           value={people.get(value.userId) ?? null}
@@ -72,7 +72,7 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
           size="small"
         />
       </Grid>
-      <Grid size={{ xs: 6, md: 3, lg: 1.5 }}>
+      <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
         <TextField
           label={text.dateFrom}
           type="date"
@@ -83,7 +83,7 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
           slotProps={{ inputLabel: { shrink: true } }}
         />
       </Grid>
-      <Grid size={{ xs: 6, md: 3, lg: 1.5 }}>
+      <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
         <TextField
           label={text.dateTo}
           type="date"

@@ -11,7 +11,7 @@ import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
 import { useDepartmentsAndPeople } from '../../api/people-queries';
-import { noFilter, useStatistics, type StatisticsFilter } from '../api/statistics-queries';
+import { datesReversed, noFilter, useStatistics, type StatisticsFilter } from '../api/statistics-queries';
 import { exportPath } from '../utils/export-path';
 import { groupResults } from '../utils/group-results';
 import { ResultGroups } from './result-groups';
@@ -31,15 +31,23 @@ export function StatisticsPage() {
 }
 
 function Statistics() {
+  // The filters as shown, and the last of them the server can answer: a reversed period is
+  // told by a toast and keeps the results of the last good filter (no error page; issue 19).
   const [filter, setFilter] = useState<StatisticsFilter>(noFilter);
+  const [applied, setApplied] = useState<StatisticsFilter>(noFilter);
   const [exporting, setExporting] = useState(false);
-  const query = useStatistics(filter);
+  const query = useStatistics(applied);
+  const changeFilter = (next: StatisticsFilter) => {
+    setFilter(next);
+    if (datesReversed(next)) notify.error(text.datesReversed);
+    else setApplied(next);
+  };
   const { people } = useDepartmentsAndPeople();
   const nameOf = (userId: bigint) => people.get(userId)?.label ?? text.unknownPerson(userId);
 
   const exportCsv = async () => {
     setExporting(true);
-    const failure = await downloadWithSession(exportPath(filter, new Date()), 'statistics.csv');
+    const failure = await downloadWithSession(exportPath(applied, new Date()), 'statistics.csv');
     setExporting(false);
     if (failure !== null) notify.error(failure);
   };
@@ -87,7 +95,7 @@ function Statistics() {
           {text.exportCsv}
         </Button>
       </Stack>
-      <StatisticsFilters value={filter} onChange={setFilter} />
+      <StatisticsFilters value={filter} onChange={changeFilter} />
       {content}
     </>
   );

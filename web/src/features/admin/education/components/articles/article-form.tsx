@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 
 import { adminStrings } from '@/lib/admin-strings';
 import { useDraftState } from '@/lib/unsaved';
+import { useFocusFirstError } from '@/lib/use-focus-first-error';
 
 import { useTests } from '../../api/education-queries';
 import { basicErrors, type BasicErrors } from '../../utils/basic-values';
@@ -26,11 +27,13 @@ type ArticleFormProps = {
 export function ArticleForm({ id, initial, disabled, onSubmit, children }: ArticleFormProps) {
   const [values, setValues] = useDraftState(initial);
   const [errors, setErrors] = useState<BasicErrors>({});
+  const { formRef, focusFirstError } = useFocusFirstError();
   const tests = useTests().data?.tests ?? [];
 
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}
@@ -38,7 +41,8 @@ export function ArticleForm({ id, initial, disabled, onSubmit, children }: Artic
         event.preventDefault();
         const found = basicErrors(values, text);
         setErrors(found);
-        if (Object.keys(found).length === 0) {
+        if (Object.keys(found).length > 0) focusFirstError();
+        else {
           onSubmit({ ...values, title: values.title.trim(), description: values.description.trim() });
         }
       }}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { MultiSelect } from '@/components/multi-select';
 import { adminStrings } from '@/lib/admin-strings';
 import { useDraftState } from '@/lib/unsaved';
+import { useFocusFirstError } from '@/lib/use-focus-first-error';
 
 import { useDepartmentsAndPeople } from '../../../api/people-queries';
 import { useArticles } from '../../api/education-queries';
@@ -25,6 +26,7 @@ type CourseFormProps = {
 export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps) {
   const [values, setValues] = useDraftState(initial);
   const [errors, setErrors] = useState<BasicErrors>({});
+  const { formRef, focusFirstError } = useFocusFirstError();
   const { people } = useDepartmentsAndPeople();
   const articles = useArticles().data?.articles ?? [];
   const articleChoices = articles.map((article) => ({ id: article.id, label: article.title }));
@@ -32,6 +34,7 @@ export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps)
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}
@@ -39,7 +42,8 @@ export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps)
         event.preventDefault();
         const found = basicErrors(values, text);
         setErrors(found);
-        if (Object.keys(found).length === 0) {
+        if (Object.keys(found).length > 0) focusFirstError();
+        else {
           onSubmit({ ...values, title: values.title.trim(), description: values.description.trim() });
         }
       }}

@@ -15,6 +15,7 @@ export function CreateTestDialog() {
       text={text}
       failed={() => text.createFailed}
       closeDelayMs={2000}
+      wide
       create={(draft: TestDraft) => create.mutateAsync(testFields(draft))}
     >
       {(form) => <TestForm {...form} initial={emptyTest()} />}

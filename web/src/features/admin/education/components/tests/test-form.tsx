@@ -1,8 +1,11 @@
 import { Alert, Grid, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 
+import { CountedTextField } from '@/components/counted-text-field';
 import { adminStrings } from '@/lib/admin-strings';
+import { limits } from '@/lib/limits';
 import { useDraftState } from '@/lib/unsaved';
+import { useFocusFirstError } from '@/lib/use-focus-first-error';
 
 import { useArticles } from '../../api/education-queries';
 import {
@@ -37,6 +40,7 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
   const [draft, setDraft] = useDraftState(initial);
   // Errors show once a save was tried, and then follow the edits; a 0 shows at once (spec §5).
   const [tried, setTried] = useState(false);
+  const { formRef, focusFirstError } = useFocusFirstError();
   const errors = tried ? validateTest(draft) : undefined;
   const articles = useArticles().data?.articles ?? [];
   const change = <K extends keyof TestDraft>(field: K, value: TestDraft[K]) =>
@@ -45,16 +49,19 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (!hasErrors(validateTest(draft))) onSubmit(draft);
+        if (hasErrors(validateTest(draft))) focusFirstError();
+        else onSubmit(draft);
       }}
     >
-      <TextField
+      <CountedTextField
+        limit={limits.educationTitle}
         label={adminStrings.education.title}
         value={draft.title}
         onChange={(event) => change('title', event.target.value)}
@@ -76,11 +83,15 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
         multiline
         minRows={2}
       />
+      {/* Two to a row: a third of the dialog cuts «Вопросов после перемешивания» off (issue 19). */}
       <Grid container spacing={2}>
         {numberFields.map(([field, label]) => {
-          const error = errors?.numbers[field] ?? (draft[field] === '0' ? numberFieldError('0') : undefined);
+          const error =
+            errors?.numbers[field] ??
+            errors?.ruleFields[field] ??
+            (draft[field] === '0' ? numberFieldError('0') : undefined);
           return (
-            <Grid key={field} size={{ xs: 12, sm: 4 }}>
+            <Grid key={field} size={{ xs: 12, sm: 6 }}>
               <TextField
                 label={label}
                 value={draft[field]}
