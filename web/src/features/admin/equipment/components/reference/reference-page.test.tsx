@@ -55,7 +55,7 @@ describe('ReferencePage', () => {
     renderPage(<ReferencePage />, { transport, pattern: path, path });
     const user = userEvent.setup();
 
-    await user.click(await screen.findByRole('button', { name: 'Новая страна' }));
+    await user.click(await screen.findByRole('button', { name: 'Добавить: Новая страна' }));
     const dialog = await screen.findByRole('dialog', { name: 'Новая страна' });
     await user.click(within(dialog).getByRole('button', { name: 'Создать' }));
     expect(within(dialog).getByText('Введите название страны')).toBeInTheDocument();
@@ -76,7 +76,7 @@ describe('ReferencePage', () => {
     renderPage(<ReferencePage />, { transport, pattern: path, path });
     const user = userEvent.setup();
 
-    await user.click(await screen.findByRole('button', { name: 'Новая страна' }));
+    await user.click(await screen.findByRole('button', { name: 'Добавить: Новая страна' }));
     const dialog = await screen.findByRole('dialog', { name: 'Новая страна' });
     await user.type(within(dialog).getByRole('textbox', { name: /Название страны/ }), 'Китай');
     await user.click(within(dialog).getByRole('button', { name: 'Создать' }));
