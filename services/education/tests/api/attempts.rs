@@ -91,19 +91,7 @@ async fn a_learner_takes_a_test_scored_on_the_server_without_seeing_correctness(
             .await;
         assert_eq!(code(&twice), Code::FailedPrecondition);
 
-        let summary = client
-            .get_test_summary(authed(
-                pb::GetTestSummaryRequest {
-                    test_id: assigned.test.id,
-                    user_id: 0,
-                },
-                &app.learner_token(),
-            ))
-            .await
-            .unwrap()
-            .into_inner()
-            .summary
-            .unwrap();
+        let summary = app.learner_summary(assigned.test.id).await;
         assert_eq!(
             (summary.number_of_tries, summary.number_of_tries_left),
             (2, 1)
@@ -355,21 +343,7 @@ async fn fifty_parallel_starts_by_one_learner_open_one_attempt_and_use_one_try()
             app.backend
         );
 
-        let summary = app
-            .client
-            .clone()
-            .get_test_summary(authed(
-                pb::GetTestSummaryRequest {
-                    test_id: assigned.test.id,
-                    user_id: 0,
-                },
-                &app.learner_token(),
-            ))
-            .await
-            .unwrap()
-            .into_inner()
-            .summary
-            .unwrap();
+        let summary = app.learner_summary(assigned.test.id).await;
         assert_eq!(summary.number_of_tries_left, 2, "on {:?}", app.backend);
     })
     .await;

@@ -214,6 +214,22 @@ impl TestApp {
             .await
             .map(|r| r.into_inner())
     }
+
+    /// The demo learner's own summary of a test: tries used and left.
+    pub async fn learner_summary(&self, test_id: i64) -> pb::TestSummary {
+        let request = pb::GetTestSummaryRequest {
+            test_id,
+            user_id: 0,
+        };
+        self.client
+            .clone()
+            .get_test_summary(authed(request, &self.learner_token()))
+            .await
+            .expect("the learner's summary")
+            .into_inner()
+            .summary
+            .expect("a summary")
+    }
 }
 
 /// Answers to the test's first `number_of_questions` questions, the first
