@@ -16,11 +16,11 @@ pub mod store;
 use std::fmt;
 use std::path::PathBuf;
 
-use portal_kit::ServiceError;
-use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::db::{Database, Migrations};
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
-use portal_kit::token::{KeyError, Subject, TokenIssuer, TokenVerifier};
+use portal_kit::start::StartError;
+use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use tonic::service::Routes;
@@ -64,36 +64,9 @@ impl fmt::Debug for AuthSettings {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("access-token keys: {0}")]
-    Keys(#[from] KeyError),
-    #[error(
-        "the private key (PORTAL_JWT_PRIVATE_KEY_FILE) signs tokens the public key (PORTAL_JWT_PUBLIC_KEY_FILE) does not verify"
-    )]
-    KeyMismatch,
-    #[error("auth database: {0}")]
-    Database(#[from] DbError),
-    #[error("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces")]
-    AdminLogin,
-    #[error("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters")]
-    AdminPassword,
-    #[error("tidying the auth database at start (title and login keys, unused devices): {0}")]
-    Housekeeping(#[source] ServiceError),
-    #[error("preparing password hashing: {0}")]
-    Hashing(#[source] ServiceError),
-    #[error("creating the bootstrap admin: {0}")]
-    Admin(#[source] ServiceError),
-    #[error("loading demo data: {0}")]
-    Demo(#[source] ServiceError),
-}
-
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    Migrations {
-        sqlite: sqlx::migrate!("migrations/sqlite"),
-        postgres: sqlx::migrate!("migrations/postgres"),
-    }
+    portal_kit::migrations!()
 }
 
 /// Connects, migrates, creates the bootstrap admin and demo data if asked, and
@@ -102,34 +75,45 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let issuer = TokenIssuer::from_pem_file(&settings.private_key_file)?;
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
     check_key_pair(&issuer, &verifier)?;
-    let admin_login = Login::parse(&settings.admin_login).map_err(|_| StartError::AdminLogin)?;
+    let admin_login = Login::parse(&settings.admin_login).map_err(|_| {
+        StartError::Setting("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces".into())
+    })?;
     let admin_password = match settings.admin_password.as_deref() {
-        Some(password) => Some(Password::parse(password).map_err(|_| StartError::AdminPassword)?),
+        Some(password) => Some(Password::parse(password).map_err(|_| {
+            StartError::Setting("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters".into())
+        })?),
         None => None,
     };
 
-    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let database = Database::connect(&settings.database_url, &migrations())
+        .await
+        .map_err(StartError::database("auth"))?;
     let store = Store::new(database.pool, database.backend);
     store
         .key_department_titles()
         .await
-        .map_err(StartError::Housekeeping)?;
-    store.key_logins().await.map_err(StartError::Housekeeping)?;
+        .map_err(StartError::step(HOUSEKEEPING))?;
+    store
+        .key_logins()
+        .await
+        .map_err(StartError::step(HOUSEKEEPING))?;
     let forgotten = store
         .purge_unused_devices(portal_kit::db::now_millis())
         .await
-        .map_err(StartError::Housekeeping)?;
+        .map_err(StartError::step(HOUSEKEEPING))?;
     if forgotten > 0 {
         tracing::info!(forgotten, "forgot devices unused for a year");
     }
-    let passwords = Passwords::new().await.map_err(StartError::Hashing)?;
+    let passwords = Passwords::new()
+        .await
+        .map_err(StartError::step("preparing password hashing"))?;
     bootstrap::admin(&store, &passwords, &admin_login, admin_password)
         .await
-        .map_err(StartError::Admin)?;
+        .map_err(StartError::step("creating the bootstrap admin"))?;
     if settings.seed_demo {
         bootstrap::demo(&store, &passwords, &admin_login)
             .await
-            .map_err(StartError::Demo)?;
+            .map_err(StartError::step("loading demo data"))?;
     }
 
     let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
@@ -150,6 +134,13 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     Ok(Routes::new(service).add_service(revocation))
 }
 
+const HOUSEKEEPING: &str =
+    "tidying the auth database at start (title and login keys, unused devices)";
+
+fn key_mismatch() -> StartError {
+    StartError::Setting("the private key (PORTAL_JWT_PRIVATE_KEY_FILE) signs tokens the public key (PORTAL_JWT_PUBLIC_KEY_FILE) does not verify".into())
+}
+
 fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), StartError> {
     let probe = Subject {
         user_id: 0,
@@ -161,9 +152,6 @@ fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), 
         departments: Vec::new(),
         access_version: 0,
     };
-    let token = issuer.issue(probe).map_err(|_| StartError::KeyMismatch)?;
-    verifier
-        .verify(&token)
-        .map(|_| ())
-        .ok_or(StartError::KeyMismatch)
+    let token = issuer.issue(probe).map_err(|_| key_mismatch())?;
+    verifier.verify(&token).map(|_| ()).ok_or_else(key_mismatch)
 }

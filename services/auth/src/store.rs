@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use portal_kit::db::{Backend, Keyed, now_millis, rekey};
+use portal_kit::db::{Backend, Keyed, conflict_on_unique, now_millis, rekey};
 use portal_kit::revocation::Changes;
 use portal_kit::text::name_key;
 use portal_kit::token::Subject;
@@ -694,7 +694,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await
-        .map_err(conflict_on_unique(MSG_LOGIN_TAKEN))?;
+        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
         write_user_links(&mut tx, id, profile).await?;
         let user = user(&mut tx, id)
             .await?
@@ -741,7 +741,7 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await
-        .map_err(conflict_on_unique(MSG_LOGIN_TAKEN))?;
+        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
         if let Some(hash) = password {
             sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
                 .bind(hash.as_str())
@@ -888,7 +888,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await
-        .map_err(conflict_on_unique(MSG_TITLE_TAKEN))?;
+        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_TITLE_TAKEN)))?;
         write_links(&mut tx, Link::DepartmentUsers, id, &draft.members).await?;
         let department = department_with_members(&mut tx, id)
             .await?
@@ -914,7 +914,9 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await
-                .map_err(conflict_on_unique(MSG_TITLE_TAKEN))?
+                .map_err(|error| {
+                    conflict_on_unique(error, || ServiceError::conflict(MSG_TITLE_TAKEN))
+                })?
                 .rows_affected();
         if updated == 0 {
             return Err(ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND));
@@ -1188,18 +1190,6 @@ async fn write_user_links(
     write_links(conn, Link::UserDepartments, user_id, &profile.departments).await?;
     write_links(conn, Link::UserPositions, user_id, &profile.positions).await?;
     write_links(conn, Link::UserRights, user_id, &profile.rights).await
-}
-
-/// A write's unique violation as the conflict `message` names: a login or a
-/// department title, each its table's only unique column. The unique index is
-/// the one check, so concurrent writers cannot both pass it.
-fn conflict_on_unique(message: &'static str) -> impl Fn(sqlx::Error) -> ServiceError {
-    move |error| match &error {
-        sqlx::Error::Database(database) if database.is_unique_violation() => {
-            ServiceError::conflict(message)
-        }
-        _ => error.into(),
-    }
 }
 
 async fn user(conn: &mut AnyConnection, id: i64) -> ServiceResult<Option<UserRecord>> {

@@ -13,11 +13,11 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::ServiceError;
-use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::db::{Database, Migrations};
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
-use portal_kit::token::{KeyError, TokenVerifier};
+use portal_kit::start::StartError;
+use portal_kit::token::TokenVerifier;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -45,24 +45,9 @@ pub struct EducationSettings {
     pub seed_demo: bool,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("access-token keys: {0}")]
-    Keys(#[from] KeyError),
-    #[error("education database: {0}")]
-    Database(#[from] DbError),
-    #[error("loading demo courses: {0}")]
-    Demo(#[source] ServiceError),
-    #[error("cleaning stored articles again: {0}")]
-    Reclean(#[source] ServiceError),
-}
-
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    Migrations {
-        sqlite: sqlx::migrate!("migrations/sqlite"),
-        postgres: sqlx::migrate!("migrations/postgres"),
-    }
+    portal_kit::migrations!()
 }
 
 /// Connects, migrates, loads demo courses if asked, and returns the service's
@@ -70,7 +55,9 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let database = Database::connect(&settings.database_url, &migrations())
+        .await
+        .map_err(StartError::database("education"))?;
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
     // Content stored under older rules (frames from anywhere, links in the
@@ -78,14 +65,14 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let recleaned = store
         .reclean_articles(|html| cleaner.clean(html))
         .await
-        .map_err(StartError::Reclean)?;
+        .map_err(StartError::step("cleaning stored articles again"))?;
     if recleaned > 0 {
         tracing::info!(articles = recleaned, "article content cleaned again");
     }
     if settings.seed_demo {
         demo::load(&store, &cleaner)
             .await
-            .map_err(StartError::Demo)?;
+            .map_err(StartError::step("loading demo courses"))?;
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
@@ -96,21 +83,10 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
 
 #[cfg(test)]
 mod tests {
-    use portal_kit::testing::{TestDatabase, backends};
-
     use super::*;
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {
-        for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &migrations())
-                .await
-                .expect("first start");
-            database.migrate(&migrations()).await.expect("second run");
-            Database::connect(&db.url, &migrations())
-                .await
-                .expect("restart");
-        }
+        portal_kit::testing::assert_migrations_apply_twice(&migrations()).await;
     }
 }

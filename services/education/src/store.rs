@@ -26,7 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use portal_kit::db::Backend;
+use portal_kit::db::{Backend, WriteError, retry_on_collision};
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments, AnyRow};
@@ -174,32 +174,6 @@ pub struct QuestionStats {
     pub answered: i64,
     pub correct: i64,
 }
-
-/// Why a write transaction stopped: a refusal, or a collision on a unique index
-/// with a concurrent writer, after which it is run again.
-enum TxError {
-    Collided,
-    Refused(ServiceError),
-}
-
-impl From<sqlx::Error> for TxError {
-    fn from(error: sqlx::Error) -> Self {
-        match &error {
-            sqlx::Error::Database(database) if database.is_unique_violation() => TxError::Collided,
-            _ => TxError::Refused(error.into()),
-        }
-    }
-}
-
-impl From<ServiceError> for TxError {
-    fn from(error: ServiceError) -> Self {
-        TxError::Refused(error)
-    }
-}
-
-/// Each collision means a concurrent writer took a try; a user has at most
-/// `number_of_tries` of them, so this bound is never reached in practice.
-const MAX_COLLISIONS: usize = 1_000;
 
 const ARTICLE_COLUMNS: &str =
     "SELECT a.id, a.title, a.description, a.content, a.date_deadline, a.test_id FROM articles a";
@@ -609,41 +583,34 @@ impl Store {
         now: i64,
         draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
     ) -> ServiceResult<OpenAttempt> {
-        for _ in 0..MAX_COLLISIONS {
+        let draw = &draw;
+        retry_on_collision(|| async move {
             let mut tx = self.write().await?;
-            let attempt: Result<OpenAttempt, TxError> = async {
-                if let Some(open) = open_attempt(&mut tx, test.id, user_id, now).await? {
-                    return Ok(open);
-                }
-                let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
-                match take_try(&mut tx, test, user_id, now, drawn.len()).await? {
-                    Some(id) => {
-                        insert_attempt_questions(&mut tx, id, &drawn).await?;
-                        Ok(OpenAttempt {
-                            id,
-                            started_at: now,
-                            question_ids: drawn,
-                        })
+            let open = match open_attempt(&mut tx, test.id, user_id, now).await? {
+                Some(open) => open,
+                None => {
+                    let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
+                    match take_try(&mut tx, test, user_id, now, drawn.len()).await? {
+                        Some(id) => {
+                            insert_attempt_questions(&mut tx, id, &drawn).await?;
+                            OpenAttempt {
+                                id,
+                                started_at: now,
+                                question_ids: drawn,
+                            }
+                        }
+                        // Either no try is left or, on PostgreSQL, a parallel start
+                        // committed its attempt after this transaction looked.
+                        None => open_attempt(&mut tx, test.id, user_id, now)
+                            .await?
+                            .ok_or_else(|| ServiceError::conflict(MSG_NO_TRIES_LEFT))?,
                     }
-                    // Either no try is left or, on PostgreSQL, a parallel start
-                    // committed its attempt after this transaction looked.
-                    None => match open_attempt(&mut tx, test.id, user_id, now).await? {
-                        Some(open) => Ok(open),
-                        None => Err(ServiceError::conflict(MSG_NO_TRIES_LEFT).into()),
-                    },
                 }
-            }
-            .await;
-            match attempt {
-                Ok(open) => {
-                    tx.commit().await?;
-                    return Ok(open);
-                }
-                Err(TxError::Collided) => continue,
-                Err(TxError::Refused(error)) => return Err(error),
-            }
-        }
-        Err(ServiceError::internal("too many concurrent tries collided"))
+            };
+            tx.commit().await?;
+            Ok(open)
+        })
+        .await
     }
 
     /// Scores `submission` for the chosen attempt and records the result, all in
@@ -657,20 +624,14 @@ impl Store {
         departments: &[i64],
         now: i64,
     ) -> ServiceResult<Completed> {
-        for _ in 0..MAX_COLLISIONS {
+        retry_on_collision(|| async move {
             let mut tx = self.write().await?;
-            let attempt =
-                complete(&mut tx, test, user_id, choice, submission, departments, now).await;
-            match attempt {
-                Ok(completed) => {
-                    tx.commit().await?;
-                    return Ok(completed);
-                }
-                Err(TxError::Collided) => continue,
-                Err(TxError::Refused(error)) => return Err(error),
-            }
-        }
-        Err(ServiceError::internal("too many concurrent tries collided"))
+            let completed =
+                complete(&mut tx, test, user_id, choice, submission, departments, now).await?;
+            tx.commit().await?;
+            Ok(completed)
+        })
+        .await
     }
 
     // --- Results and statistics ---
@@ -1110,7 +1071,7 @@ async fn take_try(
     user_id: i64,
     now: i64,
     points_possible: usize,
-) -> Result<Option<i64>, TxError> {
+) -> Result<Option<i64>, WriteError> {
     Ok(sqlx::query_scalar(
         "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) \
          SELECT t.id, $1, COUNT(a.id) + 1, $2, $3 FROM tests t \
@@ -1158,7 +1119,7 @@ async fn complete(
     submission: &Submission,
     departments: &[i64],
     now: i64,
-) -> Result<Completed, TxError> {
+) -> Result<Completed, WriteError> {
     let (attempt_id, asked) = match choice {
         AttemptChoice::Started(attempt_id) => {
             let owner: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(

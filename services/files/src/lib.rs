@@ -22,15 +22,15 @@ pub mod store;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use portal_kit::ServiceError;
-use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::db::{Database, Migrations};
 use portal_kit::revocation::AccessVersions;
-use portal_kit::token::{KeyError, TokenVerifier};
+use portal_kit::start::StartError;
+use portal_kit::token::TokenVerifier;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
 pub use crate::blobs::Blobs;
-use crate::links::{LinkKeyError, LinkKeys};
+use crate::links::LinkKeys;
 use crate::models::Models;
 pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
@@ -66,24 +66,9 @@ pub struct FilesSettings {
     pub link_lifetime: Duration,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("access-token keys: {0}")]
-    Keys(#[from] KeyError),
-    #[error("download-link keys: {0}")]
-    LinkKeys(#[from] LinkKeyError),
-    #[error("files database: {0}")]
-    Database(#[from] DbError),
-    #[error("loading demo documentation: {0}")]
-    Demo(#[source] ServiceError),
-}
-
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    Migrations {
-        sqlite: sqlx::migrate!("migrations/sqlite"),
-        postgres: sqlx::migrate!("migrations/postgres"),
-    }
+    portal_kit::migrations!()
 }
 
 /// Connects and migrates the database, loads the demo documentation if asked,
@@ -91,8 +76,11 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)?;
-    let database = Database::connect(&settings.database_url, &migrations()).await?;
+    let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)
+        .map_err(|error| StartError::Setting(format!("download-link keys: {error}")))?;
+    let database = Database::connect(&settings.database_url, &migrations())
+        .await
+        .map_err(StartError::database("files"))?;
     let store = Store::new(database.pool);
     let rpc = FilesRpc::new(
         store.clone(),
@@ -103,7 +91,9 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         settings.limits,
     );
     if settings.seed_demo {
-        demo::load(&store, &rpc).await.map_err(StartError::Demo)?;
+        demo::load(&store, &rpc)
+            .await
+            .map_err(StartError::step("loading demo documentation"))?;
     }
     // Upload messages carry at most 1 MiB: tonic's 4 MiB decode limit holds them.
     let service = FilesServiceServer::with_interceptor(rpc, verifier);
@@ -112,21 +102,10 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
 
 #[cfg(test)]
 mod tests {
-    use portal_kit::testing::{TestDatabase, backends};
-
     use super::*;
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {
-        for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &migrations())
-                .await
-                .expect("first start");
-            database.migrate(&migrations()).await.expect("second run");
-            Database::connect(&db.url, &migrations())
-                .await
-                .expect("restart");
-        }
+        portal_kit::testing::assert_migrations_apply_twice(&migrations()).await;
     }
 }

@@ -10,7 +10,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Connection, Executor};
 
-use crate::ServiceResult;
+use crate::{ServiceError, ServiceResult};
 
 /// How long a pooled connection may sit idle before it is pinged when handed out.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
@@ -108,6 +108,89 @@ impl Database {
     }
 }
 
+/// A service's [`Migrations`], from `migrations/sqlite` and `migrations/postgres`
+/// of the crate that invokes it.
+#[macro_export]
+macro_rules! migrations {
+    () => {
+        $crate::db::Migrations {
+            sqlite: ::sqlx::migrate!("migrations/sqlite"),
+            postgres: ::sqlx::migrate!("migrations/postgres"),
+        }
+    };
+}
+
+/// Whether a write was refused by a unique index: the one check that holds
+/// against concurrent writers, so a write is tried and this read from its error.
+pub fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(database) if database.is_unique_violation())
+}
+
+/// Whether a write was refused by a foreign key.
+pub fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(database) if database.is_foreign_key_violation())
+}
+
+/// A write's error: a unique violation as the conflict `conflict` makes (a
+/// login, a title taken), anything else as it is.
+pub fn conflict_on_unique(
+    error: sqlx::Error,
+    conflict: impl FnOnce() -> ServiceError,
+) -> ServiceError {
+    if is_unique_violation(&error) {
+        conflict()
+    } else {
+        error.into()
+    }
+}
+
+/// Why a write transaction stopped: a refusal, or a collision on a unique index
+/// with a concurrent writer, after which [`retry_on_collision`] runs it again.
+#[derive(Debug)]
+pub enum WriteError {
+    Collided,
+    Refused(ServiceError),
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(error: sqlx::Error) -> Self {
+        if is_unique_violation(&error) {
+            WriteError::Collided
+        } else {
+            WriteError::Refused(error.into())
+        }
+    }
+}
+
+impl From<ServiceError> for WriteError {
+    fn from(error: ServiceError) -> Self {
+        WriteError::Refused(error)
+    }
+}
+
+/// Each collision means a concurrent writer's transaction committed first, so a
+/// run that collides this often is a defect, not contention.
+const MAX_COLLISIONS: usize = 1_000;
+
+/// Runs a write transaction (`run` begins and commits it) until it does not
+/// collide with a concurrent writer on a unique index (PostgreSQL's writers do
+/// not queue as SQLite's do).
+pub async fn retry_on_collision<T, F>(mut run: impl FnMut() -> F) -> ServiceResult<T>
+where
+    F: Future<Output = Result<T, WriteError>>,
+{
+    for _ in 0..MAX_COLLISIONS {
+        match run().await {
+            Ok(done) => return Ok(done),
+            Err(WriteError::Collided) => continue,
+            Err(WriteError::Refused(error)) => return Err(error),
+        }
+    }
+    Err(ServiceError::internal(
+        "too many concurrent writes collided",
+    ))
+}
+
 /// A table whose rows carry a uniquely indexed key computed in Rust from a
 /// text: names unique as people read them (SQLite's `lower` folds only ASCII).
 pub struct Keyed {
@@ -149,7 +232,7 @@ pub async fn rekey(
         .await;
         match updated {
             Ok(_) => {}
-            Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+            Err(error) if is_unique_violation(&error) => {
                 tracing::warn!(table, id, %value, "another row reads the same; rename one of them");
             }
             Err(error) => return Err(error.into()),

@@ -11,6 +11,7 @@ pub mod net;
 pub mod revocation;
 pub mod rich_text;
 pub mod serve;
+pub mod start;
 pub mod telemetry;
 pub mod text;
 pub mod token;

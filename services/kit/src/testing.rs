@@ -499,3 +499,18 @@ pub fn assert_defused(attack: &str, stored: &str) {
         }
     }
 }
+
+/// A service's migrations apply on a fresh database of every backend, run again
+/// as no-ops, and let the service connect once more (a restart).
+pub async fn assert_migrations_apply_twice(migrations: &crate::db::Migrations) {
+    for backend in backends() {
+        let db = TestDatabase::new(backend).await;
+        let database = crate::db::Database::connect(&db.url, migrations)
+            .await
+            .expect("first start");
+        database.migrate(migrations).await.expect("second run");
+        crate::db::Database::connect(&db.url, migrations)
+            .await
+            .expect("restart");
+    }
+}

@@ -14,11 +14,11 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::ServiceError;
-use portal_kit::db::{Database, DbError, Migrations};
+use portal_kit::db::{Database, Migrations};
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
-use portal_kit::token::{KeyError, TokenVerifier};
+use portal_kit::start::StartError;
+use portal_kit::token::TokenVerifier;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -45,24 +45,9 @@ pub struct WikiSettings {
     pub seed_demo: bool,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("access-token keys: {0}")]
-    Keys(#[from] KeyError),
-    #[error("wiki database: {0}")]
-    Database(#[from] DbError),
-    #[error("keying reference names or cleaning instructions at start: {0}")]
-    Housekeeping(#[source] ServiceError),
-    #[error("loading demo equipment: {0}")]
-    Demo(#[source] ServiceError),
-}
-
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    Migrations {
-        sqlite: sqlx::migrate!("migrations/sqlite"),
-        postgres: sqlx::migrate!("migrations/postgres"),
-    }
+    portal_kit::migrations!()
 }
 
 /// Connects, migrates, loads demo equipment if asked, and returns the
@@ -70,26 +55,29 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(&settings.database_url, &migrations()).await?;
-    let store = Store::new(database.pool);
-    store
-        .key_reference_names()
+    let database = Database::connect(&settings.database_url, &migrations())
         .await
-        .map_err(StartError::Housekeeping)?;
+        .map_err(StartError::database("wiki"))?;
+    let store = Store::new(database.pool);
+    store.key_reference_names().await.map_err(StartError::step(
+        "keying reference names or cleaning instructions at start",
+    ))?;
     let sanitizer = Sanitizer::new(&settings.public_url);
     // Instructions stored under older rules (links opening in the same tab,
     // frames without a sandbox) are cleaned again under today's.
     let recleaned = store
         .reclean_instructions(|html| sanitizer.clean_again(html))
         .await
-        .map_err(StartError::Housekeeping)?;
+        .map_err(StartError::step(
+            "keying reference names or cleaning instructions at start",
+        ))?;
     if recleaned > 0 {
         tracing::info!(models = recleaned, "instructions cleaned again");
     }
     if settings.seed_demo {
         demo::load(&store, &sanitizer)
             .await
-            .map_err(StartError::Demo)?;
+            .map_err(StartError::step("loading demo equipment"))?;
     }
     let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -105,16 +93,7 @@ mod tests {
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {
-        for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &migrations())
-                .await
-                .expect("first start");
-            database.migrate(&migrations()).await.expect("second run");
-            Database::connect(&db.url, &migrations())
-                .await
-                .expect("restart");
-        }
+        portal_kit::testing::assert_migrations_apply_twice(&migrations()).await;
     }
 
     #[tokio::test]

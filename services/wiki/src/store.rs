@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use portal_kit::db::{Keyed, rekey};
+use portal_kit::db::{Keyed, is_foreign_key_violation, is_unique_violation, rekey};
 use portal_kit::rich_text;
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
@@ -196,14 +196,6 @@ fn sees_model(scope: &Scope, first: usize) -> Option<(String, &[i64])> {
 fn placeholders(first: usize, count: usize) -> String {
     let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
     format!("({})", list.join(", "))
-}
-
-fn is_unique_violation(error: &sqlx::Error) -> bool {
-    matches!(error, sqlx::Error::Database(database) if database.is_unique_violation())
-}
-
-fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
-    matches!(error, sqlx::Error::Database(database) if database.is_foreign_key_violation())
 }
 
 /// A write's error: a unique or foreign-key violation as the caller's message,
