@@ -19,10 +19,10 @@ use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
 use tonic::{Request, Response, Status};
 
-use crate::domain::article::{ArticleDraft, ContentCleaner, MSG_ARTICLE_NOT_FOUND};
+use crate::domain::article::{ArticleDraft, ContentCleaner};
 use crate::domain::attempt::{MSG_EMPTY_TEST, Submission, draw, expires_at, shuffled};
 use crate::domain::compliance::{Standing, standing};
-use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
+use crate::domain::course::CourseDraft;
 use crate::domain::date::Day;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
@@ -94,8 +94,7 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .article(viewer, request.get_ref().article_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_ARTICLE_NOT_FOUND))?;
+            .await?;
         reply(pb::GetArticleResponse {
             article: Some(article(found)),
         })
@@ -107,10 +106,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::ListArticlesByCourseResponse> {
         let viewer = viewer(&Caller::of(&request))?;
         let course_id = request.get_ref().course_id;
-        self.store
-            .course(viewer, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+        self.store.course(viewer, course_id).await?;
         let articles = self.store.course_articles(course_id).await?;
         reply(pb::ListArticlesByCourseResponse {
             articles: articles.into_iter().map(article).collect(),
@@ -191,8 +187,7 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .course(viewer, request.get_ref().course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+            .await?;
         reply(pb::GetCourseResponse {
             course: Some(course(found)),
         })
@@ -204,11 +199,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::GetFullCourseInfoResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
         let course_id = request.get_ref().course_id;
-        let found = self
-            .store
-            .course(Viewer::Everything, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+        let found = self.store.course(Viewer::Everything, course_id).await?;
         let user_ids = self.store.course_assignees(course_id).await?;
         let articles = self.store.course_articles(course_id).await?;
         reply(pb::GetFullCourseInfoResponse {
@@ -304,10 +295,7 @@ impl EducationService for EducationRpc {
         request: Request<pb::GetTestRequest>,
     ) -> RpcResult<pb::GetTestResponse> {
         let viewer = viewer(&Caller::of(&request))?;
-        let test = self
-            .store
-            .visible_test(viewer, request.get_ref().test_id)
-            .await?;
+        let test = self.store.test(viewer, request.get_ref().test_id).await?;
         reply(pb::GetTestResponse {
             test: Some(test_info(test)),
         })
@@ -321,8 +309,7 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .article(viewer, request.get_ref().article_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_ARTICLE_NOT_FOUND))?;
+            .await?;
         let tests = self.store.tests_of_article(&found).await?;
         reply(pb::ListTestsByArticleResponse {
             tests: tests.into_iter().map(test_info).collect(),
@@ -337,7 +324,7 @@ impl EducationService for EducationRpc {
         let user_id = subject_user(&caller, request.get_ref().user_id)?;
         let test = self
             .store
-            .visible_test(viewer(&caller)?, request.get_ref().test_id)
+            .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
         let used = self.store.tries_used(test.id, user_id).await?;
         reply(pb::GetTestSummaryResponse {
@@ -414,7 +401,7 @@ impl EducationService for EducationRpc {
         let user_id = caller.user_id()?;
         let test = self
             .store
-            .visible_test(viewer(&caller)?, request.get_ref().test_id)
+            .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
         let questions = self.store.full_questions(test.id).await?;
         if questions.is_empty() {
@@ -454,10 +441,7 @@ impl EducationService for EducationRpc {
         if message.user_id != 0 && message.user_id != claims.user_id {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
-        let test = self
-            .store
-            .visible_test(viewer(&caller)?, message.test_id)
-            .await?;
+        let test = self.store.test(viewer(&caller)?, message.test_id).await?;
         let submission = Submission::parse(
             message
                 .question_with_answers
@@ -498,7 +482,7 @@ impl EducationService for EducationRpc {
         Caller::of(&request).require(Right::EducationManagement)?;
         let test = self
             .store
-            .visible_test(Viewer::Everything, request.get_ref().test_id)
+            .test(Viewer::Everything, request.get_ref().test_id)
             .await?;
         let questions = self.store.full_questions(test.id).await?;
         reply(pb::GetFullTestResponse {
@@ -535,11 +519,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::GetCourseComplianceResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
         let course_id = request.get_ref().course_id;
-        let found = self
-            .store
-            .course(Viewer::Everything, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+        let found = self.store.course(Viewer::Everything, course_id).await?;
         let tests = self.store.course_test_ids(course_id).await?;
         let mut passed = self.store.passed_by_assignees(course_id).await?;
         let today = Day::today();
@@ -582,7 +562,7 @@ impl EducationService for EducationRpc {
         Caller::of(&request).require(Right::EducationManagement)?;
         let test = self
             .store
-            .visible_test(Viewer::Everything, request.get_ref().test_id)
+            .test(Viewer::Everything, request.get_ref().test_id)
             .await?;
         let stats = self.store.question_stats(test.id).await?;
         reply(pb::GetQuestionAnalysisResponse {
