@@ -2,10 +2,14 @@
 //! per attempt, attempts scored on the server, results and statistics.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`domain`] the types that cannot be invalid and
-//! the rules; [`store`] the queries; [`demo`] the demo courses;
-//! `migrations/{sqlite,postgres}` the schema.
+//! check → parse → store or use case → map); [`convert`] maps records to the
+//! contract's messages; [`app`] the use cases that take more than one store
+//! call, and the start-up housekeeping; [`domain`] the types that cannot be
+//! invalid and the rules; [`store`] the queries, one module per aggregate;
+//! [`demo`] the demo courses; `migrations/{sqlite,postgres}` the schema.
 
+pub mod app;
+pub mod convert;
 pub mod demo;
 pub mod domain;
 pub mod rpc;
@@ -60,15 +64,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
         .map_err(StartError::database("education"))?;
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
-    // Content stored under older rules (frames from anywhere, links in the
-    // same tab) is cleaned again under today's.
-    let recleaned = store
-        .reclean_articles(|html| cleaner.clean(html))
+    app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
-    if recleaned > 0 {
-        tracing::info!(articles = recleaned, "article content cleaned again");
-    }
     if settings.seed_demo {
         demo::load(&store, &cleaner)
             .await
