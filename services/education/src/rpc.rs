@@ -105,6 +105,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::ListArticlesByCourseResponse> {
         let viewer = viewer(&Caller::of(&request))?;
         let course_id = request.get_ref().course_id;
+        // Only a course the caller may see lists its articles: NOT_FOUND else.
         self.store.course(viewer, course_id).await?;
         let articles = self.store.course_articles(course_id).await?;
         reply(pb::ListArticlesByCourseResponse {

@@ -2,14 +2,14 @@
 //! driver, one module per aggregate, named as its domain module.
 //!
 //! Reads run on the pool; every write that touches more than one row runs in one
-//! transaction ([`Store::write`]), which checks the links it writes so that an
+//! transaction (`Store::write`), which checks the links it writes so that an
 //! unknown id becomes a Russian message rather than a foreign-key error. On
 //! SQLite write transactions start with `BEGIN IMMEDIATE`, so writers queue on
 //! the busy timeout instead of failing to upgrade a read lock.
 //!
 //! A read of one entity by id answers NOT_FOUND here when there is none, or
 //! when the reader may not see it: a learner's reads ask only for what is
-//! assigned to them (the [`Assignable`] shapes below), never for every row.
+//! assigned to them (the `Assignable` shapes below), never for every row.
 
 mod article;
 mod attempt;
