@@ -23,6 +23,7 @@ use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::start::StartError;
 use portal_kit::token::TokenVerifier;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
+use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -33,10 +34,20 @@ use crate::store::Store;
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.education.v1.EducationService";
 
+/// Education's own part of the `portal` command line.
+#[derive(Clone, Debug, clap::Args)]
+pub struct EducationArgs {
+    /// Hosts besides the portal whose pages articles may frame over https
+    /// (video players), comma-separated, e.g. `rutube.ru,www.youtube.com`; the
+    /// CSP's `frame-src` names the same [default: none, only the portal].
+    #[arg(long, env = "PORTAL_FRAME_HOSTS", value_name = "PORTAL_FRAME_HOSTS", default_value = "", value_parser = FrameHosts::parse)]
+    pub frame_hosts: FrameHosts,
+}
+
 /// What education needs to start.
 #[derive(Clone, Debug)]
 pub struct EducationSettings {
-    pub database_url: String,
+    pub database_url: SecretString,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// `PORTAL_PUBLIC_URL`: articles may frame the portal's own pages.
@@ -59,7 +70,7 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(&settings.database_url, &migrations())
+    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("education"))?;
     let store = Store::new(database.pool, database.backend);
@@ -82,6 +93,22 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(args: &[&str]) -> Result<EducationArgs, String> {
+        portal_kit::config::parse_args(args)
+    }
+
+    #[test]
+    fn frame_hosts_are_a_comma_separated_list_of_host_names() {
+        let args = parse(&["--frame-hosts", "rutube.ru, www.youtube.com"]).unwrap();
+        assert_eq!(args.frame_hosts.hosts(), ["rutube.ru", "www.youtube.com"]);
+        let err = parse(&["--frame-hosts", "https://rutube.ru"]).unwrap_err();
+        assert!(err.contains("PORTAL_FRAME_HOSTS"), "{err}");
+        assert!(
+            parse(&[]).unwrap().frame_hosts.hosts().is_empty(),
+            "frames only from the portal"
+        );
+    }
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {
