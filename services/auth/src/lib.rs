@@ -2,15 +2,13 @@
 //! rights; sign-in with rate limiting, access tokens and rotating refresh tokens.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`sessions`] holds sign-in, refresh and
-//! sign-out; [`domain`] the types that cannot be invalid and the rules;
+//! check → parse → store → map); [`app`] holds sign-in, refresh and sign-out
+//! and the start-up bootstrap; [`domain`] the types that cannot be invalid and the rules;
 //! [`store`] the queries; `migrations/{sqlite,postgres}` the schema.
 
-pub mod bootstrap;
+pub mod app;
 pub mod domain;
-pub mod limits;
 pub mod rpc;
-pub mod sessions;
 pub mod store;
 
 use std::path::PathBuf;
@@ -25,10 +23,10 @@ use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
+use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
 use crate::rpc::{AccessRevocationRpc, AuthRpc};
-use crate::sessions::Sessions;
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
@@ -127,11 +125,11 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let passwords = Passwords::new()
         .await
         .map_err(StartError::step("preparing password hashing"))?;
-    bootstrap::admin(&store, &passwords, &admin_login, admin_password)
+    app::bootstrap::admin(&store, &passwords, &admin_login, admin_password)
         .await
         .map_err(StartError::step("creating the bootstrap admin"))?;
     if settings.seed_demo {
-        bootstrap::demo(&store, &passwords, &admin_login)
+        app::bootstrap::demo(&store, &passwords, &admin_login)
             .await
             .map_err(StartError::step("loading demo data"))?;
     }

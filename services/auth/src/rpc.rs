@@ -23,11 +23,11 @@ use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationSe
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use tonic::{Request, Response, Status};
 
+use crate::app::sessions::{IssuedTokens, Sessions, SignInForm, SignedIn};
 use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
 use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
 use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, UserUpdate};
-use crate::sessions::{IssuedTokens, Sessions, SignInForm, SignedIn};
 use crate::store::{
     DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
     SessionsEnded, StatusRecord, Store, UserRecord, UserUpdated,

@@ -4,12 +4,12 @@ use portal_kit::db::now_millis;
 use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
+use crate::app::limits::SignInLimits;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
 use crate::domain::rate_limit::AttemptKeys;
 use crate::domain::refresh::expires_at;
 use crate::domain::secret::SecretToken;
-use crate::limits::SignInLimits;
 use crate::store::{Rotation, Store};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
