@@ -2,11 +2,16 @@
 //! rights; sign-in with rate limiting, access tokens and rotating refresh tokens.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`app`] holds sign-in, refresh and sign-out
-//! and the start-up bootstrap; [`domain`] the types that cannot be invalid and the rules;
-//! [`store`] the queries; `migrations/{sqlite,postgres}` the schema.
+//! check → parse → app or store → reply), [`convert`] its records to messages;
+//! [`app`] what calls and start-up do beyond one store call (sign-in, refresh
+//! and sign-out, their limits, housekeeping, the bootstrap admin); [`domain`]
+//! the types that cannot be invalid and the rules; [`store`] the queries, one
+//! module per aggregate; [`demo`] the demo data; `migrations/{sqlite,postgres}`
+//! the schema.
 
 pub mod app;
+pub mod convert;
+pub mod demo;
 pub mod domain;
 pub mod rpc;
 pub mod store;
@@ -107,21 +112,9 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         .await
         .map_err(StartError::database("auth"))?;
     let store = Store::new(database.pool, database.backend);
-    store
-        .key_department_titles()
+    app::housekeeping::tidy(&store)
         .await
         .map_err(StartError::step(HOUSEKEEPING))?;
-    store
-        .key_logins()
-        .await
-        .map_err(StartError::step(HOUSEKEEPING))?;
-    let forgotten = store
-        .purge_unused_devices(portal_kit::db::now_millis())
-        .await
-        .map_err(StartError::step(HOUSEKEEPING))?;
-    if forgotten > 0 {
-        tracing::info!(forgotten, "forgot devices unused for a year");
-    }
     let passwords = Passwords::new()
         .await
         .map_err(StartError::step("preparing password hashing"))?;
@@ -129,7 +122,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         .await
         .map_err(StartError::step("creating the bootstrap admin"))?;
     if settings.seed_demo {
-        app::bootstrap::demo(&store, &passwords, &admin_login)
+        demo::load(&store, &passwords, &admin_login)
             .await
             .map_err(StartError::step("loading demo data"))?;
     }

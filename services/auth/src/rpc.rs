@@ -1,5 +1,6 @@
 //! The gRPC face of auth: each call checks its caller, parses the request into
-//! domain types, asks the store or the sessions, and maps the answer back.
+//! domain types, asks the store or the sessions, and answers through
+//! [`crate::convert`].
 //!
 //! Access per call (the contract's comments): Login, RefreshToken and Logout are
 //! public; GetMe, ListDepartments, ListDepartmentsByIds, GetDepartment and the
@@ -13,25 +14,24 @@
 use std::collections::HashSet;
 use std::net::IpAddr;
 
-use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
-use portal_kit::revocation::{AccessVersions, ChangeSource, Changes};
+use portal_kit::revocation::AccessVersions;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use tonic::{Request, Response, Status};
 
-use crate::app::sessions::{IssuedTokens, Sessions, SignInForm, SignedIn};
-use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND};
+use crate::app::sessions::{Sessions, SignInForm};
+use crate::convert;
+use crate::domain::department::DepartmentDraft;
 use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
-use crate::domain::user::{MSG_USER_NOT_FOUND, NewUser, UserUpdate};
-use crate::store::{
-    DepartmentRecord, DepartmentWithMembers, MemberRecord, PositionRecord, RightRecord,
-    SessionsEnded, StatusRecord, Store, UserRecord, UserUpdated,
-};
+use crate::domain::user::{NewUser, UserUpdate};
+use crate::store::Store;
+use crate::store::users::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
     store: Store,
@@ -106,21 +106,8 @@ impl AuthService for AuthRpc {
             password: &password,
             device_token: &device_token,
         };
-        let SignedIn {
-            tokens,
-            device_token,
-        } = self.sessions.sign_in(form, &address).await?;
-        let IssuedTokens {
-            access_token,
-            refresh_token,
-            expires_in,
-        } = tokens;
-        reply(pb::LoginResponse {
-            access_token,
-            refresh_token: refresh_token.into_string(),
-            expires_in,
-            device_token: device_token.into_string(),
-        })
+        let signed_in = self.sessions.sign_in(form, &address).await?;
+        reply(signed_in.into())
     }
 
     async fn refresh_token(
@@ -131,16 +118,7 @@ impl AuthService for AuthRpc {
             .sessions
             .refresh(&request.into_inner().refresh_token)
             .await?;
-        let IssuedTokens {
-            access_token,
-            refresh_token,
-            expires_in,
-        } = tokens;
-        reply(pb::RefreshTokenResponse {
-            access_token,
-            refresh_token: refresh_token.into_string(),
-            expires_in,
-        })
+        reply(tokens.into())
     }
 
     async fn logout(&self, request: Request<pb::LogoutRequest>) -> RpcResult<pb::LogoutResponse> {
@@ -152,18 +130,7 @@ impl AuthService for AuthRpc {
 
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {
         let user_id = Caller::of(&request).user_id()?;
-        let me = self
-            .store
-            .me(user_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
-        reply(pb::GetMeResponse {
-            user: Some(user(me.user)),
-            status: me.status.map(status),
-            departments: me.departments.into_iter().map(department).collect(),
-            positions: me.positions.into_iter().map(position).collect(),
-            rights: me.rights.into_iter().map(right).collect(),
-        })
+        reply(self.store.me(user_id).await?.into())
     }
 
     /// Every department for an admin-type right; a learner's own otherwise.
@@ -179,7 +146,7 @@ impl AuthService for AuthRpc {
             self.store.departments_of(user_id).await?
         };
         reply(pb::ListDepartmentsResponse {
-            departments: departments.into_iter().map(department).collect(),
+            departments: departments.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -200,7 +167,7 @@ impl AuthService for AuthRpc {
         let departments = visible
             .into_iter()
             .filter(|d| wanted.contains(d.id))
-            .map(department)
+            .map(Into::into)
             .collect();
         reply(pb::ListDepartmentsByIdsResponse { departments })
     }
@@ -214,7 +181,7 @@ impl AuthService for AuthRpc {
             departments.retain(|d| own.contains(&d.id));
         }
         reply(pb::ListDepartmentsWithUsersResponse {
-            departments: departments.into_iter().map(department_with_users).collect(),
+            departments: departments.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -227,7 +194,6 @@ impl AuthService for AuthRpc {
         let user_id = caller.user_id()?;
         let department_id = request.get_ref().department_id;
         let found = self.store.department(department_id).await?;
-        let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
         if !caller.is_admin_type() {
             let own = self.store.departments_of(user_id).await?;
             if !own.iter().any(|d| d.id == department_id) {
@@ -235,7 +201,7 @@ impl AuthService for AuthRpc {
             }
         }
         reply(pb::GetDepartmentResponse {
-            department: Some(department(found)),
+            department: Some(found.into()),
         })
     }
 
@@ -250,9 +216,8 @@ impl AuthService for AuthRpc {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
         let found = self.store.department_with_members(department_id).await?;
-        let found = found.ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
         reply(pb::GetDepartmentWithUsersResponse {
-            department: Some(department_with_users(found)),
+            department: Some(found.into()),
         })
     }
 
@@ -270,7 +235,7 @@ impl AuthService for AuthRpc {
             "department created"
         );
         reply(pb::CreateDepartmentResponse {
-            department: Some(department_with_users(created)),
+            department: Some(created.into()),
         })
     }
 
@@ -297,7 +262,7 @@ impl AuthService for AuthRpc {
         );
         self.versions.raise(raised);
         reply(pb::UpdateDepartmentResponse {
-            department: Some(department_with_users(updated)),
+            department: Some(updated.into()),
         })
     }
 
@@ -308,7 +273,7 @@ impl AuthService for AuthRpc {
         Caller::of(&request).claims()?;
         let rights = self.store.rights().await?;
         reply(pb::ListRightsResponse {
-            rights: rights.into_iter().map(right).collect(),
+            rights: rights.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -319,7 +284,7 @@ impl AuthService for AuthRpc {
         Caller::of(&request).claims()?;
         let positions = self.store.positions().await?;
         reply(pb::ListPositionsResponse {
-            positions: positions.into_iter().map(position).collect(),
+            positions: positions.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -330,7 +295,7 @@ impl AuthService for AuthRpc {
         Caller::of(&request).claims()?;
         let statuses = self.store.statuses().await?;
         reply(pb::ListStatusesResponse {
-            statuses: statuses.into_iter().map(status).collect(),
+            statuses: statuses.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -341,7 +306,7 @@ impl AuthService for AuthRpc {
         Caller::of(&request).require(Right::UserManagement)?;
         let users = self.store.users().await?;
         reply(pb::ListUsersResponse {
-            users: users.into_iter().map(user).collect(),
+            users: users.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -351,13 +316,9 @@ impl AuthService for AuthRpc {
     ) -> RpcResult<pb::GetUserResponse> {
         let user_id = request.get_ref().user_id;
         Caller::of(&request).require_self_or(user_id, Right::UserManagement)?;
-        let found = self
-            .store
-            .user(user_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
+        let found = self.store.user(user_id).await?;
         reply(pb::GetUserResponse {
-            user: Some(user(found)),
+            user: Some(found.into()),
         })
     }
 
@@ -375,7 +336,7 @@ impl AuthService for AuthRpc {
             .await?;
         tracing::info!(by = claims.user_id, user_id = created.id, "user created");
         reply(pb::CreateUserResponse {
-            user: Some(user(created)),
+            user: Some(created.into()),
         })
     }
 
@@ -418,72 +379,8 @@ impl AuthService for AuthRpc {
             ),
         }
         reply(pb::UpdateUserResponse {
-            user: Some(user(updated)),
+            user: Some(updated.into()),
         })
-    }
-}
-
-// --- Records to messages ---
-
-fn user(record: UserRecord) -> pb::User {
-    pb::User {
-        id: record.id,
-        name: record.name,
-        surname: record.surname,
-        last_name: record.last_name,
-        login: record.login,
-        email: record.email,
-        status_id: record.status_id.unwrap_or(0),
-        department_ids: record.department_ids,
-        position_ids: record.position_ids,
-        right_ids: record.right_ids,
-        created_at: Some(timestamp_from_millis(record.created_at)),
-    }
-}
-
-fn department(record: DepartmentRecord) -> pb::Department {
-    pb::Department {
-        id: record.id,
-        title: record.title,
-    }
-}
-
-fn member(record: MemberRecord) -> pb::DepartmentMember {
-    pb::DepartmentMember {
-        id: record.id,
-        name: record.name,
-        surname: record.surname,
-        last_name: record.last_name,
-    }
-}
-
-fn department_with_users(record: DepartmentWithMembers) -> pb::DepartmentWithUsers {
-    pb::DepartmentWithUsers {
-        id: record.id,
-        title: record.title,
-        users: record.members.into_iter().map(member).collect(),
-    }
-}
-
-fn status(record: StatusRecord) -> pb::Status {
-    pb::Status {
-        id: record.id,
-        name: record.name,
-        blocks_sign_in: record.blocks_sign_in != 0,
-    }
-}
-
-fn position(record: PositionRecord) -> pb::Position {
-    pb::Position {
-        id: record.id,
-        title: record.title,
-    }
-}
-
-fn right(record: RightRecord) -> pb::Right {
-    pb::Right {
-        id: record.id,
-        name: record.name,
     }
 }
 
@@ -506,25 +403,6 @@ impl AccessRevocationService for AccessRevocationRpc {
         request: Request<pb::ListAccessChangesRequest>,
     ) -> RpcResult<pb::ListAccessChangesResponse> {
         let changes = self.store.changes_since(request.into_inner().since).await?;
-        reply(pb::ListAccessChangesResponse {
-            changes: changes
-                .versions
-                .into_iter()
-                .map(|(user_id, access_version)| pb::AccessChange {
-                    user_id,
-                    access_version,
-                })
-                .collect(),
-            cursor: changes.cursor,
-        })
-    }
-}
-
-/// Auth's own replicas learn versions from the database they share.
-impl ChangeSource for Store {
-    async fn changes_since(&mut self, since: i64) -> Result<Changes, String> {
-        Store::changes_since(self, since)
-            .await
-            .map_err(|error| error.to_string())
+        reply(convert::access_changes(changes))
     }
 }

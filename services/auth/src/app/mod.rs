@@ -1,7 +1,8 @@
 //! What auth does beyond one store call: [`sessions`] (sign-in, refresh,
-//! sign-out) under the sign-in [`limits`], and at start the [`bootstrap`]
-//! admin and demo data.
+//! sign-out) under the sign-in [`limits`], and at every start the
+//! [`housekeeping`] and the [`bootstrap`] admin.
 
 pub mod bootstrap;
+pub mod housekeeping;
 pub mod limits;
 pub mod sessions;

@@ -10,7 +10,8 @@ use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
 use crate::domain::rate_limit::AttemptKeys;
 use crate::domain::refresh::expires_at;
 use crate::domain::secret::SecretToken;
-use crate::store::{Rotation, Store};
+use crate::store::Store;
+use crate::store::sessions::Rotation;
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";

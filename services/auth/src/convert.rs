@@ -1,0 +1,148 @@
+//! Records to messages.
+
+use portal_kit::db::timestamp_from_millis;
+use portal_kit::revocation::Changes;
+use portal_proto::auth::v1 as pb;
+
+use crate::app::sessions::{IssuedTokens, SignedIn};
+use crate::store::departments::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
+use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
+use crate::store::users::{Me, UserRecord};
+
+impl From<SignedIn> for pb::LoginResponse {
+    fn from(signed_in: SignedIn) -> Self {
+        let SignedIn {
+            tokens,
+            device_token,
+        } = signed_in;
+        let IssuedTokens {
+            access_token,
+            refresh_token,
+            expires_in,
+        } = tokens;
+        pb::LoginResponse {
+            access_token,
+            refresh_token: refresh_token.into_string(),
+            expires_in,
+            device_token: device_token.into_string(),
+        }
+    }
+}
+
+impl From<IssuedTokens> for pb::RefreshTokenResponse {
+    fn from(tokens: IssuedTokens) -> Self {
+        let IssuedTokens {
+            access_token,
+            refresh_token,
+            expires_in,
+        } = tokens;
+        pb::RefreshTokenResponse {
+            access_token,
+            refresh_token: refresh_token.into_string(),
+            expires_in,
+        }
+    }
+}
+
+impl From<Me> for pb::GetMeResponse {
+    fn from(me: Me) -> Self {
+        pb::GetMeResponse {
+            user: Some(me.user.into()),
+            status: me.status.map(Into::into),
+            departments: me.departments.into_iter().map(Into::into).collect(),
+            positions: me.positions.into_iter().map(Into::into).collect(),
+            rights: me.rights.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<UserRecord> for pb::User {
+    fn from(record: UserRecord) -> Self {
+        pb::User {
+            id: record.id,
+            name: record.name,
+            surname: record.surname,
+            last_name: record.last_name,
+            login: record.login,
+            email: record.email,
+            status_id: record.status_id.unwrap_or(0),
+            department_ids: record.department_ids,
+            position_ids: record.position_ids,
+            right_ids: record.right_ids,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+        }
+    }
+}
+
+impl From<DepartmentRecord> for pb::Department {
+    fn from(record: DepartmentRecord) -> Self {
+        pb::Department {
+            id: record.id,
+            title: record.title,
+        }
+    }
+}
+
+impl From<MemberRecord> for pb::DepartmentMember {
+    fn from(record: MemberRecord) -> Self {
+        pb::DepartmentMember {
+            id: record.id,
+            name: record.name,
+            surname: record.surname,
+            last_name: record.last_name,
+        }
+    }
+}
+
+impl From<DepartmentWithMembers> for pb::DepartmentWithUsers {
+    fn from(record: DepartmentWithMembers) -> Self {
+        pb::DepartmentWithUsers {
+            id: record.id,
+            title: record.title,
+            users: record.members.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<StatusRecord> for pb::Status {
+    fn from(record: StatusRecord) -> Self {
+        pb::Status {
+            id: record.id,
+            name: record.name,
+            blocks_sign_in: record.blocks_sign_in != 0,
+        }
+    }
+}
+
+impl From<PositionRecord> for pb::Position {
+    fn from(record: PositionRecord) -> Self {
+        pb::Position {
+            id: record.id,
+            title: record.title,
+        }
+    }
+}
+
+impl From<RightRecord> for pb::Right {
+    fn from(record: RightRecord) -> Self {
+        pb::Right {
+            id: record.id,
+            name: record.name,
+        }
+    }
+}
+
+/// `Changes` is kit's, the message the contract's: a function, not a `From`.
+pub fn access_changes(changes: Changes) -> pb::ListAccessChangesResponse {
+    pb::ListAccessChangesResponse {
+        changes: changes
+            .versions
+            .into_iter()
+            .map(|(user_id, access_version)| pb::AccessChange {
+                user_id,
+                access_version,
+            })
+            .collect(),
+        cursor: changes.cursor,
+    }
+}

@@ -1,0 +1,67 @@
+//! Known devices: the browsers each person has signed in on, whose sign-ins
+//! strangers' failed guesses do not hold up (see [`crate::domain::rate_limit`]).
+
+use portal_kit::ServiceResult;
+
+use super::Store;
+use crate::domain::secret::SecretHash;
+
+/// How long a device nobody signs in on stays known: a year.
+const DEVICE_FORGOTTEN_AFTER_MILLIS: i64 = 365 * 24 * 3600 * 1000;
+
+impl Store {
+    /// Whether the browser holding the device token hashed `device` has signed
+    /// in as `user_id` before.
+    pub async fn is_known_device(&self, device: &SecretHash, user_id: i64) -> ServiceResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT user_id FROM known_devices WHERE token_hash = $1 AND user_id = $2",
+        )
+        .bind(device.as_str())
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
+    }
+
+    /// Whether any person has signed in on the browser holding this device token.
+    pub async fn device_exists(&self, device: &SecretHash) -> ServiceResult<bool> {
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT user_id FROM known_devices WHERE token_hash = $1 LIMIT 1")
+                .bind(device.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(found.is_some())
+    }
+
+    /// Notes that `user_id` signed in on the browser holding this device token.
+    pub async fn remember_device(
+        &self,
+        device: &SecretHash,
+        user_id: i64,
+        now: i64,
+    ) -> ServiceResult<()> {
+        sqlx::query(
+            "INSERT INTO known_devices (token_hash, user_id, last_used_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (token_hash, user_id) DO UPDATE SET last_used_at = excluded.last_used_at",
+        )
+        .bind(device.as_str())
+        .bind(user_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets devices nobody has signed in on for a year; run at start, not on
+    /// every sign-in, which is the path a flood contends on.
+    pub async fn purge_unused_devices(&self, now: i64) -> ServiceResult<u64> {
+        let before = now.saturating_sub(DEVICE_FORGOTTEN_AFTER_MILLIS);
+        Ok(
+            sqlx::query("DELETE FROM known_devices WHERE last_used_at < $1")
+                .bind(before)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
+    }
+}

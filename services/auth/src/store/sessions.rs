@@ -1,0 +1,164 @@
+//! Sessions: one family of refresh tokens per sign-in, each token exchanged
+//! once for its successor (see [`crate::domain::refresh`]).
+
+use portal_kit::ServiceResult;
+use sqlx::AnyConnection;
+
+use super::Store;
+use crate::domain::secret::SecretHash;
+
+/// The outcome of exchanging a refresh token for its successor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// The successor is stored; the token sent is used up.
+    Rotated { user_id: i64 },
+    /// The token had been exchanged before: someone holds a copy. Its family is
+    /// now revoked.
+    Reused { user_id: i64, family_id: i64 },
+    /// The user's status blocks sign-in; the family is now revoked.
+    Blocked { user_id: i64 },
+    /// Unknown, expired or already revoked.
+    Invalid,
+}
+
+impl Store {
+    /// Starts a session: a new family holding its first refresh token.
+    pub async fn start_session(
+        &self,
+        user_id: i64,
+        token: &SecretHash,
+        now: i64,
+        expires_at: i64,
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let family_id: i64 = sqlx::query_scalar(
+            "INSERT INTO refresh_families (user_id, created_at, expires_at) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(now)
+        .bind(expires_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        insert_refresh_token(&mut tx, family_id, token, now, expires_at).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Exchanges the token hashed `old` for the one hashed `new`, atomically: the
+    /// first statement claims the old token, so of two concurrent exchanges only
+    /// one succeeds and the other is treated as the reuse it is.
+    pub async fn rotate(
+        &self,
+        old: &SecretHash,
+        new: &SecretHash,
+        now: i64,
+        expires_at: i64,
+    ) -> ServiceResult<Rotation> {
+        let mut tx = self.write().await?;
+        let claimed = sqlx::query(
+            "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
+        )
+        .bind(now)
+        .bind(old.as_str())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        let row: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+            "SELECT t.family_id, t.expires_at, f.user_id, f.revoked_at \
+             FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id WHERE t.token_hash = $1",
+        )
+        .bind(old.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((family_id, token_expires_at, user_id, revoked_at)) = row else {
+            return Ok(Rotation::Invalid);
+        };
+        if revoked_at.is_some() || token_expires_at <= now {
+            tx.commit().await?;
+            return Ok(Rotation::Invalid);
+        }
+        if !claimed {
+            revoke_family(&mut tx, family_id, now).await?;
+            tx.commit().await?;
+            return Ok(Rotation::Reused { user_id, family_id });
+        }
+        let blocked: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(s.blocks_sign_in, 0) FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        if blocked != 0 {
+            revoke_family(&mut tx, family_id, now).await?;
+            tx.commit().await?;
+            return Ok(Rotation::Blocked { user_id });
+        }
+        let extended = sqlx::query(
+            "UPDATE refresh_families SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL",
+        )
+        .bind(expires_at)
+        .bind(family_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if extended != 1 {
+            // Revoked while this exchange waited for the row.
+            return Ok(Rotation::Invalid);
+        }
+        insert_refresh_token(&mut tx, family_id, new, now, expires_at).await?;
+        tx.commit().await?;
+        Ok(Rotation::Rotated { user_id })
+    }
+
+    /// Ends the session the token belongs to; an unknown token ends nothing.
+    pub async fn revoke_session_of(&self, token: &SecretHash, now: i64) -> ServiceResult<bool> {
+        let revoked = sqlx::query(
+            "UPDATE refresh_families SET revoked_at = $1 \
+             WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2)",
+        )
+        .bind(now)
+        .bind(token.as_str())
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(revoked > 0)
+    }
+
+    /// Forgets sessions whose newest token has expired.
+    pub async fn purge_expired_sessions(&self, now: i64) -> ServiceResult<u64> {
+        Ok(
+            sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
+                .bind(now)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
+    }
+}
+
+async fn insert_refresh_token(
+    conn: &mut AnyConnection,
+    family_id: i64,
+    token: &SecretHash,
+    now: i64,
+    expires_at: i64,
+) -> ServiceResult<()> {
+    sqlx::query("INSERT INTO refresh_tokens (family_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+        .bind(family_id)
+        .bind(token.as_str())
+        .bind(now)
+        .bind(expires_at)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+async fn revoke_family(conn: &mut AnyConnection, family_id: i64, now: i64) -> ServiceResult<()> {
+    sqlx::query("UPDATE refresh_families SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+        .bind(now)
+        .bind(family_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! The sign-in attempts the limits of [`crate::domain::rate_limit`] count.
+
+use portal_kit::ServiceResult;
+
+use super::Store;
+use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
+
+impl Store {
+    /// Records an attempt before its password is checked and returns its id with
+    /// what the window holds for its keys, itself and earlier attempts included:
+    /// of parallel attempts, each sees those that started before it.
+    pub async fn begin_sign_in_attempt(
+        &self,
+        keys: &AttemptKeys,
+        now: i64,
+    ) -> ServiceResult<(i64, Counts)> {
+        let mut conn = self.read().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO sign_in_attempts (at, address_key, login_key, device_key) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(now)
+        .bind(keys.address.as_str())
+        .bind(keys.login.as_deref())
+        .bind(keys.device.as_deref())
+        .fetch_one(&mut *conn)
+        .await?;
+        let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
+            "SELECT \
+               COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
+               COALESCE(SUM(CASE WHEN address_key = $2 THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN login_key = $1 THEN at END) \
+             FROM sign_in_attempts \
+             WHERE at > $3 AND id <= $4 AND (login_key = $1 OR address_key = $2)",
+        )
+        .bind(keys.login.as_deref())
+        .bind(keys.address.as_str())
+        .bind(window_start(now))
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?;
+        Ok((
+            id,
+            Counts {
+                login,
+                address,
+                login_oldest_at,
+            },
+        ))
+    }
+
+    pub async fn fail_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+        sqlx::query("UPDATE sign_in_attempts SET failed = 1 WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets an attempt that was right, or never finished.
+    pub async fn forget_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+        sqlx::query("DELETE FROM sign_in_attempts WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets attempts that no window holds any more.
+    pub async fn purge_sign_in_attempts(&self, now: i64) -> ServiceResult<u64> {
+        Ok(sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
+            .bind(window_start(now))
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// Failed attempts with a known device's key within the window.
+    pub async fn device_failures(&self, device_key: &str, now: i64) -> ServiceResult<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sign_in_attempts WHERE device_key = $1 AND failed = 1 AND at > $2",
+        )
+        .bind(device_key)
+        .bind(window_start(now))
+        .fetch_one(&self.pool)
+        .await?)
+    }
+}

@@ -1,0 +1,435 @@
+//! Users: profiles with their departments, positions and rights; what sign-in
+//! reads of a login; updates that end sessions or make tokens stale.
+
+use portal_kit::db::{Backend, Keyed, conflict_on_unique, rekey};
+use portal_kit::{Right, ServiceError, ServiceResult};
+use sqlx::{AnyConnection, FromRow};
+
+use super::access::{raise_access_version, subject};
+use super::departments::DepartmentRecord;
+use super::reference::{PositionRecord, RightRecord, StatusRecord};
+use super::{Link, Store, all_links, check_links, links, write_links};
+use crate::domain::ids::LinkTo;
+use crate::domain::login::LoginKey;
+use crate::domain::password::PasswordHash;
+use crate::domain::user::{MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
+
+#[derive(Clone, Debug, FromRow)]
+struct UserRow {
+    id: i64,
+    name: String,
+    surname: String,
+    last_name: String,
+    login: String,
+    email: String,
+    status_id: Option<i64>,
+    created_at: i64,
+}
+
+/// A user with the ids of their links.
+#[derive(Clone, Debug)]
+pub struct UserRecord {
+    pub id: i64,
+    pub name: String,
+    pub surname: String,
+    pub last_name: String,
+    pub login: String,
+    pub email: String,
+    pub status_id: Option<i64>,
+    pub created_at: i64,
+    pub department_ids: Vec<i64>,
+    pub position_ids: Vec<i64>,
+    pub right_ids: Vec<i64>,
+}
+
+impl UserRecord {
+    fn from_row(
+        row: UserRow,
+        department_ids: Vec<i64>,
+        position_ids: Vec<i64>,
+        right_ids: Vec<i64>,
+    ) -> Self {
+        UserRecord {
+            id: row.id,
+            name: row.name,
+            surname: row.surname,
+            last_name: row.last_name,
+            login: row.login,
+            email: row.email,
+            status_id: row.status_id,
+            created_at: row.created_at,
+            department_ids,
+            position_ids,
+            right_ids,
+        }
+    }
+}
+
+#[derive(Clone, Debug, FromRow)]
+struct MeRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    status_name: Option<String>,
+    blocks_sign_in: Option<i64>,
+}
+
+/// Everything GetMe shows: the user, their status, and their departments,
+/// positions and rights with names.
+#[derive(Clone, Debug)]
+pub struct Me {
+    pub user: UserRecord,
+    pub status: Option<StatusRecord>,
+    pub departments: Vec<DepartmentRecord>,
+    pub positions: Vec<PositionRecord>,
+    pub rights: Vec<RightRecord>,
+}
+
+impl Me {
+    /// `links` are (kind, id, name) rows, departments and positions in reading order.
+    fn from_rows(row: MeRow, links: Vec<(String, i64, String)>) -> Me {
+        let mut me = Me {
+            status: match (row.user.status_id, row.status_name, row.blocks_sign_in) {
+                (Some(id), Some(name), Some(blocks_sign_in)) => Some(StatusRecord {
+                    id,
+                    name,
+                    blocks_sign_in,
+                }),
+                _ => None,
+            },
+            user: UserRecord::from_row(row.user, Vec::new(), Vec::new(), Vec::new()),
+            departments: Vec::new(),
+            positions: Vec::new(),
+            rights: Vec::new(),
+        };
+        for (kind, id, name) in links {
+            match kind.as_str() {
+                "department" => me.departments.push(DepartmentRecord { id, title: name }),
+                "position" => me.positions.push(PositionRecord { id, title: name }),
+                _ /* "right" */ => me.rights.push(RightRecord { id, name }),
+            }
+        }
+        me.rights.sort_by_key(|right| right.id);
+        // A user's link ids are in id order wherever a user is shown.
+        me.user.department_ids = me.departments.iter().map(|d| d.id).collect();
+        me.user.department_ids.sort_unstable();
+        me.user.position_ids = me.positions.iter().map(|p| p.id).collect();
+        me.user.position_ids.sort_unstable();
+        me.user.right_ids = me.rights.iter().map(|r| r.id).collect();
+        me
+    }
+}
+
+/// What sign-in needs to know about a login.
+#[derive(Clone, Debug)]
+pub struct Credentials {
+    pub user_id: i64,
+    pub password_hash: PasswordHash,
+    pub blocked: bool,
+}
+
+/// A user as updated, the sessions the update ended, and the user's new
+/// access version if what their tokens say is no longer true.
+#[derive(Clone, Debug)]
+pub struct UserUpdated {
+    pub user: UserRecord,
+    pub ended: SessionsEnded,
+    pub access_version: Option<i64>,
+}
+
+/// Which of a user's sessions an update ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionsEnded {
+    None,
+    PasswordChanged,
+    Blocked,
+}
+
+const KEYED_LOGINS: Keyed = Keyed {
+    table: "users",
+    text: "login",
+    key: "login_key",
+};
+
+const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users WHERE id = $1";
+
+impl Store {
+    pub async fn count_users(&self) -> ServiceResult<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM users")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
+    pub async fn user_id_by_login(&self, login: &LoginKey) -> ServiceResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM users WHERE login_key = $1")
+                .bind(login.as_str())
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    pub async fn user(&self, id: i64) -> ServiceResult<UserRecord> {
+        let mut conn = self.read().await?;
+        user(&mut conn, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))
+    }
+
+    pub async fn users(&self) -> ServiceResult<Vec<UserRecord>> {
+        let mut conn = self.read().await?;
+        let rows: Vec<UserRow> = sqlx::query_as(
+            "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users \
+             ORDER BY surname, name, id",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut departments = all_links(&mut conn, Link::UserDepartments).await?;
+        let mut positions = all_links(&mut conn, Link::UserPositions).await?;
+        let mut rights = all_links(&mut conn, Link::UserRights).await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let id = row.id;
+                UserRecord::from_row(
+                    row,
+                    departments.remove(&id).unwrap_or_default(),
+                    positions.remove(&id).unwrap_or_default(),
+                    rights.remove(&id).unwrap_or_default(),
+                )
+            })
+            .collect())
+    }
+
+    /// A user as they see themself (GetMe): two queries on one connection, the
+    /// user with their status, then every department, position and right of
+    /// theirs with its name.
+    pub async fn me(&self, id: i64) -> ServiceResult<Me> {
+        let mut conn = self.read().await?;
+        let row: Option<MeRow> = sqlx::query_as(
+            "SELECT u.id, u.name, u.surname, u.last_name, u.login, u.email, u.status_id, u.created_at, \
+             s.name AS status_name, s.blocks_sign_in \
+             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(row) = row else {
+            return Err(ServiceError::not_found(MSG_USER_NOT_FOUND));
+        };
+        // Departments and positions come in the order people read them (title,
+        // then id), as every other list of them; rights are sorted by id below.
+        let links: Vec<(String, i64, String)> = sqlx::query_as(
+            "SELECT 'department', d.id, d.title FROM department_users du \
+             JOIN departments d ON d.id = du.department_id WHERE du.user_id = $1 \
+             UNION ALL SELECT 'position', p.id, p.title FROM user_positions up \
+             JOIN positions p ON p.id = up.position_id WHERE up.user_id = $1 \
+             UNION ALL SELECT 'right', r.id, r.name FROM user_rights ur \
+             JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 \
+             ORDER BY 1, 3, 2",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(Me::from_rows(row, links))
+    }
+
+    /// What sign-in needs to know about the person of `login`, if any.
+    pub async fn credentials(&self, login: &LoginKey) -> ServiceResult<Option<Credentials>> {
+        let row: Option<(i64, String, i64)> = sqlx::query_as(
+            "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0) \
+             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1",
+        )
+        .bind(login.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(user_id, hash, blocked)| Credentials {
+            user_id,
+            password_hash: PasswordHash::from_stored(hash),
+            blocked: blocked != 0,
+        }))
+    }
+
+    /// Creates a user with their links; the login must be free.
+    pub async fn create_user(
+        &self,
+        profile: &Profile,
+        password: &PasswordHash,
+        now: i64,
+    ) -> ServiceResult<UserRecord> {
+        let mut tx = self.write().await?;
+        check_profile_links(&mut tx, profile).await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (name, surname, last_name, login, login_key, email, password_hash, status_id, \
+             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(profile.name.as_str())
+        .bind(profile.surname.as_str())
+        .bind(profile.last_name.as_str())
+        .bind(profile.login.as_str())
+        .bind(profile.login.key().as_str())
+        .bind(profile.email.as_str())
+        .bind(password.as_str())
+        .bind(profile.status_id)
+        .bind(now)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+        write_user_links(&mut tx, id, profile).await?;
+        let user = user(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("a created user vanished"))?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// Replaces a user's profile and links, and their password if one is given.
+    /// A new password or a status that blocks sign-in ends all their sessions.
+    pub async fn update_user(
+        &self,
+        id: i64,
+        profile: &Profile,
+        password: Option<&PasswordHash>,
+        now: i64,
+    ) -> ServiceResult<UserUpdated> {
+        let mut tx = self.write().await?;
+        if self.backend == Backend::Postgres {
+            // Updates queue here, so two admins taking the right from each other
+            // cannot both see the other still holding it (SQLite's BEGIN
+            // IMMEDIATE serialises writers already).
+            sqlx::query("SELECT id FROM rights WHERE name = $1 FOR UPDATE")
+                .bind(Right::UserManagement.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let before = subject(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
+        let blocked = check_profile_links(&mut tx, profile).await?;
+        sqlx::query(
+            "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
+             status_id = $7, updated_at = $8 WHERE id = $9",
+        )
+        .bind(profile.name.as_str())
+        .bind(profile.surname.as_str())
+        .bind(profile.last_name.as_str())
+        .bind(profile.login.as_str())
+        .bind(profile.login.key().as_str())
+        .bind(profile.email.as_str())
+        .bind(profile.status_id)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+        if let Some(hash) = password {
+            sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+                .bind(hash.as_str())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
+            sqlx::query(link.delete_of_owner())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        write_user_links(&mut tx, id, profile).await?;
+        let managers: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
+             JOIN users u ON u.id = ur.user_id LEFT JOIN statuses s ON s.id = u.status_id \
+             WHERE r.name = $1 AND COALESCE(s.blocks_sign_in, 0) = 0",
+        )
+        .bind(Right::UserManagement.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        if managers == 0 {
+            return Err(ServiceError::conflict(MSG_LAST_USER_MANAGER));
+        }
+        let ended = if blocked {
+            SessionsEnded::Blocked
+        } else if password.is_some() {
+            SessionsEnded::PasswordChanged
+        } else {
+            SessionsEnded::None
+        };
+        if ended != SessionsEnded::None {
+            sqlx::query("UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
+                .bind(now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        // Tokens say who the person is and what they may do: once that
+        // changed, or they are blocked, every token signed before is stale.
+        let after = subject(&mut tx, id).await?;
+        let access_version = if blocked || after.as_ref() != Some(&before) {
+            Some(raise_access_version(&mut tx, id, now).await?)
+        } else {
+            None
+        };
+        let user = user(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("an updated user vanished"))?;
+        tx.commit().await?;
+        Ok(UserUpdated {
+            user,
+            ended,
+            access_version,
+        })
+    }
+
+    /// Gives every login the key of [`LoginKey::of`] where it holds another: rows
+    /// keyed before lookalike letters were folded.
+    pub async fn key_logins(&self) -> ServiceResult<()> {
+        rekey(&self.pool, &KEYED_LOGINS, |login| {
+            LoginKey::of(login).as_str().to_owned()
+        })
+        .await
+    }
+}
+
+/// Checks every link of a profile; answers whether its status blocks sign-in.
+async fn check_profile_links(conn: &mut AnyConnection, profile: &Profile) -> ServiceResult<bool> {
+    let mut blocked = false;
+    if let Some(status_id) = profile.status_id {
+        let blocks: Option<i64> =
+            sqlx::query_scalar("SELECT blocks_sign_in FROM statuses WHERE id = $1")
+                .bind(status_id)
+                .fetch_optional(&mut *conn)
+                .await?;
+        blocked = blocks.ok_or_else(|| LinkTo::Status.unknown(status_id))? != 0;
+    }
+    check_links(conn, LinkTo::Department, &profile.departments).await?;
+    check_links(conn, LinkTo::Position, &profile.positions).await?;
+    check_links(conn, LinkTo::Right, &profile.rights).await?;
+    Ok(blocked)
+}
+
+async fn write_user_links(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    profile: &Profile,
+) -> ServiceResult<()> {
+    write_links(conn, Link::UserDepartments, user_id, &profile.departments).await?;
+    write_links(conn, Link::UserPositions, user_id, &profile.positions).await?;
+    write_links(conn, Link::UserRights, user_id, &profile.rights).await
+}
+
+async fn user(conn: &mut AnyConnection, id: i64) -> ServiceResult<Option<UserRecord>> {
+    let row: Option<UserRow> = sqlx::query_as(USER_COLUMNS_BY_ID)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let departments = links(conn, Link::UserDepartments, id).await?;
+    let positions = links(conn, Link::UserPositions, id).await?;
+    let rights = links(conn, Link::UserRights, id).await?;
+    Ok(Some(UserRecord::from_row(
+        row,
+        departments,
+        positions,
+        rights,
+    )))
+}
