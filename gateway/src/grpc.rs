@@ -199,7 +199,7 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
 
 /// A sign-in's or refresh's answer (one message) without its refresh and
 /// device tokens, which travel as cookies instead. `RefreshTokenResponse`
-/// holds the first three fields of `LoginResponse`, so both read as one.
+/// holds fields of `LoginResponse` under the same numbers, so both read as one.
 async fn tokens_to_cookies(response: Response<Body>, secure: bool) -> Response<Body> {
     let (mut parts, body) = response.into_parts();
     let collected = match body.collect().await {
@@ -216,9 +216,7 @@ async fn tokens_to_cookies(response: Response<Body>, secure: bool) -> Response<B
         .then(|| pb_auth::LoginResponse::decode(&message[5..]).ok())
         .flatten();
     if let Some(mut reply) = reply {
-        let refresh_token = std::mem::take(&mut reply.refresh_token);
-        let device_token = Some(std::mem::take(&mut reply.device_token)).filter(|t| !t.is_empty());
-        for cookie in crate::rest::session_cookies(secure, refresh_token, device_token) {
+        for cookie in crate::rest::session_cookies(secure, &mut reply) {
             parts.headers.append(http::header::SET_COOKIE, cookie);
         }
         let encoded = reply.encode_to_vec();

@@ -21,8 +21,6 @@ pub const REFRESH_COOKIE: &str = "portal_refresh";
 /// strangers' failed guesses at that person do not lock it out.
 pub const DEVICE_COOKIE: &str = "portal_device";
 const AUTH_COOKIE_PATH: &str = "/api/auth";
-const REFRESH_TTL_SECONDS: i64 = 14 * 24 * 3600;
-const DEVICE_TTL_SECONDS: i64 = 365 * 24 * 3600;
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -251,25 +249,24 @@ fn refresh_cookie(state: &AppState, value: String, max_age: i64) -> HeaderValue 
     auth_cookie(state.secure_cookies, REFRESH_COOKIE, value, max_age)
 }
 
-/// The cookies a sign-in (with its device token) or a refresh sets: the
-/// browser keeps the tokens, its scripts never see them.
-pub fn session_cookies(
-    secure: bool,
-    refresh_token: String,
-    device_token: Option<String>,
-) -> Vec<HeaderValue> {
+/// Moves the refresh and device tokens of a sign-in's answer (or a
+/// refresh's, which has no device token) into the cookies a browser keeps
+/// them in, each for as long as auth says the token lasts: its scripts never
+/// see them.
+pub fn session_cookies(secure: bool, reply: &mut pb::LoginResponse) -> Vec<HeaderValue> {
     let mut cookies = vec![auth_cookie(
         secure,
         REFRESH_COOKIE,
-        refresh_token,
-        REFRESH_TTL_SECONDS,
+        std::mem::take(&mut reply.refresh_token),
+        reply.refresh_expires_in.into(),
     )];
-    if let Some(device_token) = device_token {
+    let device_token = std::mem::take(&mut reply.device_token);
+    if !device_token.is_empty() {
         cookies.push(auth_cookie(
             secure,
             DEVICE_COOKIE,
             device_token,
-            DEVICE_TTL_SECONDS,
+            reply.device_expires_in.into(),
         ));
     }
     cookies
@@ -287,20 +284,15 @@ fn auth_cookie(secure: bool, name: &'static str, value: String, max_age: i64) ->
     HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
-fn with_session(
-    state: &AppState,
-    access_token: String,
-    refresh_token: String,
-    expires_in: i32,
-) -> Response {
+fn with_session(state: &AppState, reply: pb::RefreshTokenResponse) -> Response {
     let mut response = Data(AccessToken {
-        access_token,
-        expires_in,
+        access_token: reply.access_token,
+        expires_in: reply.expires_in,
     })
     .into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
-        refresh_cookie(state, refresh_token, REFRESH_TTL_SECONDS),
+        refresh_cookie(state, reply.refresh_token, reply.refresh_expires_in.into()),
     );
     response
 }
@@ -325,20 +317,16 @@ async fn login(
             .unwrap_or_default()
             .to_owned(),
     };
-    let reply = client(&state)
+    let mut reply = client(&state)
         .login(caller.request(request))
         .await?
         .into_inner();
+    let cookies = session_cookies(state.secure_cookies, &mut reply);
     let mut response = Data(AccessToken {
         access_token: reply.access_token,
         expires_in: reply.expires_in,
     })
     .into_response();
-    let cookies = session_cookies(
-        state.secure_cookies,
-        reply.refresh_token,
-        Some(reply.device_token),
-    );
     for cookie in cookies {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -369,15 +357,7 @@ async fn refresh_token(
         refresh_token: refresh_token.to_owned(),
     };
     match client(&state).refresh_token(caller.request(request)).await {
-        Ok(reply) => {
-            let reply = reply.into_inner();
-            with_session(
-                &state,
-                reply.access_token,
-                reply.refresh_token,
-                reply.expires_in,
-            )
-        }
+        Ok(reply) => with_session(&state, reply.into_inner()),
         // The session is over (expired, revoked, reused): the dead cookie goes.
         Err(status) if status.code() == tonic::Code::Unauthenticated => {
             without_session(&state, ApiError::from(status).into_response())

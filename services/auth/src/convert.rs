@@ -14,17 +14,21 @@ impl From<SignedIn> for pb::LoginResponse {
         let SignedIn {
             tokens,
             device_token,
+            device_expires_in,
         } = signed_in;
         let IssuedTokens {
             access_token,
             refresh_token,
             expires_in,
+            refresh_expires_in,
         } = tokens;
         pb::LoginResponse {
             access_token,
             refresh_token: refresh_token.into_string(),
             expires_in,
             device_token: device_token.into_string(),
+            refresh_expires_in,
+            device_expires_in,
         }
     }
 }
@@ -35,11 +39,13 @@ impl From<IssuedTokens> for pb::RefreshTokenResponse {
             access_token,
             refresh_token,
             expires_in,
+            refresh_expires_in,
         } = tokens;
         pb::RefreshTokenResponse {
             access_token,
             refresh_token: refresh_token.into_string(),
             expires_in,
+            refresh_expires_in,
         }
     }
 }

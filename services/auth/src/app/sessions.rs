@@ -1,14 +1,17 @@
 //! Sign-in, refresh and sign-out: the rules of DESIGN §6 over the store.
 
+use std::time::Duration;
+
 use portal_kit::db::now_millis;
 use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::SignInLimits;
+use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
 use crate::domain::rate_limit::AttemptKeys;
-use crate::domain::refresh::expires_at;
+use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
 use crate::store::sessions::Rotation;
@@ -31,6 +34,8 @@ pub struct SignInForm<'a> {
 pub struct SignedIn {
     pub tokens: IssuedTokens,
     pub device_token: SecretToken,
+    /// Lifetime of the device token in seconds, from this sign-in.
+    pub device_expires_in: i32,
 }
 
 /// An access token and the refresh token that renews it.
@@ -40,6 +45,8 @@ pub struct IssuedTokens {
     pub refresh_token: SecretToken,
     /// Lifetime of the access token in seconds.
     pub expires_in: i32,
+    /// Lifetime of the refresh token in seconds.
+    pub refresh_expires_in: i32,
 }
 
 #[derive(Clone)]
@@ -138,6 +145,7 @@ impl Sessions {
         Ok(SignedIn {
             tokens: self.issue(user.user_id, refresh_token).await?,
             device_token,
+            device_expires_in: seconds(DEVICE_TOKEN_TTL),
         })
     }
 
@@ -234,9 +242,15 @@ impl Sessions {
         Ok(IssuedTokens {
             access_token,
             refresh_token,
-            expires_in: i32::try_from(ACCESS_TOKEN_TTL.as_secs()).unwrap_or(i32::MAX),
+            expires_in: seconds(ACCESS_TOKEN_TTL),
+            refresh_expires_in: seconds(REFRESH_TOKEN_TTL),
         })
     }
+}
+
+/// A lifetime in the contract's whole seconds.
+fn seconds(ttl: Duration) -> i32 {
+    i32::try_from(ttl.as_secs()).unwrap_or(i32::MAX)
 }
 
 fn session_expired() -> ServiceError {

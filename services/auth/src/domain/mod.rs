@@ -3,6 +3,7 @@
 //! input. Nothing here touches the database or the network.
 
 pub mod department;
+pub mod device;
 pub mod ids;
 pub mod login;
 pub mod password;

@@ -4,10 +4,8 @@
 use portal_kit::ServiceResult;
 
 use super::Store;
+use crate::domain::device::forgotten_before;
 use crate::domain::secret::SecretHash;
-
-/// How long a device nobody signs in on stays known: a year.
-const DEVICE_FORGOTTEN_AFTER_MILLIS: i64 = 365 * 24 * 3600 * 1000;
 
 impl Store {
     /// Whether the browser holding the device token hashed `device` has signed
@@ -55,7 +53,7 @@ impl Store {
     /// Forgets devices nobody has signed in on for a year; run at start, not on
     /// every sign-in, which is the path a flood contends on.
     pub async fn purge_unused_devices(&self, now: i64) -> ServiceResult<u64> {
-        let before = now.saturating_sub(DEVICE_FORGOTTEN_AFTER_MILLIS);
+        let before = forgotten_before(now);
         Ok(
             sqlx::query("DELETE FROM known_devices WHERE last_used_at < $1")
                 .bind(before)

@@ -377,6 +377,23 @@ async fn refresh_rotates_the_refresh_token() {
     .await;
 }
 
+/// The gateway's cookies keep the tokens as long as auth says they last.
+#[tokio::test]
+async fn sign_in_and_refresh_say_how_long_their_tokens_last() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let signed_in = app.login("nurse", "nurse-password").await.expect("sign in");
+        assert_eq!(signed_in.refresh_expires_in, 14 * 24 * 3600);
+        assert_eq!(signed_in.device_expires_in, 365 * 24 * 3600);
+        let refreshed = app
+            .refresh(&signed_in.refresh_token)
+            .await
+            .expect("refresh");
+        assert_eq!(refreshed.refresh_expires_in, 14 * 24 * 3600);
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn reusing_a_rotated_token_revokes_its_family_only() {
     on_each_backend(false, |app| async move {
