@@ -11,24 +11,19 @@ use crate::store::users::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
     fn from(signed_in: SignedIn) -> Self {
-        let SignedIn {
-            tokens,
-            device_token,
-            device_expires_in,
-        } = signed_in;
-        let IssuedTokens {
+        let pb::RefreshTokenResponse {
             access_token,
             refresh_token,
             expires_in,
             refresh_expires_in,
-        } = tokens;
+        } = signed_in.tokens.into();
         pb::LoginResponse {
             access_token,
-            refresh_token: refresh_token.into_string(),
+            refresh_token,
             expires_in,
-            device_token: device_token.into_string(),
+            device_token: signed_in.device_token.into_string(),
             refresh_expires_in,
-            device_expires_in,
+            device_expires_in: signed_in.device_expires_in,
         }
     }
 }
