@@ -222,7 +222,7 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
 fn link_key_file(config: &Config) -> anyhow::Result<PathBuf> {
     match (&config.files_link_key_file, config.target) {
         (Some(path), _) => Ok(path.clone()),
-        (None, Target::All) => Ok(portal_files::links::ensure_key_file(&config.data_dir)?),
+        (None, Target::All) => Ok(portal_files::app::links::ensure_key_file(&config.data_dir)?),
         (None, _) => anyhow::bail!("PORTAL_FILES_LINK_KEY_FILE: required for the files target"),
     }
 }
@@ -308,7 +308,7 @@ async fn service_routes(
                 database_url: config.database_url_for("files"),
                 public_key_file: keys.public.clone(),
                 access_versions: access_versions(config)?,
-                blobs: portal_files::blobs::open(&config.files_store())?,
+                blobs: portal_files::store::blobs::open(&config.files_store())?,
                 public_url: config.public_url.clone(),
                 limits: portal_files::Limits {
                     document: config.files_max_document_mib * MIB,

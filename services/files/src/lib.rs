@@ -5,16 +5,15 @@
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
 //! check → parse → store → map); [`domain`] the rules (safe names, allowed
-//! contents, byte ranges); [`blobs`] the object store (streamed writes with
-//! limits, ranged reads); [`store`] the metadata queries; [`models`] who
-//! sees a document's equipment model (the wiki's answer); [`links`] the
-//! short-lived download links GetFiles hands out; [`demo`] the demo
-//! documentation; `migrations/{sqlite,postgres}` the schema.
+//! contents, byte ranges); [`store`] the metadata queries and the object
+//! store (streamed writes with limits, ranged reads); [`models`] who sees a
+//! document's equipment model (the wiki's answer); [`app`] the short-lived
+//! download links GetFiles hands out; [`demo`] the demo documentation;
+//! `migrations/{sqlite,postgres}` the schema.
 
-pub mod blobs;
+pub mod app;
 pub mod demo;
 pub mod domain;
-pub mod links;
 pub mod models;
 pub mod rpc;
 pub mod store;
@@ -29,13 +28,13 @@ use portal_kit::token::TokenVerifier;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
-pub use crate::blobs::Blobs;
-use crate::links::LinkKeys;
+use crate::app::links::LinkKeys;
 use crate::models::Models;
 pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
 pub use crate::rpc::Limits;
 use crate::store::Store;
+pub use crate::store::blobs::Blobs;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.files.v1.FilesService";

@@ -22,12 +22,12 @@ use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_server::FilesService;
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::blobs::{self, Blobs};
+use crate::app::links::{Link, LinkKeys};
 use crate::domain::content::{ContentType, Kind};
 use crate::domain::file_name::{SafeFileName, Title};
 use crate::domain::range::{self, Span};
-use crate::links::{Link, LinkKeys};
 use crate::models::Models;
+use crate::store::blobs::{self, Blobs};
 use crate::store::{FileRecord, NewFile, Store};
 
 pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";

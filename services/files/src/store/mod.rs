@@ -1,6 +1,8 @@
 //! The files' metadata: one set of queries for SQLite and PostgreSQL through
 //! sqlx's Any driver. The bytes live in the object store under `blob_key`.
 
+pub mod blobs;
+
 use portal_kit::ServiceResult;
 use sqlx::{AnyPool, FromRow};
 

@@ -1,0 +1,4 @@
+//! What a call does beyond one store call: signing and checking download
+//! [`links`] with the keys of their file.
+
+pub mod links;
