@@ -4,7 +4,7 @@
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
 //! check → parse → store → map); [`domain`] the types that cannot be invalid and
-//! the rules; [`store`] the queries; [`demo`] the demo equipment;
+//! the rules; [`store`] the queries, one module per aggregate; [`demo`] the demo equipment;
 //! `migrations/{sqlite,postgres}` the schema.
 
 pub mod demo;
@@ -121,7 +121,7 @@ mod tests {
             let store = Store::new(database.pool);
             store.key_reference_names().await.expect("keyed");
             let refused = store
-                .create_name(crate::store::NameTable::Countries, "германия")
+                .create_name(crate::store::reference::NameTable::Countries, "германия")
                 .await
                 .expect_err("a lookalike of a keyed old row");
             assert_eq!(refused.to_string(), "«германия» уже есть в справочнике");

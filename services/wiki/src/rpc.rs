@@ -25,10 +25,12 @@ use crate::domain::qr::QrCodes;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
-use crate::store::{
-    Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,
-    UnitFilter, UnitRecord,
-};
+use crate::store::journals::JournalEntryRecord;
+use crate::store::logbook::EntryRecord;
+use crate::store::models::ModelRecord;
+use crate::store::reference::{NameTable, NamedRecord};
+use crate::store::units::{UnitFilter, UnitRecord};
+use crate::store::{Author, Store};
 use portal_kit::day::Day;
 
 pub struct WikiRpc {
