@@ -4,14 +4,16 @@
 //! service's database.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`domain`] the rules (safe names, allowed
-//! contents, byte ranges); [`store`] the metadata queries and the object
-//! store (streamed writes with limits, ranged reads); [`models`] who sees a
-//! document's equipment model (the wiki's answer); [`app`] the short-lived
-//! download links GetFiles hands out; [`demo`] the demo documentation;
-//! `migrations/{sqlite,postgres}` the schema.
+//! check → parse → app or store → reply); [`convert`] turns records into the
+//! contract's messages; [`app`] the uploads (streaming, limits, type, blob,
+//! record) and the short-lived download links GetFiles hands out; [`domain`]
+//! the rules (safe names, allowed contents, byte ranges); [`store`] the
+//! metadata queries and the object store (streamed writes, ranged reads);
+//! [`models`] who sees a document's equipment model (the wiki's answer);
+//! [`demo`] the demo documentation; `migrations/{sqlite,postgres}` the schema.
 
 pub mod app;
+pub mod convert;
 pub mod demo;
 pub mod domain;
 pub mod models;
@@ -29,10 +31,11 @@ use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 
 use crate::app::links::LinkKeys;
+pub use crate::app::uploads::Limits;
+use crate::app::uploads::Uploads;
 use crate::models::Models;
 pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
-pub use crate::rpc::Limits;
 use crate::store::Store;
 pub use crate::store::blobs::Blobs;
 
@@ -81,16 +84,17 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         .await
         .map_err(StartError::database("files"))?;
     let store = Store::new(database.pool);
+    let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(
         store.clone(),
         settings.blobs,
+        uploads.clone(),
         Models::new(settings.wiki),
         links,
         &settings.public_url,
-        settings.limits,
     );
     if settings.seed_demo {
-        demo::load(&store, &rpc)
+        demo::load(&store, &uploads)
             .await
             .map_err(StartError::step("loading demo documentation"))?;
     }

@@ -1,0 +1,113 @@
+//! The files' metadata. The bytes live in the object store under `blob_key`.
+
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::FromRow;
+
+use super::Store;
+use crate::domain::content::Kind;
+
+pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct FileRecord {
+    pub id: i64,
+    pub id_related: i64,
+    pub kind: String,
+    pub title: String,
+    pub file_name: String,
+    pub content_type: String,
+    pub size_bytes: i64,
+    pub sha256: String,
+    pub blob_key: String,
+    pub uploaded_by: i64,
+    pub created_at: i64,
+    /// A video's key, which opens it without a token ('' for documents and
+    /// for videos saved before keys).
+    pub public_key: String,
+}
+
+impl FileRecord {
+    pub fn kind(&self) -> Option<Kind> {
+        Kind::parse(&self.kind)
+    }
+}
+
+/// A file to record, its blob already stored.
+pub struct NewFile<'a> {
+    pub kind: Kind,
+    pub id_related: i64,
+    pub title: &'a str,
+    pub file_name: &'a str,
+    pub content_type: &'a str,
+    pub size: i64,
+    pub sha256: &'a str,
+    pub blob_key: &'a str,
+    pub uploaded_by: i64,
+    pub created_at: i64,
+    pub public_key: &'a str,
+}
+
+const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, size_bytes, \
+                       sha256, blob_key, uploaded_by, created_at, public_key";
+
+impl Store {
+    pub async fn insert(&self, file: &NewFile<'_>) -> ServiceResult<i64> {
+        let id = sqlx::query_scalar(
+            "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
+             sha256, blob_key, uploaded_by, created_at, public_key) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        )
+        .bind(file.id_related)
+        .bind(file.kind.as_str())
+        .bind(file.title)
+        .bind(file.file_name)
+        .bind(file.content_type)
+        .bind(file.size)
+        .bind(file.sha256)
+        .bind(file.blob_key)
+        .bind(file.uploaded_by)
+        .bind(file.created_at)
+        .bind(file.public_key)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    pub async fn file(&self, id: i64) -> ServiceResult<FileRecord> {
+        let sql = format!("SELECT {COLUMNS} FROM files WHERE id = $1");
+        sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
+    }
+
+    /// The documents of an equipment model, oldest first.
+    pub async fn documents_of(&self, id_related: i64) -> ServiceResult<Vec<FileRecord>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM files WHERE kind = 'document' AND id_related = $1 ORDER BY id"
+        );
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(id_related)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// Whether any file is recorded (demo documentation loads only into an
+    /// empty database).
+    pub async fn has_files(&self) -> ServiceResult<bool> {
+        let any: Option<i64> = sqlx::query_scalar("SELECT id FROM files LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(any.is_some())
+    }
+
+    /// Forgets a file; its blob key, for the caller to remove.
+    pub async fn delete(&self, id: i64) -> ServiceResult<String> {
+        sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
+    }
+}
