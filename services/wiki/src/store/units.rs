@@ -1,10 +1,12 @@
 //! Equipment units: the active units of each model in the departments, with
 //! the next due date of their latest logbook entry.
 
+use portal_kit::day::Day;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
 use super::{Store, bind_all, placeholders, refused};
+use crate::domain::maintenance::{Standing, standing};
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
 use crate::domain::scope::Scope;
 use crate::domain::unit::{MSG_UNIT_NOT_FOUND, UnitDraft, inventory_taken};
@@ -18,6 +20,13 @@ pub struct UnitRecord {
     pub serial_number: String,
     pub inventory_number: String,
     pub next_due: Option<String>,
+}
+
+impl UnitRecord {
+    /// How the unit stands with its maintenance on `today`.
+    pub fn standing(&self, today: Day) -> Standing {
+        standing(self.next_due.as_deref().and_then(Day::stored), today)
+    }
 }
 
 /// Which units a read is about.
