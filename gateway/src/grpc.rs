@@ -21,7 +21,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use http::uri::PathAndQuery;
-use http::{HeaderMap, HeaderValue, Request, Response, Uri, Version};
+use http::{HeaderMap, Request, Response, Uri, Version};
 use http_body_util::BodyExt;
 use prost::Message;
 use tonic::{Code, Status};
@@ -34,15 +34,15 @@ use tower::{ServiceBuilder, ServiceExt};
 
 use crate::client_address::ClientAddress;
 use crate::rest::{ApiError, is_for_people};
-use crate::upstream::{Balanced, Upstream, Upstreams};
+use crate::upstream::Upstreams;
 
+use portal_kit::deadline;
 use portal_kit::net::FORWARDED_FOR;
+use portal_kit::upstream::{Balanced, Upstream};
 use portal_proto::auth::v1 as pb_auth;
 
 pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
 pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
-
-const GRPC_TIMEOUT: &str = "grpc-timeout";
 
 const LOGIN: &str = "/portal.auth.v1.AuthService/Login";
 const REFRESH_TOKEN: &str = "/portal.auth.v1.AuthService/RefreshToken";
@@ -108,41 +108,6 @@ fn client_streams() -> anyhow::Result<HashSet<String>> {
         .collect())
 }
 
-/// Puts `limit` in the request's `grpc-timeout` unless the client asked for
-/// less.
-fn cap_timeout(headers: &mut HeaderMap, limit: Duration) {
-    let asked = headers
-        .get(GRPC_TIMEOUT)
-        .and_then(|value| value.to_str().ok())
-        .and_then(parse_grpc_timeout);
-    if asked.is_some_and(|asked| asked <= limit) {
-        return;
-    }
-    // At most 8 digits (the protocol's own bound).
-    let millis = limit.as_millis().min(99_999_999);
-    if let Ok(value) = HeaderValue::try_from(format!("{millis}m")) {
-        headers.insert(GRPC_TIMEOUT, value);
-    }
-}
-
-/// A `grpc-timeout` value: up to 8 digits and a unit (gRPC over HTTP/2).
-fn parse_grpc_timeout(value: &str) -> Option<Duration> {
-    let (digits, unit) = value.split_at_checked(value.len().checked_sub(1)?)?;
-    if digits.is_empty() || digits.len() > 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let amount: u64 = digits.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(amount * 3600),
-        "M" => Duration::from_secs(amount * 60),
-        "S" => Duration::from_secs(amount),
-        "m" => Duration::from_millis(amount),
-        "u" => Duration::from_micros(amount),
-        "n" => Duration::from_nanos(amount),
-        _ => return None,
-    })
-}
-
 fn mark_grpc_web<B>(mut request: Request<B>) -> Request<B> {
     let web = request
         .headers()
@@ -184,7 +149,7 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
         let sign_in = request.extensions().get::<GrpcWeb>().is_some()
             && matches!(request.uri().path(), LOGIN | REFRESH_TOKEN);
         if !self.client_streams.contains(request.uri().path()) {
-            cap_timeout(request.headers_mut(), self.call_timeout);
+            deadline::cap(request.headers_mut(), self.call_timeout);
         }
         Box::pin(async move {
             // The replica's channel puts its own scheme and authority in front.
@@ -311,7 +276,7 @@ pub async fn upstream_status(upstream: &Upstream, limit: Duration) -> ServingSta
     let mut request = tonic::Request::new(HealthCheckRequest {
         service: upstream.service.to_owned(),
     });
-    request.set_timeout(limit);
+    deadline::limit(&mut request, limit);
     match client.check(request).await {
         Ok(response) => response.into_inner().status(),
         Err(_) => ServingStatus::NotServing,
@@ -363,27 +328,6 @@ impl Health for AggregateHealth {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn capped(asked: Option<&str>) -> String {
-        let mut headers = HeaderMap::new();
-        if let Some(asked) = asked {
-            headers.insert(GRPC_TIMEOUT, HeaderValue::from_str(asked).unwrap());
-        }
-        cap_timeout(&mut headers, Duration::from_secs(60));
-        headers[GRPC_TIMEOUT].to_str().unwrap().to_owned()
-    }
-
-    #[test]
-    fn a_shorter_deadline_stays_and_a_longer_or_unreadable_one_becomes_the_limit() {
-        assert_eq!(capped(Some("900000u")), "900000u");
-        assert_eq!(capped(Some("1M")), "1M");
-        assert_eq!(capped(Some("2M")), "60000m");
-        assert_eq!(capped(Some("1H")), "60000m");
-        assert_eq!(capped(None), "60000m");
-        for unreadable in ["", "m", "5", "123456789S", "5x", "-5S"] {
-            assert_eq!(capped(Some(unreadable)), "60000m", "{unreadable}");
-        }
-    }
 
     #[test]
     fn only_the_uploads_are_client_streams() {

@@ -2,12 +2,14 @@
 //! (REST translation, gRPC and grpc-web forwarding, the web client).
 
 mod client_address;
+mod config;
 mod grpc;
 mod observe;
 mod rest;
 mod server;
 mod targets;
-pub mod upstream;
+mod upstream;
 mod web;
 
+pub use config::{Config, GatewayArgs, Target};
 pub use targets::{Running, run, start};

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use portal_kit::config::Config;
+use portal_gateway::Config;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -12,7 +12,8 @@ async fn main() -> ExitCode {
         eprintln!("portal: {message}");
         return ExitCode::from(2);
     }
-    if let Err(message) = portal_kit::telemetry::init(&config.log, config.log_format) {
+    if let Err(message) = portal_kit::telemetry::init(&config.shared.log, config.shared.log_format)
+    {
         eprintln!("portal: {message}");
         return ExitCode::from(2);
     }

@@ -49,7 +49,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn from_config(config: &portal_kit::config::Config) -> Limits {
+    pub fn from_config(config: &crate::config::GatewayArgs) -> Limits {
         Limits {
             header_timeout: Duration::from_secs(config.http_header_timeout),
             idle_timeout: Duration::from_secs(config.http_idle_timeout),

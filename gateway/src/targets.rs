@@ -3,22 +3,19 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::Context;
-use portal_kit::config::{Config, Target};
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::{AccessVersions, AuthChanges};
-use portal_kit::serve::{ServiceChannel, serve_grpc, shutdown_signal};
+use portal_kit::serve::{serve_grpc, shutdown_signal};
+use portal_kit::upstream::{Discovery, Upstream};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
-use tower::ServiceExt as _;
 
-use crate::upstream::{Discovery, Upstream, Upstreams};
-
-const MIB: u64 = 1024 * 1024;
+use crate::config::{Config, Target};
+use crate::upstream::Upstreams;
 
 /// A started `portal`: where it listens and how to stop it.
 pub struct Running {
@@ -78,13 +75,15 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let addr = match config.target {
         Target::All => start_all(&config, &shutdown, &mut tasks).await?,
         Target::Gateway => {
-            let upstreams = Upstreams::from_config(&config)?;
+            let upstreams = Upstreams::from_config(&config.shared, config.gateway.call_timeout())?;
             start_gateway(&config, upstreams, &shutdown, &mut tasks).await?
         }
         service => {
             let listener = bind(config.grpc_addr(), "PORTAL_GRPC_ADDR").await?;
             let addr = listener.local_addr()?;
-            let (name, routes) = service_routes(service, &config, &key_files(&config)?).await?;
+            let peers = Peers::Configured(&config);
+            let (name, routes) =
+                service_routes(service, &config, &key_files(&config)?, &peers).await?;
             spawn_service(&mut tasks, listener, name, routes, &shutdown);
             addr
         }
@@ -102,39 +101,36 @@ async fn start_all(
     shutdown: &CancellationToken,
     tasks: &mut JoinSet<anyhow::Result<()>>,
 ) -> anyhow::Result<SocketAddr> {
-    std::fs::create_dir_all(&config.data_dir).with_context(|| {
-        format!(
-            "PORTAL_DATA_DIR: cannot create {}",
-            config.data_dir.display()
-        )
-    })?;
+    let data_dir = &config.shared.data_dir;
+    std::fs::create_dir_all(data_dir)
+        .with_context(|| format!("PORTAL_DATA_DIR: cannot create {}", data_dir.display()))?;
     let keys = key_files(config)?;
+    const SERVICES: [Target; 4] = [Target::Auth, Target::Education, Target::Wiki, Target::Files];
+    let mut listeners = Vec::new();
+    for service in SERVICES {
+        listeners.push(bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?);
+    }
+    let url = |listener: &TcpListener| -> anyhow::Result<String> {
+        Ok(format!("http://{}", listener.local_addr()?))
+    };
+    let [auth, education, wiki, files] = &listeners[..] else {
+        anyhow::bail!("four services");
+    };
+    let upstreams = Upstreams::connect(
+        &url(auth)?,
+        &url(education)?,
+        &url(wiki)?,
+        &url(files)?,
+        &Discovery::default(),
+        config.gateway.call_timeout(),
+    )?;
     // Files asks the wiki who sees a model, and every service asks auth whose
-    // tokens are stale: they get those loopback URLs, bound before them.
-    let mut services_config = config.clone();
-    let mut urls = Vec::new();
-    for service in [Target::Auth, Target::Education, Target::Wiki, Target::Files] {
-        let listener = bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?;
-        let url = format!("http://{}", listener.local_addr()?);
-        match service {
-            Target::Auth => services_config.auth_url = Some(url.clone()),
-            Target::Wiki => services_config.wiki_url = Some(url.clone()),
-            _ => {}
-        }
-        urls.push(url);
-        let (name, routes) = service_routes(service, &services_config, &keys).await?;
+    // tokens are stale: over the gateway's own upstreams.
+    let peers = Peers::Gateway(&upstreams);
+    for (service, listener) in SERVICES.into_iter().zip(listeners) {
+        let (name, routes) = service_routes(service, config, &keys, &peers).await?;
         spawn_service(tasks, listener, name, routes, shutdown);
     }
-    let [auth, education, wiki, files] =
-        <[String; 4]>::try_from(urls).map_err(|_| anyhow::anyhow!("four services"))?;
-    let upstreams = Upstreams::connect(
-        &auth,
-        &education,
-        &wiki,
-        &files,
-        &Discovery::default(),
-        Duration::from_secs(config.upstream_call_timeout),
-    )?;
     start_gateway(config, upstreams, shutdown, tasks).await
 }
 
@@ -144,10 +140,10 @@ async fn start_gateway(
     shutdown: &CancellationToken,
     tasks: &mut JoinSet<anyhow::Result<()>>,
 ) -> anyhow::Result<SocketAddr> {
-    let listener = bind(config.http_addr, "PORTAL_HTTP_ADDR").await?;
+    let listener = bind(config.gateway.http_addr, "PORTAL_HTTP_ADDR").await?;
     let addr = listener.local_addr()?;
     let app = crate::web::app(config, upstreams)?;
-    let limits = crate::server::Limits::from_config(config);
+    let limits = crate::server::Limits::from_config(&config.gateway);
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
         tracing::info!(%addr, "gateway listening");
@@ -187,7 +183,7 @@ async fn bind(addr: SocketAddr, variable: &str) -> anyhow::Result<TcpListener> {
 fn service_trusted_proxies(config: &Config) -> TrustedProxies {
     match config.target {
         Target::All => TrustedProxies::loopback(),
-        _ => config.trusted_proxies.clone(),
+        _ => config.shared.trusted_proxies.clone(),
     }
 }
 
@@ -198,13 +194,16 @@ struct KeyFiles {
 }
 
 fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
-    match (&config.jwt_private_key_file, &config.jwt_public_key_file) {
+    match (
+        &config.auth.jwt_private_key_file,
+        &config.shared.jwt_public_key_file,
+    ) {
         (private, Some(public)) => Ok(KeyFiles {
             private: private.clone(),
             public: public.clone(),
         }),
         (None, None) if config.target == Target::All => {
-            let (private, public) = portal_kit::token::ensure_key_pair(&config.data_dir)?;
+            let (private, public) = portal_kit::token::ensure_key_pair(&config.shared.data_dir)?;
             Ok(KeyFiles {
                 private: Some(private),
                 public,
@@ -220,36 +219,77 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
 /// The key file of documents' download links: the configured one, else (for
 /// `all`) one generated into the data dir.
 fn link_key_file(config: &Config) -> anyhow::Result<PathBuf> {
-    match (&config.files_link_key_file, config.target) {
+    match (&config.files.files_link_key_file, config.target) {
         (Some(path), _) => Ok(path.clone()),
-        (None, Target::All) => Ok(portal_files::app::links::ensure_key_file(&config.data_dir)?),
+        (None, Target::All) => Ok(portal_files::app::links::ensure_key_file(
+            &config.shared.data_dir,
+        )?),
         (None, _) => anyhow::bail!("PORTAL_FILES_LINK_KEY_FILE: required for the files target"),
     }
 }
 
-/// Each person's access version, followed from every auth replica
-/// (`PORTAL_AUTH_URL`), so that the service refuses tokens signed before a
-/// block or a change of rights.
-fn access_versions(config: &Config) -> anyhow::Result<AccessVersions> {
-    let url = config.auth_url.as_deref().with_context(|| {
-        format!(
-            "PORTAL_AUTH_URL: required for the {:?} target, which learns from auth whose tokens are stale",
-            config.target
-        )
-    })?;
-    let auth = Upstream::connect(portal_auth::SERVICE_NAME, url, &Discovery::default())?;
-    let versions = AccessVersions::default();
-    versions.follow(AuthChanges::new(ServiceChannel::new(
-        auth.channel.map_err(tonic::Status::from_error),
-    )));
-    Ok(versions)
+/// The services a service calls: in `all` the gateway's own upstreams, for a
+/// service target those its URLs name.
+enum Peers<'a> {
+    Gateway(&'a Upstreams),
+    Configured(&'a Config),
+}
+
+impl Peers<'_> {
+    /// Every auth replica (`PORTAL_AUTH_URL`).
+    fn auth(&self) -> anyhow::Result<Upstream> {
+        match self {
+            Peers::Gateway(upstreams) => Ok(upstreams.auth.clone()),
+            Peers::Configured(config) => {
+                connect(portal_auth::SERVICE_NAME, &config.shared.auth_url, || {
+                    format!(
+                        "PORTAL_AUTH_URL: required for the {:?} target, which learns from auth whose tokens are stale",
+                        config.target
+                    )
+                })
+            }
+        }
+    }
+
+    /// Every wiki replica (`PORTAL_WIKI_URL`).
+    fn wiki(&self) -> anyhow::Result<Upstream> {
+        match self {
+            Peers::Gateway(upstreams) => Ok(upstreams.wiki.clone()),
+            Peers::Configured(config) => {
+                connect(portal_wiki::SERVICE_NAME, &config.shared.wiki_url, || {
+                    "PORTAL_WIKI_URL: required for the files target".to_owned()
+                })
+            }
+        }
+    }
+
+    /// Each person's access version, followed from every auth replica, so
+    /// that the service refuses tokens signed before a block or a change of
+    /// rights.
+    fn access_versions(&self) -> anyhow::Result<AccessVersions> {
+        let versions = AccessVersions::default();
+        versions.follow(AuthChanges::new(self.auth()?.service_channel()));
+        Ok(versions)
+    }
+}
+
+/// Every replica of `service` at `urls`; `missing` says what to set when none is.
+fn connect(
+    service: &'static str,
+    urls: &Option<String>,
+    missing: impl FnOnce() -> String,
+) -> anyhow::Result<Upstream> {
+    let urls = urls.as_deref().with_context(missing)?;
+    Ok(Upstream::connect(service, urls, &Discovery::default())?)
 }
 
 async fn service_routes(
     target: Target,
     config: &Config,
     keys: &KeyFiles,
+    peers: &Peers<'_>,
 ) -> anyhow::Result<(&'static str, Routes)> {
+    let shared = &config.shared;
     Ok(match target {
         Target::Auth => {
             let private_key_file = keys
@@ -257,12 +297,12 @@ async fn service_routes(
                 .clone()
                 .context("PORTAL_JWT_PRIVATE_KEY_FILE: required for the auth target")?;
             let settings = portal_auth::AuthSettings {
-                database_url: config.database_url_for("auth"),
+                database_url: shared.database_url_for("auth"),
                 private_key_file,
                 public_key_file: keys.public.clone(),
-                admin_login: config.admin_login.clone(),
-                admin_password: config.admin_password.clone(),
-                seed_demo: config.seed_demo,
+                admin_login: config.auth.admin_login.clone(),
+                admin_password: config.auth.admin_password.clone(),
+                seed_demo: shared.seed_demo,
                 trusted_proxies: service_trusted_proxies(config),
             };
             (
@@ -272,12 +312,12 @@ async fn service_routes(
         }
         Target::Education => {
             let settings = portal_education::EducationSettings {
-                database_url: config.database_url_for("education"),
+                database_url: shared.database_url_for("education"),
                 public_key_file: keys.public.clone(),
-                public_url: config.public_url.clone(),
-                frame_hosts: config.frame_hosts.clone(),
-                access_versions: access_versions(config)?,
-                seed_demo: config.seed_demo,
+                public_url: shared.public_url.clone(),
+                frame_hosts: config.education.frame_hosts.clone(),
+                access_versions: peers.access_versions()?,
+                seed_demo: shared.seed_demo,
             };
             (
                 portal_education::SERVICE_NAME,
@@ -286,11 +326,11 @@ async fn service_routes(
         }
         Target::Wiki => {
             let settings = portal_wiki::WikiSettings {
-                database_url: config.database_url_for("wiki"),
+                database_url: shared.database_url_for("wiki"),
                 public_key_file: keys.public.clone(),
-                access_versions: access_versions(config)?,
-                public_url: config.public_url.clone(),
-                seed_demo: config.seed_demo,
+                access_versions: peers.access_versions()?,
+                public_url: shared.public_url.clone(),
+                seed_demo: shared.seed_demo,
             };
             (
                 portal_wiki::SERVICE_NAME,
@@ -298,26 +338,18 @@ async fn service_routes(
             )
         }
         Target::Files => {
-            let wiki_url = config
-                .wiki_url
-                .as_deref()
-                .context("PORTAL_WIKI_URL: required for the files target")?;
-            let wiki =
-                Upstream::connect(portal_wiki::SERVICE_NAME, wiki_url, &Discovery::default())?;
+            let wiki = peers.wiki()?;
             let settings = portal_files::FilesSettings {
-                database_url: config.database_url_for("files"),
+                database_url: shared.database_url_for("files"),
                 public_key_file: keys.public.clone(),
-                access_versions: access_versions(config)?,
-                blobs: portal_files::store::blobs::open(&config.files_store())?,
-                public_url: config.public_url.clone(),
-                limits: portal_files::Limits {
-                    document: config.files_max_document_mib * MIB,
-                    video: config.files_max_video_mib * MIB,
-                },
-                seed_demo: config.seed_demo,
-                wiki: ServiceChannel::new(wiki.channel.map_err(tonic::Status::from_error)),
+                access_versions: peers.access_versions()?,
+                blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,
+                public_url: shared.public_url.clone(),
+                limits: config.files.limits(),
+                seed_demo: shared.seed_demo,
+                wiki: wiki.service_channel(),
                 link_key_file: link_key_file(config)?,
-                link_lifetime: Duration::from_secs(config.files_link_lifetime),
+                link_lifetime: config.files.link_lifetime(),
             };
             (
                 portal_files::SERVICE_NAME,

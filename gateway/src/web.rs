@@ -11,7 +11,6 @@ use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use portal_kit::config::Config;
 use portal_kit::rich_text::FrameHosts;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tower::Layer;
@@ -21,6 +20,7 @@ use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::config::Config;
 use crate::rest::{self, AppState};
 use crate::upstream::Upstreams;
 
@@ -44,11 +44,12 @@ pub type App = MapRequest<Router, fn(Request) -> Request>;
 
 /// The whole gateway, with the REST resource segment lowered before routing.
 pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
-    let https = config.public_url.starts_with("https://");
+    let public_url = &config.shared.public_url;
+    let https = public_url.starts_with("https://");
     let state = AppState {
         upstreams: upstreams.clone(),
         secure_cookies: https,
-        public_origin: rest::Origin::of_url(&config.public_url),
+        public_origin: rest::Origin::of_url(public_url),
     };
     let hsts = https.then_some(HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     let router = Router::new()
@@ -56,10 +57,10 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
         .merge(crate::grpc::router(&upstreams, https)?)
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz).with_state(upstreams))
-        .fallback_service(web_client(&config.web_dir))
+        .fallback_service(web_client(&config.gateway.web_dir))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_str(&content_security_policy(&config.frame_hosts))?,
+            HeaderValue::from_str(&content_security_policy(&config.education.frame_hosts))?,
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -80,7 +81,7 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
         ))
         .layer(middleware::from_fn(rest::within_head_limits))
         .layer(middleware::map_request_with_state(
-            config.trusted_proxies.clone(),
+            config.shared.trusted_proxies.clone(),
             crate::client_address::resolve,
         ))
         .layer(middleware::from_fn(crate::observe::observe));

@@ -620,7 +620,7 @@ impl Caller {
     /// the upstream call time-out (a 504 after it).
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = self.stream(message);
-        request.set_timeout(self.call_timeout);
+        portal_kit::deadline::limit(&mut request, self.call_timeout);
         request
     }
 

@@ -168,7 +168,7 @@ async fn get_public_instruction(
     let mut request = tonic::Request::new(pb::GetPublicInstructionRequest {
         environment_model_id: query.environment_model_id,
     });
-    request.set_timeout(state.upstreams.call_timeout);
+    portal_kit::deadline::limit(&mut request, state.upstreams.call_timeout);
     let reply = client(&state).get_public_instruction(request).await?;
     Ok(Data(reply.into_inner()))
 }

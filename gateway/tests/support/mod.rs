@@ -5,9 +5,8 @@
 use std::path::Path;
 
 use clap::Parser;
-use portal_gateway::Running;
+use portal_gateway::{Config, Running};
 use portal_kit::Right;
-use portal_kit::config::Config;
 use portal_kit::token::TokenIssuer;
 use serde_json::Value;
 

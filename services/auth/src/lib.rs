@@ -13,7 +13,6 @@ pub mod rpc;
 pub mod sessions;
 pub mod store;
 
-use std::fmt;
 use std::path::PathBuf;
 
 use portal_kit::db::{Database, Migrations};
@@ -23,6 +22,7 @@ use portal_kit::start::StartError;
 use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
+use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
 use crate::domain::login::Login;
@@ -37,31 +37,47 @@ pub const SERVICE_NAME: &str = "portal.auth.v1.AuthService";
 /// gateway does not forward it.
 pub const REVOCATION_SERVICE_NAME: &str = "portal.auth.v1.AccessRevocationService";
 
+/// Auth's own part of the `portal` command line.
+#[derive(Clone, Debug, clap::Args)]
+pub struct AuthArgs {
+    /// Ed25519 private key (PKCS#8 PEM) that signs access tokens; auth only
+    /// [default: generated into the data dir by `all`].
+    #[arg(
+        long,
+        env = "PORTAL_JWT_PRIVATE_KEY_FILE",
+        value_name = "PORTAL_JWT_PRIVATE_KEY_FILE"
+    )]
+    pub jwt_private_key_file: Option<PathBuf>,
+
+    /// The bootstrap admin's login, created once when no user exists.
+    #[arg(
+        long,
+        env = "PORTAL_ADMIN_LOGIN",
+        value_name = "PORTAL_ADMIN_LOGIN",
+        default_value = "admin"
+    )]
+    pub admin_login: String,
+    /// The bootstrap admin's password [default: random, printed once].
+    #[arg(
+        long,
+        env = "PORTAL_ADMIN_PASSWORD",
+        value_name = "PORTAL_ADMIN_PASSWORD",
+        hide_env_values = true
+    )]
+    pub admin_password: Option<SecretString>,
+}
+
 /// What auth needs to start.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct AuthSettings {
-    pub database_url: String,
+    pub database_url: SecretString,
     pub private_key_file: PathBuf,
     pub public_key_file: PathBuf,
     pub admin_login: String,
-    pub admin_password: Option<String>,
+    pub admin_password: Option<SecretString>,
     pub seed_demo: bool,
     /// Callers whose forwarded client address is believed (the gateway).
     pub trusted_proxies: TrustedProxies,
-}
-
-impl fmt::Debug for AuthSettings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AuthSettings")
-            .field("database_url", &self.database_url)
-            .field("private_key_file", &self.private_key_file)
-            .field("public_key_file", &self.public_key_file)
-            .field("admin_login", &self.admin_login)
-            .field("admin_password", &self.admin_password.as_ref().map(|_| "…"))
-            .field("seed_demo", &self.seed_demo)
-            .field("trusted_proxies", &self.trusted_proxies)
-            .finish()
-    }
 }
 
 /// The schema of each backend, embedded in the binary.
@@ -78,14 +94,18 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let admin_login = Login::parse(&settings.admin_login).map_err(|_| {
         StartError::Setting("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces".into())
     })?;
-    let admin_password = match settings.admin_password.as_deref() {
+    let admin_password = match settings
+        .admin_password
+        .as_ref()
+        .map(ExposeSecret::expose_secret)
+    {
         Some(password) => Some(Password::parse(password).map_err(|_| {
             StartError::Setting("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters".into())
         })?),
         None => None,
     };
 
-    let database = Database::connect(&settings.database_url, &migrations())
+    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("auth"))?;
     let store = Store::new(database.pool, database.backend);
@@ -154,4 +174,26 @@ fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), 
     };
     let token = issuer.issue(probe).map_err(|_| key_mismatch())?;
     verifier.verify(&token).map(|_| ()).ok_or_else(key_mismatch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_never_print_a_password() {
+        let settings = AuthSettings {
+            database_url: "postgres://portal:db-secret-pw@db/auth".into(),
+            private_key_file: "jwt-private.pem".into(),
+            public_key_file: "jwt-public.pem".into(),
+            admin_login: "admin".into(),
+            admin_password: Some("admin-secret-pw".into()),
+            seed_demo: false,
+            trusted_proxies: TrustedProxies::none(),
+        };
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("db-secret-pw"), "{printed}");
+        assert!(!printed.contains("admin-secret-pw"), "{printed}");
+        assert!(printed.contains("admin_login: \"admin\""), "{printed}");
+    }
 }

@@ -247,7 +247,7 @@ async fn complete(
     departments: &[i64],
     right: usize,
 ) -> ServiceResult<()> {
-    let test = store.visible_test(Viewer::Everything, test_id).await?;
+    let test = store.test(Viewer::Everything, test_id).await?;
     let questions = store.full_questions(test_id).await?;
     let limit = usize::try_from(test.number_of_questions).unwrap_or(0);
     let first: Vec<i64> = questions

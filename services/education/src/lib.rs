@@ -2,10 +2,14 @@
 //! per attempt, attempts scored on the server, results and statistics.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`domain`] the types that cannot be invalid and
-//! the rules; [`store`] the queries; [`demo`] the demo courses;
-//! `migrations/{sqlite,postgres}` the schema.
+//! check → parse → store or use case → map); [`convert`] maps records to the
+//! contract's messages; [`app`] the use cases that take more than one store
+//! call, and the start-up housekeeping; [`domain`] the types that cannot be
+//! invalid and the rules; [`store`] the queries, one module per aggregate;
+//! [`demo`] the demo courses; `migrations/{sqlite,postgres}` the schema.
 
+pub mod app;
+pub mod convert;
 pub mod demo;
 pub mod domain;
 pub mod rpc;
@@ -19,6 +23,7 @@ use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::start::StartError;
 use portal_kit::token::TokenVerifier;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
+use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -29,10 +34,20 @@ use crate::store::Store;
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.education.v1.EducationService";
 
+/// Education's own part of the `portal` command line.
+#[derive(Clone, Debug, clap::Args)]
+pub struct EducationArgs {
+    /// Hosts besides the portal whose pages articles may frame over https
+    /// (video players), comma-separated, e.g. `rutube.ru,www.youtube.com`; the
+    /// CSP's `frame-src` names the same [default: none, only the portal].
+    #[arg(long, env = "PORTAL_FRAME_HOSTS", value_name = "PORTAL_FRAME_HOSTS", default_value = "", value_parser = FrameHosts::parse)]
+    pub frame_hosts: FrameHosts,
+}
+
 /// What education needs to start.
 #[derive(Clone, Debug)]
 pub struct EducationSettings {
-    pub database_url: String,
+    pub database_url: SecretString,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// `PORTAL_PUBLIC_URL`: articles may frame the portal's own pages.
@@ -55,20 +70,14 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(&settings.database_url, &migrations())
+    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("education"))?;
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
-    // Content stored under older rules (frames from anywhere, links in the
-    // same tab) is cleaned again under today's.
-    let recleaned = store
-        .reclean_articles(|html| cleaner.clean(html))
+    app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
-    if recleaned > 0 {
-        tracing::info!(articles = recleaned, "article content cleaned again");
-    }
     if settings.seed_demo {
         demo::load(&store, &cleaner)
             .await
@@ -84,6 +93,22 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(args: &[&str]) -> Result<EducationArgs, String> {
+        portal_kit::config::parse_args(args)
+    }
+
+    #[test]
+    fn frame_hosts_are_a_comma_separated_list_of_host_names() {
+        let args = parse(&["--frame-hosts", "rutube.ru, www.youtube.com"]).unwrap();
+        assert_eq!(args.frame_hosts.hosts(), ["rutube.ru", "www.youtube.com"]);
+        let err = parse(&["--frame-hosts", "https://rutube.ru"]).unwrap_err();
+        assert!(err.contains("PORTAL_FRAME_HOSTS"), "{err}");
+        assert!(
+            parse(&[]).unwrap().frame_hosts.hosts().is_empty(),
+            "frames only from the portal"
+        );
+    }
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {

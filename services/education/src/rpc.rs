@@ -1,5 +1,7 @@
 //! The gRPC face of education: each call checks its caller, parses the request
-//! into domain types, asks the store, and maps the answer back.
+//! into domain types, asks the store (or a use case in [`crate::app`] when it
+//! takes more than one store call and a rule), and maps the answer back with
+//! [`crate::convert`].
 //!
 //! Access per call (the contract's comments): every write, GetFullCourseInfo,
 //! GetFullTest, ListAllTestResults, GetCourseCompliance and GetQuestionAnalysis
@@ -10,26 +12,23 @@
 //! caller's own always. A learner's view of a test never carries `is_correct`:
 //! only GetFullTest, EducationManagement's, returns the `Test` message.
 
-use std::collections::HashMap;
-
-use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
 use tonic::{Request, Response, Status};
 
-use crate::domain::article::{ArticleDraft, ContentCleaner, MSG_ARTICLE_NOT_FOUND};
-use crate::domain::attempt::{MSG_EMPTY_TEST, Submission, draw, expires_at, shuffled};
-use crate::domain::compliance::{Standing, standing};
-use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
-use crate::domain::date::Day;
+use crate::app::attempts;
+use crate::app::compliance::course_compliance;
+use crate::app::my_tests::my_tests;
+use crate::convert;
+use crate::domain::article::{ArticleDraft, ContentCleaner};
+use crate::domain::attempt::Submission;
+use crate::domain::course::CourseDraft;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
-use crate::store::{
-    ArticleRecord, AttemptChoice, CourseRecord, FullQuestion, ResultRecord, Store, TestRecord,
-    TriesUsed, Viewer,
-};
+use crate::store::{AttemptChoice, Store, Viewer};
 
 pub struct EducationRpc {
     store: Store,
@@ -82,7 +81,7 @@ impl EducationService for EducationRpc {
         let viewer = viewer(&Caller::of(&request))?;
         let articles = self.store.articles(viewer).await?;
         reply(pb::ListArticlesResponse {
-            articles: articles.into_iter().map(article).collect(),
+            articles: articles.into_iter().map(pb::Article::from).collect(),
         })
     }
 
@@ -94,10 +93,9 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .article(viewer, request.get_ref().article_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_ARTICLE_NOT_FOUND))?;
+            .await?;
         reply(pb::GetArticleResponse {
-            article: Some(article(found)),
+            article: Some(found.into()),
         })
     }
 
@@ -107,13 +105,11 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::ListArticlesByCourseResponse> {
         let viewer = viewer(&Caller::of(&request))?;
         let course_id = request.get_ref().course_id;
-        self.store
-            .course(viewer, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+        // Only a course the caller may see lists its articles: NOT_FOUND else.
+        self.store.course(viewer, course_id).await?;
         let articles = self.store.course_articles(course_id).await?;
         reply(pb::ListArticlesByCourseResponse {
-            articles: articles.into_iter().map(article).collect(),
+            articles: articles.into_iter().map(pb::Article::from).collect(),
         })
     }
 
@@ -139,7 +135,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self.store.create_article(&draft, now_millis()).await?;
         reply(pb::CreateArticleResponse {
-            article: Some(article(created)),
+            article: Some(created.into()),
         })
     }
 
@@ -166,7 +162,7 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self.store.update_article(id, &draft).await?;
         reply(pb::UpdateArticleResponse {
-            article: Some(article(updated)),
+            article: Some(updated.into()),
         })
     }
 
@@ -179,7 +175,7 @@ impl EducationService for EducationRpc {
         let viewer = viewer(&Caller::of(&request))?;
         let courses = self.store.courses(viewer).await?;
         reply(pb::ListCoursesResponse {
-            courses: courses.into_iter().map(course).collect(),
+            courses: courses.into_iter().map(pb::Course::from).collect(),
         })
     }
 
@@ -191,10 +187,9 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .course(viewer, request.get_ref().course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+            .await?;
         reply(pb::GetCourseResponse {
-            course: Some(course(found)),
+            course: Some(found.into()),
         })
     }
 
@@ -204,17 +199,13 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::GetFullCourseInfoResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
         let course_id = request.get_ref().course_id;
-        let found = self
-            .store
-            .course(Viewer::Everything, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
+        let found = self.store.course(Viewer::Everything, course_id).await?;
         let user_ids = self.store.course_assignees(course_id).await?;
         let articles = self.store.course_articles(course_id).await?;
         reply(pb::GetFullCourseInfoResponse {
-            course: Some(course(found)),
+            course: Some(found.into()),
             user_ids,
-            articles: articles.into_iter().map(article).collect(),
+            articles: articles.into_iter().map(pb::Article::from).collect(),
         })
     }
 
@@ -225,13 +216,7 @@ impl EducationService for EducationRpc {
         let user_id = subject_user(&Caller::of(&request), request.get_ref().user_id)?;
         let courses = self.store.courses(Viewer::Assignee(user_id)).await?;
         reply(pb::ListCoursesByUserResponse {
-            courses: courses
-                .into_iter()
-                .map(|c| pb::CourseRef {
-                    id: c.id,
-                    title: c.title,
-                })
-                .collect(),
+            courses: courses.into_iter().map(pb::CourseRef::from).collect(),
         })
     }
 
@@ -256,7 +241,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self.store.create_course(&draft, now_millis()).await?;
         reply(pb::CreateCourseResponse {
-            course: Some(course(created)),
+            course: Some(created.into()),
         })
     }
 
@@ -282,7 +267,7 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self.store.update_course(id, &draft).await?;
         reply(pb::UpdateCourseResponse {
-            course: Some(course(updated)),
+            course: Some(updated.into()),
         })
     }
 
@@ -295,7 +280,7 @@ impl EducationService for EducationRpc {
         let viewer = viewer(&Caller::of(&request))?;
         let tests = self.store.tests(viewer).await?;
         reply(pb::ListTestsResponse {
-            tests: tests.into_iter().map(test_info).collect(),
+            tests: tests.into_iter().map(pb::TestInfo::from).collect(),
         })
     }
 
@@ -304,12 +289,9 @@ impl EducationService for EducationRpc {
         request: Request<pb::GetTestRequest>,
     ) -> RpcResult<pb::GetTestResponse> {
         let viewer = viewer(&Caller::of(&request))?;
-        let test = self
-            .store
-            .visible_test(viewer, request.get_ref().test_id)
-            .await?;
+        let test = self.store.test(viewer, request.get_ref().test_id).await?;
         reply(pb::GetTestResponse {
-            test: Some(test_info(test)),
+            test: Some(test.into()),
         })
     }
 
@@ -321,11 +303,10 @@ impl EducationService for EducationRpc {
         let found = self
             .store
             .article(viewer, request.get_ref().article_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_ARTICLE_NOT_FOUND))?;
+            .await?;
         let tests = self.store.tests_of_article(&found).await?;
         reply(pb::ListTestsByArticleResponse {
-            tests: tests.into_iter().map(test_info).collect(),
+            tests: tests.into_iter().map(pb::TestInfo::from).collect(),
         })
     }
 
@@ -337,11 +318,11 @@ impl EducationService for EducationRpc {
         let user_id = subject_user(&caller, request.get_ref().user_id)?;
         let test = self
             .store
-            .visible_test(viewer(&caller)?, request.get_ref().test_id)
+            .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
         let used = self.store.tries_used(test.id, user_id).await?;
         reply(pb::GetTestSummaryResponse {
-            summary: Some(summary(test, used)),
+            summary: Some(convert::summary(test, used)),
         })
     }
 
@@ -357,7 +338,7 @@ impl EducationService for EducationRpc {
             .user_results(user_id, (test_id > 0).then_some(test_id))
             .await?;
         reply(pb::ListUserTestResultsResponse {
-            results: results.into_iter().map(test_result).collect(),
+            results: results.into_iter().map(pb::TestResult::from).collect(),
         })
     }
 
@@ -366,42 +347,10 @@ impl EducationService for EducationRpc {
         request: Request<pb::ListMyTestsRequest>,
     ) -> RpcResult<pb::ListMyTestsResponse> {
         let user_id = Caller::of(&request).user_id()?;
-        let assigned = self.store.assigned_tests(user_id).await?;
-        let mut used = self.store.tries_by_test(user_id).await?;
-        let tests: HashMap<i64, TestRecord> = self
-            .store
-            .tests(Viewer::Assignee(user_id))
-            .await?
-            .into_iter()
-            .map(|test| (test.id, test))
-            .collect();
-        let mut mine: Vec<pb::AssignedTest> = Vec::new();
-        let mut listed: HashMap<i64, usize> = HashMap::new();
-        // One entry per test, under the first article that links it, due by the
-        // earliest of its links' deadlines.
-        for link in assigned {
-            let Some(test) = tests.get(&link.test_id) else {
-                continue;
-            };
-            if let Some(&index) = listed.get(&test.id) {
-                let entry = &mut mine[index];
-                if link.date_deadline < entry.date_deadline {
-                    entry.date_deadline = link.date_deadline;
-                }
-                continue;
-            }
-            listed.insert(test.id, mine.len());
-            let tries = used.remove(&test.id).unwrap_or_default();
-            mine.push(pb::AssignedTest {
-                summary: Some(summary(test.clone(), tries)),
-                article_id: link.article_id,
-                article_title: link.article_title,
-                is_passed: tries.passed > 0,
-                course_id: link.course_id,
-                date_deadline: link.date_deadline,
-            });
-        }
-        reply(pb::ListMyTestsResponse { tests: mine })
+        let mine = my_tests(&self.store, user_id).await?;
+        reply(pb::ListMyTestsResponse {
+            tests: mine.into_iter().map(pb::AssignedTest::from).collect(),
+        })
     }
 
     // --- Tests (taking) ---
@@ -412,36 +361,15 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::StartAttemptResponse> {
         let caller = Caller::of(&request);
         let user_id = caller.user_id()?;
-        let test = self
-            .store
-            .visible_test(viewer(&caller)?, request.get_ref().test_id)
-            .await?;
-        let questions = self.store.full_questions(test.id).await?;
-        if questions.is_empty() {
-            return Err(ServiceError::conflict(MSG_EMPTY_TEST).into());
-        }
-        let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
-        let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
-        let open = self
-            .store
-            .start_attempt(&test, user_id, now_millis(), |seen| draw(&all, seen, count))
-            .await?;
-        let used = self.store.tries_used(test.id, user_id).await?;
-        let mut by_id: HashMap<i64, FullQuestion> =
-            questions.into_iter().map(|q| (q.question.id, q)).collect();
-        let questions = open
-            .question_ids
-            .iter()
-            .filter_map(|id| by_id.remove(id))
-            .map(drawn_question)
-            .collect();
-        reply(pb::StartAttemptResponse {
-            attempt_id: open.id,
-            questions,
-            started_at: Some(timestamp_from_millis(open.started_at)),
-            number_of_tries_left: tries_left(&test, used),
-            expires_at: Some(timestamp_from_millis(expires_at(open.started_at))),
-        })
+        let started = attempts::start(
+            &self.store,
+            viewer(&caller)?,
+            request.get_ref().test_id,
+            user_id,
+            now_millis(),
+        )
+        .await?;
+        reply(started.into())
     }
 
     async fn complete_test(
@@ -454,10 +382,7 @@ impl EducationService for EducationRpc {
         if message.user_id != 0 && message.user_id != claims.user_id {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
-        let test = self
-            .store
-            .visible_test(viewer(&caller)?, message.test_id)
-            .await?;
+        let test = self.store.test(viewer(&caller)?, message.test_id).await?;
         let submission = Submission::parse(
             message
                 .question_with_answers
@@ -480,13 +405,7 @@ impl EducationService for EducationRpc {
             )
             .await?;
         let used = self.store.tries_used(test.id, claims.user_id).await?;
-        reply(pb::CompleteTestResponse {
-            total_point: count(completed.total_point),
-            is_passed: completed.is_passed,
-            total_points_possible: count(completed.points_possible),
-            test_result_id: completed.attempt_id,
-            number_of_tries_left: tries_left(&test, used),
-        })
+        reply(convert::completed(completed, &test, used))
     }
 
     // --- Tests (administration) ---
@@ -498,11 +417,11 @@ impl EducationService for EducationRpc {
         Caller::of(&request).require(Right::EducationManagement)?;
         let test = self
             .store
-            .visible_test(Viewer::Everything, request.get_ref().test_id)
+            .test(Viewer::Everything, request.get_ref().test_id)
             .await?;
         let questions = self.store.full_questions(test.id).await?;
         reply(pb::GetFullTestResponse {
-            test: Some(full_test(test, questions)),
+            test: Some(convert::full_test(test, questions)),
         })
     }
 
@@ -523,7 +442,7 @@ impl EducationService for EducationRpc {
         })?;
         let page = self.store.results(&filter).await?;
         reply(pb::ListAllTestResultsResponse {
-            results: page.rows.into_iter().map(test_result).collect(),
+            results: page.rows.into_iter().map(pb::TestResult::from).collect(),
             next_page_token: page.next.map(|mark| mark.token()).unwrap_or_default(),
             total_count: page.total.unwrap_or(0),
         })
@@ -534,45 +453,8 @@ impl EducationService for EducationRpc {
         request: Request<pb::GetCourseComplianceRequest>,
     ) -> RpcResult<pb::GetCourseComplianceResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
-        let course_id = request.get_ref().course_id;
-        let found = self
-            .store
-            .course(Viewer::Everything, course_id)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))?;
-        let tests = self.store.course_test_ids(course_id).await?;
-        let mut passed = self.store.passed_by_assignees(course_id).await?;
-        let today = Day::today();
-        let deadline = Day::stored(&found.date_deadline);
-        let mut assignees: Vec<(Standing, pb::AssigneeCompliance)> = self
-            .store
-            .course_assignees(course_id)
-            .await?
-            .into_iter()
-            .map(|user_id| {
-                let done = passed
-                    .remove(&user_id)
-                    .unwrap_or_default()
-                    .intersection(&tests)
-                    .count();
-                let standing = standing(done, tests.len(), deadline, today);
-                let entry = pb::AssigneeCompliance {
-                    user_id,
-                    tests_passed: count_usize(done),
-                    tests_total: count_usize(tests.len()),
-                    is_complete: standing == Standing::Complete,
-                    is_overdue: standing == Standing::Overdue,
-                    is_due_soon: standing == Standing::DueSoon,
-                };
-                (standing, entry)
-            })
-            .collect();
-        assignees.sort_by_key(|(standing, entry)| (*standing, entry.user_id));
-        reply(pb::GetCourseComplianceResponse {
-            course: Some(course(found)),
-            assignees: assignees.into_iter().map(|(_, entry)| entry).collect(),
-            today: today.to_string(),
-        })
+        let compliance = course_compliance(&self.store, request.get_ref().course_id).await?;
+        reply(compliance.into())
     }
 
     async fn get_question_analysis(
@@ -582,19 +464,11 @@ impl EducationService for EducationRpc {
         Caller::of(&request).require(Right::EducationManagement)?;
         let test = self
             .store
-            .visible_test(Viewer::Everything, request.get_ref().test_id)
+            .test(Viewer::Everything, request.get_ref().test_id)
             .await?;
         let stats = self.store.question_stats(test.id).await?;
         reply(pb::GetQuestionAnalysisResponse {
-            questions: stats
-                .into_iter()
-                .map(|q| pb::QuestionAnalysis {
-                    question_id: q.id,
-                    title: q.title,
-                    times_answered: count(q.answered),
-                    times_correct: count(q.correct),
-                })
-                .collect(),
+            questions: stats.into_iter().map(pb::QuestionAnalysis::from).collect(),
         })
     }
 
@@ -618,7 +492,7 @@ impl EducationService for EducationRpc {
         let created = self.store.create_test(&draft, now_millis()).await?;
         let questions = self.store.full_questions(created.id).await?;
         reply(pb::CreateTestResponse {
-            test: Some(full_test(created, questions)),
+            test: Some(convert::full_test(created, questions)),
         })
     }
 
@@ -642,7 +516,7 @@ impl EducationService for EducationRpc {
         let updated = self.store.update_test(m.id, &draft).await?;
         let questions = self.store.full_questions(updated.id).await?;
         reply(pb::UpdateTestResponse {
-            test: Some(full_test(updated, questions)),
+            test: Some(convert::full_test(updated, questions)),
         })
     }
 }
@@ -660,120 +534,4 @@ fn question_inputs(questions: &[pb::Question]) -> Vec<QuestionInput<'_>> {
                 .collect(),
         })
         .collect()
-}
-
-/// A stored count as the contract's int32; counts here are far below its limit.
-fn count(value: i64) -> i32 {
-    i32::try_from(value).unwrap_or(i32::MAX)
-}
-
-fn count_usize(value: usize) -> i32 {
-    i32::try_from(value).unwrap_or(i32::MAX)
-}
-
-fn tries_left(test: &TestRecord, used: TriesUsed) -> i32 {
-    count((test.number_of_tries - used.started).max(0))
-}
-
-fn article(record: ArticleRecord) -> pb::Article {
-    pb::Article {
-        id: record.id,
-        title: record.title,
-        description: record.description,
-        content: record.content,
-        date_deadline: record.date_deadline.unwrap_or_default(),
-        test_id: record.test_id.unwrap_or(0),
-    }
-}
-
-fn course(record: CourseRecord) -> pb::Course {
-    pb::Course {
-        id: record.id,
-        title: record.title,
-        description: record.description,
-        date_creation: Some(timestamp_from_millis(record.date_creation)),
-        date_deadline: record.date_deadline,
-    }
-}
-
-fn test_info(record: TestRecord) -> pb::TestInfo {
-    pb::TestInfo {
-        id: record.id,
-        title: record.title,
-        description: record.description,
-        total_points_required: count(record.total_points_required),
-        number_of_questions: count(record.number_of_questions),
-        number_of_tries: count(record.number_of_tries),
-        article_id: record.article_id.unwrap_or(0),
-    }
-}
-
-fn summary(record: TestRecord, used: TriesUsed) -> pb::TestSummary {
-    pb::TestSummary {
-        number_of_tries_left: tries_left(&record, used),
-        id: record.id,
-        title: record.title,
-        description: record.description,
-        number_of_questions: count(record.number_of_questions),
-        total_points_required: count(record.total_points_required),
-        number_of_tries: count(record.number_of_tries),
-    }
-}
-
-fn full_test(record: TestRecord, questions: Vec<FullQuestion>) -> pb::Test {
-    pb::Test {
-        id: record.id,
-        title: record.title,
-        description: record.description,
-        total_points_required: count(record.total_points_required),
-        number_of_questions: count(record.number_of_questions),
-        number_of_tries: count(record.number_of_tries),
-        article_id: record.article_id.unwrap_or(0),
-        questions: questions
-            .into_iter()
-            .map(|q| pb::Question {
-                id: q.question.id,
-                title: q.question.title,
-                answers: q
-                    .answers
-                    .into_iter()
-                    .map(|a| pb::Answer {
-                        id: a.id,
-                        title: a.title,
-                        is_correct: a.is_correct == 1,
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }
-}
-
-/// A question as a learner sees it: answers shuffled, no correctness.
-fn drawn_question(question: FullQuestion) -> pb::DrawnQuestion {
-    pb::DrawnQuestion {
-        id: question.question.id,
-        title: question.question.title,
-        answers: shuffled(question.answers)
-            .into_iter()
-            .map(|a| pb::AnswerOption {
-                id: a.id,
-                title: a.title,
-            })
-            .collect(),
-    }
-}
-
-fn test_result(record: ResultRecord) -> pb::TestResult {
-    pb::TestResult {
-        id: record.id,
-        test: Some(pb::TestRef {
-            id: record.test_id,
-            title: record.test_title,
-        }),
-        user_id: record.user_id,
-        total_point: count(record.total_point),
-        is_passed: record.is_passed == 1,
-        date_completion: Some(timestamp_from_millis(record.completed_at)),
-        total_points_possible: count(record.points_possible),
-    }
 }

@@ -20,21 +20,22 @@ pub mod models;
 pub mod rpc;
 pub mod store;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use portal_kit::db::{Database, Migrations};
 use portal_kit::revocation::AccessVersions;
+use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_kit::token::TokenVerifier;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
+use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
 use crate::app::links::LinkKeys;
 pub use crate::app::uploads::Limits;
 use crate::app::uploads::Uploads;
 use crate::models::Models;
-pub use crate::models::WikiChannel;
 use crate::rpc::FilesRpc;
 use crate::store::Store;
 pub use crate::store::blobs::Blobs;
@@ -42,10 +43,87 @@ pub use crate::store::blobs::Blobs;
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.files.v1.FilesService";
 
+const MIB: u64 = 1024 * 1024;
+
+/// Files' own part of the `portal` command line.
+#[derive(Clone, Debug, clap::Args)]
+pub struct FilesArgs {
+    /// Where file blobs live: a local directory, or `s3://bucket/prefix`
+    /// [default: <data dir>/files].
+    #[arg(long, env = "PORTAL_FILES_STORE", value_name = "PORTAL_FILES_STORE")]
+    pub files_store: Option<String>,
+
+    /// The largest document an upload may carry, in MiB; a bigger one is refused
+    /// while it streams in.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_MAX_DOCUMENT_MIB",
+        value_name = "PORTAL_FILES_MAX_DOCUMENT_MIB",
+        default_value_t = 100,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576)
+    )]
+    pub files_max_document_mib: u64,
+
+    /// The largest video an upload may carry, in MiB.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_MAX_VIDEO_MIB",
+        value_name = "PORTAL_FILES_MAX_VIDEO_MIB",
+        default_value_t = 500,
+        value_parser = clap::value_parser!(u64).range(1..=1_048_576)
+    )]
+    pub files_max_video_mib: u64,
+
+    /// The key(s) that sign documents' download links (HMAC-SHA256): a file of
+    /// one key per line, each at least 32 characters (`openssl rand -base64 48`);
+    /// the first signs, every one verifies, so a new key can be added before it
+    /// signs. Every files replica needs the same file; files only [default:
+    /// generated into the data dir by `all`].
+    #[arg(
+        long,
+        env = "PORTAL_FILES_LINK_KEY_FILE",
+        value_name = "PORTAL_FILES_LINK_KEY_FILE"
+    )]
+    pub files_link_key_file: Option<PathBuf>,
+
+    /// Seconds a document's download link works, from the listing that made
+    /// it: a link opened in a new tab or passed to a colleague needs no token
+    /// until then. The web client lists documents again before their links
+    /// end; keep it short, since anyone holding a link reads that one file.
+    #[arg(
+        long,
+        env = "PORTAL_FILES_LINK_LIFETIME",
+        value_name = "PORTAL_FILES_LINK_LIFETIME",
+        default_value_t = 900,
+        value_parser = clap::value_parser!(u64).range(60..=86_400)
+    )]
+    pub files_link_lifetime: u64,
+}
+
+impl FilesArgs {
+    /// Where file blobs live: `PORTAL_FILES_STORE`, else `files` in `data_dir`.
+    pub fn store(&self, data_dir: &Path) -> String {
+        self.files_store
+            .clone()
+            .unwrap_or_else(|| data_dir.join("files").display().to_string())
+    }
+
+    pub fn limits(&self) -> Limits {
+        Limits {
+            document: self.files_max_document_mib * MIB,
+            video: self.files_max_video_mib * MIB,
+        }
+    }
+
+    pub fn link_lifetime(&self) -> Duration {
+        Duration::from_secs(self.files_link_lifetime)
+    }
+}
+
 /// What files needs to start.
 #[derive(Clone)]
 pub struct FilesSettings {
-    pub database_url: String,
+    pub database_url: SecretString,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// Each person's access version, kept current from auth by the binary
@@ -60,7 +138,7 @@ pub struct FilesSettings {
     pub seed_demo: bool,
     /// The wiki service, which decides who sees an equipment model and so
     /// its documents.
-    pub wiki: WikiChannel,
+    pub wiki: ServiceChannel,
     /// `PORTAL_FILES_LINK_KEY_FILE`: the keys of download links, the same
     /// file for every replica.
     pub link_key_file: PathBuf,
@@ -80,7 +158,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         .with_access_versions(settings.access_versions.clone());
     let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)
         .map_err(|error| StartError::Setting(format!("download-link keys: {error}")))?;
-    let database = Database::connect(&settings.database_url, &migrations())
+    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("files"))?;
     let store = Store::new(database.pool);
@@ -106,6 +184,42 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(args: &[&str]) -> Result<FilesArgs, String> {
+        portal_kit::config::parse_args(args)
+    }
+
+    #[test]
+    fn defaults_follow_the_design() {
+        let args = parse(&[]).unwrap();
+        assert_eq!(
+            (
+                args.files_max_document_mib,
+                args.files_max_video_mib,
+                args.files_link_lifetime
+            ),
+            (100, 500, 900)
+        );
+        assert_eq!(
+            Path::new(&args.store(Path::new("./data"))),
+            Path::new("./data/files")
+        );
+    }
+
+    #[test]
+    fn a_zero_limit_or_a_too_short_link_is_refused_naming_the_variable() {
+        for (flag, variable) in [
+            (
+                "--files-max-document-mib=0",
+                "PORTAL_FILES_MAX_DOCUMENT_MIB",
+            ),
+            ("--files-max-video-mib=0", "PORTAL_FILES_MAX_VIDEO_MIB"),
+            ("--files-link-lifetime=59", "PORTAL_FILES_LINK_LIFETIME"),
+        ] {
+            let err = parse(&[flag]).unwrap_err();
+            assert!(err.contains(variable), "{err}");
+        }
+    }
 
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {

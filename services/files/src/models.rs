@@ -5,17 +5,17 @@
 //! departments of their token) is the wiki's rule, kept in one place. So
 //! listing, downloading or saving a document asks the wiki whether the caller
 //! sees that model (`CheckEnvironmentModelVisible`, which reads nothing of it),
-//! with the caller's own token; what the wiki hides is NOT_FOUND here as well.
+//! with the caller's own token, within what is left of the caller's own
+//! call; what the wiki hides is NOT_FOUND here as well.
 
+use portal_kit::deadline::Deadline;
 use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
+use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::wiki::v1::CheckEnvironmentModelVisibleRequest;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use tonic::Request;
 use tonic::metadata::MetadataMap;
-
-/// A channel to the wiki service (every replica).
-pub type WikiChannel = portal_kit::serve::ServiceChannel;
 
 pub const MSG_WIKI_UNAVAILABLE: &str = "Сервис оборудования временно недоступен, попробуйте позже";
 
@@ -24,28 +24,32 @@ const AUTHORIZATION: &str = "authorization";
 
 #[derive(Clone)]
 pub struct Models {
-    wiki: WikiServiceClient<WikiChannel>,
+    wiki: WikiServiceClient<ServiceChannel>,
 }
 
 impl Models {
-    pub fn new(channel: WikiChannel) -> Models {
+    /// `wiki`: every replica of the wiki service.
+    pub fn new(wiki: ServiceChannel) -> Models {
         Models {
-            wiki: WikiServiceClient::new(channel),
+            wiki: WikiServiceClient::new(wiki),
         }
     }
 
     /// Ok when the caller behind `metadata` may see model `model_id`;
     /// NOT_FOUND with `not_found` when the wiki does not show it to them (or
-    /// it does not exist).
+    /// it does not exist). The wiki answers by the `deadline` of the call
+    /// being answered.
     pub async fn require_visible(
         &self,
         metadata: &MetadataMap,
+        deadline: Deadline,
         model_id: i64,
         not_found: &str,
     ) -> ServiceResult<()> {
         let mut request = Request::new(CheckEnvironmentModelVisibleRequest {
             environment_model_id: model_id,
         });
+        deadline.bound(&mut request);
         if let Some(token) = metadata.get(AUTHORIZATION) {
             request.metadata_mut().insert(AUTHORIZATION, token.clone());
         }
@@ -72,5 +76,50 @@ impl Models {
                 Err(ServiceError::Unavailable(MSG_WIKI_UNAVAILABLE.into()))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use portal_kit::deadline::GRPC_TIMEOUT;
+    use tonic::Status;
+    use tonic::body::Body;
+
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn the_wiki_is_asked_within_what_is_left_of_the_incoming_call() {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let record = heard.clone();
+        let wiki = ServiceChannel::new(tower::service_fn(move |request: http::Request<Body>| {
+            let timeout = request
+                .headers()
+                .get(GRPC_TIMEOUT)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned);
+            record.lock().unwrap().push(timeout);
+            async { Ok::<_, Status>(Status::not_found("no such model").into_http()) }
+        }));
+        let models = Models::new(wiki);
+
+        let mut incoming = MetadataMap::new();
+        incoming.insert(GRPC_TIMEOUT, "800m".parse().unwrap());
+        let deadline = Deadline::of_call(&incoming);
+        tokio::time::advance(Duration::from_millis(300)).await;
+        let _ = models.require_visible(&incoming, deadline, 7, "").await;
+
+        // An upload comes with no limit of its own: the wiki still gets one.
+        let deadline = Deadline::of_call(&MetadataMap::new());
+        let _ = models
+            .require_visible(&MetadataMap::new(), deadline, 7, "")
+            .await;
+
+        assert_eq!(
+            *heard.lock().unwrap(),
+            [Some("500000u".to_owned()), Some("60000000u".to_owned())]
+        );
     }
 }

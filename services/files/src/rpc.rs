@@ -16,6 +16,7 @@ use std::pin::Pin;
 
 use futures_util::{Stream, StreamExt};
 use portal_kit::db::now_millis;
+use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::files::v1 as pb;
@@ -89,6 +90,7 @@ impl FilesService for FilesRpc {
         &self,
         request: Request<Streaming<pb::SaveFileRequest>>,
     ) -> RpcResult<pb::SaveFileResponse> {
+        let deadline = Deadline::of_call(request.metadata());
         let uploader = Caller::of(&request)
             .require(Right::EquipmentEditing)?
             .user_id;
@@ -99,7 +101,12 @@ impl FilesService for FilesRpc {
         }
         // Before a byte is stored: a document of no model would be no one's.
         self.models
-            .require_visible(&credentials, metadata.id_related, MSG_MODEL_NOT_FOUND)
+            .require_visible(
+                &credentials,
+                deadline,
+                metadata.id_related,
+                MSG_MODEL_NOT_FOUND,
+            )
             .await?;
         let (id, _) = self
             .uploads
@@ -121,10 +128,11 @@ impl FilesService for FilesRpc {
         &self,
         request: Request<pb::GetFilesRequest>,
     ) -> RpcResult<pb::GetFilesResponse> {
+        let deadline = Deadline::of_call(request.metadata());
         let user_id = Caller::of(&request).claims()?.user_id;
         let id_related = request.get_ref().id_related;
         self.models
-            .require_visible(request.metadata(), id_related, MSG_FILE_NOT_FOUND)
+            .require_visible(request.metadata(), deadline, id_related, MSG_FILE_NOT_FOUND)
             .await?;
         let files = self.store.documents_of(id_related).await?;
         let expires_at = self.links.expiry(unix_seconds());
@@ -146,6 +154,7 @@ impl FilesService for FilesRpc {
         &self,
         request: Request<pb::DownloadFileRequest>,
     ) -> RpcResult<DownloadStream> {
+        let deadline = Deadline::of_call(request.metadata());
         let caller = Caller::of(&request);
         let asked = request.get_ref();
         // Checked before the file is looked up: a link that is not one tells
@@ -164,7 +173,12 @@ impl FilesService for FilesRpc {
             None if record.kind() != Some(Kind::Video) => {
                 caller.claims()?;
                 self.models
-                    .require_visible(request.metadata(), record.id_related, MSG_FILE_NOT_FOUND)
+                    .require_visible(
+                        request.metadata(),
+                        deadline,
+                        record.id_related,
+                        MSG_FILE_NOT_FOUND,
+                    )
                     .await?;
             }
             // A video opens by its key without a token (ids are sequential:

@@ -1,10 +1,13 @@
-//! What every Portal service shares: one configuration, one database layer, one
-//! error model, access-token handling, telemetry and the gRPC serving scaffold.
+//! What every Portal service shares: the settings common to all of them, one
+//! database layer, one error model, access-token handling, telemetry, the gRPC
+//! serving scaffold, and calls to other services (balanced over their replicas,
+//! each with its deadline).
 
 pub mod access;
 pub mod config;
 pub mod day;
 pub mod db;
+pub mod deadline;
 pub mod error;
 pub mod metrics;
 pub mod net;
@@ -15,6 +18,7 @@ pub mod start;
 pub mod telemetry;
 pub mod text;
 pub mod token;
+pub mod upstream;
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -228,9 +228,12 @@ impl Drop for Call {
 }
 
 /// A database's name for the `database` label: PostgreSQL's database, or the
-/// SQLite file's stem.
+/// SQLite file's stem; never the user or password a URL may carry.
 pub fn database_name(url: &str) -> String {
     let path = url.split('?').next().unwrap_or(url);
+    let path = path
+        .rsplit_once('@')
+        .map_or(path, |(_, host_and_path)| host_and_path);
     let last = path.rsplit('/').next().unwrap_or(path);
     last.strip_suffix(".db").unwrap_or(last).to_owned()
 }
@@ -249,5 +252,6 @@ mod tests {
             database_name("sqlite:///data/education.db?mode=rwc"),
             "education"
         );
+        assert_eq!(database_name("postgres://u:pass/word@db"), "db");
     }
 }

@@ -10,8 +10,8 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tower::util::BoxCloneSyncService;
 
-/// A channel from one service to another: in the portal binary the gateway's
-/// balanced upstream (every replica of the other service), in tests a plain
+/// A channel from one service to another: in the portal binary an
+/// [`crate::upstream::Upstream`] (every replica of the other service), in tests a plain
 /// tonic channel. Its failures are statuses (not boxed errors, whose erased
 /// lifetime async-trait's `Send` check rejects).
 pub type ServiceChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Status>;

@@ -25,6 +25,7 @@ use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::start::StartError;
 use portal_kit::token::TokenVerifier;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
+use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -38,7 +39,7 @@ pub const SERVICE_NAME: &str = "portal.wiki.v1.WikiService";
 /// What the wiki needs to start.
 #[derive(Clone, Debug)]
 pub struct WikiSettings {
-    pub database_url: String,
+    pub database_url: SecretString,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// Each person's access version, kept current from auth by the binary
@@ -60,7 +61,7 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
         .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(&settings.database_url, &migrations())
+    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("wiki"))?;
     let store = Store::new(database.pool);

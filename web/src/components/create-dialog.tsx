@@ -9,6 +9,9 @@ import { FormDialog } from './form-dialog';
 
 type Saving = 'idle' | 'pending' | 'done';
 
+/** What a create dialog hands the form inside it: its id, whether it is locked, what submitting it does. */
+export type FormProps<V> = { id: string; disabled: boolean; onSubmit: (values: V) => void };
+
 type CreateDialogProps<V> = {
   formId: string;
   text: { create: string; createTitle: string; created: string };
@@ -18,12 +21,13 @@ type CreateDialogProps<V> = {
   closeDelayMs: number;
   /** Sends the form's values (a mutation's `mutateAsync`). */
   create: (values: V) => Promise<unknown>;
+  /** The dialog's submit button, when it does not say «Создать» (a logbook entry is saved). */
+  submitLabel?: string;
   /** A form with many fields (a test's questions) gets a wider dialog. */
   wide?: boolean;
   /** The opening button, when it differs from a contained one with a plus. */
   button?: Omit<ButtonProps, 'onClick' | 'children'>;
-  /** The form, given its id, whether it is locked, and what submitting it does. */
-  children: (form: { id: string; disabled: boolean; onSubmit: (values: V) => void }) => ReactNode;
+  children: (form: FormProps<V>) => ReactNode;
 };
 
 /**
@@ -37,6 +41,7 @@ export function CreateDialog<V>({
   failed,
   closeDelayMs,
   create,
+  submitLabel = strings.common.create,
   wide = false,
   button,
   children,
@@ -68,7 +73,7 @@ export function CreateDialog<V>({
         open={open}
         title={text.createTitle}
         formId={formId}
-        submitLabel={strings.common.create}
+        submitLabel={submitLabel}
         pending={saving === 'pending'}
         succeeded={saving === 'done'}
         closeDelayMs={closeDelayMs}

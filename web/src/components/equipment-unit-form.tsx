@@ -1,8 +1,8 @@
 import { MenuItem, Stack, TextField } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
 import { equipmentStrings } from '@/lib/equipment-strings';
-import { useDraftState } from '@/lib/unsaved';
+import { useFormState, type FieldErrors } from '@/lib/use-form-state';
 
 export type EquipmentUnitValues = {
   serialNumber: string;
@@ -32,8 +32,6 @@ type EquipmentUnitFormProps = {
 
 const empty: EquipmentUnitValues = { serialNumber: '', inventoryNumber: '', departmentId: undefined };
 
-type Field = 'serialNumber' | 'inventoryNumber' | 'departmentId';
-
 /** An equipment unit, new or edited (spec §5: serial and inventory numbers required). */
 export function EquipmentUnitForm({
   id,
@@ -44,14 +42,16 @@ export function EquipmentUnitForm({
   checkChildren,
   onSubmit,
 }: EquipmentUnitFormProps) {
-  const [serialNumber, setSerialNumber] = useDraftState(initial.serialNumber);
-  const [inventoryNumber, setInventoryNumber] = useDraftState(initial.inventoryNumber);
-  const [departmentId, setDepartmentId] = useDraftState(initial.departmentId);
-  const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const equipment = equipmentStrings;
-
-  const clear = (field: Field) =>
-    setMissing((fields) => new Set([...fields].filter((other) => other !== field)));
+  const { values, set, errors, submit, textField } = useFormState({
+    initial,
+    validate: (typed: EquipmentUnitValues): FieldErrors<keyof EquipmentUnitValues> => ({
+      serialNumber: typed.serialNumber.trim() === '' ? equipment.serialNumberRequired : undefined,
+      inventoryNumber: typed.inventoryNumber.trim() === '' ? equipment.inventoryNumberRequired : undefined,
+      departmentId:
+        departments && typed.departmentId === undefined ? equipment.departmentRequired : undefined,
+    }),
+  });
 
   return (
     <Stack
@@ -60,19 +60,16 @@ export function EquipmentUnitForm({
       noValidate
       spacing={2.5}
       onSubmit={(event) => {
-        event.preventDefault();
-        const values = {
-          serialNumber: serialNumber.trim(),
-          inventoryNumber: inventoryNumber.trim(),
-          departmentId,
-        };
-        const absent = new Set<Field>();
-        if (values.serialNumber === '') absent.add('serialNumber');
-        if (values.inventoryNumber === '') absent.add('inventoryNumber');
-        if (departments && departmentId === undefined) absent.add('departmentId');
-        setMissing(absent);
+        // The fields above are checked on the same submit, so that every missing one is marked.
         const childrenComplete = checkChildren?.() ?? true;
-        if (absent.size === 0 && childrenComplete) onSubmit(values);
+        submit((typed) => {
+          if (!childrenComplete) return;
+          onSubmit({
+            ...typed,
+            serialNumber: typed.serialNumber.trim(),
+            inventoryNumber: typed.inventoryNumber.trim(),
+          });
+        })(event);
       }}
     >
       {children}
@@ -80,14 +77,11 @@ export function EquipmentUnitForm({
         <TextField
           select
           label={equipment.departmentLabel}
-          value={departmentId === undefined ? '' : String(departmentId)}
-          onChange={(event) => {
-            setDepartmentId(BigInt(event.target.value));
-            clear('departmentId');
-          }}
+          value={values.departmentId === undefined ? '' : String(values.departmentId)}
+          onChange={(event) => set('departmentId', BigInt(event.target.value))}
           required
-          error={missing.has('departmentId')}
-          helperText={missing.has('departmentId') ? equipment.departmentRequired : undefined}
+          error={errors?.departmentId !== undefined}
+          helperText={errors?.departmentId}
           disabled={disabled}
           fullWidth
         >
@@ -100,27 +94,15 @@ export function EquipmentUnitForm({
       )}
       <TextField
         label={equipment.serialNumberLabel}
-        value={serialNumber}
-        onChange={(event) => {
-          setSerialNumber(event.target.value);
-          clear('serialNumber');
-        }}
+        {...textField('serialNumber')}
         required
-        error={missing.has('serialNumber')}
-        helperText={missing.has('serialNumber') ? equipment.serialNumberRequired : undefined}
         disabled={disabled}
         fullWidth
       />
       <TextField
         label={equipment.inventoryNumberLabel}
-        value={inventoryNumber}
-        onChange={(event) => {
-          setInventoryNumber(event.target.value);
-          clear('inventoryNumber');
-        }}
+        {...textField('inventoryNumber')}
         required
-        error={missing.has('inventoryNumber')}
-        helperText={missing.has('inventoryNumber') ? equipment.inventoryNumberRequired : undefined}
         disabled={disabled}
         fullWidth
       />

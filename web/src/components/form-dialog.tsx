@@ -29,11 +29,6 @@ type FormDialogProps = {
   onDone: () => void;
   /** A form with many fields (a test's questions) gets more room. */
   wide?: boolean;
-  /**
-   * Unsaved input held beside the dialog (its state lives in the caller). A form inside it
-   * that keeps its values with `useDraftState` is tracked without this.
-   */
-  dirty?: boolean;
   children: ReactNode;
 };
 
@@ -49,7 +44,6 @@ export function FormDialog({
   onClose,
   onDone,
   wide = false,
-  dirty = false,
   children,
 }: FormDialogProps) {
   const theme = useTheme();
@@ -57,7 +51,7 @@ export function FormDialog({
   const done = useEffectEvent(onDone);
   const draft = useDraftTracker();
   // Closing (Escape, 'Закрыть') asks first while something typed is unsaved (issue 19).
-  const { confirmDiscard, discardDialog } = useUnsavedChanges(open && (draft.dirty || dirty) && !succeeded);
+  const { confirmDiscard, discardDialog } = useUnsavedChanges(open && draft.dirty && !succeeded);
   const close = () => confirmDiscard(onClose);
 
   useEffect(() => {

@@ -36,7 +36,7 @@ pub const FRAME_HOST: &str = "rutube.ru";
 /// The settings of a test service on `database_url`.
 pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
     EducationSettings {
-        database_url,
+        database_url: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
         public_url: PORTAL.into(),
         frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),

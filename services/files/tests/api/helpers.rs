@@ -14,9 +14,10 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
 use portal_files::app::links::LinkKeys;
-use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME, WikiChannel};
+use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
+use portal_kit::serve::ServiceChannel;
 use portal_kit::testing::{ServiceHarness, TestDatabase, TestKeys, backends, serve};
 pub use portal_kit::testing::{assert_status, code, with_token};
 use portal_proto::files::v1 as pb;
@@ -138,12 +139,12 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         portal_files::app::links::ensure_key_file(store_dir.path()).expect("link key");
     let links = LinkKeys::from_file(&link_key_file, LINK_LIFETIME).expect("link keys");
     let (wiki, wiki_serving, wiki_database) = start_wiki(backend, &keys).await;
-    let wiki_channel = WikiChannel::new(
+    let wiki_channel = ServiceChannel::new(
         wiki.clone()
             .map_err(|error| Status::from_error(Box::new(error))),
     );
-    let settings = |database_url, keys: &TestKeys| FilesSettings {
-        database_url,
+    let settings = |database_url: String, keys: &TestKeys| FilesSettings {
+        database_url: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
         access_versions: Default::default(),
         blobs: Arc::clone(&blobs),
@@ -181,7 +182,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
 async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
     let database = TestDatabase::new(backend).await;
     let routes = portal_wiki::routes(portal_wiki::WikiSettings {
-        database_url: database.url.clone(),
+        database_url: database.url.clone().into(),
         public_key_file: keys.public_key_file.clone(),
         access_versions: Default::default(),
         public_url: PUBLIC_URL.into(),

@@ -1,8 +1,9 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 import { EducationService } from '@/gen/portal/education/v1/education_pb';
 import { refusalShownByPage } from '@/lib/errors';
+import { skipUntilKnown } from '@/lib/skip-until-known';
 
 const education = EducationService.method;
 
@@ -18,44 +19,41 @@ export function useRefreshEducation() {
     });
 }
 
-const byId = <T>(id: bigint | undefined, input: (id: bigint) => T) =>
-  id === undefined ? skipToken : input(id);
-
 /** The courses assigned to the signed-in user (user 0 is the caller). */
 export const useMyCourses = () => useQuery(education.listCoursesByUser, { userId: 0n });
 
 export const useCourse = (courseId: bigint | undefined) =>
   useQuery(
     education.getCourse,
-    byId(courseId, (id) => ({ courseId: id })),
+    skipUntilKnown(courseId, (id) => ({ courseId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useCourseArticles = (courseId: bigint | undefined) =>
   useQuery(
     education.listArticlesByCourse,
-    byId(courseId, (id) => ({ courseId: id })),
+    skipUntilKnown(courseId, (id) => ({ courseId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useArticle = (articleId: bigint | undefined) =>
   useQuery(
     education.getArticle,
-    byId(articleId, (id) => ({ articleId: id })),
+    skipUntilKnown(articleId, (id) => ({ articleId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useArticleTests = (articleId: bigint | undefined) =>
   useQuery(
     education.listTestsByArticle,
-    byId(articleId, (id) => ({ articleId: id })),
+    skipUntilKnown(articleId, (id) => ({ articleId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useTest = (testId: bigint | undefined) =>
   useQuery(
     education.getTest,
-    byId(testId, (id) => ({ testId: id })),
+    skipUntilKnown(testId, (id) => ({ testId: id })),
     { meta: refusalShownByPage },
   );
 
@@ -63,7 +61,7 @@ export const useTest = (testId: bigint | undefined) =>
 export const useTestSummary = (testId: bigint | undefined) =>
   useQuery(
     education.getTestSummary,
-    byId(testId, (id) => ({ testId: id, userId: 0n })),
+    skipUntilKnown(testId, (id) => ({ testId: id, userId: 0n })),
     { meta: refusalShownByPage },
   );
 
@@ -71,7 +69,7 @@ export const useTestSummary = (testId: bigint | undefined) =>
 export const useMyResults = (testId: bigint | undefined) =>
   useQuery(
     education.listUserTestResults,
-    byId(testId, (id) => ({ testId: id, userId: 0n })),
+    skipUntilKnown(testId, (id) => ({ testId: id, userId: 0n })),
     { meta: refusalShownByPage },
   );
 

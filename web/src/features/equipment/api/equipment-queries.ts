@@ -1,19 +1,17 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { FilesService, type GetFilesResponse } from '@/gen/portal/files/v1/files_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
 import { refusalShownByPage } from '@/lib/errors';
+import { skipUntilKnown } from '@/lib/skip-until-known';
 
 import { linkRenewalMs } from '../utils/download-links';
 
 const wiki = WikiService.method;
 const files = FilesService.method;
 const auth = AuthService.method;
-
-const when = <T>(id: bigint | undefined, input: (id: bigint) => T) =>
-  id === undefined ? skipToken : input(id);
 
 /** The departments with the given ids: the cards of the user's own departments. */
 export const useDepartmentsByIds = (departmentIds: bigint[]) =>
@@ -25,27 +23,27 @@ export const useDepartments = () => useQuery(auth.listDepartments);
 export const useDepartment = (departmentId: bigint | undefined) =>
   useQuery(
     auth.getDepartment,
-    when(departmentId, (id) => ({ departmentId: id })),
+    skipUntilKnown(departmentId, (id) => ({ departmentId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useModelsByDepartment = (departmentId: bigint | undefined) =>
   useQuery(
     wiki.listEnvironmentModelsByDepartment,
-    when(departmentId, (id) => ({ departmentId: id })),
+    skipUntilKnown(departmentId, (id) => ({ departmentId: id })),
   );
 
 export const useModel = (modelId: bigint | undefined) =>
   useQuery(
     wiki.getEnvironmentModel,
-    when(modelId, (id) => ({ environmentModelId: id })),
+    skipUntilKnown(modelId, (id) => ({ environmentModelId: id })),
     { meta: refusalShownByPage },
   );
 
 export const useMaintenanceEntries = (environmentId: bigint | undefined) =>
   useQuery(
     wiki.listMaintenanceEntries,
-    when(environmentId, (id) => ({ environmentId: id })),
+    skipUntilKnown(environmentId, (id) => ({ environmentId: id })),
   );
 
 export const useMaintenanceDue = () => useQuery(wiki.listMaintenanceDue);
@@ -53,19 +51,19 @@ export const useMaintenanceDue = () => useQuery(wiki.listMaintenanceDue);
 export const useJournals = (modelId: bigint | undefined) =>
   useQuery(
     wiki.listJournals,
-    when(modelId, (id) => ({ environmentModelId: id })),
+    skipUntilKnown(modelId, (id) => ({ environmentModelId: id })),
   );
 
 export const useJournalEntries = (journalId: bigint | undefined) =>
   useQuery(
     wiki.listJournalEntries,
-    when(journalId, (id) => ({ journalId: id })),
+    skipUntilKnown(journalId, (id) => ({ journalId: id })),
   );
 
 export const useLabelSheet = (departmentId: bigint | undefined) =>
   useQuery(
     wiki.getLabelSheet,
-    when(departmentId, (id) => ({ departmentId: id })),
+    skipUntilKnown(departmentId, (id) => ({ departmentId: id })),
   );
 
 /**
@@ -76,7 +74,7 @@ export const useLabelSheet = (departmentId: bigint | undefined) =>
 export const useDocuments = (modelId: bigint | undefined) =>
   useQuery(
     files.getFiles,
-    when(modelId, (id) => ({ idRelated: id })),
+    skipUntilKnown(modelId, (id) => ({ idRelated: id })),
     {
       staleTime: ({ state }) => renewal(state.data, state.dataUpdatedAt),
       refetchInterval: ({ state }) => renewal(state.data, state.dataUpdatedAt),

@@ -1,29 +1,18 @@
 import AddIcon from '@mui/icons-material/Add';
 import EditNoteOutlined from '@mui/icons-material/EditNoteOutlined';
-import {
-  Button,
-  Chip,
-  List,
-  ListItem,
-  ListItemText,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { useState } from 'react';
+import { Chip, List, ListItem, ListItemText, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useParams, useSearchParams } from 'react-router';
 
-import { FormDialog } from '@/components/form-dialog';
+import { CreateDialog, type FormProps } from '@/components/create-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import type { Journal } from '@/gen/portal/wiki/v1/wiki_pb';
 import { formatDate, today } from '@/lib/dates';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
-import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
+import { useFormState } from '@/lib/use-form-state';
 
 import {
   useCreateJournal,
@@ -35,147 +24,107 @@ import {
 const { journal: text } = equipmentStrings;
 const collator = new Intl.Collator('ru-RU');
 
-type Required = { value: string; missing: boolean };
+type NameValues = { name: string };
 
-/** A text field the form requires: its red message once a submit found it empty. */
-const requiredProps = ({ value, missing }: Required, message: string) => ({
-  value,
-  required: true,
-  error: missing,
-  helperText: missing ? message : undefined,
-});
+function JournalNameForm({ id, disabled, onSubmit }: FormProps<NameValues>) {
+  const { submit, textField } = useFormState({
+    initial: { name: '' },
+    validate: ({ name }: NameValues) => ({ name: name.trim() === '' ? text.nameRequired : undefined }),
+    live: true,
+  });
+  return (
+    <Stack
+      component="form"
+      id={id}
+      noValidate
+      onSubmit={submit(({ name }) => onSubmit({ name: name.trim() }))}
+    >
+      <TextField
+        label={text.name}
+        {...textField('name', text.nameHint)}
+        required
+        disabled={disabled}
+        fullWidth
+      />
+    </Stack>
+  );
+}
 
 function CreateJournalDialog({ modelId, onCreated }: { modelId: bigint; onCreated: (id: bigint) => void }) {
-  const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [tried, setTried] = useState(false);
   const create = useCreateJournal();
-  const formId = 'create-journal';
-
   return (
-    <>
-      <Button startIcon={<AddIcon />} onClick={() => setOpen(true)}>
-        {text.create}
-      </Button>
-      <FormDialog
-        open={open}
-        title={text.createTitle}
-        formId={formId}
-        submitLabel={strings.common.create}
-        pending={create.isPending}
-        succeeded={create.isSuccess}
-        closeDelayMs={1000}
-        dirty={name !== ''}
-        onClose={() => setOpen(false)}
-        onDone={() => {
-          setOpen(false);
-          setName('');
-          setTried(false);
-          create.reset();
-        }}
-      >
-        <Stack
-          component="form"
-          id={formId}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (name.trim() === '') return;
-            create.mutate(
-              { environmentModelId: modelId, name: name.trim() },
-              {
-                onSuccess: (created) => {
-                  notify.success(text.created);
-                  if (created.journal) onCreated(created.journal.id);
-                },
-                onError: (error) => notify.error(errorMessage(error)),
-              },
-            );
-          }}
-        >
-          <TextField
-            label={text.name}
-            {...requiredProps({ value: name, missing: tried && name.trim() === '' }, text.nameRequired)}
-            helperText={tried && name.trim() === '' ? text.nameRequired : text.nameHint}
-            onChange={(event) => setName(event.target.value)}
-            disabled={create.isPending || create.isSuccess}
-            fullWidth
-          />
-        </Stack>
-      </FormDialog>
-    </>
+    <CreateDialog
+      formId="create-journal"
+      text={text}
+      failed={errorMessage}
+      closeDelayMs={1000}
+      create={({ name }: NameValues) =>
+        create.mutateAsync({ environmentModelId: modelId, name }).then((created) => {
+          if (created.journal) onCreated(created.journal.id);
+        })
+      }
+      button={{ variant: 'text', startIcon: <AddIcon /> }}
+    >
+      {(form) => <JournalNameForm {...form} />}
+    </CreateDialog>
+  );
+}
+
+type EntryValues = { date: string; entry: string };
+
+function JournalEntryForm({ id, disabled, onSubmit }: FormProps<EntryValues>) {
+  const { submit, textField } = useFormState({
+    initial: { date: today(), entry: '' },
+    validate: ({ date, entry }: EntryValues) => ({
+      date: date === '' ? text.required : undefined,
+      entry: entry.trim() === '' ? text.required : undefined,
+    }),
+    live: true,
+  });
+  return (
+    <Stack
+      component="form"
+      id={id}
+      noValidate
+      spacing={2.5}
+      onSubmit={submit(({ date, entry }) => onSubmit({ date, entry: entry.trim() }))}
+    >
+      <TextField
+        type="date"
+        label={text.date}
+        {...textField('date')}
+        required
+        disabled={disabled}
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <TextField
+        label={text.text}
+        {...textField('entry')}
+        required
+        multiline
+        minRows={3}
+        disabled={disabled}
+      />
+    </Stack>
   );
 }
 
 function AddEntryDialog({ journal }: { journal: Journal }) {
-  const [open, setOpen] = useState(false);
-  const [date, setDate] = useState(today());
-  const [entry, setEntry] = useState('');
-  const [tried, setTried] = useState(false);
   const create = useCreateJournalEntry();
-  const formId = 'journal-entry';
-  const disabled = create.isPending || create.isSuccess;
-
   return (
-    <>
-      <Button variant="contained" startIcon={<EditNoteOutlined />} onClick={() => setOpen(true)}>
-        {text.add}
-      </Button>
-      <FormDialog
-        open={open}
-        title={text.addTitle(journal.name)}
-        formId={formId}
-        submitLabel={strings.common.save}
-        pending={create.isPending}
-        succeeded={create.isSuccess}
-        closeDelayMs={1000}
-        dirty={entry !== ''}
-        onClose={() => setOpen(false)}
-        onDone={() => {
-          setOpen(false);
-          setEntry('');
-          setTried(false);
-          create.reset();
-        }}
-      >
-        <Stack
-          component="form"
-          id={formId}
-          noValidate
-          spacing={2.5}
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (date === '' || entry.trim() === '') return;
-            create.mutate(
-              { journalId: journal.id, date, text: entry.trim() },
-              {
-                onSuccess: () => notify.success(text.entryCreated),
-                onError: (error) => notify.error(errorMessage(error)),
-              },
-            );
-          }}
-        >
-          <TextField
-            type="date"
-            label={text.date}
-            {...requiredProps({ value: date, missing: tried && date === '' }, text.required)}
-            onChange={(event) => setDate(event.target.value)}
-            disabled={disabled}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            label={text.text}
-            {...requiredProps({ value: entry, missing: tried && entry.trim() === '' }, text.required)}
-            onChange={(event) => setEntry(event.target.value)}
-            multiline
-            minRows={3}
-            disabled={disabled}
-          />
-        </Stack>
-      </FormDialog>
-    </>
+    <CreateDialog
+      formId="journal-entry"
+      text={{ create: text.add, createTitle: text.addTitle(journal.name), created: text.entryCreated }}
+      submitLabel={strings.common.save}
+      failed={errorMessage}
+      closeDelayMs={1000}
+      create={({ date, entry }: EntryValues) =>
+        create.mutateAsync({ journalId: journal.id, date, text: entry })
+      }
+      button={{ startIcon: <EditNoteOutlined /> }}
+    >
+      {(form) => <JournalEntryForm {...form} />}
+    </CreateDialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import BuildOutlined from '@mui/icons-material/BuildOutlined';
 import {
-  Button,
   List,
   ListItem,
   ListItemIcon,
@@ -11,20 +10,18 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 
-import { FormDialog } from '@/components/form-dialog';
+import { CreateDialog } from '@/components/create-dialog';
 import { Loading, LoadError } from '@/components/load-state';
 import { MaintenanceKind, type Environment } from '@/gen/portal/wiki/v1/wiki_pb';
 import { formatDate, today } from '@/lib/dates';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
-import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
-import { useDraftState } from '@/lib/unsaved';
+import { useFormState, type FieldErrors } from '@/lib/use-form-state';
 
 import { useCreateMaintenanceEntry, useMaintenanceEntries, useModel } from '../api/equipment-queries';
 import { MaintenanceMark } from './maintenance-mark';
@@ -51,6 +48,9 @@ type EntryValues = {
   nextDue: string;
 };
 
+const requiredKeys = ['date', 'performedBy', 'description'] as const;
+type RequiredKey = (typeof requiredKeys)[number];
+
 /** One logbook entry; exported for its test. */
 export function MaintenanceForm({
   disabled,
@@ -59,28 +59,20 @@ export function MaintenanceForm({
   disabled: boolean;
   onSubmit: (values: EntryValues) => void;
 }) {
-  const [values, setValues] = useDraftState<EntryValues>({
-    date: today(),
-    kind: MaintenanceKind.PREVENTIVE,
-    performedBy: '',
-    description: '',
-    result: '',
-    nextDue: '',
-  });
-  const [tried, setTried] = useState(false);
-  const set = <K extends keyof EntryValues>(key: K, value: EntryValues[K]) =>
-    setValues((current) => ({ ...current, [key]: value }));
-  const missing = (key: 'date' | 'performedBy' | 'description') => tried && values[key].trim() === '';
-  const text = (key: 'date' | 'performedBy' | 'description' | 'result' | 'nextDue') => ({
-    value: values[key],
-    onChange: (event: { target: { value: string } }) => set(key, event.target.value),
-    disabled,
-  });
-  const required = (key: 'date' | 'performedBy' | 'description') => ({
-    ...text(key),
-    required: true,
-    error: missing(key),
-    helperText: missing(key) ? maintenance.required : undefined,
+  const { values, set, submit, textField } = useFormState({
+    initial: {
+      date: today(),
+      kind: MaintenanceKind.PREVENTIVE,
+      performedBy: '',
+      description: '',
+      result: '',
+      nextDue: '',
+    },
+    validate: (typed: EntryValues): FieldErrors<RequiredKey> =>
+      Object.fromEntries(
+        requiredKeys.filter((key) => typed[key].trim() === '').map((key) => [key, maintenance.required]),
+      ),
+    live: true,
   });
 
   return (
@@ -89,23 +81,21 @@ export function MaintenanceForm({
       id={formId}
       noValidate
       spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        setTried(true);
-        const trimmed = {
-          ...values,
-          performedBy: values.performedBy.trim(),
-          description: values.description.trim(),
-          result: values.result.trim(),
-        };
-        if (trimmed.date === '' || trimmed.performedBy === '' || trimmed.description === '') return;
-        onSubmit(trimmed);
-      }}
+      onSubmit={submit((typed) =>
+        onSubmit({
+          ...typed,
+          performedBy: typed.performedBy.trim(),
+          description: typed.description.trim(),
+          result: typed.result.trim(),
+        }),
+      )}
     >
       <TextField
         type="date"
         label={maintenance.date}
-        {...required('date')}
+        {...textField('date')}
+        required
+        disabled={disabled}
         slotProps={{ inputLabel: { shrink: true } }}
       />
       <TextField
@@ -124,13 +114,21 @@ export function MaintenanceForm({
           </MenuItem>
         ))}
       </TextField>
-      <TextField label={maintenance.performedBy} {...required('performedBy')} />
-      <TextField label={maintenance.description} multiline minRows={3} {...required('description')} />
-      <TextField label={maintenance.result} {...text('result')} />
+      <TextField label={maintenance.performedBy} {...textField('performedBy')} required disabled={disabled} />
+      <TextField
+        label={maintenance.description}
+        {...textField('description')}
+        required
+        disabled={disabled}
+        multiline
+        minRows={3}
+      />
+      <TextField label={maintenance.result} {...textField('result')} disabled={disabled} />
       <TextField
         type="date"
         label={maintenance.nextDue}
-        {...text('nextDue')}
+        {...textField('nextDue')}
+        disabled={disabled}
         slotProps={{ inputLabel: { shrink: true } }}
       />
     </Stack>
@@ -195,8 +193,6 @@ export function MaintenanceLogbookPage() {
   const [search, setSearch] = useSearchParams();
   const editor = useHasRight(Right.EquipmentEditing) === true;
   const create = useCreateMaintenanceEntry();
-  const [open, setOpen] = useState(false);
-  const [formKey, setFormKey] = useState(0);
 
   if (model.isError) return <LoadError />;
   if (model.isPending) return <Loading />;
@@ -228,46 +224,24 @@ export function MaintenanceLogbookPage() {
         </TextField>
         <MaintenanceMark unit={unit} />
         {editor && (
-          <Button
-            variant="contained"
-            startIcon={<BuildOutlined />}
-            onClick={() => setOpen(true)}
-            sx={{ ml: { sm: 'auto !important' } }}
+          <CreateDialog
+            formId={formId}
+            text={{
+              create: maintenance.add,
+              createTitle: maintenance.addTitle(unit.inventoryNumber),
+              created: maintenance.created,
+            }}
+            submitLabel={strings.common.save}
+            failed={errorMessage}
+            closeDelayMs={1000}
+            create={(values: EntryValues) => create.mutateAsync({ environmentId: unit.id, ...values })}
+            button={{ startIcon: <BuildOutlined />, sx: { ml: { sm: 'auto !important' } } }}
           >
-            {maintenance.add}
-          </Button>
+            {(form) => <MaintenanceForm disabled={form.disabled} onSubmit={form.onSubmit} />}
+          </CreateDialog>
         )}
       </Stack>
       <Logbook unit={unit} />
-      <FormDialog
-        open={open}
-        title={maintenance.addTitle(unit.inventoryNumber)}
-        formId={formId}
-        submitLabel={strings.common.save}
-        pending={create.isPending}
-        succeeded={create.isSuccess}
-        closeDelayMs={1000}
-        onClose={() => setOpen(false)}
-        onDone={() => {
-          setOpen(false);
-          setFormKey((key) => key + 1);
-          create.reset();
-        }}
-      >
-        <MaintenanceForm
-          key={formKey}
-          disabled={create.isPending || create.isSuccess}
-          onSubmit={(values) =>
-            create.mutate(
-              { environmentId: unit.id, ...values },
-              {
-                onSuccess: () => notify.success(maintenance.created),
-                onError: (error) => notify.error(errorMessage(error)),
-              },
-            )
-          }
-        />
-      </FormDialog>
     </Stack>
   );
 }

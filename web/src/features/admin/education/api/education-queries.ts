@@ -1,7 +1,8 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 import { EducationService } from '@/gen/portal/education/v1/education_pb';
+import { skipUntilKnown } from '@/lib/skip-until-known';
 
 const education = EducationService.method;
 
@@ -18,7 +19,10 @@ function useRefreshEducation() {
 export const useCourses = () => useQuery(education.listCourses);
 
 export const useFullCourse = (courseId: bigint | undefined) =>
-  useQuery(education.getFullCourseInfo, courseId === undefined ? skipToken : { courseId });
+  useQuery(
+    education.getFullCourseInfo,
+    skipUntilKnown(courseId, (id) => ({ courseId: id })),
+  );
 
 export const useCourseCompliance = (courseId: bigint) =>
   useQuery(education.getCourseCompliance, { courseId });
@@ -26,12 +30,18 @@ export const useCourseCompliance = (courseId: bigint) =>
 export const useArticles = () => useQuery(education.listArticles);
 
 export const useArticle = (articleId: bigint | undefined) =>
-  useQuery(education.getArticle, articleId === undefined ? skipToken : { articleId });
+  useQuery(
+    education.getArticle,
+    skipUntilKnown(articleId, (id) => ({ articleId: id })),
+  );
 
 export const useTests = () => useQuery(education.listTests);
 
 export const useFullTest = (testId: bigint | undefined) =>
-  useQuery(education.getFullTest, testId === undefined ? skipToken : { testId });
+  useQuery(
+    education.getFullTest,
+    skipUntilKnown(testId, (id) => ({ testId: id })),
+  );
 
 export const useQuestionAnalysis = (testId: bigint) => useQuery(education.getQuestionAnalysis, { testId });
 

@@ -1,8 +1,9 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
+import { skipUntilKnown } from '@/lib/skip-until-known';
 
 const wiki = WikiService.method;
 
@@ -19,7 +20,10 @@ function useRefreshWiki() {
 export const useModels = () => useQuery(wiki.listEnvironmentModels);
 
 export const useModel = (modelId: bigint | undefined) =>
-  useQuery(wiki.getEnvironmentModel, modelId === undefined ? skipToken : { environmentModelId: modelId });
+  useQuery(
+    wiki.getEnvironmentModel,
+    skipUntilKnown(modelId, (id) => ({ environmentModelId: id })),
+  );
 
 /** Every department (an admin-type right sees them all): where a unit can be deployed. */
 export const useDepartments = () => useQuery(AuthService.method.listDepartments);

@@ -1,9 +1,14 @@
 import { MenuItem, Stack, TextField } from '@mui/material';
-import { useState } from 'react';
 
-import { useDraftState } from '@/lib/unsaved';
+import { useFormState } from '@/lib/use-form-state';
 
-import { checkRequired, startValues, type FormField, type FormValues } from '../utils/fields-form';
+import {
+  checkRequired,
+  requiredMessages,
+  startValues,
+  type FormField,
+  type FormValues,
+} from '../utils/fields-form';
 
 type FieldsFormProps = {
   /** Lets a button outside the form (dialog actions, page footer) submit it. */
@@ -17,8 +22,10 @@ type FieldsFormProps = {
 
 /** A form of text fields (or choices); a blank required field turns red with its message. */
 export function FieldsForm({ id, fields, initial, disabled, onSubmit }: FieldsFormProps) {
-  const [values, setValues] = useDraftState(() => startValues(fields, initial));
-  const [missing, setMissing] = useState<ReadonlySet<string>>(new Set());
+  const { submit, textField } = useFormState({
+    initial: () => startValues(fields, initial),
+    validate: (typed: FormValues) => requiredMessages(fields, typed),
+  });
 
   return (
     <Stack
@@ -26,41 +33,27 @@ export function FieldsForm({ id, fields, initial, disabled, onSubmit }: FieldsFo
       id={id}
       noValidate
       spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const checked = checkRequired(fields, values);
-        setMissing(checked.missing);
-        if (checked.missing.size === 0) onSubmit(checked.values);
-      }}
+      onSubmit={submit((typed) => onSubmit(checkRequired(fields, typed).values))}
     >
-      {fields.map((field) => {
-        const blank = missing.has(field.name);
-        return (
-          <TextField
-            key={field.name}
-            label={field.label}
-            value={values[field.name] ?? ''}
-            onChange={(event) => {
-              setValues((current) => ({ ...current, [field.name]: event.target.value }));
-              setMissing((current) => new Set([...current].filter((name) => name !== field.name)));
-            }}
-            required={field.required !== undefined}
-            select={field.options !== undefined}
-            multiline={field.multiline}
-            minRows={field.multiline ? 3 : undefined}
-            error={blank}
-            helperText={blank ? field.required : field.helperText}
-            disabled={disabled}
-            fullWidth
-          >
-            {field.options?.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        );
-      })}
+      {fields.map((field) => (
+        <TextField
+          key={field.name}
+          label={field.label}
+          {...textField(field.name, field.helperText)}
+          required={field.required !== undefined}
+          select={field.options !== undefined}
+          multiline={field.multiline}
+          minRows={field.multiline ? 3 : undefined}
+          disabled={disabled}
+          fullWidth
+        >
+          {field.options?.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      ))}
     </Stack>
   );
 }

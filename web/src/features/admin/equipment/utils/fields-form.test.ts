@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkRequired, startValues, type FormField } from './fields-form';
+import { checkRequired, requiredMessages, startValues, type FormField } from './fields-form';
 
 const fields: FormField[] = [
   { name: 'title', label: 'Название', required: 'Введите название' },
@@ -19,6 +19,16 @@ describe('checkRequired', () => {
     const { values, missing } = checkRequired(fields, { title: ' Приказ ', url: ' https://a/b.pdf\n' });
     expect(missing.size).toBe(0);
     expect(values).toEqual({ title: 'Приказ', description: '', url: 'https://a/b.pdf' });
+  });
+});
+
+describe('requiredMessages', () => {
+  it('gives each blank required field its own message, and none to the rest', () => {
+    expect(requiredMessages(fields, { title: ' ', description: '', url: '' })).toEqual({
+      title: 'Введите название',
+      url: 'Укажите ссылку',
+    });
+    expect(requiredMessages(fields, { title: 'Приказ', description: '', url: 'https://a/' })).toEqual({});
   });
 });
 

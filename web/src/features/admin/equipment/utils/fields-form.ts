@@ -33,3 +33,11 @@ export function checkRequired(
   );
   return { values: trimmed, missing };
 }
+
+/** The message of each required field left blank. */
+export const requiredMessages = (fields: readonly FormField[], values: FormValues) => {
+  const { missing } = checkRequired(fields, values);
+  return Object.fromEntries(
+    fields.filter((field) => missing.has(field.name)).map((field) => [field.name, field.required]),
+  );
+};

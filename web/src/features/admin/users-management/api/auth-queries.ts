@@ -1,7 +1,8 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
-import { skipToken, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { skipUntilKnown } from '@/lib/skip-until-known';
 
 const auth = AuthService.method;
 
@@ -18,7 +19,10 @@ function useRefreshAuth() {
 export const useDepartmentsWithUsers = () => useQuery(auth.listDepartmentsWithUsers);
 
 export const useDepartmentWithUsers = (departmentId: bigint | undefined) =>
-  useQuery(auth.getDepartmentWithUsers, departmentId === undefined ? skipToken : { departmentId });
+  useQuery(
+    auth.getDepartmentWithUsers,
+    skipUntilKnown(departmentId, (id) => ({ departmentId: id })),
+  );
 
 export const useUsers = () => useQuery(auth.listUsers);
 
@@ -29,7 +33,10 @@ export function useBlockingStatusIds(): ReadonlySet<bigint> {
 }
 
 export const useUser = (userId: bigint | undefined) =>
-  useQuery(auth.getUser, userId === undefined ? skipToken : { userId });
+  useQuery(
+    auth.getUser,
+    skipUntilKnown(userId, (id) => ({ userId: id })),
+  );
 
 export const useRights = () => useQuery(auth.listRights);
 

@@ -1,12 +1,11 @@
 import { Stack } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 
 import { adminStrings } from '@/lib/admin-strings';
-import { useDraftState } from '@/lib/unsaved';
-import { useFocusFirstError } from '@/lib/use-focus-first-error';
+import { useFormState } from '@/lib/use-form-state';
 
 import { useTests } from '../../api/education-queries';
-import { basicErrors, type BasicErrors } from '../../utils/basic-values';
+import { basicErrors } from '../../utils/basic-values';
 import type { ArticleFormValues } from '../../utils/form-values';
 import { BasicFields } from '../basic-fields';
 import { EntitySelect } from '../entity-select';
@@ -25,9 +24,10 @@ type ArticleFormProps = {
 
 /** An article's fields and its test: the create dialog and the article page share it. */
 export function ArticleForm({ id, initial, disabled, onSubmit, children }: ArticleFormProps) {
-  const [values, setValues] = useDraftState(initial);
-  const [errors, setErrors] = useState<BasicErrors>({});
-  const { formRef, focusFirstError } = useFocusFirstError();
+  const { values, set, errors, submit, formRef } = useFormState({
+    initial,
+    validate: (typed: typeof initial) => basicErrors(typed, text),
+  });
   const tests = useTests().data?.tests ?? [];
 
   return (
@@ -37,31 +37,17 @@ export function ArticleForm({ id, initial, disabled, onSubmit, children }: Artic
       id={id}
       noValidate
       spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const found = basicErrors(values, text);
-        setErrors(found);
-        if (Object.keys(found).length > 0) focusFirstError();
-        else {
-          onSubmit({ ...values, title: values.title.trim(), description: values.description.trim() });
-        }
-      }}
+      onSubmit={submit((typed) =>
+        onSubmit({ ...typed, title: typed.title.trim(), description: typed.description.trim() }),
+      )}
     >
-      <BasicFields
-        values={values}
-        errors={errors}
-        disabled={disabled}
-        onChange={(field, value) => {
-          setValues((current) => ({ ...current, [field]: value }));
-          setErrors((current) => ({ ...current, [field]: undefined }));
-        }}
-      />
+      <BasicFields values={values} errors={errors ?? {}} disabled={disabled} onChange={set} />
       <EntitySelect
         label={text.test}
         noneLabel={text.noTest}
         options={tests}
         value={values.testId}
-        onChange={(testId) => setValues((current) => ({ ...current, testId }))}
+        onChange={(testId) => set('testId', testId)}
         disabled={disabled}
       />
       {children}

@@ -1,11 +1,9 @@
 import { Alert, Grid, Stack, TextField, Typography } from '@mui/material';
-import { useState } from 'react';
 
 import { CountedTextField } from '@/components/counted-text-field';
 import { adminStrings } from '@/lib/admin-strings';
 import { limits } from '@/lib/limits';
-import { useDraftState } from '@/lib/unsaved';
-import { useFocusFirstError } from '@/lib/use-focus-first-error';
+import { useFormState } from '@/lib/use-form-state';
 
 import { useArticles } from '../../api/education-queries';
 import {
@@ -37,47 +35,29 @@ type TestFormProps = {
 
 /** A test's settings, questions and answers: the create dialog and the test page share it. */
 export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
-  const [draft, setDraft] = useDraftState(initial);
   // Errors show once a save was tried, and then follow the edits; a 0 shows at once (spec §5).
-  const [tried, setTried] = useState(false);
-  const { formRef, focusFirstError } = useFocusFirstError();
-  const errors = tried ? validateTest(draft) : undefined;
+  const { values, set, errors, submit, textField, formRef } = useFormState({
+    initial,
+    validate: validateTest,
+    hasErrors,
+    live: true,
+  });
   const articles = useArticles().data?.articles ?? [];
-  const change = <K extends keyof TestDraft>(field: K, value: TestDraft[K]) =>
-    setDraft((current) => ({ ...current, [field]: value }));
 
   return (
-    <Stack
-      component="form"
-      ref={formRef}
-      id={id}
-      noValidate
-      spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        setTried(true);
-        if (hasErrors(validateTest(draft))) focusFirstError();
-        else onSubmit(draft);
-      }}
-    >
+    <Stack component="form" ref={formRef} id={id} noValidate spacing={2.5} onSubmit={submit(onSubmit)}>
       <CountedTextField
         limit={limits.educationTitle}
         label={adminStrings.education.title}
-        value={draft.title}
-        onChange={(event) => change('title', event.target.value)}
+        {...textField('title')}
         required
-        error={errors?.title !== undefined}
-        helperText={errors?.title}
         disabled={disabled}
         fullWidth
       />
       <TextField
         label={adminStrings.education.description}
-        value={draft.description}
-        onChange={(event) => change('description', event.target.value)}
+        {...textField('description')}
         required
-        error={errors?.description !== undefined}
-        helperText={errors?.description}
         disabled={disabled}
         fullWidth
         multiline
@@ -89,13 +69,13 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
           const error =
             errors?.numbers[field] ??
             errors?.ruleFields[field] ??
-            (draft[field] === '0' ? numberFieldError('0') : undefined);
+            (values[field] === '0' ? numberFieldError('0') : undefined);
           return (
             <Grid key={field} size={{ xs: 12, sm: 6 }}>
               <TextField
                 label={label}
-                value={draft[field]}
-                onChange={(event) => change(field, digitsOnly(event.target.value))}
+                value={values[field]}
+                onChange={(event) => set(field, digitsOnly(event.target.value))}
                 required
                 error={error !== undefined}
                 helperText={error}
@@ -111,8 +91,8 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
         label={text.article}
         noneLabel={text.noArticle}
         options={articles}
-        value={draft.articleId}
-        onChange={(articleId) => change('articleId', articleId)}
+        value={values.articleId}
+        onChange={(articleId) => set('articleId', articleId)}
         disabled={disabled}
       />
       <Stack direction="row" spacing={2} sx={{ alignItems: 'baseline', justifyContent: 'space-between' }}>
@@ -120,12 +100,12 @@ export function TestForm({ id, initial, disabled, onSubmit }: TestFormProps) {
           {text.questions}
         </Typography>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {text.questionCount(draft.questions.length)}
+          {text.questionCount(values.questions.length)}
         </Typography>
       </Stack>
       <QuestionsEditor
-        questions={draft.questions}
-        onChange={(questions) => change('questions', questions)}
+        questions={values.questions}
+        onChange={(questions) => set('questions', questions)}
         errors={errors?.questions}
         disabled={disabled}
       />

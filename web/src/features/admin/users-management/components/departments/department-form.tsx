@@ -1,10 +1,9 @@
 import { Stack, TextField } from '@mui/material';
-import { useState } from 'react';
 
 import { MultiSelect } from '@/components/multi-select';
 import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
-import { useDraftState } from '@/lib/unsaved';
+import { useFormState } from '@/lib/use-form-state';
 
 import { useUsers } from '../../api/auth-queries';
 
@@ -18,11 +17,13 @@ type DepartmentFormProps = {
   onSubmit: (values: DepartmentFormValues) => void;
 };
 
+const validate = ({ title }: DepartmentFormValues) => ({
+  title: title.trim() === '' ? strings.admin.department.titleRequired : undefined,
+});
+
 /** A department's title and members: the create dialog and the department page share it. */
 export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFormProps) {
-  const [title, setTitle] = useDraftState(initial.title);
-  const [userIds, setUserIds] = useDraftState(initial.userIds);
-  const [titleMissing, setTitleMissing] = useState(false);
+  const { values, set, submit, textField } = useFormState({ initial, validate });
   const users = useUsers();
   const choices = (users.data?.users ?? []).map((user) => ({ id: user.id, label: fullName(user) }));
 
@@ -32,31 +33,20 @@ export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFo
       id={id}
       noValidate
       spacing={2.5}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const trimmed = title.trim();
-        if (trimmed === '') setTitleMissing(true);
-        else onSubmit({ title: trimmed, userIds });
-      }}
+      onSubmit={submit(({ title, userIds }) => onSubmit({ title: title.trim(), userIds }))}
     >
       <TextField
         label={strings.admin.department.title}
-        value={title}
-        onChange={(event) => {
-          setTitle(event.target.value);
-          setTitleMissing(false);
-        }}
+        {...textField('title')}
         required
-        error={titleMissing}
-        helperText={titleMissing ? strings.admin.department.titleRequired : undefined}
         disabled={disabled}
         fullWidth
       />
       <MultiSelect
         label={strings.admin.department.members}
         options={choices}
-        value={userIds}
-        onChange={setUserIds}
+        value={values.userIds}
+        onChange={(userIds) => set('userIds', userIds)}
         disabled={disabled}
       />
     </Stack>

@@ -8,19 +8,17 @@ import {
   MenuItem,
   TextField,
 } from '@mui/material';
-import { useState, type SubmitEvent } from 'react';
 
 import { Loading, LoadError } from '@/components/load-state';
 import { MultiSelect } from '@/components/multi-select';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
-import { useDraftState } from '@/lib/unsaved';
+import { useFormState, type FieldErrors } from '@/lib/use-form-state';
 
 import { useUserFormChoices } from '../../api/auth-queries';
 import type { UserFormValues } from '../../utils/user-form-values';
 
 type TextKey = 'name' | 'surname' | 'lastName' | 'login' | 'password' | 'email';
-type Errors = Partial<Record<TextKey, string>>;
 
 const text = strings.admin.user;
 
@@ -43,38 +41,23 @@ type UserFormProps = {
 
 /** A user's profile, links and rights: the create dialog and the user page share it. */
 export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProps) {
-  const [values, setValues] = useDraftState(initial);
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, set, submit, textField } = useFormState({
+    initial,
+    validate: (typed: UserFormValues): FieldErrors<TextKey> =>
+      mode === 'edit'
+        ? Object.fromEntries(requiredOnEdit.filter(([field]) => typed[field].trim() === ''))
+        : {},
+  });
   const choices = useUserFormChoices();
 
   if (choices.isError) return <LoadError message={strings.errors.formLoadFailed} />;
   if (choices.isPending) return <Loading />;
 
-  const change = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const missing: Errors =
-      mode === 'edit'
-        ? Object.fromEntries(requiredOnEdit.filter(([field]) => values[field].trim() === ''))
-        : {};
-    setErrors(missing);
-    if (Object.keys(missing).length === 0) onSubmit(values);
-  };
-
   const field = (name: TextKey, label: string, extra: { type?: string; autoComplete?: string } = {}) => (
     <TextField
       label={label}
-      value={values[name]}
-      onChange={(event) => change(name, event.target.value)}
+      {...textField(name, mode === 'edit' && name === 'password' ? text.passwordUnchanged : undefined)}
       required={mode === 'edit' && requiredOnEdit.some(([required]) => required === name)}
-      error={errors[name] !== undefined}
-      helperText={
-        errors[name] ?? (mode === 'edit' && name === 'password' ? text.passwordUnchanged : undefined)
-      }
       disabled={disabled}
       fullWidth
       {...extra}
@@ -82,13 +65,10 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
   );
 
   const toggleRight = (rightId: bigint, on: boolean) =>
-    change(
-      'rightIds',
-      on ? [...values.rightIds, rightId] : values.rightIds.filter((held) => held !== rightId),
-    );
+    set('rightIds', on ? [...values.rightIds, rightId] : values.rightIds.filter((held) => held !== rightId));
 
   return (
-    <Grid component="form" id={id} noValidate container spacing={2.5} onSubmit={submit}>
+    <Grid component="form" id={id} noValidate container spacing={2.5} onSubmit={submit(onSubmit)}>
       <Grid size={{ xs: 12, sm: 4 }}>{field('surname', text.surname)}</Grid>
       <Grid size={{ xs: 12, sm: 4 }}>{field('name', text.name)}</Grid>
       <Grid size={{ xs: 12, sm: 4 }}>{field('lastName', text.lastName)}</Grid>
@@ -102,7 +82,7 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
           select
           label={text.status}
           value={String(values.statusId)}
-          onChange={(event) => change('statusId', BigInt(event.target.value))}
+          onChange={(event) => set('statusId', BigInt(event.target.value))}
           disabled={disabled}
           fullWidth
         >
@@ -119,7 +99,7 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
           label={text.positions}
           options={choices.positions.map((position) => ({ id: position.id, label: position.title }))}
           value={values.positionIds}
-          onChange={(ids) => change('positionIds', ids)}
+          onChange={(ids) => set('positionIds', ids)}
           disabled={disabled}
         />
       </Grid>
@@ -128,7 +108,7 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
           label={text.departments}
           options={choices.departments.map((department) => ({ id: department.id, label: department.title }))}
           value={values.departmentIds}
-          onChange={(ids) => change('departmentIds', ids)}
+          onChange={(ids) => set('departmentIds', ids)}
           disabled={disabled}
         />
       </Grid>

@@ -1,0 +1,240 @@
+//! Stored records and use-case answers as the contract's messages.
+
+use portal_kit::db::timestamp_from_millis;
+use portal_proto::education::v1 as pb;
+
+use crate::app::attempts::Started;
+use crate::app::compliance::{AssigneeStanding, CourseCompliance};
+use crate::app::my_tests::MyTest;
+use crate::domain::attempt::expires_at;
+use crate::domain::compliance::Standing;
+use crate::store::{
+    AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, QuestionStats,
+    ResultRecord, TestRecord, TriesUsed,
+};
+
+/// A stored count as the contract's int32; counts here are far below its limit.
+fn count(value: i64) -> i32 {
+    i32::try_from(value).unwrap_or(i32::MAX)
+}
+
+fn count_usize(value: usize) -> i32 {
+    i32::try_from(value).unwrap_or(i32::MAX)
+}
+
+fn tries_left(test: &TestRecord, used: TriesUsed) -> i32 {
+    count((test.number_of_tries - used.started).max(0))
+}
+
+impl From<ArticleRecord> for pb::Article {
+    fn from(record: ArticleRecord) -> pb::Article {
+        pb::Article {
+            id: record.id,
+            title: record.title,
+            description: record.description,
+            content: record.content,
+            date_deadline: record.date_deadline.unwrap_or_default(),
+            test_id: record.test_id.unwrap_or(0),
+        }
+    }
+}
+
+impl From<CourseRecord> for pb::Course {
+    fn from(record: CourseRecord) -> pb::Course {
+        pb::Course {
+            id: record.id,
+            title: record.title,
+            description: record.description,
+            date_creation: Some(timestamp_from_millis(record.date_creation)),
+            date_deadline: record.date_deadline,
+        }
+    }
+}
+
+impl From<CourseRecord> for pb::CourseRef {
+    fn from(record: CourseRecord) -> pb::CourseRef {
+        pb::CourseRef {
+            id: record.id,
+            title: record.title,
+        }
+    }
+}
+
+impl From<TestRecord> for pb::TestInfo {
+    fn from(record: TestRecord) -> pb::TestInfo {
+        pb::TestInfo {
+            id: record.id,
+            title: record.title,
+            description: record.description,
+            total_points_required: count(record.total_points_required),
+            number_of_questions: count(record.number_of_questions),
+            number_of_tries: count(record.number_of_tries),
+            article_id: record.article_id.unwrap_or(0),
+        }
+    }
+}
+
+pub fn summary(record: TestRecord, used: TriesUsed) -> pb::TestSummary {
+    pb::TestSummary {
+        number_of_tries_left: tries_left(&record, used),
+        id: record.id,
+        title: record.title,
+        description: record.description,
+        number_of_questions: count(record.number_of_questions),
+        total_points_required: count(record.total_points_required),
+        number_of_tries: count(record.number_of_tries),
+    }
+}
+
+/// A test with its questions and which answers are correct: for education
+/// managers only.
+pub fn full_test(record: TestRecord, questions: Vec<FullQuestion>) -> pb::Test {
+    pb::Test {
+        id: record.id,
+        title: record.title,
+        description: record.description,
+        total_points_required: count(record.total_points_required),
+        number_of_questions: count(record.number_of_questions),
+        number_of_tries: count(record.number_of_tries),
+        article_id: record.article_id.unwrap_or(0),
+        questions: questions.into_iter().map(pb::Question::from).collect(),
+    }
+}
+
+impl From<FullQuestion> for pb::Question {
+    fn from(question: FullQuestion) -> pb::Question {
+        pb::Question {
+            id: question.question.id,
+            title: question.question.title,
+            answers: question.answers.into_iter().map(pb::Answer::from).collect(),
+        }
+    }
+}
+
+impl From<AnswerRecord> for pb::Answer {
+    fn from(answer: AnswerRecord) -> pb::Answer {
+        pb::Answer {
+            id: answer.id,
+            title: answer.title,
+            is_correct: answer.is_correct == 1,
+        }
+    }
+}
+
+impl From<Started> for pb::StartAttemptResponse {
+    fn from(started: Started) -> pb::StartAttemptResponse {
+        let Started {
+            attempt,
+            questions,
+            test,
+            used,
+        } = started;
+        pb::StartAttemptResponse {
+            attempt_id: attempt.id,
+            questions: questions.into_iter().map(drawn_question).collect(),
+            started_at: Some(timestamp_from_millis(attempt.started_at)),
+            number_of_tries_left: tries_left(&test, used),
+            expires_at: Some(timestamp_from_millis(expires_at(attempt.started_at))),
+        }
+    }
+}
+
+/// A question as a learner sees it: no correctness.
+fn drawn_question(question: FullQuestion) -> pb::DrawnQuestion {
+    pb::DrawnQuestion {
+        id: question.question.id,
+        title: question.question.title,
+        answers: question
+            .answers
+            .into_iter()
+            .map(|a| pb::AnswerOption {
+                id: a.id,
+                title: a.title,
+            })
+            .collect(),
+    }
+}
+
+/// A scored attempt, and the tries left on its test after it.
+pub fn completed(
+    completed: Completed,
+    test: &TestRecord,
+    used: TriesUsed,
+) -> pb::CompleteTestResponse {
+    pb::CompleteTestResponse {
+        total_point: count(completed.total_point),
+        is_passed: completed.is_passed,
+        total_points_possible: count(completed.points_possible),
+        test_result_id: completed.attempt_id,
+        number_of_tries_left: tries_left(test, used),
+    }
+}
+
+impl From<MyTest> for pb::AssignedTest {
+    fn from(mine: MyTest) -> pb::AssignedTest {
+        let MyTest { test, tries, link } = mine;
+        pb::AssignedTest {
+            summary: Some(summary(test, tries)),
+            article_id: link.article_id,
+            article_title: link.article_title,
+            is_passed: tries.passed > 0,
+            course_id: link.course_id,
+            date_deadline: link.date_deadline,
+        }
+    }
+}
+
+impl From<ResultRecord> for pb::TestResult {
+    fn from(record: ResultRecord) -> pb::TestResult {
+        pb::TestResult {
+            id: record.id,
+            test: Some(pb::TestRef {
+                id: record.test_id,
+                title: record.test_title,
+            }),
+            user_id: record.user_id,
+            total_point: count(record.total_point),
+            is_passed: record.is_passed == 1,
+            date_completion: Some(timestamp_from_millis(record.completed_at)),
+            total_points_possible: count(record.points_possible),
+        }
+    }
+}
+
+impl From<QuestionStats> for pb::QuestionAnalysis {
+    fn from(stats: QuestionStats) -> pb::QuestionAnalysis {
+        pb::QuestionAnalysis {
+            question_id: stats.id,
+            title: stats.title,
+            times_answered: count(stats.answered),
+            times_correct: count(stats.correct),
+        }
+    }
+}
+
+impl From<CourseCompliance> for pb::GetCourseComplianceResponse {
+    fn from(compliance: CourseCompliance) -> pb::GetCourseComplianceResponse {
+        pb::GetCourseComplianceResponse {
+            course: Some(compliance.course.into()),
+            assignees: compliance
+                .assignees
+                .into_iter()
+                .map(pb::AssigneeCompliance::from)
+                .collect(),
+            today: compliance.today.to_string(),
+        }
+    }
+}
+
+impl From<AssigneeStanding> for pb::AssigneeCompliance {
+    fn from(assignee: AssigneeStanding) -> pb::AssigneeCompliance {
+        pb::AssigneeCompliance {
+            user_id: assignee.user_id,
+            tests_passed: count_usize(assignee.passed),
+            tests_total: count_usize(assignee.total),
+            is_complete: assignee.standing == Standing::Complete,
+            is_overdue: assignee.standing == Standing::Overdue,
+            is_due_soon: assignee.standing == Standing::DueSoon,
+        }
+    }
+}

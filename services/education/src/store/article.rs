@@ -1,0 +1,102 @@
+//! Articles: their rows, and the check that a link to one names one.
+
+use portal_kit::rich_text;
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::{AnyConnection, FromRow};
+
+use super::test::check_test;
+use super::{ARTICLES, Store, Viewer};
+use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
+use crate::domain::course::unknown_article;
+
+pub(super) const ARTICLE_COLUMNS: &str =
+    "SELECT a.id, a.title, a.description, a.content, a.date_deadline, a.test_id FROM articles a";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct ArticleRecord {
+    pub id: i64,
+    pub title: String,
+    pub description: String,
+    pub content: String,
+    pub date_deadline: Option<String>,
+    pub test_id: Option<i64>,
+}
+
+impl Store {
+    pub async fn articles(&self, viewer: Viewer) -> ServiceResult<Vec<ArticleRecord>> {
+        self.visible_rows(&ARTICLES, viewer).await
+    }
+
+    /// The article if it exists and `viewer` may see it, else NOT_FOUND.
+    pub async fn article(&self, viewer: Viewer, id: i64) -> ServiceResult<ArticleRecord> {
+        self.visible_row(&ARTICLES, viewer, id).await
+    }
+
+    pub async fn create_article(
+        &self,
+        draft: &ArticleDraft,
+        now: i64,
+    ) -> ServiceResult<ArticleRecord> {
+        let mut tx = self.write().await?;
+        check_test(&mut tx, draft.test_id).await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO articles (title, description, content, date_deadline, test_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(&draft.content)
+        .bind(draft.deadline.to_string())
+        .bind(draft.test_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.article(Viewer::Everything, id).await
+    }
+
+    /// Cleans every article's content again with `clean`; answers how many
+    /// changed.
+    pub async fn reclean_articles(&self, clean: impl Fn(&str) -> String) -> ServiceResult<usize> {
+        rich_text::clean_stored(&self.pool, "articles", "content", clean).await
+    }
+
+    pub async fn update_article(
+        &self,
+        id: i64,
+        draft: &ArticleDraft,
+    ) -> ServiceResult<ArticleRecord> {
+        let mut tx = self.write().await?;
+        check_test(&mut tx, draft.test_id).await?;
+        let updated = sqlx::query(
+            "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(&draft.content)
+        .bind(draft.deadline.to_string())
+        .bind(draft.test_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() == 0 {
+            return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
+        }
+        tx.commit().await?;
+        self.article(Viewer::Everything, id).await
+    }
+}
+
+/// INVALID unless `article_id`, if given, names an article.
+pub(super) async fn check_article(
+    conn: &mut AnyConnection,
+    article_id: Option<i64>,
+) -> ServiceResult<()> {
+    let Some(article_id) = article_id else {
+        return Ok(());
+    };
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM articles WHERE id = $1")
+        .bind(article_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    found.map(|_| ()).ok_or_else(|| unknown_article(article_id))
+}

@@ -1,0 +1,122 @@
+//! Courses: their rows, their assignees and their articles in order.
+
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::{AnyConnection, FromRow};
+
+use super::article::{ARTICLE_COLUMNS, ArticleRecord, check_article};
+use super::{COURSES, Store, Viewer};
+use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
+
+pub(super) const COURSE_COLUMNS: &str =
+    "SELECT c.id, c.title, c.description, c.date_creation, c.date_deadline FROM courses c";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct CourseRecord {
+    pub id: i64,
+    pub title: String,
+    pub description: String,
+    pub date_creation: i64,
+    pub date_deadline: String,
+}
+
+impl Store {
+    pub async fn courses(&self, viewer: Viewer) -> ServiceResult<Vec<CourseRecord>> {
+        self.visible_rows(&COURSES, viewer).await
+    }
+
+    /// The course if it exists and `viewer` may see it, else NOT_FOUND.
+    pub async fn course(&self, viewer: Viewer, id: i64) -> ServiceResult<CourseRecord> {
+        self.visible_row(&COURSES, viewer, id).await
+    }
+
+    pub async fn course_assignees(&self, course_id: i64) -> ServiceResult<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT user_id FROM course_users WHERE course_id = $1 ORDER BY user_id",
+        )
+        .bind(course_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn course_articles(&self, course_id: i64) -> ServiceResult<Vec<ArticleRecord>> {
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{ARTICLE_COLUMNS} JOIN course_articles ca ON ca.article_id = a.id WHERE ca.course_id = $1 ORDER BY ca.position"
+        )))
+        .bind(course_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn create_course(
+        &self,
+        draft: &CourseDraft,
+        now: i64,
+    ) -> ServiceResult<CourseRecord> {
+        let mut tx = self.write().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO courses (title, description, date_creation, date_deadline) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(now)
+        .bind(draft.deadline.to_string())
+        .fetch_one(&mut *tx)
+        .await?;
+        write_course_links(&mut tx, id, draft).await?;
+        tx.commit().await?;
+        self.course(Viewer::Everything, id).await
+    }
+
+    pub async fn update_course(&self, id: i64, draft: &CourseDraft) -> ServiceResult<CourseRecord> {
+        let mut tx = self.write().await?;
+        let updated = sqlx::query(
+            "UPDATE courses SET title = $1, description = $2, date_deadline = $3 WHERE id = $4",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(draft.deadline.to_string())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() == 0 {
+            return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
+        }
+        sqlx::query("DELETE FROM course_users WHERE course_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM course_articles WHERE course_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        write_course_links(&mut tx, id, draft).await?;
+        tx.commit().await?;
+        self.course(Viewer::Everything, id).await
+    }
+}
+
+async fn write_course_links(
+    conn: &mut AnyConnection,
+    course_id: i64,
+    draft: &CourseDraft,
+) -> ServiceResult<()> {
+    for user_id in &draft.assignees {
+        sqlx::query("INSERT INTO course_users (course_id, user_id) VALUES ($1, $2)")
+            .bind(course_id)
+            .bind(*user_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    for (position, article_id) in (0_i64..).zip(&draft.articles) {
+        check_article(conn, Some(*article_id)).await?;
+        sqlx::query(
+            "INSERT INTO course_articles (course_id, article_id, position) VALUES ($1, $2, $3)",
+        )
+        .bind(course_id)
+        .bind(*article_id)
+        .bind(position)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}

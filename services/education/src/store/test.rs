@@ -1,0 +1,308 @@
+//! Tests with their questions and answers, and which tests reach a learner.
+
+use std::collections::{HashMap, HashSet};
+
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::{AnyConnection, FromRow};
+
+use super::article::{ArticleRecord, check_article};
+use super::{Store, TESTS, Viewer};
+use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
+
+pub(super) const TEST_COLUMNS: &str = "SELECT t.id, t.title, t.description, t.total_points_required, t.number_of_questions, t.number_of_tries, t.article_id FROM tests t";
+
+/// Tests linked (either way) to an article in a course assigned to `$1`, with
+/// that article and course; in course and article order.
+const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.title AS article_title, c.id AS course_id, COALESCE(NULLIF(a.date_deadline, ''), c.date_deadline) AS date_deadline FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY c.id, ca.position, t.id";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct TestRecord {
+    pub id: i64,
+    pub title: String,
+    pub description: String,
+    pub total_points_required: i64,
+    pub number_of_questions: i64,
+    pub number_of_tries: i64,
+    pub article_id: Option<i64>,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct QuestionRecord {
+    pub id: i64,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, FromRow)]
+pub struct AnswerRecord {
+    pub id: i64,
+    pub question_id: i64,
+    pub title: String,
+    pub is_correct: i64,
+}
+
+/// A question with its answers, in their order.
+#[derive(Clone, Debug)]
+pub struct FullQuestion {
+    pub question: QuestionRecord,
+    pub answers: Vec<AnswerRecord>,
+}
+
+/// A test assigned to a learner through an article of an assigned course.
+#[derive(Clone, Debug, FromRow)]
+pub struct AssignedTestRecord {
+    pub test_id: i64,
+    pub article_id: i64,
+    pub article_title: String,
+    pub course_id: i64,
+    /// The article's deadline, else its course's.
+    pub date_deadline: String,
+}
+
+impl Store {
+    pub async fn tests(&self, viewer: Viewer) -> ServiceResult<Vec<TestRecord>> {
+        self.visible_rows(&TESTS, viewer).await
+    }
+
+    /// The test if it exists and `viewer` may see it, else NOT_FOUND.
+    pub async fn test(&self, viewer: Viewer, id: i64) -> ServiceResult<TestRecord> {
+        self.visible_row(&TESTS, viewer, id).await
+    }
+
+    /// The article's `test_id` and every test made for the article.
+    pub async fn tests_of_article(
+        &self,
+        article: &ArticleRecord,
+    ) -> ServiceResult<Vec<TestRecord>> {
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{TEST_COLUMNS} WHERE t.id = $1 OR t.article_id = $2 ORDER BY t.id"
+        )))
+        .bind(article.test_id.unwrap_or(0))
+        .bind(article.id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn assigned_tests(&self, user_id: i64) -> ServiceResult<Vec<AssignedTestRecord>> {
+        Ok(sqlx::query_as(ASSIGNED_TESTS)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    pub async fn full_questions(&self, test_id: i64) -> ServiceResult<Vec<FullQuestion>> {
+        let mut conn = self.pool.acquire().await?;
+        full_questions(&mut conn, test_id).await
+    }
+
+    pub async fn create_test(&self, draft: &TestDraft, now: i64) -> ServiceResult<TestRecord> {
+        let mut tx = self.write().await?;
+        check_article(&mut tx, draft.article_id).await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO tests (title, description, total_points_required, number_of_questions, number_of_tries, article_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(draft.settings.total_points_required)
+        .bind(draft.settings.number_of_questions)
+        .bind(draft.settings.number_of_tries)
+        .bind(draft.article_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        write_questions(&mut tx, id, &draft.questions).await?;
+        link_article(&mut tx, draft.article_id, id).await?;
+        tx.commit().await?;
+        self.test(Viewer::Everything, id).await
+    }
+
+    pub async fn update_test(&self, id: i64, draft: &TestDraft) -> ServiceResult<TestRecord> {
+        let mut tx = self.write().await?;
+        check_article(&mut tx, draft.article_id).await?;
+        let updated = sqlx::query(
+            "UPDATE tests SET title = $1, description = $2, total_points_required = $3, number_of_questions = $4, number_of_tries = $5, article_id = $6 WHERE id = $7",
+        )
+        .bind(&draft.title)
+        .bind(&draft.description)
+        .bind(draft.settings.total_points_required)
+        .bind(draft.settings.number_of_questions)
+        .bind(draft.settings.number_of_tries)
+        .bind(draft.article_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() == 0 {
+            return Err(ServiceError::not_found(MSG_TEST_NOT_FOUND));
+        }
+        write_questions(&mut tx, id, &draft.questions).await?;
+        link_article(&mut tx, draft.article_id, id).await?;
+        tx.commit().await?;
+        self.test(Viewer::Everything, id).await
+    }
+}
+
+/// INVALID unless `test_id`, if given, names a test.
+pub(super) async fn check_test(
+    conn: &mut AnyConnection,
+    test_id: Option<i64>,
+) -> ServiceResult<()> {
+    let Some(test_id) = test_id else {
+        return Ok(());
+    };
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM tests WHERE id = $1")
+        .bind(test_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    found.map(|_| ()).ok_or_else(|| {
+        ServiceError::invalid(format!("Тест с идентификатором {test_id} не существует"))
+    })
+}
+
+/// A test made for an article becomes the article's test when it has none.
+async fn link_article(
+    conn: &mut AnyConnection,
+    article_id: Option<i64>,
+    test_id: i64,
+) -> ServiceResult<()> {
+    if let Some(article_id) = article_id {
+        sqlx::query("UPDATE articles SET test_id = $1 WHERE id = $2 AND test_id IS NULL")
+            .bind(test_id)
+            .bind(article_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Writes the complete question list of a test: id 0 is new, an existing id of
+/// this test is edited in place (its answers likewise), and the test's
+/// questions and answers left out are deleted.
+async fn write_questions(
+    conn: &mut AnyConnection,
+    test_id: i64,
+    questions: &[QuestionDraft],
+) -> ServiceResult<()> {
+    let existing: HashSet<i64> =
+        sqlx::query_scalar::<_, i64>("SELECT id FROM questions WHERE test_id = $1")
+            .bind(test_id)
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .collect();
+    let mut kept = HashSet::new();
+    for (position, question) in (0_i64..).zip(questions) {
+        let question_id =
+            if question.id != 0 && existing.contains(&question.id) && kept.insert(question.id) {
+                sqlx::query("UPDATE questions SET title = $1, position = $2 WHERE id = $3")
+                    .bind(&question.title)
+                    .bind(position)
+                    .bind(question.id)
+                    .execute(&mut *conn)
+                    .await?;
+                question.id
+            } else if question.id == 0 {
+                let id: i64 = sqlx::query_scalar(
+                "INSERT INTO questions (test_id, position, title) VALUES ($1, $2, $3) RETURNING id",
+            )
+            .bind(test_id)
+            .bind(position)
+            .bind(&question.title)
+            .fetch_one(&mut *conn)
+            .await?;
+                kept.insert(id);
+                id
+            } else {
+                return Err(ServiceError::invalid(format!(
+                    "Вопрос с идентификатором {} не относится к этому тесту",
+                    question.id
+                )));
+            };
+        write_answers(conn, question_id, question).await?;
+    }
+    for gone in existing.difference(&kept) {
+        sqlx::query("DELETE FROM questions WHERE id = $1")
+            .bind(*gone)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn write_answers(
+    conn: &mut AnyConnection,
+    question_id: i64,
+    question: &QuestionDraft,
+) -> ServiceResult<()> {
+    let existing: HashSet<i64> =
+        sqlx::query_scalar::<_, i64>("SELECT id FROM answers WHERE question_id = $1")
+            .bind(question_id)
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .collect();
+    let mut kept = HashSet::new();
+    for (position, answer) in (0_i64..).zip(&question.answers) {
+        let is_correct = i64::from(answer.is_correct);
+        if answer.id != 0 && existing.contains(&answer.id) && kept.insert(answer.id) {
+            sqlx::query(
+                "UPDATE answers SET title = $1, position = $2, is_correct = $3 WHERE id = $4",
+            )
+            .bind(&answer.title)
+            .bind(position)
+            .bind(is_correct)
+            .bind(answer.id)
+            .execute(&mut *conn)
+            .await?;
+        } else if answer.id == 0 {
+            sqlx::query("INSERT INTO answers (question_id, position, title, is_correct) VALUES ($1, $2, $3, $4)")
+                .bind(question_id)
+                .bind(position)
+                .bind(&answer.title)
+                .bind(is_correct)
+                .execute(&mut *conn)
+                .await?;
+        } else {
+            return Err(ServiceError::invalid(format!(
+                "Ответ с идентификатором {} не относится к этому вопросу",
+                answer.id
+            )));
+        }
+    }
+    for gone in existing.difference(&kept) {
+        sqlx::query("DELETE FROM answers WHERE id = $1")
+            .bind(*gone)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn full_questions(
+    conn: &mut AnyConnection,
+    test_id: i64,
+) -> ServiceResult<Vec<FullQuestion>> {
+    let questions: Vec<QuestionRecord> =
+        sqlx::query_as("SELECT id, title FROM questions WHERE test_id = $1 ORDER BY position, id")
+            .bind(test_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    let answers: Vec<AnswerRecord> = sqlx::query_as(
+        "SELECT an.id, an.question_id, an.title, an.is_correct FROM answers an JOIN questions q ON q.id = an.question_id WHERE q.test_id = $1 ORDER BY an.position, an.id",
+    )
+    .bind(test_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut by_question: HashMap<i64, Vec<AnswerRecord>> = HashMap::new();
+    for answer in answers {
+        by_question
+            .entry(answer.question_id)
+            .or_default()
+            .push(answer);
+    }
+    Ok(questions
+        .into_iter()
+        .map(|question| FullQuestion {
+            answers: by_question.remove(&question.id).unwrap_or_default(),
+            question,
+        })
+        .collect())
+}
