@@ -129,7 +129,7 @@ pub struct FilesSettings {
     /// Each person's access version, kept current from auth by the binary
     /// ([`AccessVersions::follow`]): older tokens are refused.
     pub access_versions: AccessVersions,
-    /// Where blobs live ([`blobs::open`]).
+    /// Where blobs live ([`store::blobs::open`]).
     pub blobs: Blobs,
     /// `PORTAL_PUBLIC_URL`: download links are absolute.
     pub public_url: String,
