@@ -221,7 +221,7 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
 fn link_key_file(config: &Config) -> anyhow::Result<PathBuf> {
     match (&config.files.files_link_key_file, config.target) {
         (Some(path), _) => Ok(path.clone()),
-        (None, Target::All) => Ok(portal_files::links::ensure_key_file(
+        (None, Target::All) => Ok(portal_files::app::links::ensure_key_file(
             &config.shared.data_dir,
         )?),
         (None, _) => anyhow::bail!("PORTAL_FILES_LINK_KEY_FILE: required for the files target"),
@@ -343,7 +343,7 @@ async fn service_routes(
                 database_url: shared.database_url_for("files"),
                 public_key_file: keys.public.clone(),
                 access_versions: peers.access_versions()?,
-                blobs: portal_files::blobs::open(&config.files.store(&shared.data_dir))?,
+                blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,
                 public_url: shared.public_url.clone(),
                 limits: config.files.limits(),
                 seed_demo: shared.seed_demo,

@@ -837,7 +837,7 @@ async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
         failed(&envelope(&response.text().await.unwrap())),
         "Файл не найден"
     );
-    let keys = portal_files::links::LinkKeys::from_file(
+    let keys = portal_files::app::links::LinkKeys::from_file(
         &portal.data.path().join("files-link.key"),
         Duration::from_secs(900),
     )

@@ -534,7 +534,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         // The Secret `portal-files-link`, shared by every files replica.
         (
             "PORTAL_FILES_LINK_KEY_FILE".to_owned(),
-            portal_files::links::ensure_key_file(work.path())
+            portal_files::app::links::ensure_key_file(work.path())
                 .unwrap()
                 .display()
                 .to_string(),

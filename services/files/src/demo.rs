@@ -13,8 +13,8 @@
 use bytes::Bytes;
 use portal_kit::ServiceResult;
 
+use crate::app::uploads::Uploads;
 use crate::domain::content::Kind;
-use crate::rpc::FilesRpc;
 use crate::store::Store;
 
 const MONITOR_MODEL_ID: i64 = 1;
@@ -26,12 +26,12 @@ pub const MANUAL: &[u8] = include_bytes!("demo/manual.pdf");
 
 /// Stores the manual through the upload path (type check, safe name, blob,
 /// record) unless a file exists already.
-pub async fn load(store: &Store, rpc: &FilesRpc) -> ServiceResult<()> {
+pub async fn load(store: &Store, uploads: &Uploads) -> ServiceResult<()> {
     if store.has_files().await? {
         return Ok(());
     }
     let content = futures_util::stream::iter([Ok(Bytes::from_static(MANUAL))]);
-    let (id, _) = rpc
+    let (id, _) = uploads
         .save(
             Kind::Document,
             ENGINEER_ID,

@@ -4,17 +4,18 @@
 //! service's database.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`domain`] the rules (safe names, allowed
-//! contents, byte ranges); [`blobs`] the object store (streamed writes with
-//! limits, ranged reads); [`store`] the metadata queries; [`models`] who
-//! sees a document's equipment model (the wiki's answer); [`links`] the
-//! short-lived download links GetFiles hands out; [`demo`] the demo
-//! documentation; `migrations/{sqlite,postgres}` the schema.
+//! check → parse → app or store → reply); [`convert`] turns records into the
+//! contract's messages; [`app`] the uploads (streaming, limits, type, blob,
+//! record) and the short-lived download links GetFiles hands out; [`domain`]
+//! the rules (safe names, allowed contents, byte ranges); [`store`] the
+//! metadata queries and the object store (streamed writes, ranged reads);
+//! [`models`] who sees a document's equipment model (the wiki's answer);
+//! [`demo`] the demo documentation; `migrations/{sqlite,postgres}` the schema.
 
-pub mod blobs;
+pub mod app;
+pub mod convert;
 pub mod demo;
 pub mod domain;
-pub mod links;
 pub mod models;
 pub mod rpc;
 pub mod store;
@@ -31,12 +32,13 @@ use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
-pub use crate::blobs::Blobs;
-use crate::links::LinkKeys;
+use crate::app::links::LinkKeys;
+pub use crate::app::uploads::Limits;
+use crate::app::uploads::Uploads;
 use crate::models::Models;
 use crate::rpc::FilesRpc;
-pub use crate::rpc::Limits;
 use crate::store::Store;
+pub use crate::store::blobs::Blobs;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.files.v1.FilesService";
@@ -127,7 +129,7 @@ pub struct FilesSettings {
     /// Each person's access version, kept current from auth by the binary
     /// ([`AccessVersions::follow`]): older tokens are refused.
     pub access_versions: AccessVersions,
-    /// Where blobs live ([`blobs::open`]).
+    /// Where blobs live ([`store::blobs::open`]).
     pub blobs: Blobs,
     /// `PORTAL_PUBLIC_URL`: download links are absolute.
     pub public_url: String,
@@ -160,16 +162,17 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         .await
         .map_err(StartError::database("files"))?;
     let store = Store::new(database.pool);
+    let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(
         store.clone(),
         settings.blobs,
+        uploads.clone(),
         Models::new(settings.wiki),
         links,
         &settings.public_url,
-        settings.limits,
     );
     if settings.seed_demo {
-        demo::load(&store, &rpc)
+        demo::load(&store, &uploads)
             .await
             .map_err(StartError::step("loading demo documentation"))?;
     }

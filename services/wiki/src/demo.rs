@@ -19,7 +19,8 @@ use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
 use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::reference::DocumentDraft;
 use crate::domain::unit::UnitDraft;
-use crate::store::{Author, NameTable, Store};
+use crate::store::reference::NameTable;
+use crate::store::{Author, Store};
 use portal_kit::day::Day;
 
 const ICU: i64 = 1;

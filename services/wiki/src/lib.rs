@@ -3,10 +3,15 @@
 //! named journals, reference data, and the public read of one instruction.
 //!
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
-//! check → parse → store → map); [`domain`] the types that cannot be invalid and
-//! the rules; [`store`] the queries; [`demo`] the demo equipment;
+//! check → parse → app or store → reply); [`convert`] turns records into the
+//! contract's messages; [`app`] what goes beyond one store call (the start-up
+//! housekeeping, the kept QR codes, label sheets, maintenance overviews);
+//! [`domain`] the types that cannot be invalid and the rules; [`store`] the
+//! queries, one module per aggregate; [`demo`] the demo equipment;
 //! `migrations/{sqlite,postgres}` the schema.
 
+pub mod app;
+pub mod convert;
 pub mod demo;
 pub mod domain;
 pub mod rpc;
@@ -60,21 +65,12 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         .await
         .map_err(StartError::database("wiki"))?;
     let store = Store::new(database.pool);
-    store.key_reference_names().await.map_err(StartError::step(
-        "keying reference names or cleaning instructions at start",
-    ))?;
     let sanitizer = Sanitizer::new(&settings.public_url);
-    // Instructions stored under older rules (links opening in the same tab,
-    // frames without a sandbox) are cleaned again under today's.
-    let recleaned = store
-        .reclean_instructions(|html| sanitizer.clean_again(html))
+    app::housekeeping::at_start(&store, &sanitizer)
         .await
         .map_err(StartError::step(
             "keying reference names or cleaning instructions at start",
         ))?;
-    if recleaned > 0 {
-        tracing::info!(models = recleaned, "instructions cleaned again");
-    }
     if settings.seed_demo {
         demo::load(&store, &sanitizer)
             .await
@@ -122,7 +118,7 @@ mod tests {
             let store = Store::new(database.pool);
             store.key_reference_names().await.expect("keyed");
             let refused = store
-                .create_name(crate::store::NameTable::Countries, "германия")
+                .create_name(crate::store::reference::NameTable::Countries, "германия")
                 .await
                 .expect_err("a lookalike of a keyed old row");
             assert_eq!(refused.to_string(), "«германия» уже есть в справочнике");

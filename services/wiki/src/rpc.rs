@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use portal_kit::db::{now_millis, timestamp_from_millis};
+use portal_kit::db::now_millis;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceResult};
@@ -17,18 +17,20 @@ use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_server::WikiService;
 use tonic::{Request, Response, Status};
 
+use crate::app::qr_codes::QrCodes;
+use crate::app::{labels, maintenance};
+use crate::convert::{due_unit, model, unit};
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
-use crate::domain::maintenance::{EntryDraft, EntryInput, Kind, Standing, standing};
+use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
 use crate::domain::model::{ModelDraft, ModelInput};
-use crate::domain::qr::QrCodes;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
-use crate::store::{
-    Author, EntryRecord, JournalEntryRecord, ModelRecord, NameTable, NamedRecord, Store,
-    UnitFilter, UnitRecord,
-};
+use crate::store::models::ModelRecord;
+use crate::store::reference::{NameTable, NamedRecord};
+use crate::store::units::{UnitFilter, UnitRecord};
+use crate::store::{Author, Store};
 use portal_kit::day::Day;
 
 pub struct WikiRpc {
@@ -142,32 +144,10 @@ impl WikiService for WikiRpc {
         let scope = Scope::of(&Caller::of(&request))?;
         let department_id = request.get_ref().department_id;
         scope.require(department_id)?;
-        let filter = UnitFilter {
-            department_id: Some(department_id),
-            ..UnitFilter::default()
-        };
-        let units = self.store.units(&scope, filter).await?;
-        let today = Day::today();
-        let names = self.store.model_names().await?;
-        let mut by_model: HashMap<i64, pb::EnvironmentModelRef> = HashMap::new();
-        for unit in units {
-            let id = unit.environment_model_id;
-            let entry = by_model
-                .entry(id)
-                .or_insert_with(|| pb::EnvironmentModelRef {
-                    id,
-                    name: names.get(&id).cloned().unwrap_or_default(),
-                    units_due_soon: 0,
-                    units_overdue: 0,
-                });
-            match unit_standing(&unit, today) {
-                Standing::Overdue => entry.units_overdue += 1,
-                Standing::DueSoon => entry.units_due_soon += 1,
-                Standing::Scheduled | Standing::Unplanned => {}
-            }
-        }
-        let mut environment_models: Vec<_> = by_model.into_values().collect();
-        environment_models.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+        let models =
+            maintenance::department_models(&self.store, &scope, department_id, Day::today())
+                .await?;
+        let environment_models = models.into_iter().map(Into::into).collect();
         reply(pb::ListEnvironmentModelsByDepartmentResponse { environment_models })
     }
 
@@ -351,7 +331,7 @@ impl WikiService for WikiRpc {
             .await?;
         let entries = self.store.entries(found.id).await?;
         reply(pb::ListMaintenanceEntriesResponse {
-            entries: entries.into_iter().map(entry).collect(),
+            entries: entries.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -382,7 +362,7 @@ impl WikiService for WikiRpc {
             .create_entry(found.id, &draft, &author(claims), now_millis())
             .await?;
         reply(pb::CreateMaintenanceEntryResponse {
-            entry: Some(entry(created)),
+            entry: Some(created.into()),
         })
     }
 
@@ -392,34 +372,9 @@ impl WikiService for WikiRpc {
     ) -> RpcResult<pb::ListMaintenanceDueResponse> {
         let scope = Scope::of(&Caller::of(&request))?;
         let today = Day::today();
-        let names = self.store.model_names().await?;
-        let mut due: Vec<(Option<Day>, pb::DueUnit)> = self
-            .store
-            .units(&scope, UnitFilter::default())
-            .await?
-            .into_iter()
-            .filter(|u| {
-                matches!(
-                    unit_standing(u, today),
-                    Standing::Overdue | Standing::DueSoon
-                )
-            })
-            .map(|u| {
-                let next_due = u.next_due.as_deref().and_then(Day::stored);
-                let environment_model_name = names
-                    .get(&u.environment_model_id)
-                    .cloned()
-                    .unwrap_or_default();
-                let due_unit = pb::DueUnit {
-                    environment: Some(unit(u, today)),
-                    environment_model_name,
-                };
-                (next_due, due_unit)
-            })
-            .collect();
-        due.sort_by_key(|(next_due, _)| *next_due);
+        let due = maintenance::due(&self.store, &scope, today).await?;
         reply(pb::ListMaintenanceDueResponse {
-            units: due.into_iter().map(|(_, unit)| unit).collect(),
+            units: due.into_iter().map(|d| due_unit(d, today)).collect(),
             today: today.to_string(),
         })
     }
@@ -435,14 +390,7 @@ impl WikiService for WikiRpc {
         self.store.require_visible_model(&scope, model_id).await?;
         let journals = self.store.journals(model_id).await?;
         reply(pb::ListJournalsResponse {
-            journals: journals
-                .into_iter()
-                .map(|j| pb::Journal {
-                    id: j.id,
-                    environment_model_id: j.environment_model_id,
-                    name: j.name,
-                })
-                .collect(),
+            journals: journals.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -458,11 +406,7 @@ impl WikiService for WikiRpc {
             .create_journal(m.environment_model_id, &name, now_millis())
             .await?;
         reply(pb::CreateJournalResponse {
-            journal: Some(pb::Journal {
-                id: created.id,
-                environment_model_id: created.environment_model_id,
-                name: created.name,
-            }),
+            journal: Some(created.into()),
         })
     }
 
@@ -477,7 +421,7 @@ impl WikiService for WikiRpc {
             .await?;
         let entries = self.store.journal_entries(journal.id).await?;
         reply(pb::ListJournalEntriesResponse {
-            entries: entries.into_iter().map(journal_entry).collect(),
+            entries: entries.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -494,7 +438,7 @@ impl WikiService for WikiRpc {
             .create_journal_entry(m.journal_id, &draft, &author(claims), now_millis())
             .await?;
         reply(pb::CreateJournalEntryResponse {
-            entry: Some(journal_entry(created)),
+            entry: Some(created.into()),
         })
     }
 
@@ -507,32 +451,10 @@ impl WikiService for WikiRpc {
         let scope = Scope::of(&Caller::of(&request))?;
         let department_id = request.get_ref().department_id;
         scope.require(department_id)?;
-        let filter = UnitFilter {
-            department_id: Some(department_id),
-            ..UnitFilter::default()
-        };
-        let names = self.store.model_names().await?;
-        let mut labels = Vec::new();
-        for u in self.store.units(&scope, filter).await? {
-            let url = self.qr_codes.url(u.environment_model_id);
-            labels.push(pb::Label {
-                environment_id: u.id,
-                environment_model_id: u.environment_model_id,
-                environment_model_name: names
-                    .get(&u.environment_model_id)
-                    .cloned()
-                    .unwrap_or_default(),
-                inventory_number: u.inventory_number,
-                serial_number: u.serial_number,
-                qr_code: self.qr_codes.png(u.environment_model_id)?,
-                url,
-            });
-        }
-        labels.sort_by(|a, b| {
-            (&a.environment_model_name, &a.inventory_number)
-                .cmp(&(&b.environment_model_name, &b.inventory_number))
-        });
-        reply(pb::GetLabelSheetResponse { labels })
+        let labels = labels::sheet(&self.store, &self.qr_codes, &scope, department_id).await?;
+        reply(pb::GetLabelSheetResponse {
+            labels: labels.into_iter().map(Into::into).collect(),
+        })
     }
 
     // --- Reference data ---
@@ -543,7 +465,7 @@ impl WikiService for WikiRpc {
     ) -> RpcResult<pb::ListCountriesResponse> {
         let rows = self.names(&request, NameTable::Countries).await?;
         reply(pb::ListCountriesResponse {
-            countries: rows.into_iter().map(country).collect(),
+            countries: rows.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -556,7 +478,7 @@ impl WikiService for WikiRpc {
             .create_named(&request, NameTable::Countries, &COUNTRY, name)
             .await?;
         reply(pb::CreateCountryResponse {
-            country: Some(country(row)),
+            country: Some(row.into()),
         })
     }
 
@@ -567,14 +489,7 @@ impl WikiService for WikiRpc {
         Caller::of(&request).claims()?;
         let rows = self.store.manufacturers().await?;
         reply(pb::ListManufacturersResponse {
-            manufacturers: rows
-                .into_iter()
-                .map(|r| pb::Manufacturer {
-                    id: r.id,
-                    name: r.name,
-                    country_id: r.country_id.unwrap_or(0),
-                })
-                .collect(),
+            manufacturers: rows.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -585,16 +500,12 @@ impl WikiService for WikiRpc {
         Caller::of(&request).require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let name = MANUFACTURER.required(&m.name)?;
-        let r = self
+        let created = self
             .store
             .create_manufacturer(&name, (m.country_id > 0).then_some(m.country_id))
             .await?;
         reply(pb::CreateManufacturerResponse {
-            manufacturer: Some(pb::Manufacturer {
-                id: r.id,
-                name: r.name,
-                country_id: r.country_id.unwrap_or(0),
-            }),
+            manufacturer: Some(created.into()),
         })
     }
 
@@ -604,7 +515,7 @@ impl WikiService for WikiRpc {
     ) -> RpcResult<pb::ListEnvironmentTypesResponse> {
         let rows = self.names(&request, NameTable::EnvironmentTypes).await?;
         reply(pb::ListEnvironmentTypesResponse {
-            environment_types: rows.into_iter().map(environment_type).collect(),
+            environment_types: rows.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -622,7 +533,7 @@ impl WikiService for WikiRpc {
             )
             .await?;
         reply(pb::CreateEnvironmentTypeResponse {
-            environment_type: Some(environment_type(row)),
+            environment_type: Some(row.into()),
         })
     }
 
@@ -633,15 +544,7 @@ impl WikiService for WikiRpc {
         Caller::of(&request).claims()?;
         let rows = self.store.documents().await?;
         reply(pb::ListCommonDocumentsResponse {
-            common_documents: rows
-                .into_iter()
-                .map(|r| pb::CommonDocument {
-                    id: r.id,
-                    title: r.title,
-                    description: r.description,
-                    url: r.url,
-                })
-                .collect(),
+            common_documents: rows.into_iter().map(Into::into).collect(),
         })
     }
 
@@ -652,48 +555,10 @@ impl WikiService for WikiRpc {
         Caller::of(&request).require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = DocumentDraft::parse(&m.title, &m.description, &m.url)?;
-        let r = self.store.create_document(&draft).await?;
+        let created = self.store.create_document(&draft).await?;
         reply(pb::CreateCommonDocumentResponse {
-            common_document: Some(pb::CommonDocument {
-                id: r.id,
-                title: r.title,
-                description: r.description,
-                url: r.url,
-            }),
+            common_document: Some(created.into()),
         })
-    }
-}
-
-fn unit_standing(record: &UnitRecord, today: Day) -> Standing {
-    standing(record.next_due.as_deref().and_then(Day::stored), today)
-}
-
-fn unit(record: UnitRecord, today: Day) -> pb::Environment {
-    let standing = unit_standing(&record, today);
-    pb::Environment {
-        id: record.id,
-        environment_model_id: record.environment_model_id,
-        department_id: record.department_id,
-        serial_number: record.serial_number,
-        inventory_number: record.inventory_number,
-        next_maintenance_due: record.next_due.unwrap_or_default(),
-        is_maintenance_due_soon: standing == Standing::DueSoon,
-        is_maintenance_overdue: standing == Standing::Overdue,
-    }
-}
-
-fn model(record: ModelRecord, units: Vec<UnitRecord>, qr_code: Vec<u8>) -> pb::EnvironmentModel {
-    let today = Day::today();
-    pb::EnvironmentModel {
-        id: record.id,
-        name: record.name,
-        brand_name: record.brand_name,
-        description: record.description,
-        short_instruction: record.short_instruction,
-        short_instruction_qr_code: qr_code,
-        environments: units.into_iter().map(|u| unit(u, today)).collect(),
-        manufacturer_id: record.manufacturer_id.unwrap_or(0),
-        environment_type_id: record.environment_type_id.unwrap_or(0),
     }
 }
 
@@ -704,59 +569,5 @@ fn kind_of(value: i32) -> Option<Kind> {
         pb::MaintenanceKind::Corrective => Some(Kind::Corrective),
         pb::MaintenanceKind::Inspection => Some(Kind::Inspection),
         pb::MaintenanceKind::Calibration => Some(Kind::Calibration),
-    }
-}
-
-fn kind_value(stored: &str) -> i32 {
-    let kind = match Kind::stored(stored) {
-        Some(Kind::Preventive) => pb::MaintenanceKind::Preventive,
-        Some(Kind::Corrective) => pb::MaintenanceKind::Corrective,
-        Some(Kind::Inspection) => pb::MaintenanceKind::Inspection,
-        Some(Kind::Calibration) => pb::MaintenanceKind::Calibration,
-        None => pb::MaintenanceKind::Unspecified,
-    };
-    kind as i32
-}
-
-fn entry(record: EntryRecord) -> pb::MaintenanceEntry {
-    pb::MaintenanceEntry {
-        id: record.id,
-        environment_id: record.environment_id,
-        environment_model_id: record.environment_model_id,
-        date: record.performed_on,
-        kind: kind_value(&record.kind),
-        performed_by: record.performed_by,
-        description: record.description,
-        result: record.result,
-        next_due: record.next_due.unwrap_or_default(),
-        author_id: record.author_id,
-        author: record.author_name,
-        created_at: Some(timestamp_from_millis(record.created_at)),
-    }
-}
-
-fn country(record: NamedRecord) -> pb::Country {
-    pb::Country {
-        id: record.id,
-        name: record.name,
-    }
-}
-
-fn environment_type(record: NamedRecord) -> pb::EnvironmentType {
-    pb::EnvironmentType {
-        id: record.id,
-        name: record.name,
-    }
-}
-
-fn journal_entry(record: JournalEntryRecord) -> pb::JournalEntry {
-    pb::JournalEntry {
-        id: record.id,
-        journal_id: record.journal_id,
-        date: record.entry_date,
-        text: record.text,
-        author_id: record.author_id,
-        author: record.author_name,
-        created_at: Some(timestamp_from_millis(record.created_at)),
     }
 }

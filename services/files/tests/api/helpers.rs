@@ -13,7 +13,7 @@ use futures_util::TryStreamExt;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use object_store::ObjectStore;
 use object_store::aws::AmazonS3Builder;
-use portal_files::links::LinkKeys;
+use portal_files::app::links::LinkKeys;
 use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
@@ -117,7 +117,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         StoreKind::Directory => {
             let dir = store_dir.path().join("files");
             (
-                portal_files::blobs::directory(&dir).expect("directory store"),
+                portal_files::store::blobs::directory(&dir).expect("directory store"),
                 dir,
             )
         }
@@ -129,12 +129,14 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
                 .with_region("us-east-1")
                 .with_access_key_id(S3_KEY)
                 .with_secret_access_key(S3_SECRET);
-            let blobs = portal_files::blobs::s3("s3://portal/files", builder).expect("S3 store");
+            let blobs =
+                portal_files::store::blobs::s3("s3://portal/files", builder).expect("S3 store");
             (blobs, store_dir.path().join("portal"))
         }
     };
     let keys = TestKeys::new();
-    let link_key_file = portal_files::links::ensure_key_file(store_dir.path()).expect("link key");
+    let link_key_file =
+        portal_files::app::links::ensure_key_file(store_dir.path()).expect("link key");
     let links = LinkKeys::from_file(&link_key_file, LINK_LIFETIME).expect("link keys");
     let (wiki, wiki_serving, wiki_database) = start_wiki(backend, &keys).await;
     let wiki_channel = ServiceChannel::new(

@@ -1,62 +1,18 @@
 //! QR codes of instructions: `PORTAL_PUBLIC_URL/short-instruction/{model id}` as
 //! a PNG, drawn from the code's module matrix (black on white, with the quiet
-//! zone of four modules the standard asks for).
-//!
-//! A code depends on nothing but the public URL (fixed for the process) and
-//! the model id, so each is drawn once and kept in a bounded cache: every
-//! model read carries one, and a label sheet one per unit.
-
-use std::sync::Arc;
+//! zone of four modules the standard asks for). The drawn ones are kept by
+//! [`crate::app::qr_codes`].
 
 use portal_kit::ServiceError;
 use qrcode::{Color, EcLevel, QrCode};
-use quick_cache::sync::Cache;
 
 /// Pixels per module: a typical URL gives 33 modules, about 400 px in all,
 /// the size the model page shows.
 const SCALE: usize = 10;
 const QUIET_ZONE: usize = 4;
 
-/// How many models' codes are kept: a PNG is a few KB, so a few MB at most.
-const KEPT: usize = 1024;
-
-/// The QR codes of this portal's instructions, each drawn once per process.
-pub struct QrCodes {
-    public_url: String,
-    drawn: Cache<i64, Arc<[u8]>>,
-}
-
-impl QrCodes {
-    pub fn new(public_url: &str) -> QrCodes {
-        QrCodes::with_capacity(public_url, KEPT)
-    }
-
-    fn with_capacity(public_url: &str, capacity: usize) -> QrCodes {
-        QrCodes {
-            public_url: public_url.to_owned(),
-            drawn: Cache::new(capacity),
-        }
-    }
-
-    /// What model `model_id`'s code opens.
-    pub fn url(&self, model_id: i64) -> String {
-        instruction_url(&self.public_url, model_id)
-    }
-
-    /// The PNG of model `model_id`'s code. Two first reads at once may both
-    /// draw it, rather than one wait on the other's thread.
-    pub fn png(&self, model_id: i64) -> Result<Vec<u8>, ServiceError> {
-        if let Some(drawn) = self.drawn.get(&model_id) {
-            return Ok(drawn.to_vec());
-        }
-        let drawn = png(&self.url(model_id))?;
-        self.drawn.insert(model_id, Arc::from(drawn.as_slice()));
-        Ok(drawn)
-    }
-}
-
 /// The public page of a model's instruction.
-fn instruction_url(public_url: &str, model_id: i64) -> String {
+pub fn instruction_url(public_url: &str, model_id: i64) -> String {
     format!(
         "{}/short-instruction/{model_id}",
         public_url.trim_end_matches('/')
@@ -64,7 +20,7 @@ fn instruction_url(public_url: &str, model_id: i64) -> String {
 }
 
 /// A PNG of a QR code (error correction M) that reads as `text`.
-fn png(text: &str) -> Result<Vec<u8>, ServiceError> {
+pub fn png(text: &str) -> Result<Vec<u8>, ServiceError> {
     let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M)
         .map_err(ServiceError::internal)?;
     let modules = code.width();
@@ -103,23 +59,6 @@ mod tests {
             instruction_url("https://portal.example/", 7),
             "https://portal.example/short-instruction/7"
         );
-    }
-
-    #[test]
-    fn each_code_is_drawn_once_and_the_kept_ones_are_bounded() {
-        let codes = QrCodes::with_capacity("https://portal.example/", 4);
-        let first = codes.png(7).unwrap();
-        assert_eq!(
-            first,
-            png("https://portal.example/short-instruction/7").unwrap()
-        );
-        assert_eq!(codes.drawn.len(), 1);
-        assert_eq!(codes.png(7).unwrap(), first, "the kept one");
-        assert_eq!(codes.drawn.len(), 1, "not drawn again");
-        for id in 0..100 {
-            codes.png(id).unwrap();
-        }
-        assert!(codes.drawn.len() <= 4, "{} kept", codes.drawn.len());
     }
 
     #[test]

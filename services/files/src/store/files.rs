@@ -1,15 +1,12 @@
-//! The files' metadata: one set of queries for SQLite and PostgreSQL through
-//! sqlx's Any driver. The bytes live in the object store under `blob_key`.
+//! The files' metadata. The bytes live in the object store under `blob_key`.
 
-use portal_kit::ServiceResult;
-use sqlx::{AnyPool, FromRow};
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::FromRow;
 
+use super::Store;
 use crate::domain::content::Kind;
 
-#[derive(Clone)]
-pub struct Store {
-    pool: AnyPool,
-}
+pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct FileRecord {
@@ -54,10 +51,6 @@ const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, siz
                        sha256, blob_key, uploaded_by, created_at, public_key";
 
 impl Store {
-    pub fn new(pool: AnyPool) -> Store {
-        Store { pool }
-    }
-
     pub async fn insert(&self, file: &NewFile<'_>) -> ServiceResult<i64> {
         let id = sqlx::query_scalar(
             "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
@@ -80,12 +73,13 @@ impl Store {
         Ok(id)
     }
 
-    pub async fn file(&self, id: i64) -> ServiceResult<Option<FileRecord>> {
+    pub async fn file(&self, id: i64) -> ServiceResult<FileRecord> {
         let sql = format!("SELECT {COLUMNS} FROM files WHERE id = $1");
-        Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(id)
             .fetch_optional(&self.pool)
-            .await?)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
     }
 
     /// The documents of an equipment model, oldest first.
@@ -109,12 +103,11 @@ impl Store {
     }
 
     /// Forgets a file; its blob key, for the caller to remove.
-    pub async fn delete(&self, id: i64) -> ServiceResult<Option<String>> {
-        Ok(
-            sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
+    pub async fn delete(&self, id: i64) -> ServiceResult<String> {
+        sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
     }
 }

@@ -1,22 +1,21 @@
 //! The bytes of files, in an object store (`object_store`): a local directory by
 //! default, an S3-compatible bucket by configuration. Keys are made here, never
-//! from a client's name. An upload is written while it streams in and is
-//! aborted (nothing kept) when it fails, passes its limit or is not allowed.
+//! from a client's name. A new blob is written part by part while its upload
+//! streams in ([`NewBlob`]), and aborted (nothing kept) when the upload fails.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use futures_util::{Stream, StreamExt, TryStreamExt};
+use futures_util::{Stream, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as BlobPath;
 use object_store::prefix::PrefixStore;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, WriteMultipart};
 use portal_kit::{ServiceError, ServiceResult};
-use sha2::{Digest, Sha256};
 
-use crate::domain::content::{ContentType, Kind, SNIFF_BYTES};
+use crate::domain::content::Kind;
 use crate::domain::range::Span;
 
 /// Bytes written to the store per part (S3's smallest part is 5 MiB), and parts
@@ -87,97 +86,52 @@ pub fn new_key(kind: Kind) -> String {
     )
 }
 
-/// A stored upload.
-#[derive(Debug)]
-pub struct Received {
-    pub key: String,
-    pub content_type: ContentType,
-    pub size: u64,
-    pub sha256: String,
+/// A blob being written under a new key; nothing is kept unless it is
+/// finished.
+pub struct NewBlob {
+    key: String,
+    writer: WriteMultipart,
 }
 
-/// Too large: the message names the limit.
-pub fn too_large(limit: u64) -> ServiceError {
-    ServiceError::TooLarge(format!(
-        "Файл слишком большой: можно не больше {} МБ",
-        limit / (1024 * 1024)
-    ))
-}
-
-/// Reads the content from `chunks`, checks its type from the first bytes and
-/// writes it under a new key, refusing it the moment it passes `limit` bytes.
-pub async fn receive<S>(
-    blobs: &Blobs,
-    kind: Kind,
-    limit: u64,
-    mut chunks: S,
-) -> ServiceResult<Received>
-where
-    S: Stream<Item = ServiceResult<Bytes>> + Unpin,
-{
-    let mut head = Vec::new();
-    let mut size: u64 = 0;
-    let mut rest = None;
-    while head.len() < SNIFF_BYTES {
-        let Some(chunk) = chunks.next().await.transpose()? else {
-            break;
-        };
-        size += chunk.len() as u64;
-        if size > limit {
-            return Err(too_large(limit));
-        }
-        let room = SNIFF_BYTES - head.len();
-        if chunk.len() > room {
-            head.extend_from_slice(&chunk[..room]);
-            rest = Some(chunk.slice(room..));
-        } else {
-            head.extend_from_slice(&chunk);
-        }
+impl NewBlob {
+    /// Starts a blob of `kind` under a new key.
+    pub async fn start(blobs: &Blobs, kind: Kind) -> ServiceResult<NewBlob> {
+        let key = new_key(kind);
+        let upload = blobs
+            .put_multipart(&BlobPath::from(key.as_str()))
+            .await
+            .map_err(ServiceError::internal)?;
+        Ok(NewBlob {
+            key,
+            writer: WriteMultipart::new_with_chunk_size(upload, PART_BYTES),
+        })
     }
-    let content_type = ContentType::detect(kind, &head)?;
 
-    let key = new_key(kind);
-    let upload = blobs
-        .put_multipart(&BlobPath::from(key.as_str()))
-        .await
-        .map_err(ServiceError::internal)?;
-    let mut writer = WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
-    let mut hasher = Sha256::new();
-    hasher.update(&head);
-    writer.write(&head);
-    if let Some(rest) = rest {
-        hasher.update(&rest);
-        writer.write(&rest);
-    }
-    let outcome = async {
-        while let Some(chunk) = chunks.next().await.transpose()? {
-            size += chunk.len() as u64;
-            if size > limit {
-                return Err(too_large(limit));
-            }
-            hasher.update(&chunk);
-            writer
-                .wait_for_capacity(PARTS_IN_FLIGHT)
-                .await
-                .map_err(ServiceError::internal)?;
-            writer.write(&chunk);
-        }
+    /// Appends `bytes`, once fewer than [`PARTS_IN_FLIGHT`] parts are being
+    /// written.
+    pub async fn write(&mut self, bytes: &[u8]) -> ServiceResult<()> {
+        self.writer
+            .wait_for_capacity(PARTS_IN_FLIGHT)
+            .await
+            .map_err(ServiceError::internal)?;
+        self.writer.write(bytes);
         Ok(())
     }
-    .await;
-    if let Err(error) = outcome {
+
+    /// Drops what was written; a failure to is only logged, as the upload is
+    /// refused anyway.
+    pub async fn abort(self) {
+        let NewBlob { key, writer } = self;
         if let Err(abort) = writer.abort().await {
             tracing::warn!(%key, error = %abort, "aborting a refused upload failed");
         }
-        return Err(error);
     }
-    writer.finish().await.map_err(ServiceError::internal)?;
-    Ok(Received {
-        key,
-        content_type,
-        size,
-        sha256: hex::encode(hasher.finalize()),
-    })
+
+    /// Keeps the blob; its key.
+    pub async fn finish(self) -> ServiceResult<String> {
+        self.writer.finish().await.map_err(ServiceError::internal)?;
+        Ok(self.key)
+    }
 }
 
 /// The bytes of `span` of the blob `key`, in chunks of at most [`DOWNLOAD_CHUNK`].

@@ -1,0 +1,175 @@
+//! Records as the contract's messages.
+
+use portal_kit::day::Day;
+use portal_kit::db::timestamp_from_millis;
+use portal_proto::wiki::v1 as pb;
+
+use crate::app::labels::Label;
+use crate::app::maintenance::{DepartmentModel, DueUnit};
+use crate::domain::maintenance::{Kind, Standing};
+use crate::store::journals::{JournalEntryRecord, JournalRecord};
+use crate::store::logbook::EntryRecord;
+use crate::store::models::ModelRecord;
+use crate::store::reference::{DocumentRecord, ManufacturerRecord, NamedRecord};
+use crate::store::units::UnitRecord;
+
+/// A unit as it stands with its maintenance on `today`.
+pub fn unit(record: UnitRecord, today: Day) -> pb::Environment {
+    let standing = record.standing(today);
+    pb::Environment {
+        id: record.id,
+        environment_model_id: record.environment_model_id,
+        department_id: record.department_id,
+        serial_number: record.serial_number,
+        inventory_number: record.inventory_number,
+        next_maintenance_due: record.next_due.unwrap_or_default(),
+        is_maintenance_due_soon: standing == Standing::DueSoon,
+        is_maintenance_overdue: standing == Standing::Overdue,
+    }
+}
+
+/// A model with `units` and its QR code (empty in lists).
+pub fn model(
+    record: ModelRecord,
+    units: Vec<UnitRecord>,
+    qr_code: Vec<u8>,
+) -> pb::EnvironmentModel {
+    let today = Day::today();
+    pb::EnvironmentModel {
+        id: record.id,
+        name: record.name,
+        brand_name: record.brand_name,
+        description: record.description,
+        short_instruction: record.short_instruction,
+        short_instruction_qr_code: qr_code,
+        environments: units.into_iter().map(|u| unit(u, today)).collect(),
+        manufacturer_id: record.manufacturer_id.unwrap_or(0),
+        environment_type_id: record.environment_type_id.unwrap_or(0),
+    }
+}
+
+fn kind_value(stored: &str) -> i32 {
+    let kind = match Kind::stored(stored) {
+        Some(Kind::Preventive) => pb::MaintenanceKind::Preventive,
+        Some(Kind::Corrective) => pb::MaintenanceKind::Corrective,
+        Some(Kind::Inspection) => pb::MaintenanceKind::Inspection,
+        Some(Kind::Calibration) => pb::MaintenanceKind::Calibration,
+        None => pb::MaintenanceKind::Unspecified,
+    };
+    kind as i32
+}
+
+impl From<EntryRecord> for pb::MaintenanceEntry {
+    fn from(record: EntryRecord) -> Self {
+        pb::MaintenanceEntry {
+            id: record.id,
+            environment_id: record.environment_id,
+            environment_model_id: record.environment_model_id,
+            date: record.performed_on,
+            kind: kind_value(&record.kind),
+            performed_by: record.performed_by,
+            description: record.description,
+            result: record.result,
+            next_due: record.next_due.unwrap_or_default(),
+            author_id: record.author_id,
+            author: record.author_name,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+        }
+    }
+}
+
+impl From<JournalRecord> for pb::Journal {
+    fn from(record: JournalRecord) -> Self {
+        pb::Journal {
+            id: record.id,
+            environment_model_id: record.environment_model_id,
+            name: record.name,
+        }
+    }
+}
+
+impl From<JournalEntryRecord> for pb::JournalEntry {
+    fn from(record: JournalEntryRecord) -> Self {
+        pb::JournalEntry {
+            id: record.id,
+            journal_id: record.journal_id,
+            date: record.entry_date,
+            text: record.text,
+            author_id: record.author_id,
+            author: record.author_name,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+        }
+    }
+}
+
+impl From<Label> for pb::Label {
+    fn from(label: Label) -> Self {
+        pb::Label {
+            environment_id: label.unit.id,
+            environment_model_id: label.unit.environment_model_id,
+            environment_model_name: label.model_name,
+            inventory_number: label.unit.inventory_number,
+            serial_number: label.unit.serial_number,
+            qr_code: label.qr_code,
+            url: label.url,
+        }
+    }
+}
+
+impl From<NamedRecord> for pb::Country {
+    fn from(record: NamedRecord) -> Self {
+        pb::Country {
+            id: record.id,
+            name: record.name,
+        }
+    }
+}
+
+impl From<NamedRecord> for pb::EnvironmentType {
+    fn from(record: NamedRecord) -> Self {
+        pb::EnvironmentType {
+            id: record.id,
+            name: record.name,
+        }
+    }
+}
+
+impl From<ManufacturerRecord> for pb::Manufacturer {
+    fn from(record: ManufacturerRecord) -> Self {
+        pb::Manufacturer {
+            id: record.id,
+            name: record.name,
+            country_id: record.country_id.unwrap_or(0),
+        }
+    }
+}
+
+impl From<DocumentRecord> for pb::CommonDocument {
+    fn from(record: DocumentRecord) -> Self {
+        pb::CommonDocument {
+            id: record.id,
+            title: record.title,
+            description: record.description,
+            url: record.url,
+        }
+    }
+}
+
+impl From<DepartmentModel> for pb::EnvironmentModelRef {
+    fn from(model: DepartmentModel) -> Self {
+        pb::EnvironmentModelRef {
+            id: model.id,
+            name: model.name,
+            units_due_soon: model.units_due_soon,
+            units_overdue: model.units_overdue,
+        }
+    }
+}
+
+/// A unit due, as it stands on `today`.
+pub fn due_unit(due: DueUnit, today: Day) -> pb::DueUnit {
+    pb::DueUnit {
+        environment: Some(unit(due.unit, today)),
+        environment_model_name: due.model_name,
+    }
+}

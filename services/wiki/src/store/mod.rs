@@ -1,0 +1,102 @@
+//! The wiki's queries: one set for SQLite and PostgreSQL through sqlx's Any
+//! driver, one module per aggregate: [`models`], [`units`], the maintenance
+//! [`logbook`], [`journals`] and the [`reference`] data.
+//!
+//! Every write is one statement, so none needs a transaction. The unique and
+//! foreign-key indexes are the one check of what they guard: a taken inventory
+//! number or name becomes a Russian 409 message, an unknown linked id a 400 or
+//! 404, never a database error. Retired units (`retired_at`) are left out of
+//! every read. A read or change of one entity by id that finds none (or none
+//! the reader sees) is NOT_FOUND here, with the entity's message.
+
+pub mod journals;
+pub mod logbook;
+pub mod models;
+pub mod reference;
+pub mod units;
+
+use portal_kit::ServiceError;
+use portal_kit::db::{is_foreign_key_violation, is_unique_violation};
+use sqlx::any::AnyArguments;
+use sqlx::query::QueryAs;
+use sqlx::{Any, AnyPool};
+
+use crate::domain::scope::Scope;
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+impl Store {
+    pub fn new(pool: AnyPool) -> Store {
+        Store { pool }
+    }
+}
+
+/// Who wrote something: their id and their name at the time.
+#[derive(Clone, Debug)]
+pub struct Author {
+    pub id: i64,
+    pub name: String,
+}
+
+/// Who sees a model, the one place of the rule: `Scope::Everything` (an
+/// equipment editor) every model, anyone else those with an active unit in
+/// the departments of their token. A condition on `environment_models m` with
+/// its binds numbered from `first`, or none when the scope sees no model.
+fn sees_model(scope: &Scope, first: usize) -> Option<(String, &[i64])> {
+    match scope {
+        Scope::Everything => Some(("1 = 1".to_owned(), &[])),
+        Scope::Departments(ids) if ids.is_empty() => None,
+        Scope::Departments(ids) => Some((
+            format!(
+                "m.id IN (SELECT e.environment_model_id FROM environments e WHERE e.retired_at IS NULL AND e.department_id IN {})",
+                placeholders(first, ids.len())
+            ),
+            ids,
+        )),
+    }
+}
+
+/// `($first, $first+1, …)` for `count` binds.
+fn placeholders(first: usize, count: usize) -> String {
+    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
+    format!("({})", list.join(", "))
+}
+
+/// A write's error: a unique or foreign-key violation as the caller's message,
+/// anything else internal.
+fn refused(
+    error: sqlx::Error,
+    unique: impl FnOnce() -> ServiceError,
+    foreign: impl FnOnce() -> ServiceError,
+) -> ServiceError {
+    if is_unique_violation(&error) {
+        unique()
+    } else if is_foreign_key_violation(&error) {
+        foreign()
+    } else {
+        error.into()
+    }
+}
+
+fn bind_all<'q, T>(
+    mut query: QueryAs<'q, Any, T, AnyArguments>,
+    values: &[i64],
+) -> QueryAs<'q, Any, T, AnyArguments> {
+    for value in values {
+        query = query.bind(*value);
+    }
+    query
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_number_on_from_the_first() {
+        assert_eq!(placeholders(3, 2), "($3, $4)");
+    }
+}

@@ -1,0 +1,182 @@
+//! Equipment models: their fields, who sees them, and their instructions.
+
+use std::collections::HashMap;
+
+use portal_kit::rich_text;
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::FromRow;
+
+use super::reference::NamedRecord;
+use super::{Store, bind_all, refused, sees_model};
+use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
+use crate::domain::scope::Scope;
+
+pub const MSG_LINK_NOT_FOUND: &str = "Производитель или тип оборудования не найден";
+
+#[derive(Clone, Debug, FromRow)]
+pub struct ModelRecord {
+    pub id: i64,
+    pub name: String,
+    pub brand_name: String,
+    pub description: String,
+    pub short_instruction: String,
+    pub manufacturer_id: Option<i64>,
+    pub environment_type_id: Option<i64>,
+}
+
+const MODEL_COLUMNS: &str = "SELECT m.id, m.name, m.brand_name, m.description, m.short_instruction, m.manufacturer_id, m.environment_type_id FROM environment_models m";
+
+impl Store {
+    /// The models `scope` sees, by name.
+    pub async fn models(&self, scope: &Scope) -> ServiceResult<Vec<ModelRecord>> {
+        let Some((sees, ids)) = sees_model(scope, 1) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!("{MODEL_COLUMNS} WHERE {sees} ORDER BY m.name, m.id");
+        Ok(bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), ids)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// A model whoever asks may know of: the public instruction, and writes.
+    pub async fn model(&self, id: i64) -> ServiceResult<ModelRecord> {
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{MODEL_COLUMNS} WHERE m.id = $1"
+        )))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+    }
+
+    /// A model `scope` sees; NOT_FOUND otherwise, as if it did not exist.
+    pub async fn visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<ModelRecord> {
+        self.one_visible_model(MODEL_COLUMNS, scope, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+    }
+
+    /// Whether `scope` sees model `id`, reading nothing of it (its instruction
+    /// may be megabytes).
+    pub async fn is_model_visible(&self, scope: &Scope, id: i64) -> ServiceResult<bool> {
+        let found: Option<(i64,)> = self
+            .one_visible_model("SELECT m.id FROM environment_models m", scope, id)
+            .await?;
+        Ok(found.is_some())
+    }
+
+    /// Ok when `scope` sees model `id`; NOT_FOUND otherwise, as if it did not
+    /// exist.
+    pub async fn require_visible_model(&self, scope: &Scope, id: i64) -> ServiceResult<()> {
+        if self.is_model_visible(scope, id).await? {
+            Ok(())
+        } else {
+            Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+        }
+    }
+
+    /// `columns` (a SELECT from `environment_models m`) of model `id` if
+    /// `scope` sees it.
+    async fn one_visible_model<T>(
+        &self,
+        columns: &str,
+        scope: &Scope,
+        id: i64,
+    ) -> ServiceResult<Option<T>>
+    where
+        T: Send + Unpin + for<'r> FromRow<'r, sqlx::any::AnyRow>,
+    {
+        let Some((sees, ids)) = sees_model(scope, 2) else {
+            return Ok(None);
+        };
+        let sql = format!("{columns} WHERE m.id = $1 AND {sees}");
+        let query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id);
+        Ok(bind_all(query, ids).fetch_optional(&self.pool).await?)
+    }
+
+    pub async fn has_models(&self) -> ServiceResult<bool> {
+        let any: Option<i64> = sqlx::query_scalar("SELECT id FROM environment_models LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(any.is_some())
+    }
+
+    /// Every model's name by id (labels and the due list name units' models).
+    pub async fn model_names(&self) -> ServiceResult<HashMap<i64, String>> {
+        let rows: Vec<NamedRecord> = sqlx::query_as("SELECT id, name FROM environment_models")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.into_iter().map(|row| (row.id, row.name)).collect())
+    }
+
+    pub async fn create_model(&self, draft: &ModelDraft, now: i64) -> ServiceResult<ModelRecord> {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO environment_models (name, brand_name, description, short_instruction, manufacturer_id, environment_type_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
+        )
+        .bind(&draft.name)
+        .bind(&draft.brand_name)
+        .bind(&draft.description)
+        .bind(&draft.short_instruction)
+        .bind(draft.manufacturer_id)
+        .bind(draft.environment_type_id)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| refused(e, link_not_found, link_not_found))?;
+        self.model(id).await
+    }
+
+    pub async fn update_model(
+        &self,
+        id: i64,
+        draft: &ModelDraft,
+        now: i64,
+    ) -> ServiceResult<ModelRecord> {
+        let updated = sqlx::query(
+            "UPDATE environment_models SET name = $1, brand_name = $2, description = $3, short_instruction = $4, manufacturer_id = $5, environment_type_id = $6, updated_at = $7 WHERE id = $8",
+        )
+        .bind(&draft.name)
+        .bind(&draft.brand_name)
+        .bind(&draft.description)
+        .bind(&draft.short_instruction)
+        .bind(draft.manufacturer_id)
+        .bind(draft.environment_type_id)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| refused(e, link_not_found, link_not_found))?;
+        if updated.rows_affected() == 0 {
+            return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
+        }
+        self.model(id).await
+    }
+
+    pub async fn save_instruction(&self, id: i64, html: &str, now: i64) -> ServiceResult<()> {
+        let updated = sqlx::query(
+            "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
+        )
+        .bind(html)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        if updated.rows_affected() == 0 {
+            return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
+        }
+        Ok(())
+    }
+
+    /// Cleans every model's instruction again with `clean`; answers how many
+    /// changed.
+    pub async fn reclean_instructions(
+        &self,
+        clean: impl Fn(&str) -> String,
+    ) -> ServiceResult<usize> {
+        rich_text::clean_stored(&self.pool, "environment_models", "short_instruction", clean).await
+    }
+}
+
+fn link_not_found() -> ServiceError {
+    ServiceError::invalid(MSG_LINK_NOT_FOUND)
+}
