@@ -245,7 +245,7 @@ struct AccessToken {
     expires_in: i32,
 }
 
-fn refresh_cookie(state: &AppState, value: String, max_age: i64) -> HeaderValue {
+fn refresh_cookie(state: &AppState, value: String, max_age: Lasting) -> HeaderValue {
     auth_cookie(state.secure_cookies, REFRESH_COOKIE, value, max_age)
 }
 
@@ -258,7 +258,7 @@ pub fn session_cookies(secure: bool, reply: &mut pb::LoginResponse) -> Vec<Heade
         secure,
         REFRESH_COOKIE,
         std::mem::take(&mut reply.refresh_token),
-        reply.refresh_expires_in.into(),
+        Lasting::said(reply.refresh_expires_in),
     )];
     let device_token = std::mem::take(&mut reply.device_token);
     if !device_token.is_empty() {
@@ -266,21 +266,44 @@ pub fn session_cookies(secure: bool, reply: &mut pb::LoginResponse) -> Vec<Heade
             secure,
             DEVICE_COOKIE,
             device_token,
-            reply.device_expires_in.into(),
+            Lasting::said(reply.device_expires_in),
         ));
     }
     cookies
 }
 
+/// How long a browser keeps a session cookie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lasting {
+    Seconds(i64),
+    /// Until the browser closes: auth did not say (a release from before its
+    /// replies carried lifetimes, met during a rolling upgrade), and a cookie
+    /// must not be cleared for that.
+    Session,
+}
+
+impl Lasting {
+    /// The lifetime auth's reply says, in seconds; 0 when it says none.
+    fn said(seconds: i32) -> Lasting {
+        if seconds > 0 {
+            Lasting::Seconds(seconds.into())
+        } else {
+            Lasting::Session
+        }
+    }
+}
+
 /// An HttpOnly, same-site cookie only the sign-in calls receive.
-fn auth_cookie(secure: bool, name: &'static str, value: String, max_age: i64) -> HeaderValue {
-    let cookie = Cookie::build((name, value))
+fn auth_cookie(secure: bool, name: &'static str, value: String, lasting: Lasting) -> HeaderValue {
+    let mut cookie = Cookie::build((name, value))
         .http_only(true)
         .same_site(SameSite::Strict)
         .path(AUTH_COOKIE_PATH)
-        .secure(secure)
-        .max_age(time::Duration::seconds(max_age))
-        .build();
+        .secure(secure);
+    if let Lasting::Seconds(seconds) = lasting {
+        cookie = cookie.max_age(time::Duration::seconds(seconds));
+    }
+    let cookie = cookie.build();
     HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
@@ -292,15 +315,20 @@ fn with_session(state: &AppState, reply: pb::RefreshTokenResponse) -> Response {
     .into_response();
     response.headers_mut().insert(
         header::SET_COOKIE,
-        refresh_cookie(state, reply.refresh_token, reply.refresh_expires_in.into()),
+        refresh_cookie(
+            state,
+            reply.refresh_token,
+            Lasting::said(reply.refresh_expires_in),
+        ),
     );
     response
 }
 
 fn without_session(state: &AppState, mut response: Response) -> Response {
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, refresh_cookie(state, String::new(), 0));
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        refresh_cookie(state, String::new(), Lasting::Seconds(0)),
+    );
     response
 }
 
@@ -560,5 +588,26 @@ impl From<UserBody> for pb::UserDraft {
             position_ids: ids(body.positions),
             right_ids: ids(body.rights),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cookie_lasts_as_auth_says_and_never_ends_because_it_did_not_say() {
+        let mut reply = pb::LoginResponse {
+            refresh_token: "r".into(),
+            device_token: "d".into(),
+            refresh_expires_in: 1_209_600,
+            device_expires_in: 0,
+            ..Default::default()
+        };
+        let cookies = session_cookies(true, &mut reply);
+        let [refresh, device] = [&cookies[0], &cookies[1]].map(|c| c.to_str().unwrap());
+        assert!(refresh.contains("Max-Age=1209600"), "{refresh}");
+        assert!(!device.contains("Max-Age"), "a session cookie: {device}");
+        assert!(reply.refresh_token.is_empty() && reply.device_token.is_empty());
     }
 }
