@@ -5,9 +5,9 @@ use portal_kit::revocation::Changes;
 use portal_proto::auth::v1 as pb;
 
 use crate::app::sessions::{IssuedTokens, SignedIn};
-use crate::store::departments::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
+use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
-use crate::store::users::{Me, UserRecord};
+use crate::store::user::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
     fn from(signed_in: SignedIn) -> Self {

@@ -31,7 +31,7 @@ use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
-use crate::store::users::{SessionsEnded, UserUpdated};
+use crate::store::user::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
     store: Store,

@@ -5,7 +5,7 @@ use portal_proto::files::v1 as pb;
 
 use crate::app::links::Link;
 use crate::domain::content::ContentType;
-use crate::store::files::FileRecord;
+use crate::store::file::FileRecord;
 
 /// A file's metadata under its download `url`, which carries `link` if given.
 pub fn file(record: FileRecord, url: String, link: Option<&Link>) -> pb::File {

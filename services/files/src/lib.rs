@@ -9,14 +9,13 @@
 //! record) and the short-lived download links GetFiles hands out; [`domain`]
 //! the rules (safe names, allowed contents, byte ranges); [`store`] the
 //! metadata queries and the object store (streamed writes, ranged reads);
-//! [`models`] who sees a document's equipment model (the wiki's answer);
+//! [`app::models`] who sees a document's equipment model (the wiki's answer);
 //! [`demo`] the demo documentation; `migrations/{sqlite,postgres}` the schema.
 
 pub mod app;
 pub mod convert;
 pub mod demo;
 pub mod domain;
-pub mod models;
 pub mod rpc;
 pub mod store;
 
@@ -33,9 +32,9 @@ use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
 use crate::app::links::LinkKeys;
+use crate::app::models::Models;
 pub use crate::app::uploads::Limits;
 use crate::app::uploads::Uploads;
-use crate::models::Models;
 use crate::rpc::FilesRpc;
 use crate::store::Store;
 pub use crate::store::blobs::Blobs;

@@ -24,15 +24,15 @@ use portal_proto::files::v1::files_service_server::FilesService;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::app::links::LinkKeys;
+use crate::app::models::Models;
 use crate::app::uploads::{Uploads, split_upload};
 use crate::convert;
 use crate::domain::content::Kind;
 use crate::domain::file_name::SafeFileName;
 use crate::domain::range::{self, Span};
-use crate::models::Models;
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
-use crate::store::files::MSG_FILE_NOT_FOUND;
+use crate::store::file::MSG_FILE_NOT_FOUND;
 
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";
 pub const MSG_MODEL_NOT_FOUND: &str =

@@ -7,11 +7,11 @@ use portal_proto::wiki::v1 as pb;
 use crate::app::labels::Label;
 use crate::app::maintenance::{DepartmentModel, DueUnit};
 use crate::domain::maintenance::{Kind, Standing};
-use crate::store::journals::{JournalEntryRecord, JournalRecord};
+use crate::store::journal::{JournalEntryRecord, JournalRecord};
 use crate::store::logbook::EntryRecord;
-use crate::store::models::ModelRecord;
+use crate::store::model::ModelRecord;
 use crate::store::reference::{DocumentRecord, ManufacturerRecord, NamedRecord};
-use crate::store::units::UnitRecord;
+use crate::store::unit::UnitRecord;
 
 /// A unit as it stands with its maintenance on `today`.
 pub fn unit(record: UnitRecord, today: Day) -> pb::Environment {

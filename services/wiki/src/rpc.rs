@@ -27,9 +27,9 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
-use crate::store::models::ModelRecord;
+use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
-use crate::store::units::{UnitFilter, UnitRecord};
+use crate::store::unit::{UnitFilter, UnitRecord};
 use crate::store::{Author, Store};
 use portal_kit::day::Day;
 

@@ -14,7 +14,7 @@ use crate::domain::rate_limit::AttemptKeys;
 use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
-use crate::store::sessions::Rotation;
+use crate::store::session::Rotation;
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";

@@ -1,7 +1,7 @@
 //! Auth's queries: one set for SQLite and PostgreSQL through sqlx's Any driver,
-//! one module per aggregate: [`users`] (with what sign-in reads of a login),
-//! [`departments`], the [`reference`] lists, [`sessions`] (refresh-token
-//! families), known [`devices`], the [`sign_in_attempts`] the limits count, and
+//! one module per aggregate: [`user`] (with what sign-in reads of a login),
+//! [`department`], the [`reference`](mod@reference) lists, [`session`] (refresh-token
+//! families), known [`device`]s, the [`sign_in_attempt`]s the limits count, and
 //! [`access`] versions (whose tokens are stale).
 //!
 //! Reads run on a pooled connection; every write that touches more than one row
@@ -11,12 +11,12 @@
 //! timeout instead of failing to upgrade a read lock.
 
 pub mod access;
-pub mod departments;
-pub mod devices;
+pub mod department;
+pub mod device;
 pub mod reference;
-pub mod sessions;
-pub mod sign_in_attempts;
-pub mod users;
+pub mod session;
+pub mod sign_in_attempt;
+pub mod user;
 
 use std::collections::HashMap;
 

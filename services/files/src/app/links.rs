@@ -25,7 +25,7 @@ use hmac::{Hmac, Mac};
 use portal_kit::{ServiceError, ServiceResult};
 use sha2::Sha256;
 
-use crate::store::files::MSG_FILE_NOT_FOUND;
+use crate::store::file::MSG_FILE_NOT_FOUND;
 
 pub const MSG_LINK_EXPIRED: &str =
     "Ссылка на документ устарела: откройте его снова со страницы оборудования";

@@ -15,7 +15,7 @@ use crate::domain::content::{ContentType, Kind, SNIFF_BYTES};
 use crate::domain::file_name::{SafeFileName, Title};
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs, NewBlob};
-use crate::store::files::NewFile;
+use crate::store::file::NewFile;
 
 pub const MSG_NO_METADATA: &str = "Загрузка должна начинаться с описания файла";
 pub const MSG_SECOND_METADATA: &str = "Описание файла передаётся только один раз, в начале";

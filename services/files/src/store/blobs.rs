@@ -107,7 +107,7 @@ impl NewBlob {
         })
     }
 
-    /// Appends `bytes`, once fewer than [`PARTS_IN_FLIGHT`] parts are being
+    /// Appends `bytes`, once fewer than `PARTS_IN_FLIGHT` parts are being
     /// written.
     pub async fn write(&mut self, bytes: &[u8]) -> ServiceResult<()> {
         self.writer

@@ -1,11 +1,11 @@
-//! Persistence: the files' metadata in the service's database ([`files`]: one
+//! Persistence: the files' metadata in the service's database ([`file`]: one
 //! set of queries for SQLite and PostgreSQL through sqlx's Any driver), and
 //! their bytes in the object store ([`blobs`]) under the key the metadata
 //! names. A read or change of one file by id that finds none is NOT_FOUND
 //! here.
 
 pub mod blobs;
-pub mod files;
+pub mod file;
 
 use sqlx::AnyPool;
 

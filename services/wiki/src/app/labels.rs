@@ -6,7 +6,7 @@ use portal_kit::ServiceResult;
 use crate::app::qr_codes::QrCodes;
 use crate::domain::scope::Scope;
 use crate::store::Store;
-use crate::store::units::{UnitFilter, UnitRecord};
+use crate::store::unit::{UnitFilter, UnitRecord};
 
 /// What one unit's sticker shows.
 pub struct Label {

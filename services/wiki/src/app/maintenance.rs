@@ -9,7 +9,7 @@ use portal_kit::day::Day;
 use crate::domain::maintenance::Standing;
 use crate::domain::scope::Scope;
 use crate::store::Store;
-use crate::store::units::{UnitFilter, UnitRecord};
+use crate::store::unit::{UnitFilter, UnitRecord};
 
 /// A model in a department's list, with how many of its units there are
 /// due within 30 days and how many overdue.

@@ -1,6 +1,6 @@
 //! The wiki's queries: one set for SQLite and PostgreSQL through sqlx's Any
-//! driver, one module per aggregate: [`models`], [`units`], the maintenance
-//! [`logbook`], [`journals`] and the [`reference`] data.
+//! driver, one module per aggregate: [`model`], [`unit`](mod@unit), the maintenance
+//! [`logbook`], [`journal`] and the [`reference`](mod@reference) data.
 //!
 //! Every write is one statement, so none needs a transaction. The unique and
 //! foreign-key indexes are the one check of what they guard: a taken inventory
@@ -9,11 +9,11 @@
 //! every read. A read or change of one entity by id that finds none (or none
 //! the reader sees) is NOT_FOUND here, with the entity's message.
 
-pub mod journals;
+pub mod journal;
 pub mod logbook;
-pub mod models;
+pub mod model;
 pub mod reference;
-pub mod units;
+pub mod unit;
 
 use portal_kit::ServiceError;
 use portal_kit::db::{is_foreign_key_violation, is_unique_violation};

@@ -6,7 +6,7 @@ use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::access::{raise_access_version, subject};
-use super::departments::DepartmentRecord;
+use super::department::DepartmentRecord;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
 use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
