@@ -1,4 +1,4 @@
-// Demo staff loaded by target `all` (services/auth/src/bootstrap.rs): each password is the
+// Demo staff loaded by target `all` (services/auth/src/demo.rs): each password is the
 // login followed by `-demo-password`.
 import { adminLogin, adminPassword } from './portal-server';
 
