@@ -30,6 +30,7 @@ test('an admin creates a department and a user with two rights; that user gets o
   const departmentDialog = page.getByRole('dialog', { name: 'Новое отделение' });
   await departmentDialog.getByRole('button', { name: 'Создать' }).click();
   await expect(departmentDialog.getByText('Введите название отделения')).toBeVisible();
+  await expect(departmentDialog.getByLabel('Название отделения')).toBeFocused();
   await departmentDialog.getByLabel('Название отделения').fill(departmentTitle);
   await choose(page, 'Сотрудники', 'Смирнова Ольга Викторовна');
   await departmentDialog.getByRole('button', { name: 'Создать' }).click();

@@ -17,6 +17,7 @@ test('an engineer creates a journal and writes in it; empty fields are marked, n
   await expect(create.getByText('Например: Журнал дезинфекции')).toBeVisible();
   await create.getByRole('button', { name: 'Создать' }).click();
   await expect(create.getByText('Введите название журнала')).toBeVisible();
+  await expect(create.getByLabel(/Название журнала/)).toBeFocused();
   await create.getByLabel(/Название журнала/).fill(name);
   await expect(create.getByText('Введите название журнала')).toBeHidden();
   await create.getByRole('button', { name: 'Создать' }).click();
@@ -46,6 +47,7 @@ test('an engineer adds a maintenance entry; the required fields are marked while
   await dialog.getByRole('button', { name: 'Сохранить' }).click();
   await expect(dialog.getByText('Заполните поле')).toHaveCount(2);
   const performer = dialog.getByRole('textbox', { name: /Кто выполнил/ });
+  await expect(performer).toBeFocused();
   await performer.fill('Сервисный инженер');
   await expect(dialog.getByText('Заполните поле')).toHaveCount(1);
   await performer.fill('');

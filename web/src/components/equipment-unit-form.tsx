@@ -43,7 +43,7 @@ export function EquipmentUnitForm({
   onSubmit,
 }: EquipmentUnitFormProps) {
   const equipment = equipmentStrings;
-  const { values, set, errors, submit, textField } = useFormState({
+  const { values, set, errors, submit, textField, formRef } = useFormState({
     initial,
     validate: (typed: EquipmentUnitValues): FieldErrors<keyof EquipmentUnitValues> => ({
       serialNumber: typed.serialNumber.trim() === '' ? equipment.serialNumberRequired : undefined,
@@ -56,6 +56,7 @@ export function EquipmentUnitForm({
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}

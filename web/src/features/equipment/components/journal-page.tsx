@@ -27,7 +27,7 @@ const collator = new Intl.Collator('ru-RU');
 type NameValues = { name: string };
 
 function JournalNameForm({ id, disabled, onSubmit }: FormProps<NameValues>) {
-  const { submit, textField } = useFormState({
+  const { submit, textField, formRef } = useFormState({
     initial: { name: '' },
     validate: ({ name }: NameValues) => ({ name: name.trim() === '' ? text.nameRequired : undefined }),
     live: true,
@@ -35,6 +35,7 @@ function JournalNameForm({ id, disabled, onSubmit }: FormProps<NameValues>) {
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       onSubmit={submit(({ name }) => onSubmit({ name: name.trim() }))}
@@ -73,7 +74,7 @@ function CreateJournalDialog({ modelId, onCreated }: { modelId: bigint; onCreate
 type EntryValues = { date: string; entry: string };
 
 function JournalEntryForm({ id, disabled, onSubmit }: FormProps<EntryValues>) {
-  const { submit, textField } = useFormState({
+  const { submit, textField, formRef } = useFormState({
     initial: { date: today(), entry: '' },
     validate: ({ date, entry }: EntryValues) => ({
       date: date === '' ? text.required : undefined,
@@ -84,6 +85,7 @@ function JournalEntryForm({ id, disabled, onSubmit }: FormProps<EntryValues>) {
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}

@@ -59,7 +59,7 @@ export function MaintenanceForm({
   disabled: boolean;
   onSubmit: (values: EntryValues) => void;
 }) {
-  const { values, set, submit, textField } = useFormState({
+  const { values, set, submit, textField, formRef } = useFormState({
     initial: {
       date: today(),
       kind: MaintenanceKind.PREVENTIVE,
@@ -78,6 +78,7 @@ export function MaintenanceForm({
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={formId}
       noValidate
       spacing={2.5}

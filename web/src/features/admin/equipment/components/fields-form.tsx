@@ -22,7 +22,7 @@ type FieldsFormProps = {
 
 /** A form of text fields (or choices); a blank required field turns red with its message. */
 export function FieldsForm({ id, fields, initial, disabled, onSubmit }: FieldsFormProps) {
-  const { submit, textField } = useFormState({
+  const { submit, textField, formRef } = useFormState({
     initial: () => startValues(fields, initial),
     validate: (typed: FormValues) => requiredMessages(fields, typed),
   });
@@ -30,6 +30,7 @@ export function FieldsForm({ id, fields, initial, disabled, onSubmit }: FieldsFo
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}

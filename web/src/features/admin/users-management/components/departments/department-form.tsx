@@ -23,13 +23,14 @@ const validate = ({ title }: DepartmentFormValues) => ({
 
 /** A department's title and members: the create dialog and the department page share it. */
 export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFormProps) {
-  const { values, set, submit, textField } = useFormState({ initial, validate });
+  const { values, set, submit, textField, formRef } = useFormState({ initial, validate });
   const users = useUsers();
   const choices = (users.data?.users ?? []).map((user) => ({ id: user.id, label: fullName(user) }));
 
   return (
     <Stack
       component="form"
+      ref={formRef}
       id={id}
       noValidate
       spacing={2.5}

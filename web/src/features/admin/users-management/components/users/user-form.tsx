@@ -41,7 +41,7 @@ type UserFormProps = {
 
 /** A user's profile, links and rights: the create dialog and the user page share it. */
 export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProps) {
-  const { values, set, submit, textField } = useFormState({
+  const { values, set, submit, textField, formRef } = useFormState({
     initial,
     validate: (typed: UserFormValues): FieldErrors<TextKey> =>
       mode === 'edit'
@@ -68,7 +68,15 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
     set('rightIds', on ? [...values.rightIds, rightId] : values.rightIds.filter((held) => held !== rightId));
 
   return (
-    <Grid component="form" id={id} noValidate container spacing={2.5} onSubmit={submit(onSubmit)}>
+    <Grid
+      component="form"
+      ref={formRef}
+      id={id}
+      noValidate
+      container
+      spacing={2.5}
+      onSubmit={submit(onSubmit)}
+    >
       <Grid size={{ xs: 12, sm: 4 }}>{field('surname', text.surname)}</Grid>
       <Grid size={{ xs: 12, sm: 4 }}>{field('name', text.name)}</Grid>
       <Grid size={{ xs: 12, sm: 4 }}>{field('lastName', text.lastName)}</Grid>
