@@ -17,13 +17,12 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::db::{Database, Migrations};
+use portal_kit::db::Migrations;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::start::StartError;
-use portal_kit::token::TokenVerifier;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -68,11 +67,14 @@ pub fn migrations() -> Migrations {
 /// Connects, migrates, loads demo courses if asked, and returns the service's
 /// routes (with the token interceptor installed).
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
-        .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
-        .await
-        .map_err(StartError::database("education"))?;
+    let (database, verifier) = portal_kit::start::open(
+        "education",
+        &settings.database_url,
+        &migrations(),
+        &settings.public_key_file,
+        &settings.access_versions,
+    )
+    .await?;
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
     app::housekeeping::reclean_articles(&store, &cleaner)

@@ -22,13 +22,12 @@ pub mod store;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use portal_kit::db::{Database, Migrations};
+use portal_kit::db::Migrations;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
-use portal_kit::token::TokenVerifier;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use tonic::service::Routes;
 
 use crate::app::links::LinkKeys;
@@ -153,13 +152,16 @@ pub fn migrations() -> Migrations {
 /// Connects and migrates the database, loads the demo documentation if asked,
 /// and returns the service's routes (with the token interceptor installed).
 pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
-        .with_access_versions(settings.access_versions.clone());
     let links = LinkKeys::from_file(&settings.link_key_file, settings.link_lifetime)
         .map_err(|error| StartError::Setting(format!("download-link keys: {error}")))?;
-    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
-        .await
-        .map_err(StartError::database("files"))?;
+    let (database, verifier) = portal_kit::start::open(
+        "files",
+        &settings.database_url,
+        &migrations(),
+        &settings.public_key_file,
+        &settings.access_versions,
+    )
+    .await?;
     let store = Store::new(database.pool);
     let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(

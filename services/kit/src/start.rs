@@ -1,8 +1,13 @@
-//! Why a service could not start, said the same way by all four.
+//! How a service starts, and why it could not, said the same way by all four.
+
+use std::path::Path;
+
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::ServiceError;
-use crate::db::DbError;
-use crate::token::KeyError;
+use crate::db::{Database, DbError, Migrations};
+use crate::revocation::AccessVersions;
+use crate::token::{KeyError, TokenVerifier};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -36,4 +41,22 @@ impl StartError {
     pub fn step(step: &'static str) -> impl FnOnce(ServiceError) -> StartError {
         move |source| StartError::Step { step, source }
     }
+}
+
+/// What a service that verifies auth's tokens opens first: its database, with the
+/// schema brought up to date, and the token check that refuses tokens older than
+/// the person's access version.
+pub async fn open(
+    service: &'static str,
+    database_url: &SecretString,
+    migrations: &Migrations,
+    public_key_file: &Path,
+    access_versions: &AccessVersions,
+) -> Result<(Database, TokenVerifier), StartError> {
+    let verifier = TokenVerifier::from_pem_file(public_key_file)?
+        .with_access_versions(access_versions.clone());
+    let database = Database::connect(database_url.expose_secret(), migrations)
+        .await
+        .map_err(StartError::database(service))?;
+    Ok((database, verifier))
 }

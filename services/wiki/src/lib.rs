@@ -19,13 +19,12 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::db::{Database, Migrations};
+use portal_kit::db::Migrations;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::start::StartError;
-use portal_kit::token::TokenVerifier;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -59,11 +58,14 @@ pub fn migrations() -> Migrations {
 /// Connects, migrates, loads demo equipment if asked, and returns the
 /// service's routes (with the token interceptor installed).
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
-    let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?
-        .with_access_versions(settings.access_versions.clone());
-    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
-        .await
-        .map_err(StartError::database("wiki"))?;
+    let (database, verifier) = portal_kit::start::open(
+        "wiki",
+        &settings.database_url,
+        &migrations(),
+        &settings.public_key_file,
+        &settings.access_versions,
+    )
+    .await?;
     let store = Store::new(database.pool);
     let sanitizer = Sanitizer::new(&settings.public_url);
     app::housekeeping::at_start(&store, &sanitizer)
@@ -97,7 +99,7 @@ mod tests {
     async fn names_from_before_their_keys_are_keyed_at_start() {
         for backend in backends() {
             let db = TestDatabase::new(backend).await;
-            let database = Database::connect(&db.url, &migrations())
+            let database = portal_kit::db::Database::connect(&db.url, &migrations())
                 .await
                 .expect("start");
             // Two rows each written before 0003 and 0004, which read alike: one
