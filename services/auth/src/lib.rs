@@ -38,7 +38,8 @@ use crate::store::Store;
 pub const SERVICE_NAME: &str = "portal.auth.v1.AuthService";
 /// The internal service the other services ask whose tokens are stale; the
 /// gateway does not forward it.
-pub const REVOCATION_SERVICE_NAME: &str = "portal.auth.v1.AccessRevocationService";
+pub const REVOCATION_SERVICE_NAME: &str =
+    portal_proto::auth::v1::access_revocation_service_server::SERVICE_NAME;
 
 /// Auth's own part of the `portal` command line.
 #[derive(Clone, Debug, clap::Args)]

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use http_body_util::BodyExt;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use portal_proto::auth::v1::access_revocation_service_server;
 use sqlx::AnyPool;
 use tonic::Code;
 use tracing::Instrument;
@@ -219,12 +220,24 @@ impl Drop for Call {
             .record(elapsed.as_secs_f64());
         let _inside = self.span.enter();
         let duration_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
-        if self.method.starts_with("/grpc.") {
+        if is_background(&self.method) {
             tracing::debug!(method = %self.method, %code, duration_ms, "rpc");
         } else {
             tracing::info!(method = %self.method, %code, duration_ms, "rpc");
         }
     }
+}
+
+/// Calls machines make on a timer: health checks, and the revocation poll
+/// every replica of education, wiki and files sends auth each second. They are
+/// counted like any call but logged only at debug, so a day's log is people's
+/// calls, not 86,400 lines per replica.
+fn is_background(method: &str) -> bool {
+    let revocation = method
+        .strip_prefix('/')
+        .and_then(|path| path.strip_prefix(access_revocation_service_server::SERVICE_NAME))
+        .is_some_and(|rest| rest.starts_with('/'));
+    method.starts_with("/grpc.") || revocation
 }
 
 /// A database's name for the `database` label: PostgreSQL's database, or the
@@ -241,6 +254,18 @@ pub fn database_name(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn probes_and_the_revocation_poll_are_background_and_peoples_calls_are_not() {
+        assert!(is_background("/grpc.health.v1.Health/Check"));
+        assert!(is_background(
+            "/portal.auth.v1.AccessRevocationService/ListAccessChanges"
+        ));
+        assert!(!is_background("/portal.auth.v1.AuthService/Login"));
+        assert!(!is_background(
+            "/portal.auth.v1.AccessRevocationServiceX/ListAccessChanges"
+        ));
+    }
 
     #[test]
     fn a_database_is_labelled_by_its_name() {
