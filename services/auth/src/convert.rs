@@ -1,7 +1,7 @@
 //! Records to messages.
 
 use portal_kit::db::timestamp_from_millis;
-use portal_kit::revocation::Changes;
+use portal_kit::revocation::{Changes, Holder};
 use portal_proto::auth::v1 as pb;
 
 use crate::app::sessions::{IssuedTokens, SignedIn};
@@ -139,9 +139,17 @@ pub fn access_changes(changes: Changes) -> pb::ListAccessChangesResponse {
         changes: changes
             .versions
             .into_iter()
-            .map(|(user_id, access_version)| pb::AccessChange {
-                user_id,
-                access_version,
+            .map(|(holder, access_version)| match holder {
+                Holder::Person(user_id) => pb::AccessChange {
+                    user_id,
+                    access_version,
+                    service_account_id: 0,
+                },
+                Holder::ServiceAccount(service_account_id) => pb::AccessChange {
+                    user_id: 0,
+                    access_version,
+                    service_account_id,
+                },
             })
             .collect(),
         cursor: changes.cursor,

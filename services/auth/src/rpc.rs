@@ -340,6 +340,14 @@ impl AuthService for AuthRpc {
         })
     }
 
+    async fn resolve_staff(
+        &self,
+        _request: Request<pb::ResolveStaffRequest>,
+    ) -> RpcResult<pb::ResolveStaffResponse> {
+        // Built with the staff sync (issue 21) that gives people their HR keys.
+        Err(tonic::Status::unimplemented("ResolveStaff"))
+    }
+
     async fn update_user(
         &self,
         request: Request<pb::UpdateUserRequest>,

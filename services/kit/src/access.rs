@@ -1,5 +1,11 @@
 //! Who is calling and what they may do. Every RPC asks its `Caller` itself; the
 //! interceptor only establishes identity.
+//!
+//! Callers are people (rights) or other hospital systems' service accounts
+//! (scopes). A service account never holds a person's rights: every check that
+//! needs a person ([`Caller::claims`] and all built on it) refuses it, so an RPC
+//! is closed to systems unless it asks for a scope ([`Caller::require_scope`],
+//! [`Caller::require_right_or_scope`]).
 
 use std::sync::Arc;
 
@@ -7,7 +13,12 @@ use serde::{Deserialize, Serialize};
 use tonic::Request;
 
 use crate::error::{MSG_NO_RIGHTS, MSG_NOT_SIGNED_IN, ServiceError, ServiceResult};
-use crate::token::{Claims, MSG_SESSION_EXPIRED};
+use crate::token::{Claims, MSG_SESSION_EXPIRED, ServiceAccountClaims};
+
+/// The reason of a refusal for a missing scope, or of a person-only RPC called
+/// by a service account.
+pub const REASON_SCOPE_MISSING: &str = "scope-missing";
+pub const MSG_SCOPE_MISSING: &str = "Внешней системе не разрешена эта операция";
 
 /// The three rights of DESIGN §6; each also counts as an admin-type right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -37,6 +48,70 @@ impl Right {
     }
 }
 
+/// What a service account may be allowed to do (issue 21): the OAuth scopes a
+/// system asks for and an admin grants, written as in its tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Scope {
+    StaffRead,
+    StaffWrite,
+    TrainingRead,
+    TrainingAssign,
+    EquipmentRead,
+    EquipmentWrite,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 6] = [
+        Scope::StaffRead,
+        Scope::StaffWrite,
+        Scope::TrainingRead,
+        Scope::TrainingAssign,
+        Scope::EquipmentRead,
+        Scope::EquipmentWrite,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::StaffRead => "staff.read",
+            Scope::StaffWrite => "staff.write",
+            Scope::TrainingRead => "training.read",
+            Scope::TrainingAssign => "training.assign",
+            Scope::EquipmentRead => "equipment.read",
+            Scope::EquipmentWrite => "equipment.write",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|scope| scope.as_str() == name)
+    }
+}
+
+/// Who acts in a call open to people and systems alike, for checks and for
+/// recording the author of a write.
+#[derive(Clone, Copy, Debug)]
+pub enum Actor<'a> {
+    Person(&'a Claims),
+    ServiceAccount(&'a ServiceAccountClaims),
+}
+
+impl Actor<'_> {
+    /// The person's user id; `None` for a service account.
+    pub fn user_id(&self) -> Option<i64> {
+        match self {
+            Actor::Person(claims) => Some(claims.user_id),
+            Actor::ServiceAccount(_) => None,
+        }
+    }
+
+    /// The service account's id; `None` for a person.
+    pub fn service_account_id(&self) -> Option<i64> {
+        match self {
+            Actor::Person(_) => None,
+            Actor::ServiceAccount(claims) => Some(claims.account_id),
+        }
+    }
+}
+
 /// The identity the access-token interceptor put on a request.
 ///
 /// A request with an invalid or expired token is not refused by the interceptor:
@@ -52,6 +127,8 @@ pub enum Caller {
     Revoked,
     /// Shared with the token cache: every request of a token holds the same claims.
     SignedIn(Arc<Claims>),
+    /// Another hospital system, by a token of the client-credentials grant.
+    ServiceAccount(Arc<ServiceAccountClaims>),
 }
 
 impl Caller {
@@ -72,9 +149,12 @@ impl Caller {
             .unwrap_or_default()
     }
 
+    /// The signed-in person; a service account is refused (no RPC that needs
+    /// a person serves a system).
     pub fn claims(&self) -> ServiceResult<&Claims> {
         match self {
             Caller::SignedIn(claims) => Ok(claims),
+            Caller::ServiceAccount(_) => Err(scope_missing()),
             Caller::Anonymous => Err(ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into())),
             Caller::InvalidToken => Err(ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into())),
             Caller::Revoked => Err(ServiceError::AccessRevoked),
@@ -88,7 +168,40 @@ impl Caller {
     pub fn has(&self, right: Right) -> bool {
         match self {
             Caller::SignedIn(claims) => claims.rights.iter().any(|r| r == right.as_str()),
-            Caller::Anonymous | Caller::InvalidToken | Caller::Revoked => false,
+            Caller::Anonymous
+            | Caller::InvalidToken
+            | Caller::Revoked
+            | Caller::ServiceAccount(_) => false,
+        }
+    }
+
+    /// A service account granted `scope`; people hold no scopes.
+    pub fn has_scope(&self, scope: Scope) -> bool {
+        match self {
+            Caller::ServiceAccount(claims) => claims.has(scope),
+            _ => false,
+        }
+    }
+
+    /// A service account granted `scope`.
+    pub fn require_scope(&self, scope: Scope) -> ServiceResult<&ServiceAccountClaims> {
+        match self {
+            Caller::ServiceAccount(claims) if claims.has(scope) => Ok(claims),
+            Caller::ServiceAccount(_) => Err(scope_missing()),
+            _ => self
+                .claims()
+                .and(Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))),
+        }
+    }
+
+    /// A person holding `right`, or a service account granted `scope`.
+    pub fn require_right_or_scope(&self, right: Right, scope: Scope) -> ServiceResult<Actor<'_>> {
+        match self {
+            Caller::ServiceAccount(claims) if claims.has(scope) => {
+                Ok(Actor::ServiceAccount(claims))
+            }
+            Caller::ServiceAccount(_) => Err(scope_missing()),
+            _ => self.require(right).map(Actor::Person),
         }
     }
 
@@ -126,6 +239,10 @@ impl Caller {
             Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()))
         }
     }
+}
+
+fn scope_missing() -> ServiceError {
+    ServiceError::PermissionDenied(MSG_SCOPE_MISSING.into()).because(REASON_SCOPE_MISSING)
 }
 
 #[cfg(test)]
@@ -188,6 +305,62 @@ mod tests {
             Caller::anonymous().require_admin_type(),
             Err(ServiceError::Unauthenticated(_))
         ));
+    }
+
+    fn system(scopes: &[Scope]) -> Caller {
+        Caller::ServiceAccount(Arc::new(ServiceAccountClaims::for_test(5, scopes)))
+    }
+
+    #[test]
+    fn a_service_account_holds_no_persons_rights() {
+        let system = system(&Scope::ALL);
+        for right in Right::ALL {
+            let refused = system.require(right).unwrap_err();
+            assert_eq!(refused.reason(), Some(REASON_SCOPE_MISSING));
+        }
+        assert!(system.claims().is_err());
+        assert!(system.user_id().is_err());
+        assert!(!system.is_admin_type());
+        assert!(system.require_self_or(5, Right::UserManagement).is_err());
+    }
+
+    #[test]
+    fn a_service_account_is_allowed_only_its_scopes() {
+        let reader = system(&[Scope::TrainingRead]);
+        assert!(reader.require_scope(Scope::TrainingRead).is_ok());
+        let refused = reader.require_scope(Scope::TrainingAssign).unwrap_err();
+        assert_eq!(refused.reason(), Some(REASON_SCOPE_MISSING));
+        assert!(matches!(
+            reader.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead),
+            Ok(Actor::ServiceAccount(claims)) if claims.account_id == 5
+        ));
+        assert!(
+            reader
+                .require_right_or_scope(Right::EducationManagement, Scope::StaffRead)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn people_hold_no_scopes_but_their_rights_serve_where_a_right_is_named() {
+        let educator = Caller::signed_in(Claims::for_test(1, &[Right::EducationManagement]));
+        assert!(matches!(
+            educator.require_scope(Scope::TrainingRead),
+            Err(ServiceError::PermissionDenied(_))
+        ));
+        assert!(matches!(
+            Caller::anonymous().require_scope(Scope::TrainingRead),
+            Err(ServiceError::Unauthenticated(_))
+        ));
+        assert!(matches!(
+            educator.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead),
+            Ok(Actor::Person(claims)) if claims.user_id == 1
+        ));
+        assert!(
+            learner()
+                .require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)
+                .is_err()
+        );
     }
 
     #[test]

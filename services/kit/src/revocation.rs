@@ -14,6 +14,9 @@
 //! log; what it has not learned yet it cannot refuse, which is at worst the
 //! token lifetime of before. Versions only grow, so a change learned twice, or
 //! from two auth replicas in either order, is the same.
+//!
+//! Service accounts have versions of their own, raised when an account is
+//! disabled or its scopes change, so a disabled system's tokens stop at once too.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -21,7 +24,7 @@ use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
 use crate::serve::ServiceChannel;
-use crate::token::Claims;
+use crate::token::{Claims, ServiceAccountClaims};
 use portal_proto::auth::v1::ListAccessChangesRequest;
 use portal_proto::auth::v1::access_revocation_service_client::AccessRevocationServiceClient;
 
@@ -31,34 +34,58 @@ pub const POLL_INTERVAL: Duration = Duration::from_secs(1);
 /// How long one question may take before the next one is asked.
 const ASK_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The access version of each person a replica has learned of; shared by the
-/// token check of every call and the task that keeps it current.
+/// Whose access version: a person's (by user id) or a service account's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Holder {
+    Person(i64),
+    ServiceAccount(i64),
+}
+
+impl From<i64> for Holder {
+    fn from(user_id: i64) -> Holder {
+        Holder::Person(user_id)
+    }
+}
+
+type Known = HashMap<Holder, i64>;
+
+/// The access version of each person and service account a replica has
+/// learned of; shared by the token check of every call and the task that
+/// keeps it current.
 #[derive(Clone, Debug, Default)]
 pub struct AccessVersions {
-    known: Arc<RwLock<HashMap<i64, i64>>>,
+    known: Arc<RwLock<Known>>,
 }
 
 impl AccessVersions {
     /// Whether a verified token is as new as its person's access version: a
     /// token signed before a block or a change of rights is not.
     pub fn is_current(&self, claims: &Claims) -> bool {
+        self.is_at_least(Holder::Person(claims.user_id), claims.ver)
+    }
+
+    /// Whether a service account's token is as new as the account's version:
+    /// one signed before the account was disabled is not.
+    pub fn is_current_account(&self, claims: &ServiceAccountClaims) -> bool {
+        self.is_at_least(Holder::ServiceAccount(claims.account_id), claims.ver)
+    }
+
+    fn is_at_least(&self, holder: Holder, ver: i64) -> bool {
         let known = self
             .known
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        known
-            .get(&claims.user_id)
-            .is_none_or(|&version| claims.ver >= version)
+        known.get(&holder).is_none_or(|&version| ver >= version)
     }
 
     /// Learns versions; a lower one than known changes nothing.
-    pub fn raise(&self, changes: impl IntoIterator<Item = (i64, i64)>) {
+    pub fn raise<H: Into<Holder>>(&self, changes: impl IntoIterator<Item = (H, i64)>) {
         let mut known = self
             .known
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        for (user_id, version) in changes {
-            let entry = known.entry(user_id).or_insert(version);
+        for (holder, version) in changes {
+            let entry = known.entry(holder.into()).or_insert(version);
             *entry = (*entry).max(version);
         }
     }
@@ -73,7 +100,7 @@ impl AccessVersions {
 /// What auth answered: versions that changed, and the cursor to ask with next.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Changes {
-    pub versions: Vec<(i64, i64)>,
+    pub versions: Vec<(Holder, i64)>,
     pub cursor: i64,
 }
 
@@ -110,14 +137,21 @@ impl ChangeSource for AuthChanges {
             versions: reply
                 .changes
                 .into_iter()
-                .map(|change| (change.user_id, change.access_version))
+                .map(|change| {
+                    let holder = if change.service_account_id != 0 {
+                        Holder::ServiceAccount(change.service_account_id)
+                    } else {
+                        Holder::Person(change.user_id)
+                    };
+                    (holder, change.access_version)
+                })
                 .collect(),
             cursor: reply.cursor,
         })
     }
 }
 
-async fn poll(known: Weak<RwLock<HashMap<i64, i64>>>, mut source: impl ChangeSource) {
+async fn poll(known: Weak<RwLock<Known>>, mut source: impl ChangeSource) {
     let mut cursor = 0;
     let mut failing = false;
     let mut synced = false;
@@ -199,12 +233,12 @@ mod tests {
         let versions = AccessVersions::default();
         versions.follow(Scripted(vec![
             Ok(Changes {
-                versions: vec![(7, 1)],
+                versions: vec![(Holder::Person(7), 1)],
                 cursor: 10,
             }),
             Err("unreachable".into()),
             Ok(Changes {
-                versions: vec![(7, 2)],
+                versions: vec![(Holder::Person(7), 2)],
                 cursor: 20,
             }),
         ]));

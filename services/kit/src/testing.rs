@@ -17,10 +17,10 @@ use tonic::service::Routes;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
-use crate::access::Right;
+use crate::access::{Right, Scope};
 use crate::db::Backend;
 use crate::serve::serve_grpc;
-use crate::token::{Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
+use crate::token::{ServiceAccountSubject, Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
 
 pub const POSTGRES_URL_VAR: &str = "PORTAL_TEST_POSTGRES_URL";
 
@@ -129,6 +129,20 @@ impl TestKeys {
     /// A bearer token for user `user_id` holding `rights`, member of `departments`.
     pub fn token(&self, user_id: i64, rights: &[Right], departments: &[i64]) -> String {
         sign(&self.issuer, user_id, rights, departments)
+    }
+
+    /// A bearer token for service account `account_id` granted `scopes`.
+    pub fn service_token(&self, account_id: i64, scopes: &[Scope]) -> String {
+        self.issuer
+            .issue_service_account(ServiceAccountSubject {
+                account_id,
+                name: format!("Система {account_id}"),
+                client_id: format!("client-{account_id}"),
+                scopes: scopes.to_vec(),
+                // Its scopes are the test's, not the database's: never stale.
+                access_version: i64::MAX,
+            })
+            .expect("token")
     }
 }
 
@@ -371,6 +385,54 @@ pub async fn access_matrix(
                     "{rpc} as {:?}: expected {expected:?}, got {actual:?}",
                     Who::ALL[who]
                 ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "on {backend:?}:\n{}", wrong.join("\n"));
+}
+
+/// A row of an access matrix (its name, situation included) that a service
+/// account granted this scope may call; every row not named is closed to
+/// service accounts.
+pub type ScopeRule = (&'static str, Scope);
+
+/// Makes every call of `matrix` with a service account's token (from `keys`)
+/// granted no scope, then each scope alone, through `call` (given the row and
+/// the token), and fails naming each wrong allow (a call not in `open` for
+/// that scope that was not refused) and each wrong refusal. Refused is
+/// PERMISSION_DENIED or UNAUTHENTICATED; any other answer was let through.
+pub async fn scope_matrix(
+    backend: Backend,
+    keys: &TestKeys,
+    matrix: &[AccessRule],
+    open: &[ScopeRule],
+    mut call: impl AsyncFnMut(&str, &str) -> Code,
+) {
+    for (rpc, _) in open {
+        assert!(
+            matrix.iter().any(|(row, _)| row == rpc),
+            "{rpc} of the scope rules is no row of the matrix"
+        );
+    }
+    let grants: Vec<(String, Vec<Scope>)> = std::iter::once(("no scope".to_owned(), Vec::new()))
+        .chain(Scope::ALL.map(|scope| (scope.as_str().to_owned(), vec![scope])))
+        .collect();
+    let mut wrong = Vec::new();
+    for (account_id, (grant, scopes)) in (9000..).zip(&grants) {
+        let token = keys.service_token(account_id, scopes);
+        for (rpc, _) in matrix {
+            let allowed = open
+                .iter()
+                .any(|(row, scope)| row == rpc && scopes.contains(scope));
+            let code = call(rpc, &token).await;
+            let refused = matches!(code, Code::PermissionDenied | Code::Unauthenticated);
+            if allowed == refused {
+                let verdict = if allowed {
+                    "wrong refusal"
+                } else {
+                    "wrong allow"
+                };
+                wrong.push(format!("{rpc} with {grant}: {verdict} ({code:?})"));
             }
         }
     }

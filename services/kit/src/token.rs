@@ -24,12 +24,19 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tonic::{Request, Status};
 
-use crate::access::{Caller, Right};
+use crate::access::{Caller, Right, Scope};
 use crate::revocation::AccessVersions;
 
 pub const ISSUER: &str = "portal";
 pub const AUDIENCE: &str = "portal";
 pub const ACCESS_TOKEN_TTL: Duration = Duration::from_secs(15 * 60);
+/// A service account's token lives shorter than a person's: a revoked secret
+/// stops the tokens it got within this time (a disabled account's at once,
+/// by its access version).
+pub const SERVICE_TOKEN_TTL: Duration = Duration::from_secs(10 * 60);
+/// `sub` of a service account's token: this prefix and the account id, so a
+/// person's id can never be read from it.
+pub const SERVICE_ACCOUNT_SUBJECT_PREFIX: &str = "svc:";
 pub const MSG_SESSION_EXPIRED: &str = "Сессия истекла. Пожалуйста, войдите снова.";
 /// Clock skew between the issuing and the verifying host that a token's `exp` allows.
 const EXPIRY_LEEWAY_SECS: u64 = 30;
@@ -95,6 +102,107 @@ impl Claims {
             iss: ISSUER.into(),
             aud: AUDIENCE.into(),
         }
+    }
+}
+
+/// The claims of a service account's token (issue 21): `sub` is
+/// `svc:<account id>`, `scope` the granted scopes separated by spaces (as
+/// RFC 9068 writes them); no rights, departments or names of a person.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ServiceAccountClaims {
+    #[serde(rename = "sub", with = "service_account_subject")]
+    pub account_id: i64,
+    /// The account's name, for logs.
+    pub name: String,
+    #[serde(rename = "scope", with = "space_separated")]
+    pub scopes: Vec<String>,
+    /// The client id the token was issued to.
+    pub client_id: String,
+    /// The account's access version when the token was signed.
+    #[serde(default)]
+    pub ver: i64,
+    pub iat: u64,
+    pub exp: u64,
+    pub iss: String,
+    pub aud: String,
+}
+
+impl ServiceAccountClaims {
+    pub fn has(&self, scope: Scope) -> bool {
+        self.scopes.iter().any(|granted| granted == scope.as_str())
+    }
+
+    /// Claims for tests of access rules; never signed.
+    pub fn for_test(account_id: i64, scopes: &[Scope]) -> ServiceAccountClaims {
+        ServiceAccountClaims {
+            account_id,
+            name: format!("system{account_id}"),
+            scopes: scopes.iter().map(|s| s.as_str().to_owned()).collect(),
+            client_id: format!("client{account_id}"),
+            ver: 0,
+            iat: 0,
+            exp: u64::MAX,
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+        }
+    }
+}
+
+/// Which service account a token is for; the issuer adds the rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceAccountSubject {
+    pub account_id: i64,
+    pub name: String,
+    pub client_id: String,
+    pub scopes: Vec<Scope>,
+    pub access_version: i64,
+}
+
+/// Whom a verified token names.
+#[derive(Clone, Debug)]
+pub enum Principal {
+    Person(Arc<Claims>),
+    ServiceAccount(Arc<ServiceAccountClaims>),
+}
+
+impl Principal {
+    fn exp(&self) -> u64 {
+        match self {
+            Principal::Person(claims) => claims.exp,
+            Principal::ServiceAccount(claims) => claims.exp,
+        }
+    }
+}
+
+mod service_account_subject {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    use super::SERVICE_ACCOUNT_SUBJECT_PREFIX;
+
+    pub fn serialize<S: Serializer>(id: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{SERVICE_ACCOUNT_SUBJECT_PREFIX}{id}"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        let sub = String::deserialize(d)?;
+        sub.strip_prefix(SERVICE_ACCOUNT_SUBJECT_PREFIX)
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(|| D::Error::custom("not a service account's subject"))
+    }
+}
+
+mod space_separated {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(words: &[String], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&words.join(" "))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        Ok(String::deserialize(d)?
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect())
     }
 }
 
@@ -212,9 +320,36 @@ impl TokenIssuer {
             iss: ISSUER.into(),
             aud: AUDIENCE.into(),
         };
+        self.sign(&claims)
+    }
+
+    /// A signed token for a service account, valid for [`SERVICE_TOKEN_TTL`].
+    pub fn issue_service_account(
+        &self,
+        subject: ServiceAccountSubject,
+    ) -> Result<String, jsonwebtoken::errors::Error> {
+        let now = unix_now();
+        self.sign(&ServiceAccountClaims {
+            account_id: subject.account_id,
+            name: subject.name,
+            scopes: subject
+                .scopes
+                .iter()
+                .map(|scope| scope.as_str().to_owned())
+                .collect(),
+            client_id: subject.client_id,
+            ver: subject.access_version,
+            iat: now,
+            exp: now + SERVICE_TOKEN_TTL.as_secs(),
+            iss: ISSUER.into(),
+            aud: AUDIENCE.into(),
+        })
+    }
+
+    fn sign(&self, claims: &impl Serialize) -> Result<String, jsonwebtoken::errors::Error> {
         let mut header = Header::new(Algorithm::EdDSA);
         header.kid = Some(self.kid.clone());
-        jsonwebtoken::encode(&header, &claims, &self.key)
+        jsonwebtoken::encode(&header, claims, &self.key)
     }
 }
 
@@ -245,7 +380,7 @@ fn unix_now() -> u64 {
 pub struct TokenVerifier {
     keys: Arc<HashMap<String, DecodingKey>>,
     validation: Arc<Validation>,
-    verified: Arc<Cache<String, Arc<Claims>>>,
+    verified: Arc<Cache<String, Principal>>,
     versions: AccessVersions,
 }
 
@@ -284,41 +419,64 @@ impl TokenVerifier {
         Self { versions, ..self }
     }
 
-    /// The claims of a valid token: signed by a published key, for this
-    /// issuer and audience, not expired.
+    /// The claims of a person's valid token: signed by a published key, for
+    /// this issuer and audience, not expired.
     pub fn verify(&self, token: &str) -> Option<Arc<Claims>> {
+        match self.verify_principal(token)? {
+            Principal::Person(claims) => Some(claims),
+            Principal::ServiceAccount(_) => None,
+        }
+    }
+
+    /// Whom a valid token names, a person or a service account.
+    pub fn verify_principal(&self, token: &str) -> Option<Principal> {
         self.verify_at(token, unix_now())
     }
 
-    fn verify_at(&self, token: &str, now: u64) -> Option<Arc<Claims>> {
-        if let Some(claims) = self.verified.get(token) {
-            if unexpired(&claims, now) {
-                return Some(claims);
+    fn verify_at(&self, token: &str, now: u64) -> Option<Principal> {
+        if let Some(principal) = self.verified.get(token) {
+            if unexpired(principal.exp(), now) {
+                return Some(principal);
             }
             self.verified.remove(token);
             return None;
         }
-        let claims = Arc::new(self.check_signature(token)?);
-        if !unexpired(&claims, now) {
+        let principal = self.check_signature(token)?;
+        if !unexpired(principal.exp(), now) {
             return None;
         }
-        self.verified.insert(token.to_owned(), Arc::clone(&claims));
-        Some(claims)
+        self.verified.insert(token.to_owned(), principal.clone());
+        Some(principal)
     }
 
-    fn check_signature(&self, token: &str) -> Option<Claims> {
+    /// The signature and standard claims are checked once; then `sub` tells
+    /// which kind of claims the token must hold in full.
+    fn check_signature(&self, token: &str) -> Option<Principal> {
         let header = jsonwebtoken::decode_header(token).ok()?;
         let key = self.keys.get(header.kid.as_deref()?)?;
-        jsonwebtoken::decode::<Claims>(token, key, &self.validation)
-            .map(|data| data.claims)
-            .ok()
+        let claims = jsonwebtoken::decode::<serde_json::Value>(token, key, &self.validation)
+            .ok()?
+            .claims;
+        let is_service_account = claims
+            .get("sub")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|sub| sub.starts_with(SERVICE_ACCOUNT_SUBJECT_PREFIX));
+        if is_service_account {
+            serde_json::from_value(claims)
+                .ok()
+                .map(|claims| Principal::ServiceAccount(Arc::new(claims)))
+        } else {
+            serde_json::from_value(claims)
+                .ok()
+                .map(|claims| Principal::Person(Arc::new(claims)))
+        }
     }
 }
 
 /// The expiry rule of the token check itself (`exp` plus the leeway), applied
 /// again on every call so that a cached token ends on time.
-fn unexpired(claims: &Claims, now: u64) -> bool {
-    claims.exp.saturating_add(EXPIRY_LEEWAY_SECS) >= now
+fn unexpired(exp: u64, now: u64) -> bool {
+    exp.saturating_add(EXPIRY_LEEWAY_SECS) >= now
 }
 
 /// Puts the [`Caller`] on every request: anonymous without `authorization`, signed
@@ -336,13 +494,17 @@ impl tonic::service::Interceptor for TokenVerifier {
                     v.strip_prefix("Bearer ")
                         .or_else(|| v.strip_prefix("bearer "))
                 })
-                .and_then(|token| self.verify(token.trim()))
-                .map_or(Caller::InvalidToken, |claims| {
-                    if self.versions.is_current(&claims) {
+                .and_then(|token| self.verify_principal(token.trim()))
+                .map_or(Caller::InvalidToken, |principal| match principal {
+                    Principal::Person(claims) if self.versions.is_current(&claims) => {
                         Caller::signed_in(claims)
-                    } else {
-                        Caller::Revoked
                     }
+                    Principal::ServiceAccount(claims)
+                        if self.versions.is_current_account(&claims) =>
+                    {
+                        Caller::ServiceAccount(claims)
+                    }
+                    Principal::Person(_) | Principal::ServiceAccount(_) => Caller::Revoked,
                 }),
         };
         request.extensions_mut().insert(caller);
@@ -420,6 +582,63 @@ mod tests {
         ));
     }
 
+    fn system() -> ServiceAccountSubject {
+        ServiceAccountSubject {
+            account_id: 42,
+            name: "МИС".into(),
+            client_id: "mis".into(),
+            scopes: vec![Scope::TrainingRead, Scope::StaffRead],
+            access_version: 1,
+        }
+    }
+
+    #[test]
+    fn a_service_accounts_token_verifies_as_a_service_account_never_as_a_person() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let token = issuer.issue_service_account(system()).unwrap();
+        let Some(Principal::ServiceAccount(claims)) = verifier.verify_principal(&token) else {
+            panic!("a service account's token");
+        };
+        assert_eq!(claims.account_id, 42);
+        assert_eq!(claims.scopes, ["training.read", "staff.read"]);
+        assert!(claims.has(Scope::StaffRead) && !claims.has(Scope::StaffWrite));
+        assert_eq!(claims.exp - claims.iat, SERVICE_TOKEN_TTL.as_secs());
+        assert!(verifier.verify(&token).is_none());
+        let payload = token.split('.').nth(1).unwrap();
+        let json = String::from_utf8(
+            base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, payload)
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(json.contains(r#""sub":"svc:42""#), "{json}");
+        assert!(
+            json.contains(r#""scope":"training.read staff.read""#),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn a_disabled_service_account_is_refused_as_revoked() {
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, verifier) = keys(dir.path());
+        let versions = AccessVersions::default();
+        let mut verifier = verifier.with_access_versions(versions.clone());
+        let token = issuer.issue_service_account(system()).unwrap();
+        assert!(matches!(
+            caller_of(&mut verifier, &token),
+            Caller::ServiceAccount(_)
+        ));
+        // A person with the same id is someone else.
+        versions.raise([(42, 5)]);
+        assert!(matches!(
+            caller_of(&mut verifier, &token),
+            Caller::ServiceAccount(_)
+        ));
+        versions.raise([(crate::revocation::Holder::ServiceAccount(42), 2)]);
+        assert!(matches!(caller_of(&mut verifier, &token), Caller::Revoked));
+    }
+
     #[test]
     fn the_key_pair_is_generated_once() {
         let dir = tempfile::tempdir().unwrap();
@@ -473,7 +692,7 @@ mod tests {
         let now = unix_now();
         let claims = verifier.verify_at(&token, now).unwrap();
         assert!(verifier.verified.contains_key(token.as_str()));
-        let last_valid = claims.exp + EXPIRY_LEEWAY_SECS;
+        let last_valid = claims.exp() + EXPIRY_LEEWAY_SECS;
         assert!(verifier.verify_at(&token, last_valid).is_some());
         assert!(verifier.verify_at(&token, last_valid + 1).is_none());
         assert!(!verifier.verified.contains_key(token.as_str()));

@@ -3,7 +3,7 @@
 
 use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
-use portal_kit::revocation::{ChangeSource, Changes};
+use portal_kit::revocation::{ChangeSource, Changes, Holder};
 use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
@@ -26,7 +26,12 @@ impl Store {
     pub async fn changes_since(&self, since: i64) -> ServiceResult<Changes> {
         let cursor = now_millis();
         Ok(Changes {
-            versions: self.access_changes(since).await?,
+            versions: self
+                .access_changes(since)
+                .await?
+                .into_iter()
+                .map(|(user_id, version)| (Holder::Person(user_id), version))
+                .collect(),
             cursor,
         })
     }
