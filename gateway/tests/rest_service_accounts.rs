@@ -115,7 +115,7 @@ fn rfc_error(expected: u16, (status, _, json): &(u16, HeaderMap, Value)) -> Stri
     json["error"].as_str().unwrap().to_owned()
 }
 
-fn account<'a>(list: &'a Value, id: i64) -> &'a Value {
+fn account(list: &Value, id: i64) -> &Value {
     list.as_array()
         .unwrap()
         .iter()

@@ -253,7 +253,7 @@ async fn two_secrets_stay_alive_for_rotation_and_a_revoked_one_gets_no_token() {
             secret_id: second.secret_id,
         };
         let left = accounts
-            .revoke_service_account_secret(authed(revoke.clone(), &t.admin()))
+            .revoke_service_account_secret(authed(revoke, &t.admin()))
             .await
             .unwrap()
             .into_inner()
