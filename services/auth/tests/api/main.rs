@@ -5,5 +5,6 @@
 mod access;
 mod bootstrap;
 mod helpers;
+mod service_accounts;
 mod sessions;
 mod validation;
