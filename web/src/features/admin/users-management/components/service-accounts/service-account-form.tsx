@@ -10,8 +10,10 @@ import {
   TextField,
 } from '@mui/material';
 
+import { CountedTextField } from '@/components/counted-text-field';
 import { LoadError } from '@/components/load-state';
 import { adminStrings } from '@/lib/admin-strings';
+import { lengthError, limits } from '@/lib/limits';
 import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 import { useFormState } from '@/lib/use-form-state';
@@ -22,10 +24,14 @@ import { scopeTitle } from '../../utils/service-accounts';
 
 const text = adminStrings.serviceAccounts;
 
-type FieldKey = 'name' | 'scopes' | 'ownerId';
+type FieldKey = 'name' | 'description' | 'scopes' | 'ownerId';
 
 const validate = (values: ServiceAccountValues): Partial<Record<FieldKey, string>> => ({
-  name: values.name.trim() === '' ? text.nameRequired : undefined,
+  name:
+    values.name.trim() === ''
+      ? text.nameRequired
+      : lengthError(values.name.trim(), limits.serviceAccountName),
+  description: lengthError(values.description.trim(), limits.serviceAccountDescription),
   scopes: values.scopes.length === 0 ? text.scopesRequired : undefined,
   ownerId: values.ownerId > 0 ? undefined : text.ownerRequired,
 });
@@ -67,8 +73,16 @@ export function ServiceAccountForm({ id, initial, disabled, onSubmit }: ServiceA
         onSubmit({ name: name.trim(), description: description.trim(), ...rest }),
       )}
     >
-      <TextField label={text.name} {...textField('name')} required disabled={disabled} fullWidth />
-      <TextField
+      <CountedTextField
+        limit={limits.serviceAccountName}
+        label={text.name}
+        {...textField('name')}
+        required
+        disabled={disabled}
+        fullWidth
+      />
+      <CountedTextField
+        limit={limits.serviceAccountDescription}
         label={text.description}
         {...textField('description', text.descriptionHint)}
         disabled={disabled}
