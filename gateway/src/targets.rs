@@ -304,6 +304,7 @@ async fn service_routes(
                 admin_password: config.auth.admin_password.clone(),
                 seed_demo: shared.seed_demo,
                 trusted_proxies: service_trusted_proxies(config),
+                public_url: shared.public_url.clone(),
             };
             (
                 portal_auth::SERVICE_NAME,
