@@ -75,7 +75,8 @@ test('an admin registers a system, its secret shown once works at the token endp
   await created.dialog.getByRole('button', { name: 'Скопировать: Секрет (client secret)' }).click();
   await expect(page.getByText('Скопировано в буфер обмена')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(created.clientSecret);
-  await expect(form).toBeHidden();
+  // The form's dialog closes beneath it (a second after the success, spec §9).
+  await expect(page.getByRole('dialog', { includeHidden: true })).toHaveCount(1);
   await saveScreenshot('service-accounts-secret', { fullPage: false });
   await page.keyboard.press('Escape');
   await expect(created.dialog).toBeVisible();
@@ -144,4 +145,8 @@ test('an admin registers a system, its secret shown once works at the token endp
 
   await page.getByRole('tab', { name: 'Внешние системы' }).click();
   await expect(item).toContainText('Отключена');
+  await page.setViewportSize({ width: 360, height: 760 });
+  await page.reload();
+  await expect(item).toContainText('Отключена');
+  await saveScreenshot('service-accounts-phone');
 });

@@ -49,11 +49,12 @@ function AccountItem({ account }: { account: ServiceAccount }) {
   const used = lastUse(account);
   return (
     <ListItem divider alignItems="flex-start" sx={{ py: 2 }}>
-      <ListItemIcon sx={{ mt: 0.5 }}>
+      {/* A phone needs the width for the client id. */}
+      <ListItemIcon sx={{ mt: 0.5, display: { xs: 'none', sm: 'flex' } }}>
         <HubOutlined color={account.active ? 'primary' : 'disabled'} />
       </ListItemIcon>
       <Stack spacing={1} sx={{ minWidth: 0, flex: 1 }}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>
           <Link
             component={RouterLink}
             to={`${paths.adminServiceAccounts}/${account.id}`}
