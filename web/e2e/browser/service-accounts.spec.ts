@@ -28,8 +28,10 @@ async function shownCredentials(page: Page, title: string) {
   await expect(dialog).toContainText(
     'Секрет показывается один раз. Сохраните его сейчас: позже его нельзя будет посмотреть.',
   );
-  const clientId = await dialog.getByRole('textbox', { name: 'Client ID' }).inputValue();
-  const clientSecret = await dialog.getByRole('textbox', { name: 'Секрет (client secret)' }).inputValue();
+  const clientId = await dialog.getByRole('textbox', { name: 'ID клиента (client_id)' }).inputValue();
+  const clientSecret = await dialog
+    .getByRole('textbox', { name: 'Секрет клиента (client_secret)' })
+    .inputValue();
   return { dialog, clientId, clientSecret };
 }
 
@@ -72,7 +74,7 @@ test('an admin registers a system, its secret shown once works at the token endp
   const created = await shownCredentials(page, 'Система зарегистрирована');
   expect(created.clientId).toMatch(/^svc-[0-9a-f]{16}$/);
   expect(created.clientSecret.length).toBeGreaterThanOrEqual(43);
-  await created.dialog.getByRole('button', { name: 'Скопировать: Секрет (client secret)' }).click();
+  await created.dialog.getByRole('button', { name: 'Скопировать: Секрет клиента (client_secret)' }).click();
   await expect(page.getByText('Скопировано в буфер обмена')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(created.clientSecret);
   // The form's dialog closes beneath it (a second after the success, spec §9).

@@ -106,7 +106,7 @@ export const adminStrings = {
   },
   serviceAccounts: {
     intro:
-      'Учётные записи других систем больницы (кадровой, медицинской информационной, отчётности), которые обращаются к API портала по OAuth 2.0: client id и секрет или зарегистрированный ключ.',
+      'Учётные записи других систем больницы (кадровой, медицинской информационной, отчётности), которые обращаются к API портала по OAuth 2.0: ID клиента и секрет или зарегистрированный ключ.',
     create: 'Подключить систему',
     createTitle: 'Новая внешняя система',
     created: 'Внешняя система зарегистрирована',
@@ -134,8 +134,10 @@ export const adminStrings = {
       'equipment.write': 'Оборудование: изменение реестра',
     } as Record<string, string>,
     scopeWithName: (label: string, scope: string) => `${label} (${scope})`,
-    clientId: 'Client ID',
-    clientSecret: 'Секрет (client secret)',
+    /** The field names are OAuth's own, which the engineer types into their client. */
+    clientId: 'ID клиента (client_id)',
+    clientIdShort: 'ID клиента',
+    clientSecret: 'Секрет клиента (client_secret)',
     copy: (what: string) => `Скопировать: ${what}`,
     copied: 'Скопировано в буфер обмена',
     copyFailed: 'Не удалось скопировать автоматически: текст выделен, нажмите Ctrl+C.',

@@ -11,7 +11,7 @@ const text = adminStrings.serviceAccounts;
 type CopyButtonProps = {
   /** What is copied. */
   value: string;
-  /** What it is, for the button's name: «Скопировать: Client ID». */
+  /** What it is, for the button's name: «Скопировать: ID клиента». */
   what: string;
   /**
    * Where the value is shown: selected when the clipboard cannot be written (a page served

@@ -31,7 +31,7 @@ function ClientId({ value }: { value: string }) {
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
       <Typography variant="body2" sx={{ color: 'text.secondary', flexShrink: 0 }}>
-        {text.clientId}:
+        {text.clientIdShort}:
       </Typography>
       <Box
         component="code"
@@ -40,7 +40,7 @@ function ClientId({ value }: { value: string }) {
       >
         {value}
       </Box>
-      <CopyButton value={value} what={text.clientId} select={select} />
+      <CopyButton value={value} what={text.clientIdShort} select={select} />
     </Stack>
   );
 }

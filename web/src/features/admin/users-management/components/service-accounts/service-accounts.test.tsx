@@ -195,7 +195,7 @@ describe('the external systems list', () => {
     const user = userEvent.setup();
     renderPage(<ServiceAccountsPage />, { transport: auth, pattern: listPath, path: listPath });
 
-    const buttons = await screen.findAllByRole('button', { name: 'Скопировать: Client ID' });
+    const buttons = await screen.findAllByRole('button', { name: 'Скопировать: ID клиента' });
     await user.click(buttons[0] as HTMLElement);
     expect(await screen.findByText('Скопировано в буфер обмена')).toBeInTheDocument();
     expect(await navigator.clipboard.readText()).toBe('svc-hr-7f3a');
@@ -254,11 +254,15 @@ describe('registering a system', () => {
     expect(secret).toHaveTextContent(
       'Секрет показывается один раз. Сохраните его сейчас: позже его нельзя будет посмотреть.',
     );
-    expect(within(secret).getByRole('textbox', { name: 'Client ID' })).toHaveValue('svc-new-100');
-    expect(within(secret).getByRole('textbox', { name: 'Секрет (client secret)' })).toHaveValue(
+    expect(within(secret).getByRole('textbox', { name: 'ID клиента (client_id)' })).toHaveValue(
+      'svc-new-100',
+    );
+    expect(within(secret).getByRole('textbox', { name: 'Секрет клиента (client_secret)' })).toHaveValue(
       'secret-of-100',
     );
-    await user.click(within(secret).getByRole('button', { name: 'Скопировать: Секрет (client secret)' }));
+    await user.click(
+      within(secret).getByRole('button', { name: 'Скопировать: Секрет клиента (client_secret)' }),
+    );
     expect(await navigator.clipboard.readText()).toBe('secret-of-100');
 
     // Escape does not close it, nor does the form's dialog closing beneath it.
@@ -331,8 +335,10 @@ describe("a system's page", () => {
 
     const secret = await screen.findByRole('dialog', { name: 'Новый секрет выпущен' });
     expect(server.sent('rotate-secret')).toEqual([{ id: 1 }]);
-    expect(within(secret).getByRole('textbox', { name: 'Client ID' })).toHaveValue('svc-hr-7f3a');
-    expect(within(secret).getByRole('textbox', { name: 'Секрет (client secret)' })).toHaveValue(
+    expect(within(secret).getByRole('textbox', { name: 'ID клиента (client_id)' })).toHaveValue(
+      'svc-hr-7f3a',
+    );
+    expect(within(secret).getByRole('textbox', { name: 'Секрет клиента (client_secret)' })).toHaveValue(
       'rotated-100',
     );
     expect(secret).toHaveTextContent('Секрет показывается один раз.');
