@@ -6,6 +6,7 @@ import { Outlet } from 'react-router';
 import { LeaveGuard } from '@/components/discard-dialog';
 import { errorMessage, refusalShown, retryUnlessRefused } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
+import { RestError } from '@/lib/rest';
 import { sessionInterceptor } from '@/lib/session/interceptor';
 import { getSession, subscribeSession } from '@/lib/session/session';
 import { createPortalTransport, setAuthInterceptor } from '@/lib/transport';
@@ -20,6 +21,7 @@ const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
       if (error instanceof ConnectError && error.code === Code.Unauthenticated) return;
+      if (error instanceof RestError && error.status === 401) return;
       if (refusalShown(error, query.meta)) return;
       notify.error(errorMessage(error));
     },

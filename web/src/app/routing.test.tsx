@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -59,6 +59,25 @@ describe('access to routes', () => {
   it('a section is refused without its right', async () => {
     signInAs({ rights: ['EducationManagement'] });
     const router = await renderRoute('/admin/users-management/admin-users');
+    expect(router.state.location.pathname).toBe('/not-allowed');
+  });
+
+  it('user management has the external systems tab, for the holders of its right only', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() =>
+        Promise.resolve(Response.json({ success: true, data: [], errorMessage: null })),
+      ),
+    );
+    signInAs({ rights: ['UserManagement'] });
+    await renderRoute('/admin/users-management/service-accounts');
+    const tabs = within(screen.getByRole('tablist', { name: 'Разделы управления пользователями' }));
+    expect(tabs.getByRole('tab', { name: 'Внешние системы' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByText('Внешних систем пока нет.')).toBeVisible();
+
+    cleanup();
+    signInAs({ rights: ['EducationManagement', 'EquipmentEditing'] });
+    const router = await renderRoute('/admin/users-management/service-accounts');
     expect(router.state.location.pathname).toBe('/not-allowed');
   });
 

@@ -24,6 +24,8 @@ export const paths = {
   adminDepartments: '/admin/users-management/admin-departments',
   adminUsers: '/admin/users-management/admin-users',
   adminRoles: '/admin/users-management/admin-roles',
+  // Beyond spec §2: accounts of other hospital systems that call the portal's API (issue 21).
+  adminServiceAccounts: '/admin/users-management/service-accounts',
   adminStatistics: '/admin/statistics',
   // The QR code of an equipment model points here (DESIGN §8): keep in step with the wiki service.
   publicShortInstruction: '/short-instruction/:environmentId',

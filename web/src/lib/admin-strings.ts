@@ -1,6 +1,6 @@
-// The visible strings of the admin's education and statistics pages (DESIGN §9: every
-// visible string in lib). Apart from strings.ts so that the first load (/login, budget
-// 150 KB brotli) does not carry them: only these lazy pages import this file.
+// The visible strings of the admin's education, statistics and external systems pages
+// (DESIGN §9: every visible string in lib). Apart from strings.ts so that the first load
+// (/login, budget 150 KB brotli) does not carry them: only these lazy pages import this file.
 
 export const adminStrings = {
   education: {
@@ -103,6 +103,116 @@ export const adminStrings = {
       rate: 'Доля верных',
       none: 'Тест ещё никто не проходил.',
     },
+  },
+  serviceAccounts: {
+    intro:
+      'Учётные записи других систем больницы (кадровой, медицинской информационной, отчётности), которые обращаются к API портала по OAuth 2.0: ID клиента и секрет или зарегистрированный ключ.',
+    create: 'Подключить систему',
+    createTitle: 'Новая внешняя система',
+    created: 'Внешняя система зарегистрирована',
+    saved: 'Внешняя система сохранена',
+    empty: 'Внешних систем пока нет.',
+    notFound: 'Внешняя система не найдена.',
+    listLabel: 'Внешние системы',
+    name: 'Название системы',
+    nameRequired: 'Введите название системы',
+    description: 'Описание',
+    descriptionHint: 'Что это за система и зачем ей доступ',
+    owner: 'Ответственный сотрудник',
+    ownerRequired: 'Выберите ответственного сотрудника',
+    noOwnerChoices: 'Нет сотрудников',
+    scopes: 'Доступы',
+    scopesHint:
+      'Система вызывает только методы API, которые разрешают отмеченные доступы. После их изменения уже выданные токены перестают приниматься: система получит новый токен с новыми доступами.',
+    scopesRequired: 'Отметьте хотя бы один доступ',
+    scopeLabels: {
+      'staff.read': 'Сотрудники: чтение',
+      'staff.write': 'Сотрудники: изменение (синхронизация с кадровой системой)',
+      'training.read': 'Обучение: чтение результатов',
+      'training.assign': 'Обучение: назначение курсов',
+      'equipment.read': 'Оборудование: чтение реестра',
+      'equipment.write': 'Оборудование: изменение реестра',
+    } as Record<string, string>,
+    scopeWithName: (label: string, scope: string) => `${label} (${scope})`,
+    /** The field names are OAuth's own, which the engineer types into their client. */
+    clientId: 'ID клиента (client_id)',
+    clientIdShort: 'ID клиента',
+    clientSecret: 'Секрет клиента (client_secret)',
+    copy: (what: string) => `Скопировать: ${what}`,
+    copied: 'Скопировано в буфер обмена',
+    copyFailed: 'Не удалось скопировать автоматически: текст выделен, нажмите Ctrl+C.',
+    active: 'Активна',
+    disabled: 'Отключена',
+    lastUse: 'Последнее использование',
+    neverUsed: 'ещё не использовалась',
+    usedAt: (when: string, from: string) => (from ? `${when}, с адреса ${from}` : when),
+    ownerIs: (name: string) => `Ответственный: ${name}`,
+    unknownOwner: (id: number) => `Сотрудник №${id}`,
+    open: (name: string) => `Открыть: ${name}`,
+    secretDialog: {
+      createdTitle: 'Система зарегистрирована',
+      rotatedTitle: 'Новый секрет выпущен',
+      warning: 'Секрет показывается один раз. Сохраните его сейчас: позже его нельзя будет посмотреть.',
+      rotatedNote:
+        'Предыдущий секрет продолжит работать, пока вы его не отзовёте: так системе можно перейти на новый секрет без перерыва. Одновременно действуют не больше двух секретов.',
+      tokenHint: 'Токен выдаёт POST /api/oauth/token (grant_type=client_credentials).',
+      done: 'Я сохранил секрет, закрыть',
+    },
+    secrets: {
+      title: 'Секреты',
+      hint: 'Одновременно действуют не больше двух секретов: новый выпускают, переводят на него систему, затем отзывают старый.',
+      none: 'Действующих секретов нет: система может получить токен только по зарегистрированному ключу.',
+      listLabel: 'Действующие секреты',
+      issued: (when: string) => `Выпущен ${when}`,
+      lastUsed: (when: string) => `использовался ${when}`,
+      neverUsed: 'ещё не использовался',
+      rotate: 'Выпустить новый секрет',
+      rotateTitle: 'Выпустить новый секрет?',
+      rotateText:
+        'Новый секрет будет показан один раз. Предыдущий продолжит работать, пока вы его не отзовёте.',
+      rotateDropsOldest: (when: string) =>
+        `Уже действуют два секрета: самый старый (выпущен ${when}) будет отозван сразу. Новых токенов по нему не выдадут; уже полученные действуют до конца своего срока, не дольше 10 минут.`,
+      rotateConfirm: 'Выпустить',
+      revoke: 'Отозвать',
+      revokeLabel: (when: string) => `Отозвать секрет, выпущенный ${when}`,
+      revokeTitle: 'Отозвать секрет?',
+      revokeText: (when: string) =>
+        `Секрет, выпущенный ${when}, сразу перестанет давать новые токены. Токены, уже полученные по нему, действуют до конца своего срока, не дольше 10 минут.`,
+      revokeLast:
+        'Это последний секрет системы: после отзыва она сможет получить токен только по ключу или по новому секрету.',
+      revoked: 'Секрет отозван',
+    },
+    publicKey: {
+      title: 'Открытый ключ (private_key_jwt)',
+      hint: 'Вместо секрета система может подписывать запрос токена своим закрытым ключом (RFC 7523). Вставьте её открытый ключ Ed25519 или RSA (2048–4096 бит) в формате PEM.',
+      registered: 'Ключ зарегистрирован. Новый ключ заменит его.',
+      missing: 'Ключ не зарегистрирован.',
+      label: 'Открытый ключ, PEM',
+      placeholder: '-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----',
+      required: 'Вставьте открытый ключ в формате PEM',
+      save: 'Сохранить ключ',
+      saved: 'Ключ сохранён',
+      remove: 'Удалить ключ',
+      removeTitle: 'Удалить ключ?',
+      removeText: 'Система больше не сможет получать токены, подписывая запрос ключом.',
+      removed: 'Ключ удалён',
+    },
+    state: {
+      title: 'Состояние',
+      activeText: 'Система может получать токены и вызывать API портала.',
+      disabledText: 'Система отключена: токены ей не выдаются, выданные раньше не принимаются.',
+      disable: 'Отключить',
+      disableTitle: 'Отключить систему?',
+      disableText:
+        'Новые токены выдаваться не будут, а уже выданные перестанут приниматься в течение секунды. Систему можно будет включить снова.',
+      disabledDone: 'Система отключена',
+      enable: 'Включить',
+      enableTitle: 'Включить систему?',
+      enableText:
+        'Система снова сможет получать токены по своим действующим секретам и ключу. Токены, выданные до отключения, по-прежнему не принимаются.',
+      enabledDone: 'Система включена',
+    },
+    cancel: 'Отмена',
   },
   statistics: {
     needsRight: 'Статистика тестов доступна сотрудникам с правом «Управление обучением».',

@@ -1,4 +1,4 @@
-import { readEnvelope, type RestResult } from './rest';
+import { readEnvelope, RestError, restData, type RestResult } from './rest';
 import { renewSession } from './session/auth-api';
 import { expireSession, getSession } from './session/session';
 import { strings } from './strings';
@@ -32,6 +32,25 @@ export function authorizedFetch(path: string, init: RequestInit = {}): Promise<R
     if (token !== undefined) headers.set('Authorization', `Bearer ${token}`);
     return fetch(path, { credentials: 'same-origin', ...init, headers });
   });
+}
+
+/**
+ * A JSON call to the REST surface with the access token (see `withRenewal`): a GET without
+ * `body`, else a POST of `body` as JSON. Resolves to the envelope's data; a refusal or an
+ * unreachable server rejects with a `RestError` carrying the Russian message.
+ */
+export async function callRest<T>(path: string, body?: unknown): Promise<T> {
+  const init: RequestInit =
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  let response: Response;
+  try {
+    response = await authorizedFetch(path, init);
+  } catch {
+    throw new RestError(0, strings.errors.network);
+  }
+  return restData(await readEnvelope<T>(response));
 }
 
 /** What an upload tells while it runs, and how it is stopped. */

@@ -1,7 +1,7 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 
-import { formatDate, formatInstant, formatTime, isOverdue, localDay, today } from './dates';
+import { formatDate, formatInstant, formatMoment, formatTime, isOverdue, localDay, today } from './dates';
 
 describe('dates', () => {
   it("shows a test's completion as spec §9's DD-MM-YYYY: HH-MM of the local clock", () => {
@@ -15,6 +15,13 @@ describe('dates', () => {
     expect(formatDate('2026-03-07')).toBe('07.03.2026');
     expect(formatDate('')).toBe('');
     expect(formatDate('07.03.2026')).toBe('07.03.2026');
+  });
+
+  it('shows a REST instant as DD.MM.YYYY, HH:MM of the local clock, and nothing for none', () => {
+    expect(formatMoment(new Date(2026, 10, 25, 9, 7).toISOString())).toBe('25.11.2026, 09:07');
+    expect(formatMoment(null)).toBe('');
+    expect(formatMoment('')).toBe('');
+    expect(formatMoment('вчера')).toBe('');
   });
 
   it('gives today in local time', () => {

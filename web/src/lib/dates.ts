@@ -29,6 +29,18 @@ export function formatDate(date: string): string {
   return match ? `${match[3]}.${match[2]}.${match[1]}` : date;
 }
 
+/**
+ * An instant as REST sends it (RFC 3339) in the Russian style, `DD.MM.YYYY, HH:MM` of the
+ * reader's clock; '' for none or for text that is not an instant.
+ */
+export function formatMoment(instant: string | null | undefined): string {
+  if (!instant) return '';
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return '';
+  const day = `${two(date.getDate())}.${two(date.getMonth() + 1)}.${date.getFullYear()}`;
+  return `${day}, ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
 /** `HH:MM` of an instant, in the reader's time zone. */
 export function formatTime(timestamp: Timestamp | undefined): string {
   if (!timestamp) return '';

@@ -3,10 +3,18 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 
 import { errorMessage, isClientError, retryUnlessRefused } from './errors';
+import { RestError } from './rest';
 
 describe('errorMessage', () => {
   it("shows the server's message of an error status", () => {
     expect(errorMessage(new ConnectError('Курс не найден', Code.NotFound))).toBe('Курс не найден');
+  });
+
+  it("shows a REST envelope's message, and counts a 4xx one as a refusal", () => {
+    const refused = new RestError(409, 'Внешняя система с таким названием уже есть');
+    expect(errorMessage(refused)).toBe('Внешняя система с таким названием уже есть');
+    expect(isClientError(refused)).toBe(true);
+    expect(isClientError(new RestError(503, 'Сервис недоступен'))).toBe(false);
   });
 
   it('falls back to the default text for anything else', () => {

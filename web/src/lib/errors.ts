@@ -1,11 +1,14 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 
+import { RestError } from './rest';
 import { strings } from './strings';
 
-// The services put a Russian message meant for a person into every error status
-// (DESIGN §5); anything else (network, a bug) gets the spec's default text.
+// The services put a Russian message meant for a person into every error status, and the
+// gateway into every REST envelope (DESIGN §5); anything else (a bug) gets the spec's
+// default text.
 export function errorMessage(error: unknown): string {
   if (error instanceof ConnectError && error.rawMessage) return error.rawMessage;
+  if (error instanceof RestError && error.message) return error.message;
   return strings.errors.loadFailed;
 }
 

@@ -15,6 +15,10 @@ export const limits = {
   departmentTitle: 200,
   /** services/files/src/domain/file_name.rs MAX_TITLE_CHARS: a document's or video's title. */
   fileTitle: 200,
+  /** services/auth/src/domain/service_account.rs MAX_NAME_CHARS: an external system's name. */
+  serviceAccountName: 200,
+  /** services/auth/src/domain/service_account.rs MAX_DESCRIPTION_CHARS. */
+  serviceAccountDescription: 5_000,
 } as const;
 
 /** Characters as the server counts them (a surrogate pair is one). */

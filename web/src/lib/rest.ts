@@ -5,6 +5,27 @@ export type RestResult<T> =
   /** `status` is 0 when the server could not be reached. */
   | { ok: false; status: number; message: string };
 
+/**
+ * A REST failure thrown where a query or mutation expects a rejection: the envelope's Russian
+ * message and the HTTP status (0 when the server could not be reached), which `isClientError`
+ * and `errorMessage` read.
+ */
+export class RestError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'RestError';
+    this.status = status;
+  }
+}
+
+/** The data of a successful answer; a failure thrown as a `RestError`. */
+export function restData<T>(result: RestResult<T>): T {
+  if (!result.ok) throw new RestError(result.status, result.message);
+  return result.data;
+}
+
 type Envelope = { success: boolean; data?: unknown; errorMessage?: string | null };
 
 const isEnvelope = (body: unknown): body is Envelope =>

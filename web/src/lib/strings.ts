@@ -58,6 +58,7 @@ export const strings = {
     adminDepartments: 'Отделения',
     adminUsers: 'Пользователи',
     adminRoles: 'Права',
+    adminServiceAccounts: 'Внешние системы',
     adminStatistics: 'Статистика',
     adminEducation: 'Обучение',
     adminEquipment: 'Оборудование',

@@ -76,6 +76,29 @@ export const usersManagementRoutes: RouteObject[] = [
           },
         ],
       },
+      {
+        path: paths.adminServiceAccounts,
+        handle: crumb(strings.pages.adminServiceAccounts),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('./components/service-accounts/service-accounts-page'))
+                .ServiceAccountsPage,
+            }),
+          },
+          {
+            path: ':serviceAccountId',
+            lazy: async () => {
+              const [page, title] = await Promise.all([
+                import('./components/service-accounts/service-account-page'),
+                import('./components/service-accounts/service-account-crumb'),
+              ]);
+              return { Component: page.ServiceAccountPage, handle: crumb(title.ServiceAccountCrumb) };
+            },
+          },
+        ],
+      },
     ],
   },
 ];

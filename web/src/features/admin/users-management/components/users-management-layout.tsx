@@ -9,6 +9,7 @@ const tabs = [
   { label: strings.pages.adminDepartments, to: paths.adminDepartments },
   { label: strings.pages.adminUsers, to: paths.adminUsers },
   { label: strings.pages.adminRoles, to: paths.adminRoles },
+  { label: strings.pages.adminServiceAccounts, to: paths.adminServiceAccounts },
 ];
 
 export function UsersManagementLayout() {
