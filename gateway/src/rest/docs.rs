@@ -305,7 +305,8 @@ fn envelope() -> Schema {
 }
 
 /// Every failure: `{"success": false, "data": null, "errorMessage": "…"}`, the
-/// message in Russian for the person, and `errorCode` where the refusal has one.
+/// message in Russian for the person, `reason` for programs, and `errorCode`
+/// where the refusal has one.
 fn error() -> Schema {
     ObjectBuilder::new()
         .property(
@@ -330,6 +331,20 @@ fn error() -> Schema {
                  absent when the refusal has none",
                 )),
         )
+        .property(
+            "reason",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some("^[A-Z0-9_]+$"))
+                .description(Some(
+                    "The machine reason, the same as the gRPC status's google.rpc.ErrorInfo \
+                 (domain portal.hospital): the refusal's own in UPPER_SNAKE (`NO_OPEN_ATTEMPT`, \
+                 `ACCESS_REVOKED`, `SCOPE_MISSING`, `IDEMPOTENCY_KEY_REUSED`, …), else its kind's: \
+                 INVALID_ARGUMENT, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, CONFLICT, \
+                 TOO_LARGE, RATE_LIMITED, UNAVAILABLE, UNIMPLEMENTED, INTERNAL",
+                )),
+        )
+        .required("reason")
         .build()
         .into()
 }
