@@ -4,6 +4,7 @@
 //! each with its deadline).
 
 pub mod access;
+pub mod account_limits;
 pub mod config;
 pub mod day;
 pub mod db;
