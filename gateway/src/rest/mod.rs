@@ -618,9 +618,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 
 /// Who is calling, carried on to the service: the bearer token and the client
 /// address (for auth's per-address rate limit), and how long a call may take.
+/// A write's `Idempotency-Key` travels on as the `idempotency-key` metadata
+/// (`portal_kit::idempotency`); a read's is dropped, reads need none.
 #[derive(Clone)]
 pub struct Caller {
     authorization: Option<HeaderValue>,
+    idempotency_key: Option<HeaderValue>,
     client_address: Option<ClientAddress>,
     /// Set on every request by `observe`, so the service logs the same id.
     request_id: Option<HeaderValue>,
@@ -637,6 +640,11 @@ impl FromRequestParts<AppState> for Caller {
         Ok(Caller {
             call_timeout: state.upstreams.call_timeout,
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
+            idempotency_key: parts
+                .headers
+                .get(portal_kit::idempotency::IDEMPOTENCY_KEY)
+                .filter(|_| !parts.method.is_safe())
+                .cloned(),
             client_address: parts.extensions.get::<ClientAddress>().copied(),
             request_id: parts
                 .headers
@@ -667,6 +675,14 @@ impl Caller {
             .and_then(|v| v.parse().ok())
         {
             metadata.insert("authorization", value);
+        }
+        if let Some(value) = self
+            .idempotency_key
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+        {
+            metadata.insert(portal_kit::idempotency::IDEMPOTENCY_KEY, value);
         }
         if let Some(value) = self
             .client_address

@@ -19,6 +19,7 @@ pub mod store;
 use std::path::PathBuf;
 
 use portal_kit::db::{Database, Migrations};
+use portal_kit::idempotency::Idempotent;
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
@@ -27,6 +28,7 @@ use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationSe
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
 use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
@@ -112,6 +114,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("auth"))?;
+    let idempotency_keys = database.pool.clone();
     let store = Store::new(database.pool, database.backend);
     app::housekeeping::tidy(&store)
         .await
@@ -132,13 +135,16 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
-    let service = AuthServiceServer::with_interceptor(
-        AuthRpc::new(
-            store.clone(),
-            passwords,
-            sessions,
-            settings.trusted_proxies,
-            versions.clone(),
+    let service = InterceptedService::new(
+        Idempotent::new(
+            AuthServiceServer::new(AuthRpc::new(
+                store.clone(),
+                passwords,
+                sessions,
+                settings.trusted_proxies,
+                versions.clone(),
+            )),
+            idempotency_keys,
         ),
         verifier.with_access_versions(versions),
     );

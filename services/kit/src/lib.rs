@@ -10,6 +10,7 @@ pub mod day;
 pub mod db;
 pub mod deadline;
 pub mod error;
+pub mod idempotency;
 pub mod metrics;
 pub mod net;
 pub mod revocation;

@@ -689,11 +689,18 @@ mod tests {
         assert_eq!(crate::error::reason_of(&refused), "RATE_LIMITED");
         let wait = {
             use tonic_types::StatusExt;
-            refused.get_details_retry_info().unwrap().retry_delay.unwrap()
+            refused
+                .get_details_retry_info()
+                .unwrap()
+                .retry_delay
+                .unwrap()
         };
         assert_eq!(wait, Duration::from_millis(250));
         assert_eq!(
-            refused.metadata().get(crate::error::RETRY_AFTER_KEY).unwrap(),
+            refused
+                .metadata()
+                .get(crate::error::RETRY_AFTER_KEY)
+                .unwrap(),
             "1"
         );
         for _ in 0..5 {

@@ -5,5 +5,6 @@
 mod access;
 mod bootstrap;
 mod helpers;
+mod idempotency;
 mod sessions;
 mod validation;
