@@ -544,3 +544,46 @@ fn unix_millis() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, millis)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unary_methods_of_the_service_are_keyed() {
+        let files = unary_methods("portal.files.v1.FilesService");
+        assert!(!files.is_empty());
+        for streaming in ["SaveFile", "DownloadFile", "SaveVideo"] {
+            assert!(
+                !files.contains(&format!("/portal.files.v1.FilesService/{streaming}")),
+                "{streaming}"
+            );
+        }
+        let auth = unary_methods("portal.auth.v1.AuthService");
+        assert!(auth.contains("/portal.auth.v1.AuthService/CreateDepartment"));
+        assert!(!auth.iter().any(|m| m.contains("FilesService")));
+    }
+
+    #[test]
+    fn an_answer_is_kept_only_when_the_call_would_answer_it_again() {
+        assert!(deterministic(Code::Ok) && deterministic(Code::FailedPrecondition));
+        for code in [
+            Code::Unavailable,
+            Code::Internal,
+            Code::DeadlineExceeded,
+            Code::ResourceExhausted,
+            Code::Unauthenticated,
+            Code::PermissionDenied,
+        ] {
+            assert!(!deterministic(code), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn headers_survive_their_record() {
+        let mut headers = HeaderMap::new();
+        headers.insert("grpc-status", HeaderValue::from_static("9"));
+        headers.insert("portal-reason", HeaderValue::from_static("no-open-attempt"));
+        assert_eq!(from_json(&to_json(&headers)), headers);
+    }
+}
