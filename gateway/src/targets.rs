@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use portal_kit::account_limits::ServiceAccountLimits;
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::{AccessVersions, AuthChanges};
 use portal_kit::serve::{serve_grpc, shutdown_signal};
@@ -84,7 +85,8 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
             let peers = Peers::Configured(&config);
             let (name, routes) =
                 service_routes(service, &config, &key_files(&config)?, &peers).await?;
-            spawn_service(&mut tasks, listener, name, routes, &shutdown);
+            let limits = config.shared.service_account_limits;
+            spawn_service(&mut tasks, listener, name, routes, limits, &shutdown);
             addr
         }
     };
@@ -129,7 +131,8 @@ async fn start_all(
     let peers = Peers::Gateway(&upstreams);
     for (service, listener) in SERVICES.into_iter().zip(listeners) {
         let (name, routes) = service_routes(service, config, &keys, &peers).await?;
-        spawn_service(tasks, listener, name, routes, shutdown);
+        let limits = config.shared.service_account_limits;
+        spawn_service(tasks, listener, name, routes, limits, shutdown);
     }
     start_gateway(config, upstreams, shutdown, tasks).await
 }
@@ -161,11 +164,12 @@ fn spawn_service(
     listener: TcpListener,
     name: &'static str,
     routes: Routes,
+    limits: ServiceAccountLimits,
     shutdown: &CancellationToken,
 ) {
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
-        serve_grpc(listener, name, routes, shutdown)
+        serve_grpc(listener, name, routes, limits, shutdown)
             .await
             .with_context(|| format!("serving {name}"))
     });

@@ -384,6 +384,7 @@ async fn tens_of_simultaneous_starts_and_submissions_through_the_gateway_use_one
         "Нет начатой попытки прохождения теста: начните тест, чтобы получить вопросы"
     );
     assert_eq!(envelope(&refused)["errorCode"], "no-open-attempt");
+    assert_eq!(envelope(&refused)["reason"], "NO_OPEN_ATTEMPT");
 
     let start_body = json!({ "testId": test["id"] });
     let starts = (0..30).map(|_| {

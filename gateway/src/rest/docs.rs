@@ -18,7 +18,9 @@ use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type as FieldType};
 use prost_types::{DescriptorProto, FileDescriptorSet};
 use utoipa::openapi::content::ContentBuilder;
-use utoipa::openapi::path::{HttpMethod, OperationBuilder, Parameter, ParameterIn, PathItem};
+use utoipa::openapi::path::{
+    HttpMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn, PathItem,
+};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::response::ResponseBuilder;
 use utoipa::openapi::schema::{
@@ -239,10 +241,14 @@ fn operation(
                 json_content(Ref::from_schema_name(ENVELOPE)),
             ),
     };
+    let mut parameters = (endpoint.params)();
+    if endpoint.method == Method::POST {
+        parameters.push(idempotency_key());
+    }
     let mut operation = OperationBuilder::new()
         .operation_id(Some(operation_id(&endpoint.method, endpoint.path)))
         .summary(Some(endpoint.summary))
-        .parameters(Some((endpoint.params)()))
+        .parameters(Some(parameters))
         .response("200", success.build());
     if endpoint.method == Method::POST {
         let body = match &endpoint.input {
@@ -357,6 +363,28 @@ fn oauth_operation(endpoint: &Endpoint) -> utoipa::openapi::path::Operation {
     operation.build()
 }
 
+/// The optional `Idempotency-Key` of every write (`portal_kit::idempotency`).
+fn idempotency_key() -> Parameter {
+    ParameterBuilder::new()
+        .name("Idempotency-Key")
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(
+            "Retrying this write with the same key (1–255 visible ASCII characters) within 24 h \
+             answers the first result instead of doing it again; the same key with another body \
+             is 409 IDEMPOTENCY_KEY_REUSED, and while the first call runs 409 \
+             IDEMPOTENCY_KEY_IN_PROGRESS. Keys are the caller's own, per route.",
+        ))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(255))
+                .pattern(Some("^[!-~]+$")),
+        ))
+        .build()
+}
+
 /// A contract's message by its full name, as [`Input::Message`] documents it.
 pub fn message(name: &str) -> RefOr<Schema> {
     let descriptors = descriptors();
@@ -402,7 +430,8 @@ fn envelope() -> Schema {
 }
 
 /// Every failure: `{"success": false, "data": null, "errorMessage": "…"}`, the
-/// message in Russian for the person, and `errorCode` where the refusal has one.
+/// message in Russian for the person, `reason` for programs, and `errorCode`
+/// where the refusal has one.
 fn error() -> Schema {
     ObjectBuilder::new()
         .property(
@@ -427,6 +456,20 @@ fn error() -> Schema {
                  absent when the refusal has none",
                 )),
         )
+        .property(
+            "reason",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some("^[A-Z0-9_]+$"))
+                .description(Some(
+                    "The machine reason, the same as the gRPC status's google.rpc.ErrorInfo \
+                 (domain portal.hospital): the refusal's own in UPPER_SNAKE (`NO_OPEN_ATTEMPT`, \
+                 `ACCESS_REVOKED`, `SCOPE_MISSING`, `IDEMPOTENCY_KEY_REUSED`, …), else its kind's: \
+                 INVALID_ARGUMENT, UNAUTHENTICATED, PERMISSION_DENIED, NOT_FOUND, CONFLICT, \
+                 TOO_LARGE, RATE_LIMITED, UNAVAILABLE, UNIMPLEMENTED, INTERNAL",
+                )),
+        )
+        .required("reason")
         .build()
         .into()
 }

@@ -1,7 +1,8 @@
 //! The spec's REST routes. Each call becomes one RPC on the owning service with the
 //! caller's bearer token; the answer comes back in the envelope
 //! `{"success", "data", "errorMessage"}` (a refusal with a stable reason code adds
-//! `"errorCode"`) with the HTTP status of DESIGN §5.
+//! `"errorCode"`; every failure adds the machine `"reason"`, the status's
+//! `google.rpc.ErrorInfo` reason) with the HTTP status of DESIGN §5.
 
 mod auth;
 mod csv;
@@ -338,6 +339,11 @@ struct Envelope<T> {
     /// (e.g. `access-revoked`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     error_code: Option<String>,
+    /// A failure's machine reason in UPPER_SNAKE (`NO_OPEN_ATTEMPT`,
+    /// `NOT_FOUND`), the same as the gRPC status's `google.rpc.ErrorInfo`;
+    /// absent on success.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
 }
 
 /// A successful answer: 200 with `data`.
@@ -350,6 +356,7 @@ impl<T: Serialize> IntoResponse for Data<T> {
             data: Some(self.0),
             error_message: None,
             error_code: None,
+            reason: None,
         })
         .into_response()
     }
@@ -361,7 +368,10 @@ pub struct ApiError {
     status: StatusCode,
     message: String,
     retry_after: Option<HeaderValue>,
-    reason: Option<String>,
+    /// The kebab reason of the `portal-reason` metadata (`errorCode`).
+    error_code: Option<String>,
+    /// The machine reason (`reason`).
+    reason: String,
 }
 
 pub type ApiResult<T> = Result<Data<T>, ApiError>;
@@ -372,7 +382,8 @@ impl ApiError {
             status,
             message: message.into(),
             retry_after: None,
-            reason: None,
+            error_code: None,
+            reason: reason_of_http(status).to_owned(),
         }
     }
 
@@ -432,7 +443,7 @@ impl From<Status> for ApiError {
             .metadata()
             .get(portal_kit::error::RETRY_AFTER_KEY)
             .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok());
-        let reason = status
+        let error_code = status
             .metadata()
             .get(portal_kit::error::REASON_KEY)
             .and_then(|v| v.to_str().ok())
@@ -441,9 +452,28 @@ impl From<Status> for ApiError {
             status: code,
             message: message.to_owned(),
             retry_after,
-            reason,
+            error_code,
+            reason: portal_kit::error::reason_of(&status),
         }
     }
+}
+
+/// The machine reason of a failure the gateway answers itself: that of the
+/// gRPC code its HTTP status stands for (DESIGN §5 read backwards).
+fn reason_of_http(status: StatusCode) -> &'static str {
+    let code = match status {
+        StatusCode::UNAUTHORIZED => Code::Unauthenticated,
+        StatusCode::FORBIDDEN => Code::PermissionDenied,
+        StatusCode::NOT_FOUND => Code::NotFound,
+        StatusCode::CONFLICT => Code::FailedPrecondition,
+        StatusCode::PAYLOAD_TOO_LARGE => Code::OutOfRange,
+        StatusCode::TOO_MANY_REQUESTS => Code::ResourceExhausted,
+        StatusCode::NOT_IMPLEMENTED => Code::Unimplemented,
+        StatusCode::SERVICE_UNAVAILABLE | StatusCode::GATEWAY_TIMEOUT => Code::Unavailable,
+        status if status.is_client_error() => Code::InvalidArgument,
+        _ => Code::Internal,
+    };
+    portal_kit::error::default_reason(code)
 }
 
 /// Whether a status message was written for people: Portal's are Russian.
@@ -459,7 +489,8 @@ impl IntoResponse for ApiError {
             success: false,
             data: None,
             error_message: Some(self.message),
-            error_code: self.reason,
+            error_code: self.error_code,
+            reason: Some(self.reason),
         };
         let mut response = (self.status, axum::Json(envelope)).into_response();
         response.extensions_mut().insert(Enveloped);
@@ -604,9 +635,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
 
 /// Who is calling, carried on to the service: the bearer token and the client
 /// address (for auth's per-address rate limit), and how long a call may take.
+/// A write's `Idempotency-Key` travels on as the `idempotency-key` metadata
+/// (`portal_kit::idempotency`); a read's is dropped, reads need none.
 #[derive(Clone)]
 pub struct Caller {
     authorization: Option<HeaderValue>,
+    idempotency_key: Option<HeaderValue>,
     client_address: Option<ClientAddress>,
     /// Set on every request by `observe`, so the service logs the same id.
     request_id: Option<HeaderValue>,
@@ -623,6 +657,11 @@ impl FromRequestParts<AppState> for Caller {
         Ok(Caller {
             call_timeout: state.upstreams.call_timeout,
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
+            idempotency_key: parts
+                .headers
+                .get(portal_kit::idempotency::IDEMPOTENCY_KEY)
+                .filter(|_| !parts.method.is_safe())
+                .cloned(),
             client_address: parts.extensions.get::<ClientAddress>().copied(),
             request_id: parts
                 .headers
@@ -653,6 +692,14 @@ impl Caller {
             .and_then(|v| v.parse().ok())
         {
             metadata.insert("authorization", value);
+        }
+        if let Some(value) = self
+            .idempotency_key
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+        {
+            metadata.insert(portal_kit::idempotency::IDEMPOTENCY_KEY, value);
         }
         if let Some(value) = self
             .client_address

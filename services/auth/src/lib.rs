@@ -20,6 +20,7 @@ pub mod store;
 use std::path::PathBuf;
 
 use portal_kit::db::{Database, Migrations};
+use portal_kit::idempotency::Idempotent;
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
@@ -29,6 +30,7 @@ use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
 use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
@@ -122,6 +124,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let database = Database::connect(settings.database_url.expose_secret(), &migrations())
         .await
         .map_err(StartError::database("auth"))?;
+    let idempotency_keys = database.pool.clone();
     let store = Store::new(database.pool, database.backend);
     app::housekeeping::tidy(&store)
         .await
@@ -143,22 +146,28 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
-    let service = AuthServiceServer::with_interceptor(
-        AuthRpc::new(
-            store.clone(),
-            passwords,
-            sessions,
-            settings.trusted_proxies.clone(),
-            versions.clone(),
+    let service = InterceptedService::new(
+        Idempotent::new(
+            AuthServiceServer::new(AuthRpc::new(
+                store.clone(),
+                passwords,
+                sessions,
+                settings.trusted_proxies.clone(),
+                versions.clone(),
+            )),
+            idempotency_keys.clone(),
         ),
         verifier.clone().with_access_versions(versions.clone()),
     );
-    let service_accounts = ServiceAccountServiceServer::with_interceptor(
-        ServiceAccountRpc::new(
-            store.clone(),
-            tokens,
-            settings.trusted_proxies,
-            versions.clone(),
+    let service_accounts = InterceptedService::new(
+        Idempotent::new(
+            ServiceAccountServiceServer::new(ServiceAccountRpc::new(
+                store.clone(),
+                tokens,
+                settings.trusted_proxies,
+                versions.clone(),
+            )),
+            idempotency_keys,
         ),
         verifier.with_access_versions(versions),
     );

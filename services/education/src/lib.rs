@@ -18,6 +18,7 @@ pub mod store;
 use std::path::PathBuf;
 
 use portal_kit::db::Migrations;
+use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::start::StartError;
@@ -75,6 +76,7 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
         &settings.access_versions,
     )
     .await?;
+    let idempotency_keys = database.pool.clone();
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
     app::housekeeping::reclean_articles(&store, &cleaner)
@@ -89,7 +91,10 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     // education sends stays unbounded: a list of articles may be larger.
     let server = EducationServiceServer::new(EducationRpc::new(store, cleaner))
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
-    Ok(Routes::new(InterceptedService::new(server, verifier)))
+    Ok(Routes::new(InterceptedService::new(
+        Idempotent::new(server, idempotency_keys),
+        verifier,
+    )))
 }
 
 #[cfg(test)]

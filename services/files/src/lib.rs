@@ -23,12 +23,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use portal_kit::db::Migrations;
+use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use secrecy::SecretString;
 use tonic::service::Routes;
+use tonic::service::interceptor::InterceptedService;
 
 use crate::app::links::LinkKeys;
 use crate::app::models::Models;
@@ -162,6 +164,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         &settings.access_versions,
     )
     .await?;
+    let idempotency_keys = database.pool.clone();
     let store = Store::new(database.pool);
     let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(
@@ -178,7 +181,10 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
             .map_err(StartError::step("loading demo documentation"))?;
     }
     // Upload messages carry at most 1 MiB: tonic's 4 MiB decode limit holds them.
-    let service = FilesServiceServer::with_interceptor(rpc, verifier);
+    let service = InterceptedService::new(
+        Idempotent::new(FilesServiceServer::new(rpc), idempotency_keys),
+        verifier,
+    );
     Ok(Routes::new(service))
 }
 

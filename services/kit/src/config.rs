@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use secrecy::SecretString;
 
+use crate::account_limits::ServiceAccountLimits;
 use crate::net::TrustedProxies;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -88,6 +89,10 @@ pub struct Shared {
         default_value = ""
     )]
     pub trusted_proxies: TrustedProxies,
+
+    /// How fast each service account may call each replica of a service.
+    #[command(flatten)]
+    pub service_account_limits: ServiceAccountLimits,
 
     /// tracing filter, e.g. `info` or `portal_auth=debug,info`.
     #[arg(

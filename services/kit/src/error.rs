@@ -3,10 +3,19 @@
 //! causes are logged in English and never shown. A refusal a client acts on
 //! carries a stable reason code beside its message (`because`): it travels as the
 //! `portal-reason` metadata of the status and reaches the REST envelope's `errorCode`.
+//!
+//! Every error status also carries `google.rpc.ErrorInfo` in its details, for
+//! machines (issue 21): `reason` is the refusal's own reason in UPPER_SNAKE
+//! (`no-open-attempt` → `NO_OPEN_ATTEMPT`) or, without one, its kind's
+//! ([`Code`]'s, see [`default_reason`]); `domain` is [`ERROR_DOMAIN`]. A rate
+//! limit adds `google.rpc.RetryInfo` with its wait. The gateway puts the same
+//! reason in the REST envelope's `reason`.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
 
 pub type ServiceResult<T> = Result<T, ServiceError>;
 
@@ -17,6 +26,42 @@ pub const RETRY_AFTER_KEY: &str = "retry-after";
 pub const REASON_KEY: &str = "portal-reason";
 /// The reason of [`ServiceError::AccessRevoked`].
 pub const REASON_ACCESS_REVOKED: &str = "access-revoked";
+/// `google.rpc.ErrorInfo.domain` of every Portal error: the reasons are
+/// unique within it.
+pub const ERROR_DOMAIN: &str = "portal.hospital";
+
+/// The machine reason of an error status without a reason of its own, by its
+/// code: one per [`ServiceError`] kind (`Conflict` answers FAILED_PRECONDITION,
+/// `TooLarge` OUT_OF_RANGE, `RateLimited` RESOURCE_EXHAUSTED).
+pub fn default_reason(code: Code) -> &'static str {
+    match code {
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::NotFound => "NOT_FOUND",
+        Code::FailedPrecondition | Code::AlreadyExists | Code::Aborted => "CONFLICT",
+        Code::OutOfRange => "TOO_LARGE",
+        Code::ResourceExhausted => "RATE_LIMITED",
+        Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => "UNAVAILABLE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Ok | Code::Unknown | Code::Internal | Code::DataLoss => "INTERNAL",
+    }
+}
+
+/// A reason code (`tries-exhausted`) as machines read it (`TRIES_EXHAUSTED`).
+pub fn machine_reason(reason: &str) -> String {
+    reason.replace('-', "_").to_ascii_uppercase()
+}
+
+/// The machine reason of an error status: its `google.rpc.ErrorInfo`'s, else
+/// its code's (a status from tonic or the transport carries none).
+pub fn reason_of(status: &Status) -> String {
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .filter(|reason| !reason.is_empty())
+        .unwrap_or_else(|| default_reason(status.code()).to_owned())
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -86,6 +131,16 @@ impl ServiceError {
     pub fn reason(&self) -> Option<&'static str> {
         match self {
             Self::Reasoned { reason, .. } => Some(reason),
+            Self::AccessRevoked => Some(REASON_ACCESS_REVOKED),
+            _ => None,
+        }
+    }
+
+    /// How long a rate-limited caller waits, if this is a rate limit.
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after, .. } => Some(*retry_after),
+            Self::Reasoned { error, .. } => error.retry_after(),
             _ => None,
         }
     }
@@ -119,38 +174,59 @@ impl From<sqlx::migrate::MigrateError> for ServiceError {
 
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
-        match error {
-            ServiceError::InvalidInput(m) => Status::invalid_argument(m),
-            ServiceError::Unauthenticated(m) => Status::unauthenticated(m),
-            ServiceError::AccessRevoked => ServiceError::Unauthenticated(MSG_ACCESS_REVOKED.into())
-                .because(REASON_ACCESS_REVOKED)
-                .into(),
-            ServiceError::PermissionDenied(m) => Status::permission_denied(m),
-            ServiceError::NotFound(m) => Status::not_found(m),
-            ServiceError::Conflict(m) => Status::failed_precondition(m),
-            ServiceError::TooLarge(m) => Status::out_of_range(m),
-            ServiceError::RateLimited {
-                message,
-                retry_after,
-            } => {
-                let mut status = Status::resource_exhausted(message);
-                if let Ok(value) = retry_after.as_secs().max(1).to_string().parse() {
-                    status.metadata_mut().insert(RETRY_AFTER_KEY, value);
-                }
-                status
+        let reason = error.reason().map(machine_reason);
+        let retry_after = error.retry_after();
+        let status = plain_status(error);
+        let mut details = ErrorDetails::with_error_info(
+            reason.unwrap_or_else(|| default_reason(status.code()).to_owned()),
+            ERROR_DOMAIN,
+            HashMap::new(),
+        );
+        if let Some(wait) = retry_after {
+            details.set_retry_info(Some(wait));
+        }
+        Status::with_error_details_and_metadata(
+            status.code(),
+            status.message(),
+            details,
+            status.metadata().clone(),
+        )
+    }
+}
+
+/// The status of `error` with its code, message and metadata, without details.
+fn plain_status(error: ServiceError) -> Status {
+    match error {
+        ServiceError::InvalidInput(m) => Status::invalid_argument(m),
+        ServiceError::Unauthenticated(m) => Status::unauthenticated(m),
+        ServiceError::AccessRevoked => plain_status(
+            ServiceError::Unauthenticated(MSG_ACCESS_REVOKED.into()).because(REASON_ACCESS_REVOKED),
+        ),
+        ServiceError::PermissionDenied(m) => Status::permission_denied(m),
+        ServiceError::NotFound(m) => Status::not_found(m),
+        ServiceError::Conflict(m) => Status::failed_precondition(m),
+        ServiceError::TooLarge(m) => Status::out_of_range(m),
+        ServiceError::RateLimited {
+            message,
+            retry_after,
+        } => {
+            let mut status = Status::resource_exhausted(message);
+            if let Ok(value) = retry_after.as_secs().max(1).to_string().parse() {
+                status.metadata_mut().insert(RETRY_AFTER_KEY, value);
             }
-            ServiceError::Unavailable(m) => Status::unavailable(m),
-            ServiceError::Reasoned { error, reason } => {
-                let mut status = Status::from(*error);
-                if let Ok(value) = reason.parse() {
-                    status.metadata_mut().insert(REASON_KEY, value);
-                }
-                status
+            status
+        }
+        ServiceError::Unavailable(m) => Status::unavailable(m),
+        ServiceError::Reasoned { error, reason } => {
+            let mut status = plain_status(*error);
+            if let Ok(value) = reason.parse() {
+                status.metadata_mut().insert(REASON_KEY, value);
             }
-            ServiceError::Internal(cause) => {
-                tracing::error!(error = %cause, "internal error");
-                Status::new(Code::Internal, MSG_INTERNAL)
-            }
+            status
+        }
+        ServiceError::Internal(cause) => {
+            tracing::error!(error = %cause, "internal error");
+            Status::new(Code::Internal, MSG_INTERNAL)
         }
     }
 }
@@ -204,5 +280,86 @@ mod tests {
         });
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(status.metadata().get(RETRY_AFTER_KEY).unwrap(), "90");
+        assert_eq!(reason_of(&status), "RATE_LIMITED");
+        assert_eq!(
+            status.get_details_retry_info().unwrap().retry_delay,
+            Some(Duration::from_secs(90))
+        );
+    }
+
+    #[test]
+    fn every_error_carries_error_info_with_its_kinds_reason() {
+        let kinds = [
+            (ServiceError::invalid("Неверно"), "INVALID_ARGUMENT"),
+            (
+                ServiceError::Unauthenticated(MSG_NOT_SIGNED_IN.into()),
+                "UNAUTHENTICATED",
+            ),
+            (
+                ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()),
+                "PERMISSION_DENIED",
+            ),
+            (ServiceError::not_found("Нет"), "NOT_FOUND"),
+            (ServiceError::conflict("Занято"), "CONFLICT"),
+            (ServiceError::TooLarge("Велико".into()), "TOO_LARGE"),
+            (
+                ServiceError::RateLimited {
+                    message: "Подождите".into(),
+                    retry_after: Duration::from_secs(1),
+                },
+                "RATE_LIMITED",
+            ),
+            (
+                ServiceError::Unavailable(MSG_OVERLOADED.into()),
+                "UNAVAILABLE",
+            ),
+            (ServiceError::from(sqlx::Error::RowNotFound), "INTERNAL"),
+        ];
+        for (error, reason) in kinds {
+            let status = Status::from(error);
+            let info = status.get_details_error_info().expect("ErrorInfo");
+            assert_eq!(
+                (info.reason.as_str(), info.domain.as_str()),
+                (reason, ERROR_DOMAIN)
+            );
+            assert_eq!(reason_of(&status), reason);
+            // Only explicit reasons travel as `portal-reason` (the REST `errorCode`).
+            assert!(status.metadata().get(REASON_KEY).is_none(), "{reason}");
+        }
+    }
+
+    #[test]
+    fn an_explicit_reason_is_the_error_infos_in_upper_snake_and_stays_kebab_beside_it() {
+        let status = Status::from(
+            ServiceError::RateLimited {
+                message: "Попытки исчерпаны".into(),
+                retry_after: Duration::from_secs(30),
+            }
+            .because("tries-exhausted"),
+        );
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(reason_of(&status), "TRIES_EXHAUSTED");
+        assert_eq!(
+            status.metadata().get(REASON_KEY).unwrap(),
+            "tries-exhausted"
+        );
+        assert_eq!(
+            status.get_details_retry_info().unwrap().retry_delay,
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            reason_of(&Status::from(ServiceError::AccessRevoked)),
+            "ACCESS_REVOKED"
+        );
+    }
+
+    #[test]
+    fn a_status_without_error_info_has_its_codes_reason() {
+        assert_eq!(
+            reason_of(&Status::invalid_argument("bad")),
+            "INVALID_ARGUMENT"
+        );
+        assert_eq!(reason_of(&Status::aborted("x")), "CONFLICT");
+        assert_eq!(reason_of(&Status::unknown("x")), "INTERNAL");
     }
 }

@@ -4,11 +4,13 @@
 //! each with its deadline).
 
 pub mod access;
+pub mod account_limits;
 pub mod config;
 pub mod day;
 pub mod db;
 pub mod deadline;
 pub mod error;
+pub mod idempotency;
 pub mod metrics;
 pub mod net;
 pub mod revocation;

@@ -8,6 +8,8 @@ use tonic::body::Body;
 use tonic::service::Routes;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
+
+use crate::account_limits::{AccountLimiter, ServiceAccountLimits};
 use tower::util::BoxCloneSyncService;
 
 /// A channel from one service to another: in the portal binary an
@@ -31,12 +33,16 @@ fn with_reflection(routes: Routes) -> Result<Routes, tonic_reflection::server::E
 
 /// Serves `routes` (one Portal service, `service_name` being its full gRPC name) on
 /// `listener` until `shutdown` is cancelled, then finishes in-flight calls.
+/// Service accounts' calls are held to `limits` (the token interceptor spends
+/// from the replica's [`AccountLimiter`], put on every request).
 pub async fn serve_grpc(
     listener: TcpListener,
     service_name: &'static str,
     routes: Routes,
+    limits: ServiceAccountLimits,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
+    let limiter = AccountLimiter::new(limits);
     let (reporter, health) = tonic_health::server::health_reporter();
     reporter
         .set_service_status(service_name, ServingStatus::Serving)
@@ -64,6 +70,12 @@ pub async fn serve_grpc(
         .layer(crate::metrics::RpcLayer {
             server: service_name,
         })
+        .layer(tower::util::MapRequestLayer::new(
+            move |mut request: http::Request<Body>| {
+                request.extensions_mut().insert(limiter.clone());
+                request
+            },
+        ))
         .add_routes(routes)
         .serve_with_incoming_shutdown(
             // Small gRPC frames must not wait for Nagle's algorithm.

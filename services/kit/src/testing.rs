@@ -18,6 +18,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
 use crate::access::{Right, Scope};
+use crate::account_limits::ServiceAccountLimits;
 use crate::db::Backend;
 use crate::serve::serve_grpc;
 use crate::token::{ServiceAccountSubject, Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
@@ -271,7 +272,13 @@ pub async fn serve(service_name: &'static str, routes: Routes) -> (Channel, Drop
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
     let address = listener.local_addr().expect("local address");
     let shutdown = CancellationToken::new();
-    tokio::spawn(serve_grpc(listener, service_name, routes, shutdown.clone()));
+    tokio::spawn(serve_grpc(
+        listener,
+        service_name,
+        routes,
+        ServiceAccountLimits::default(),
+        shutdown.clone(),
+    ));
     let channel = Endpoint::from_shared(format!("http://{address}"))
         .expect("service URL")
         .connect()

@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 use tonic::{Request, Status};
 
 use crate::access::{Caller, Right, Scope};
+use crate::account_limits::AccountLimiter;
 use crate::revocation::AccessVersions;
 
 pub const ISSUER: &str = "portal";
@@ -483,6 +484,9 @@ fn unexpired(exp: u64, now: u64) -> bool {
 /// in with a valid bearer token of the person's current access version,
 /// [`Caller::Revoked`] with a valid older one, [`Caller::InvalidToken`] with
 /// any other (each RPC that needs a caller then answers UNAUTHENTICATED).
+/// A service account's call spends from its bucket of the replica's
+/// [`AccountLimiter`] (on the request where the server put one), and is
+/// refused RESOURCE_EXHAUSTED once it is empty.
 impl tonic::service::Interceptor for TokenVerifier {
     fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
         let caller = match request.metadata().get("authorization") {
@@ -507,6 +511,11 @@ impl tonic::service::Interceptor for TokenVerifier {
                     Principal::Person(_) | Principal::ServiceAccount(_) => Caller::Revoked,
                 }),
         };
+        if let (Caller::ServiceAccount(claims), Some(limiter)) =
+            (&caller, request.extensions().get::<AccountLimiter>())
+        {
+            limiter.spend(claims.account_id)?;
+        }
         request.extensions_mut().insert(caller);
         Ok(request)
     }
@@ -637,6 +646,75 @@ mod tests {
         ));
         versions.raise([(crate::revocation::Holder::ServiceAccount(42), 2)]);
         assert!(matches!(caller_of(&mut verifier, &token), Caller::Revoked));
+    }
+
+    /// What the interceptor answers a call with `token` on a server holding `limiter`.
+    fn call_with_limits(
+        verifier: &mut TokenVerifier,
+        limiter: &AccountLimiter,
+        token: &str,
+    ) -> Result<Caller, Status> {
+        use tonic::service::Interceptor;
+        let mut request = Request::new(());
+        request
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        request.extensions_mut().insert(limiter.clone());
+        verifier.call(request).map(|request| Caller::of(&request))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_service_accounts_burst_is_refused_with_a_wait_while_others_and_people_go_on() {
+        use crate::account_limits::ServiceAccountLimits;
+        let dir = tempfile::tempdir().unwrap();
+        let (issuer, mut verifier) = keys(dir.path());
+        let limiter = AccountLimiter::new(ServiceAccountLimits { rate: 4, burst: 5 });
+        let runaway = issuer.issue_service_account(system()).unwrap();
+        let other = issuer
+            .issue_service_account(ServiceAccountSubject {
+                account_id: 43,
+                ..system()
+            })
+            .unwrap();
+        // A person with the runaway account's id is someone else.
+        let person = issuer.issue(subject()).unwrap();
+        for _ in 0..5 {
+            assert!(matches!(
+                call_with_limits(&mut verifier, &limiter, &runaway),
+                Ok(Caller::ServiceAccount(_))
+            ));
+        }
+        let refused = call_with_limits(&mut verifier, &limiter, &runaway).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+        assert_eq!(crate::error::reason_of(&refused), "RATE_LIMITED");
+        let wait = {
+            use tonic_types::StatusExt;
+            refused
+                .get_details_retry_info()
+                .unwrap()
+                .retry_delay
+                .unwrap()
+        };
+        assert_eq!(wait, Duration::from_millis(250));
+        assert_eq!(
+            refused
+                .metadata()
+                .get(crate::error::RETRY_AFTER_KEY)
+                .unwrap(),
+            "1"
+        );
+        for _ in 0..5 {
+            assert!(call_with_limits(&mut verifier, &limiter, &other).is_ok());
+        }
+        for _ in 0..200 {
+            assert!(matches!(
+                call_with_limits(&mut verifier, &limiter, &person),
+                Ok(Caller::SignedIn(_))
+            ));
+        }
+        tokio::time::advance(wait).await;
+        assert!(call_with_limits(&mut verifier, &limiter, &runaway).is_ok());
+        assert!(call_with_limits(&mut verifier, &limiter, &runaway).is_err());
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod store;
 use std::path::PathBuf;
 
 use portal_kit::db::Migrations;
+use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::start::StartError;
@@ -66,6 +67,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         &settings.access_versions,
     )
     .await?;
+    let idempotency_keys = database.pool.clone();
     let store = Store::new(database.pool, database.backend);
     let sanitizer = Sanitizer::new(&settings.public_url);
     app::housekeeping::at_start(&store, &sanitizer)
@@ -81,7 +83,10 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
-    Ok(Routes::new(InterceptedService::new(server, verifier)))
+    Ok(Routes::new(InterceptedService::new(
+        Idempotent::new(server, idempotency_keys),
+        verifier,
+    )))
 }
 
 #[cfg(test)]

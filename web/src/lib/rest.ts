@@ -26,7 +26,15 @@ export function restData<T>(result: RestResult<T>): T {
   return result.data;
 }
 
-type Envelope = { success: boolean; data?: unknown; errorMessage?: string | null };
+type Envelope = {
+  success: boolean;
+  data?: unknown;
+  errorMessage?: string | null;
+  /** A refusal's stable reason, kebab-case (`no-open-attempt`), where it has one. */
+  errorCode?: string;
+  /** Every failure's machine reason, UPPER_SNAKE (`NOT_FOUND`, `NO_OPEN_ATTEMPT`). */
+  reason?: string;
+};
 
 const isEnvelope = (body: unknown): body is Envelope =>
   typeof body === 'object' && body !== null && typeof (body as Envelope).success === 'boolean';

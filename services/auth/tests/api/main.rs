@@ -5,6 +5,7 @@
 mod access;
 mod bootstrap;
 mod helpers;
+mod idempotency;
 mod service_accounts;
 mod sessions;
 mod validation;
