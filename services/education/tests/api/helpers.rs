@@ -173,6 +173,33 @@ impl TestApp {
         )
     }
 
+    /// A second education service on the same database, as another replica
+    /// would be; it stops when the guard is dropped.
+    pub async fn replica(&self) -> (Client, DropGuard) {
+        let routes = portal_education::routes(self.settings())
+            .await
+            .expect("a second replica starts");
+        let (channel, serving) = serve(SERVICE_NAME, routes).await;
+        (Client::new(channel), serving)
+    }
+
+    /// Who assigned the course to the user: (person, service account).
+    pub async fn assigned_by(&self, course_id: i64, user_id: i64) -> (Option<i64>, Option<i64>) {
+        let pool = sqlx::AnyPool::connect(&self.database.url)
+            .await
+            .expect("connect to the test database");
+        let author = sqlx::query_as(
+            "SELECT assigned_by_user_id, assigned_by_service_account_id FROM course_users WHERE course_id = $1 AND user_id = $2",
+        )
+        .bind(course_id)
+        .bind(user_id)
+        .fetch_one(&pool)
+        .await
+        .expect("the assignment");
+        pool.close().await;
+        author
+    }
+
     pub fn admin_token(&self) -> String {
         self.keys.token(ADMIN_ID, &Right::ALL, &[])
     }
