@@ -125,9 +125,13 @@ async fn records_come_in_the_order_they_were_recorded_page_by_page_with_hr_keys(
         assert_eq!(empty.next, 0);
 
         let mut done = Vec::new();
-        for (learner, pass) in [(nurse, true), (surgeon, false), (stranger, true), (nurse, false)]
-        {
-            done.push(app.sit(learner, &exam.test, pass).await.attempt_id);
+        for (learner, pass) in [
+            (nurse, true),
+            (surgeon, false),
+            (stranger, true),
+            (nurse, false),
+        ] {
+            done.push(app.sit(learner, &exam.test, pass).await.test_result_id);
         }
 
         let first = app.records(0, 3).await;
@@ -160,7 +164,10 @@ async fn records_come_in_the_order_they_were_recorded_page_by_page_with_hr_keys(
         );
         assert!(record.completed_at.is_some());
         assert!(!first.records[1].passed);
-        assert_eq!(first.records[2].employee_number, "", "HR does not keep them");
+        assert_eq!(
+            first.records[2].employee_number, "",
+            "HR does not keep them"
+        );
 
         let rest = app.records(first.next, 3).await;
         assert_eq!(attempt_ids(&rest.records), done[3..]);
@@ -198,7 +205,7 @@ async fn a_reader_following_its_cursor_during_concurrent_completions_misses_none
             async move {
                 let mut ids = Vec::new();
                 for pass in [true, false, true] {
-                    ids.push(app.sit(learner, &test, pass).await.attempt_id);
+                    ids.push(app.sit(learner, &test, pass).await.test_result_id);
                 }
                 ids
             }
@@ -239,14 +246,14 @@ async fn the_watch_sends_what_came_before_then_each_new_result_at_once_and_resum
         let staff = app.hr_staff(&[("Т-101", "ТЕР")]).await;
         let nurse = staff[0];
         let exam = app.exam(&[nurse, 501, 502]).await;
-        let before = app.sit(nurse, &exam.test, true).await.attempt_id;
+        let before = app.sit(nurse, &exam.test, true).await.test_result_id;
 
         let mut watch = app.watch(0).await;
         let first = next_batch(&mut watch).await;
         assert_eq!(attempt_ids(&first.records), [before]);
         assert_eq!(first.records[0].employee_number, "Т-101");
 
-        let new = app.sit(501, &exam.test, false).await.attempt_id;
+        let new = app.sit(501, &exam.test, false).await.test_result_id;
         let pushed = next_batch(&mut watch).await;
         assert_eq!(attempt_ids(&pushed.records), [new]);
         assert!(pushed.next > first.next);
@@ -254,7 +261,7 @@ async fn the_watch_sends_what_came_before_then_each_new_result_at_once_and_resum
         drop(watch);
 
         // Recorded while nobody watched, then resumed from the cursor.
-        let missed = app.sit(502, &exam.test, true).await.attempt_id;
+        let missed = app.sit(502, &exam.test, true).await.test_result_id;
         let mut watch = app.watch(cursor).await;
         let resumed = next_batch(&mut watch).await;
         assert_eq!(attempt_ids(&resumed.records), [missed], "nothing twice");
@@ -285,13 +292,15 @@ async fn the_watch_sends_what_came_before_then_each_new_result_at_once_and_resum
             .await
             .unwrap()
             .into_inner()
-            .attempt_id;
+            .test_result_id;
         let polled = next_batch(&mut watch).await;
         assert_eq!(attempt_ids(&polled.records), [elsewhere]);
 
         // The server stops: the stream ends, as a stream ends, not as an error.
         app.shutdown.cancel();
-        let ended = timeout(DELIVERY, watch.message()).await.expect("ends at once");
+        let ended = timeout(DELIVERY, watch.message())
+            .await
+            .expect("ends at once");
         assert!(matches!(ended, Ok(None)), "{ended:?}");
     })
     .await;
@@ -396,10 +405,7 @@ async fn a_course_is_assigned_by_employee_number_and_department_once_with_own_de
         let mine = app
             .client
             .clone()
-            .list_my_tests(authed(
-                pb::ListMyTestsRequest {},
-                &app.token(staff[2], &[]),
-            ))
+            .list_my_tests(authed(pb::ListMyTestsRequest {}, &app.token(staff[2], &[])))
             .await
             .unwrap()
             .into_inner()
