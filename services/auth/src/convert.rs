@@ -7,6 +7,7 @@ use portal_proto::auth::v1 as pb;
 use crate::app::sessions::{IssuedTokens, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
+use crate::store::staff::ResolvedStaff;
 use crate::store::user::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
@@ -129,6 +130,32 @@ impl From<RightRecord> for pb::Right {
         pb::Right {
             id: record.id,
             name: record.name,
+        }
+    }
+}
+
+impl From<ResolvedStaff> for pb::ResolveStaffResponse {
+    fn from(resolved: ResolvedStaff) -> Self {
+        pb::ResolveStaffResponse {
+            people: resolved
+                .people
+                .into_iter()
+                .map(|person| pb::StaffKey {
+                    user_id: person.user_id,
+                    employee_number: person.employee_number,
+                    department_ids: person.department_ids,
+                    blocked: person.blocked,
+                })
+                .collect(),
+            departments: resolved
+                .departments
+                .into_iter()
+                .map(|department| pb::DepartmentKey {
+                    department_id: department.department_id,
+                    code: department.code,
+                    member_ids: department.member_ids,
+                })
+                .collect(),
         }
     }
 }

@@ -10,4 +10,5 @@ pub mod password;
 pub mod rate_limit;
 pub mod refresh;
 pub mod secret;
+pub mod staff;
 pub mod user;
