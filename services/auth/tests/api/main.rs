@@ -8,4 +8,5 @@ mod helpers;
 mod idempotency;
 mod service_accounts;
 mod sessions;
+mod staff_sync;
 mod validation;

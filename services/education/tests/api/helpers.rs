@@ -1,27 +1,57 @@
 //! Spawns the real education service on a random port with a fresh database and
-//! talks to it through the generated tonic client.
+//! talks to it through the generated tonic client. A real auth service runs
+//! beside it (its own database, the same token keys): education asks it for
+//! the HR system's keys.
 
 use std::future::Future;
+use std::ops::Deref;
 
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
+use portal_kit::net::TrustedProxies;
 use portal_kit::rich_text::FrameHosts;
-use portal_kit::testing::{self, ServiceHarness, TestKeys};
+use portal_kit::serve::ServiceChannel;
+use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
 pub use portal_kit::testing::{assert_status, authed, code};
+use portal_proto::auth::v1 as auth_pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
+use tokio_util::sync::{CancellationToken, DropGuard};
 use tonic::Status;
 use tonic::transport::Channel;
+use tower::ServiceExt;
 
 pub type Client = EducationServiceClient<Channel>;
+pub type AuthClient = AuthServiceClient<Channel>;
 
 pub const ADMIN_ID: i64 = 1;
 pub const LEARNER_ID: i64 = 10;
 pub const OTHER_LEARNER_ID: i64 = 11;
 pub const LEARNER_DEPARTMENT: i64 = 4;
 
-portal_kit::test_app!(Client);
+/// The education service and the auth service beside it; derefs to education.
+pub struct TestApp {
+    // First: open watch streams end before the services stop.
+    _stop_watches: DropGuard,
+    service: ServiceHarness<Client>,
+    /// Auth, as education's tests set up its staff.
+    pub auth: AuthClient,
+    auth_channel: Channel,
+    /// Ends education's watch streams, as the server's shutdown does.
+    pub shutdown: CancellationToken,
+    /// Stops auth; its database.
+    _auth: (DropGuard, TestDatabase),
+}
+
+impl Deref for TestApp {
+    type Target = ServiceHarness<Client>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.service
+    }
+}
 
 /// Runs `scenario` once on every backend of this run, each time on a fresh service.
 pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) -> F) {
@@ -33,8 +63,13 @@ pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) 
 pub const PORTAL: &str = "https://portal.example";
 pub const FRAME_HOST: &str = "rutube.ru";
 
-/// The settings of a test service on `database_url`.
-pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
+/// The settings of a test service on `database_url`, asking auth on `auth`.
+pub fn settings(
+    database_url: String,
+    keys: &TestKeys,
+    auth: &Channel,
+    shutdown: &CancellationToken,
+) -> EducationSettings {
     EducationSettings {
         database_url: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
@@ -42,13 +77,50 @@ pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
         frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),
         access_versions: Default::default(),
         seed_demo: false,
+        auth: ServiceChannel::new(
+            auth.clone()
+                .map_err(|error| Status::from_error(Box::new(error))),
+        ),
+        shutdown: shutdown.clone(),
     }
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {
-    let routes =
-        |database_url, keys: &TestKeys| portal_education::routes(settings(database_url, keys));
-    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+    let keys = TestKeys::new();
+    let (auth_channel, auth_serving, auth_database) = start_auth(backend, &keys).await;
+    let shutdown = CancellationToken::new();
+    let routes = |database_url, keys: &TestKeys| {
+        portal_education::routes(settings(database_url, keys, &auth_channel, &shutdown))
+    };
+    let service =
+        ServiceHarness::start_with_keys(backend, keys, SERVICE_NAME, routes, Client::new).await;
+    TestApp {
+        _stop_watches: shutdown.clone().drop_guard(),
+        service,
+        auth: AuthClient::new(auth_channel.clone()),
+        auth_channel,
+        shutdown,
+        _auth: (auth_serving, auth_database),
+    }
+}
+
+/// The real auth service on a free port, signing and verifying with `keys`.
+async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
+    let database = TestDatabase::new(backend).await;
+    let routes = portal_auth::routes(portal_auth::AuthSettings {
+        database_url: database.url.clone().into(),
+        private_key_file: keys.private_key_file.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        admin_login: "admin".into(),
+        admin_password: Some("admin-password-1".to_owned().into()),
+        seed_demo: false,
+        public_url: "http://127.0.0.1:8080".into(),
+        trusted_proxies: TrustedProxies::loopback(),
+    })
+    .await
+    .expect("auth starts");
+    let (channel, serving) = serve(portal_auth::SERVICE_NAME, routes).await;
+    (channel, serving, database)
 }
 
 /// `n` questions, the first answer of each correct.
@@ -93,6 +165,118 @@ pub struct Assigned {
 }
 
 impl TestApp {
+    /// The settings the service was started with, to start it again.
+    pub fn settings(&self) -> EducationSettings {
+        settings(
+            self.database.url.clone(),
+            &self.keys,
+            &self.auth_channel,
+            &self.shutdown,
+        )
+    }
+
+    /// A second education service on the same database, as another replica
+    /// would be; it stops when the guard is dropped.
+    pub async fn replica(&self) -> (Client, DropGuard) {
+        let routes = portal_education::routes(self.settings())
+            .await
+            .expect("a second replica starts");
+        let (channel, serving) = serve(SERVICE_NAME, routes).await;
+        (Client::new(channel), serving)
+    }
+
+    /// People as the HR system keeps them, made in the real auth: for each
+    /// (employee number, department code) a user in that department, whose
+    /// auth ids come back in the same order. Users and departments are made
+    /// through auth's calls; their HR keys are written into auth's columns.
+    pub async fn hr_staff(&self, people: &[(&str, &str)]) -> Vec<i64> {
+        let admin = self.admin_token();
+        let auth_db = sqlx::AnyPool::connect(&self._auth.1.url)
+            .await
+            .expect("connect to auth's database");
+        let mut departments = std::collections::HashMap::new();
+        let mut ids = Vec::new();
+        for (employee_number, code) in people {
+            if !departments.contains_key(code) {
+                let department = self
+                    .auth
+                    .clone()
+                    .create_department(authed(
+                        auth_pb::CreateDepartmentRequest {
+                            title: format!("Отделение {code}"),
+                            user_ids: vec![],
+                        },
+                        &admin,
+                    ))
+                    .await
+                    .expect("create a department")
+                    .into_inner()
+                    .department
+                    .expect("the department")
+                    .id;
+                sqlx::query("UPDATE departments SET code = $1 WHERE id = $2")
+                    .bind(*code)
+                    .bind(department)
+                    .execute(&auth_db)
+                    .await
+                    .expect("the department's HR code");
+                departments.insert(code, department);
+            }
+            let digits: String = employee_number
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
+            let user = self
+                .auth
+                .clone()
+                .create_user(authed(
+                    auth_pb::CreateUserRequest {
+                        user: Some(auth_pb::UserDraft {
+                            name: "Анна".into(),
+                            surname: format!("Сотрудник {digits}"),
+                            login: format!("hr{digits}"),
+                            password: "password-123".into(),
+                            department_ids: vec![departments[code]],
+                            ..Default::default()
+                        }),
+                    },
+                    &admin,
+                ))
+                .await
+                .expect("create a user")
+                .into_inner()
+                .user
+                .expect("the user")
+                .id;
+            sqlx::query("UPDATE users SET employee_number = $1 WHERE id = $2")
+                .bind(*employee_number)
+                .bind(user)
+                .execute(&auth_db)
+                .await
+                .expect("the user's employee number");
+            ids.push(user);
+        }
+        auth_db.close().await;
+        ids
+    }
+
+    /// Who assigned the course to the user: (person, service account).
+    pub async fn assigned_by(&self, course_id: i64, user_id: i64) -> (Option<i64>, Option<i64>) {
+        let pool = sqlx::AnyPool::connect(&self.database.url)
+            .await
+            .expect("connect to the test database");
+        let author = sqlx::query_as(
+            "SELECT assigned_by_user_id, assigned_by_service_account_id FROM course_users WHERE course_id = $1 AND user_id = $2",
+        )
+        .bind(course_id)
+        .bind(user_id)
+        .fetch_one(&pool)
+        .await
+        .expect("the assignment");
+        pool.close().await;
+        author
+    }
+
     pub fn admin_token(&self) -> String {
         self.keys.token(ADMIN_ID, &Right::ALL, &[])
     }

@@ -7,4 +7,5 @@ mod attempts;
 mod content;
 mod helpers;
 mod idempotency;
+mod integration;
 mod statistics;
