@@ -9,6 +9,7 @@ mod docs;
 mod education;
 mod files;
 mod forward;
+mod integration;
 mod origin;
 mod reference;
 mod wiki;
@@ -170,6 +171,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(wiki::endpoints())
         .chain(reference::endpoints())
         .chain(files::endpoints())
+        .chain(integration::endpoints())
         .collect()
 }
 
