@@ -10,6 +10,7 @@ mod docs;
 mod education;
 mod files;
 mod forward;
+mod integration;
 mod oauth;
 mod origin;
 mod reference;
@@ -187,6 +188,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(wiki::endpoints())
         .chain(reference::endpoints())
         .chain(files::endpoints())
+        .chain(integration::endpoints())
         .collect()
 }
 

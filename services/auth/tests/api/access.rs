@@ -1,6 +1,7 @@
 //! Who may call what: the authorization matrix, and what callers get to see.
 
 use portal_kit::Right;
+use portal_kit::access::Scope;
 use portal_kit::testing::{
     AccessRule, ScopeRule, access_matrix, assert_matrix_covers, caller_tokens, scope_matrix,
     with_token,
@@ -45,7 +46,36 @@ const MATRIX: &[AccessRule] = &[
     ("CreateUser", USER_MANAGEMENT),
     ("UpdateUser", USER_MANAGEMENT),
     ("ResolveStaff", PEOPLE_EVERYWHERE),
+    ("SyncStaff", USER_MANAGEMENT),
+    ("SyncStaffStream", USER_MANAGEMENT),
 ];
+
+/// The rows of MATRIX open to service accounts, by scope. Staff reading
+/// stays with ResolveStaff (ids, employee numbers, departments, blocked):
+/// staff.read deliberately opens no list of users, departments or positions,
+/// which carry logins, e-mails and names a system has no need of. Every
+/// other row is refused to every system.
+const SCOPES: &[ScopeRule] = &[
+    ("ResolveStaff", Scope::StaffRead),
+    ("ResolveStaff", Scope::TrainingRead),
+    ("ResolveStaff", Scope::TrainingAssign),
+    ("SyncStaff", Scope::StaffWrite),
+    ("SyncStaffStream", Scope::StaffWrite),
+];
+
+#[tokio::test]
+async fn every_call_is_open_to_systems_only_by_its_scopes() {
+    on_each_backend(false, |app| async move {
+        let mut fixture = fixture(&app).await;
+        let me = fixture.ids[1];
+        let rows = needing_a_caller(MATRIX);
+        scope_matrix(app.backend, &app.keys, &rows, SCOPES, async |rpc, token| {
+            call_as(&app, &mut fixture, rpc, Some(token), me).await
+        })
+        .await;
+    })
+    .await;
+}
 
 #[tokio::test]
 async fn every_call_enforces_its_access_rule() {
@@ -112,27 +142,6 @@ fn needing_a_caller(matrix: &[AccessRule]) -> Vec<AccessRule> {
         .filter(|(_, codes)| codes != &PUBLIC)
         .copied()
         .collect()
-}
-
-/// AuthService's rows opened to service accounts, by scope: none yet (a
-/// person's calls all).
-const AUTH_SCOPES: &[ScopeRule] = &[];
-
-#[tokio::test]
-async fn a_service_account_calls_no_persons_rpc_of_auth_whatever_its_scopes() {
-    on_each_backend(false, |app| async move {
-        let mut fixture = fixture(&app).await;
-        let rows = needing_a_caller(MATRIX);
-        scope_matrix(
-            app.backend,
-            &app.keys,
-            &rows,
-            AUTH_SCOPES,
-            async |rpc, token| call_as(&app, &mut fixture, rpc, Some(token), 9000).await,
-        )
-        .await;
-    })
-    .await;
 }
 
 // --- ServiceAccountService ---
@@ -418,8 +427,7 @@ async fn fixture(app: &TestApp) -> Fixture {
     }
 }
 
-/// Makes the call `rpc` as caller `who` with a request valid for a caller
-/// allowed to make it, and answers its code.
+/// Makes the call `rpc` as caller `who` of the access matrix.
 async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Code {
     // A copy: the call may renew the fixture's refresh token.
     let token = fixture.tokens[who].clone();
@@ -592,7 +600,32 @@ async fn call_as(
             };
             done(client.resolve_staff(with_token(message, token)).await)
         }
+        "SyncStaff" => done(client.sync_staff(with_token(staff_batch(), token)).await),
+        "SyncStaffStream" => {
+            let chunks = futures_util::stream::iter([pb::SyncStaffStreamRequest {
+                chunk: Some(staff_batch()),
+            }]);
+            done(client.sync_staff_stream(with_token(chunks, token)).await)
+        }
         other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+/// A batch any allowed caller may send again and again (idempotent).
+fn staff_batch() -> pb::SyncStaffRequest {
+    pb::SyncStaffRequest {
+        departments: vec![pb::StaffDepartment {
+            code: "CARD".into(),
+            title: "Кардиологическое отделение".into(),
+        }],
+        people: vec![pb::StaffPerson {
+            employee_number: "0001".into(),
+            surname: "Кузнецова".into(),
+            name: "Мария".into(),
+            department_codes: vec!["CARD".into()],
+            ..Default::default()
+        }],
+        ..Default::default()
     }
 }
 
