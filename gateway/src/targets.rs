@@ -83,7 +83,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
             let addr = listener.local_addr()?;
             let peers = Peers::Configured(&config);
             let (name, routes) =
-                service_routes(service, &config, &key_files(&config)?, &peers).await?;
+                service_routes(service, &config, &key_files(&config)?, &peers, &shutdown).await?;
             spawn_service(&mut tasks, listener, name, routes, &shutdown);
             addr
         }
@@ -124,11 +124,12 @@ async fn start_all(
         &Discovery::default(),
         config.gateway.call_timeout(),
     )?;
-    // Files asks the wiki who sees a model, and every service asks auth whose
-    // tokens are stale: over the gateway's own upstreams.
+    // Files asks the wiki who sees a model, education asks auth for the HR
+    // system's keys, and every service asks auth whose tokens are stale: over
+    // the gateway's own upstreams.
     let peers = Peers::Gateway(&upstreams);
     for (service, listener) in SERVICES.into_iter().zip(listeners) {
-        let (name, routes) = service_routes(service, config, &keys, &peers).await?;
+        let (name, routes) = service_routes(service, config, &keys, &peers, shutdown).await?;
         spawn_service(tasks, listener, name, routes, shutdown);
     }
     start_gateway(config, upstreams, shutdown, tasks).await
@@ -288,6 +289,7 @@ async fn service_routes(
     config: &Config,
     keys: &KeyFiles,
     peers: &Peers<'_>,
+    shutdown: &CancellationToken,
 ) -> anyhow::Result<(&'static str, Routes)> {
     let shared = &config.shared;
     Ok(match target {
@@ -304,6 +306,7 @@ async fn service_routes(
                 admin_password: config.auth.admin_password.clone(),
                 seed_demo: shared.seed_demo,
                 trusted_proxies: service_trusted_proxies(config),
+                public_url: shared.public_url.clone(),
             };
             (
                 portal_auth::SERVICE_NAME,
@@ -318,6 +321,8 @@ async fn service_routes(
                 frame_hosts: config.education.frame_hosts.clone(),
                 access_versions: peers.access_versions()?,
                 seed_demo: shared.seed_demo,
+                auth: peers.auth()?.service_channel(),
+                shutdown: shutdown.clone(),
             };
             (
                 portal_education::SERVICE_NAME,

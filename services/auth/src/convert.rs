@@ -4,9 +4,11 @@ use portal_kit::db::timestamp_from_millis;
 use portal_kit::revocation::{Changes, Holder};
 use portal_proto::auth::v1 as pb;
 
+use crate::app::service_tokens::ServiceToken;
 use crate::app::sessions::{IssuedTokens, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
+use crate::store::service_account::{SecretRecord, ServiceAccountRecord};
 use crate::store::user::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
@@ -129,6 +131,47 @@ impl From<RightRecord> for pb::Right {
         pb::Right {
             id: record.id,
             name: record.name,
+        }
+    }
+}
+
+impl From<SecretRecord> for pb::ServiceAccountSecret {
+    fn from(record: SecretRecord) -> Self {
+        pb::ServiceAccountSecret {
+            id: record.id,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+            last_used_at: record.last_used_at.map(timestamp_from_millis),
+        }
+    }
+}
+
+impl From<ServiceAccountRecord> for pb::ServiceAccount {
+    fn from(record: ServiceAccountRecord) -> Self {
+        pb::ServiceAccount {
+            id: record.id,
+            client_id: record.client_id,
+            name: record.name,
+            description: record.description,
+            owner_id: record.owner_id,
+            owner_name: record.owner_name,
+            scopes: record.scopes.names().map(str::to_owned).collect(),
+            active: record.active,
+            has_public_key: record.has_public_key,
+            secrets: record.secrets.into_iter().map(Into::into).collect(),
+            last_used_at: record.last_used_at.map(timestamp_from_millis),
+            last_used_from: record.last_used_from,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+        }
+    }
+}
+
+impl From<ServiceToken> for pb::IssueServiceTokenResponse {
+    fn from(token: ServiceToken) -> Self {
+        pb::IssueServiceTokenResponse {
+            access_token: token.access_token,
+            token_type: "Bearer".into(),
+            expires_in: token.expires_in,
+            scope: token.scopes.to_stored(),
         }
     }
 }

@@ -4,7 +4,8 @@
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
 //! check → parse → app or store → reply), [`convert`] its records to messages;
 //! [`app`] what calls and start-up do beyond one store call (sign-in, refresh
-//! and sign-out, their limits, housekeeping, the bootstrap admin); [`domain`]
+//! and sign-out, their limits, other systems' tokens, housekeeping, the
+//! bootstrap admin); [`domain`]
 //! the types that cannot be invalid and the rules; [`store`] the queries, one
 //! module per aggregate; [`demo`] the demo data; `migrations/{sqlite,postgres}`
 //! the schema.
@@ -25,17 +26,23 @@ use portal_kit::start::StartError;
 use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
+use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
 
+use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
-use crate::rpc::{AccessRevocationRpc, AuthRpc};
+use crate::rpc::{AccessRevocationRpc, AuthRpc, ServiceAccountRpc};
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.auth.v1.AuthService";
+/// Other hospital systems' accounts and their tokens, served beside
+/// AuthService and forwarded by the gateway like it.
+pub const SERVICE_ACCOUNT_SERVICE_NAME: &str =
+    portal_proto::auth::v1::service_account_service_server::SERVICE_NAME;
 /// The internal service the other services ask whose tokens are stale; the
 /// gateway does not forward it.
 pub const REVOCATION_SERVICE_NAME: &str =
@@ -82,6 +89,9 @@ pub struct AuthSettings {
     pub seed_demo: bool,
     /// Callers whose forwarded client address is believed (the gateway).
     pub trusted_proxies: TrustedProxies,
+    /// `PORTAL_PUBLIC_URL`: systems' client assertions may name its token
+    /// endpoint as their audience.
+    pub public_url: String,
 }
 
 /// The schema of each backend, embedded in the binary.
@@ -128,6 +138,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
             .map_err(StartError::step("loading demo data"))?;
     }
 
+    let tokens = ServiceTokens::new(store.clone(), issuer.clone(), &settings.public_url);
     let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
@@ -137,13 +148,24 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
             store.clone(),
             passwords,
             sessions,
+            settings.trusted_proxies.clone(),
+            versions.clone(),
+        ),
+        verifier.clone().with_access_versions(versions.clone()),
+    );
+    let service_accounts = ServiceAccountServiceServer::with_interceptor(
+        ServiceAccountRpc::new(
+            store.clone(),
+            tokens,
             settings.trusted_proxies,
             versions.clone(),
         ),
         verifier.with_access_versions(versions),
     );
     let revocation = AccessRevocationServiceServer::new(AccessRevocationRpc::new(store));
-    Ok(Routes::new(service).add_service(revocation))
+    Ok(Routes::new(service)
+        .add_service(service_accounts)
+        .add_service(revocation))
 }
 
 const HOUSEKEEPING: &str =
@@ -182,6 +204,7 @@ mod tests {
             admin_password: Some("admin-secret-pw".into()),
             seed_demo: false,
             trusted_proxies: TrustedProxies::none(),
+            public_url: "http://127.0.0.1:8080".into(),
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -5,6 +5,7 @@ use portal_proto::education::v1 as pb;
 
 use crate::app::attempts::Started;
 use crate::app::compliance::{AssigneeStanding, CourseCompliance};
+use crate::app::integration::{Assignment, ComplianceItem, Record};
 use crate::app::my_tests::MyTest;
 use crate::domain::attempt::expires_at;
 use crate::domain::compliance::Standing;
@@ -235,6 +236,83 @@ impl From<AssigneeStanding> for pb::AssigneeCompliance {
             is_complete: assignee.standing == Standing::Complete,
             is_overdue: assignee.standing == Standing::Overdue,
             is_due_soon: assignee.standing == Standing::DueSoon,
+        }
+    }
+}
+
+impl From<Record> for pb::TrainingRecord {
+    fn from(
+        Record {
+            row,
+            employee_number,
+        }: Record,
+    ) -> pb::TrainingRecord {
+        pb::TrainingRecord {
+            seq: row.seq,
+            user_id: row.user_id,
+            employee_number,
+            course_id: row.course_id.unwrap_or(0),
+            course_title: row.course_title.unwrap_or_default(),
+            test_id: row.test_id,
+            test_title: row.test_title,
+            attempt_id: row.attempt_id,
+            try_number: count(row.try_number),
+            points: count(row.points),
+            max_points: count(row.max_points),
+            points_required: count(row.points_required),
+            passed: row.passed == 1,
+            completed_at: Some(timestamp_from_millis(row.completed_at)),
+        }
+    }
+}
+
+/// The records of a page or a watch message, and the cursor after them
+/// (`after` when there are none).
+pub fn records(records: Vec<Record>, after: i64) -> (Vec<pb::TrainingRecord>, i64) {
+    let next = records.last().map_or(after, |record| record.row.seq);
+    (records.into_iter().map(Into::into).collect(), next)
+}
+
+impl From<ComplianceItem> for pb::TrainingCompliance {
+    fn from(item: ComplianceItem) -> pb::TrainingCompliance {
+        let ComplianceItem {
+            row,
+            employee_number,
+            deadline,
+            standing,
+        } = item;
+        pb::TrainingCompliance {
+            course_id: row.course_id,
+            course_title: row.course_title,
+            user_id: row.user_id,
+            employee_number,
+            date_deadline: deadline,
+            own_deadline: row.own_deadline.is_some(),
+            tests_passed: count(row.tests_passed),
+            tests_total: count(row.tests_total),
+            is_complete: standing == Standing::Complete,
+            is_overdue: standing == Standing::Overdue,
+        }
+    }
+}
+
+impl From<Assignment> for pb::AssignCourseResponse {
+    fn from(assignment: Assignment) -> pb::AssignCourseResponse {
+        let Assignment {
+            outcome,
+            blocked,
+            not_found_employee_numbers,
+            not_found_department_codes,
+            not_found_user_ids,
+        } = assignment;
+        pb::AssignCourseResponse {
+            assigned: outcome.assigned,
+            updated: outcome.updated,
+            unchanged: outcome.unchanged,
+            blocked,
+            not_found_employee_numbers,
+            not_found_department_codes,
+            not_found_user_ids,
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::domain::article::{ArticleDraft, ContentCleaner};
 use crate::domain::attempt::Submission;
 use crate::domain::course::CourseDraft;
 use crate::domain::date::Day;
+use crate::domain::integration::Author;
 use crate::domain::test::{QuestionInput, TestDraft};
 use crate::store::{AttemptChoice, Store, Viewer};
 
@@ -226,7 +227,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
             demo.assignees,
             &article_ids,
         )?;
-        store.create_course(&draft, now).await?;
+        store.create_course(&draft, Author::Demo, now).await?;
     }
     if let Some(&hygiene) = test_ids.first() {
         // The nurse passed hand hygiene on the second try; the doctor failed once.

@@ -7,6 +7,9 @@
 //! call, and the start-up housekeeping; [`domain`] the types that cannot be
 //! invalid and the rules; [`store`] the queries, one module per aggregate;
 //! [`demo`] the demo courses; `migrations/{sqlite,postgres}` the schema.
+//! [`app::staff`] asks auth for the HR system's keys (the one call education
+//! makes to another service besides following auth's access changes), for
+//! the integration calls of [`app::integration`].
 
 pub mod app;
 pub mod convert;
@@ -20,12 +23,15 @@ use std::path::PathBuf;
 use portal_kit::db::Migrations;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
+use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use secrecy::SecretString;
+use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::staff::Staff;
 use crate::domain::article::ContentCleaner;
 use crate::rpc::EducationRpc;
 use crate::store::Store;
@@ -57,6 +63,12 @@ pub struct EducationSettings {
     /// ([`AccessVersions::follow`]): older tokens are refused.
     pub access_versions: AccessVersions,
     pub seed_demo: bool,
+    /// The auth service, which turns the HR system's keys (employee numbers,
+    /// department codes) into user ids and back for the integration calls.
+    pub auth: ServiceChannel,
+    /// The server's shutdown: open WatchTrainingRecords streams end then, so
+    /// the drain does not wait for them.
+    pub shutdown: CancellationToken,
 }
 
 /// The schema of each backend, embedded in the binary.
@@ -87,8 +99,8 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
-    let server = EducationServiceServer::new(EducationRpc::new(store, cleaner))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES);
+    let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);
+    let server = EducationServiceServer::new(rpc).max_decoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(server, verifier)))
 }
 

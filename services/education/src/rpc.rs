@@ -11,21 +11,36 @@
 //! the caller's own unless they hold EducationManagement; CompleteTest is the
 //! caller's own always. A learner's view of a test never carries `is_correct`:
 //! only GetFullTest, EducationManagement's, returns the `Test` message.
+//! The integration calls (ListTrainingRecords, WatchTrainingRecords,
+//! ListTrainingCompliance, AssignCourse) are open to EducationManagement and
+//! to service accounts with training.read (the reads) or training.assign
+//! (AssignCourse); every other call refuses service accounts.
 
+use std::pin::Pin;
+
+use portal_kit::access::{Actor, Scope};
 use portal_kit::db::now_millis;
+use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
+use tokio_stream::Stream;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
 use crate::app::attempts;
 use crate::app::compliance::course_compliance;
+use crate::app::integration::{self, Watch};
 use crate::app::my_tests::my_tests;
+use crate::app::staff::{OnBehalf, Staff};
 use crate::convert;
 use crate::domain::article::{ArticleDraft, ContentCleaner};
 use crate::domain::attempt::Submission;
 use crate::domain::course::CourseDraft;
+use crate::domain::integration::{AssignmentKeys, Author, Page};
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
 use crate::store::{AttemptChoice, Store, Viewer};
@@ -33,11 +48,45 @@ use crate::store::{AttemptChoice, Store, Viewer};
 pub struct EducationRpc {
     store: Store,
     cleaner: ContentCleaner,
+    /// Auth, for the HR system's keys.
+    staff: Staff,
+    /// Ends the open watch streams when the server stops.
+    shutdown: CancellationToken,
 }
 
 impl EducationRpc {
-    pub fn new(store: Store, cleaner: ContentCleaner) -> EducationRpc {
-        EducationRpc { store, cleaner }
+    pub fn new(
+        store: Store,
+        cleaner: ContentCleaner,
+        staff: Staff,
+        shutdown: CancellationToken,
+    ) -> EducationRpc {
+        EducationRpc {
+            store,
+            cleaner,
+            staff,
+            shutdown,
+        }
+    }
+}
+
+/// The stream of WatchTrainingRecords.
+type RecordStream =
+    Pin<Box<dyn Stream<Item = Result<pb::WatchTrainingRecordsResponse, Status>> + Send>>;
+
+/// Who recorded a write, for the integration calls open to people and systems.
+fn author(actor: Actor<'_>) -> Author {
+    match actor {
+        Actor::Person(claims) => Author::Person(claims.user_id),
+        Actor::ServiceAccount(claims) => Author::ServiceAccount(claims.account_id),
+    }
+}
+
+/// When the token of an integration caller expires, Unix seconds.
+fn expires_at(actor: Actor<'_>) -> u64 {
+    match actor {
+        Actor::Person(claims) => claims.exp,
+        Actor::ServiceAccount(claims) => claims.exp,
     }
 }
 
@@ -72,6 +121,8 @@ fn subject_user(caller: &Caller, user_id: i64) -> ServiceResult<i64> {
 
 #[tonic::async_trait]
 impl EducationService for EducationRpc {
+    type WatchTrainingRecordsStream = RecordStream;
+
     // --- Articles ---
 
     async fn list_articles(
@@ -224,7 +275,11 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::CreateCourseRequest>,
     ) -> RpcResult<pb::CreateCourseResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let admin = Author::Person(
+            Caller::of(&request)
+                .require(Right::EducationManagement)?
+                .user_id,
+        );
         let pb::CreateCourseRequest {
             title,
             description,
@@ -239,7 +294,10 @@ impl EducationService for EducationRpc {
             &user_ids,
             &article_ids,
         )?;
-        let created = self.store.create_course(&draft, now_millis()).await?;
+        let created = self
+            .store
+            .create_course(&draft, admin, now_millis())
+            .await?;
         reply(pb::CreateCourseResponse {
             course: Some(created.into()),
         })
@@ -249,7 +307,11 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::UpdateCourseRequest>,
     ) -> RpcResult<pb::UpdateCourseResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let admin = Author::Person(
+            Caller::of(&request)
+                .require(Right::EducationManagement)?
+                .user_id,
+        );
         let pb::UpdateCourseRequest {
             id,
             title,
@@ -265,7 +327,10 @@ impl EducationService for EducationRpc {
             &user_ids,
             &article_ids,
         )?;
-        let updated = self.store.update_course(id, &draft).await?;
+        let updated = self
+            .store
+            .update_course(id, &draft, admin, now_millis())
+            .await?;
         reply(pb::UpdateCourseResponse {
             course: Some(updated.into()),
         })
@@ -518,6 +583,116 @@ impl EducationService for EducationRpc {
         reply(pb::UpdateTestResponse {
             test: Some(convert::full_test(updated, questions)),
         })
+    }
+
+    // --- Integration ---
+
+    async fn list_training_records(
+        &self,
+        request: Request<pb::ListTrainingRecordsRequest>,
+    ) -> RpcResult<pb::ListTrainingRecordsResponse> {
+        let deadline = Deadline::of_call(request.metadata());
+        let caller = Caller::of(&request);
+        caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
+        let page = Page::parse(request.get_ref().after, request.get_ref().limit)?;
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit: deadline.remaining(),
+        };
+        let records = integration::records(&self.store, &self.staff, on_behalf, page).await?;
+        let (records, next) = convert::records(records, page.after);
+        reply(pb::ListTrainingRecordsResponse { records, next })
+    }
+
+    async fn watch_training_records(
+        &self,
+        request: Request<pb::WatchTrainingRecordsRequest>,
+    ) -> RpcResult<Self::WatchTrainingRecordsStream> {
+        let caller = Caller::of(&request);
+        let actor =
+            caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
+        let after = Page::parse(request.get_ref().after, 0)?.after;
+        let watch = Watch {
+            store: self.store.clone(),
+            staff: self.staff.clone(),
+            metadata: request.metadata().clone(),
+            expires_at: expires_at(actor),
+            shutdown: self.shutdown.clone(),
+        };
+        let mut cursor = after;
+        let stream = ReceiverStream::new(watch.start(after)).map(move |batch| {
+            let (records, next) = convert::records(batch?, cursor);
+            cursor = next;
+            Ok(pb::WatchTrainingRecordsResponse { records, next })
+        });
+        reply(Box::pin(stream) as RecordStream)
+    }
+
+    async fn list_training_compliance(
+        &self,
+        request: Request<pb::ListTrainingComplianceRequest>,
+    ) -> RpcResult<pb::ListTrainingComplianceResponse> {
+        let deadline = Deadline::of_call(request.metadata());
+        let caller = Caller::of(&request);
+        caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
+        let m = request.get_ref();
+        let page = Page::parse(m.after_course_id, m.limit)?;
+        let after = (page.after, m.after_user_id);
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit: deadline.remaining(),
+        };
+        let (items, today) = integration::compliance(
+            &self.store,
+            &self.staff,
+            on_behalf,
+            m.course_id,
+            after,
+            page.limit,
+        )
+        .await?;
+        let (next_course_id, next_user_id) = items
+            .last()
+            .map_or(after, |item| (item.row.course_id, item.row.user_id));
+        reply(pb::ListTrainingComplianceResponse {
+            items: items.into_iter().map(Into::into).collect(),
+            next_course_id,
+            next_user_id,
+            today: today.to_string(),
+        })
+    }
+
+    async fn assign_course(
+        &self,
+        request: Request<pb::AssignCourseRequest>,
+    ) -> RpcResult<pb::AssignCourseResponse> {
+        let deadline = Deadline::of_call(request.metadata());
+        let caller = Caller::of(&request);
+        let author = author(
+            caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingAssign)?,
+        );
+        let m = request.get_ref();
+        let keys = AssignmentKeys::parse(
+            &m.employee_numbers,
+            &m.department_codes,
+            &m.user_ids,
+            &m.date_deadline,
+        )?;
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit: deadline.remaining(),
+        };
+        let assignment = integration::assign_course(
+            &self.store,
+            &self.staff,
+            on_behalf,
+            m.course_id,
+            keys,
+            author,
+            now_millis(),
+        )
+        .await?;
+        reply(assignment.into())
     }
 }
 

@@ -10,6 +10,7 @@ use crate::store::Store;
 pub async fn tidy(store: &Store) -> ServiceResult<()> {
     store.key_department_titles().await?;
     store.key_logins().await?;
+    store.key_service_account_names().await?;
     let forgotten = store.purge_unused_devices(now_millis()).await?;
     if forgotten > 0 {
         tracing::info!(forgotten, "forgot devices unused for a year");

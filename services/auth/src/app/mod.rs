@@ -1,8 +1,10 @@
 //! What auth does beyond one store call: [`sessions`] (sign-in, refresh,
-//! sign-out) under the sign-in [`limits`], and at every start the
-//! [`housekeeping`] and the [`bootstrap`] admin.
+//! sign-out) under the sign-in [`limits`], other systems' [`service_tokens`]
+//! (the client-credentials grant), and at every start the [`housekeeping`]
+//! and the [`bootstrap`] admin.
 
 pub mod bootstrap;
 pub mod housekeeping;
 pub mod limits;
+pub mod service_tokens;
 pub mod sessions;

@@ -2,6 +2,7 @@
 //! construction: handlers parse requests into them, so storage never sees invalid
 //! input. Nothing here touches the database or the network.
 
+pub mod client_credentials;
 pub mod department;
 pub mod device;
 pub mod ids;
@@ -10,4 +11,5 @@ pub mod password;
 pub mod rate_limit;
 pub mod refresh;
 pub mod secret;
+pub mod service_account;
 pub mod user;

@@ -1,6 +1,7 @@
 //! Opaque secrets handed to a client once and kept only as a SHA-256 digest:
-//! refresh tokens (one per session, rotated on every use) and device tokens (a
-//! browser that has signed in as a person before).
+//! refresh tokens (one per session, rotated on every use), device tokens (a
+//! browser that has signed in as a person before) and service accounts'
+//! client secrets.
 
 use std::fmt;
 
@@ -52,6 +53,13 @@ impl SecretHash {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether this is the digest `stored`, compared in constant time: how
+    /// long the comparison takes tells nothing of where they differ.
+    pub fn matches(&self, stored: &str) -> bool {
+        use subtle::ConstantTimeEq as _;
+        self.0.len() == stored.len() && bool::from(self.0.as_bytes().ct_eq(stored.as_bytes()))
+    }
 }
 
 #[cfg(test)]
@@ -74,6 +82,14 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         assert_eq!(SecretToken::from_client(" abc ").hash(), token.hash());
+    }
+
+    #[test]
+    fn a_hash_matches_only_its_own_digest() {
+        let hash = SecretToken::from_client("abc").hash();
+        assert!(hash.matches(hash.as_str()));
+        assert!(!hash.matches(SecretToken::from_client("abd").hash().as_str()));
+        assert!(!hash.matches(""));
     }
 
     #[test]

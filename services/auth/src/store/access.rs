@@ -9,7 +9,7 @@ use sqlx::AnyConnection;
 
 use super::{Link, Store, links};
 
-/// How far back [`Store::access_changes`] looks before its cursor: a change
+/// How far back [`Store::changes_since`] looks before its cursor: a change
 /// stamped by a transaction that commits later than a reader's question, or
 /// by an auth replica whose clock runs behind, is still found next time.
 pub const ACCESS_CHANGES_LOOKBACK_MS: i64 = 60_000;
@@ -21,36 +21,46 @@ impl Store {
         subject(&mut *self.read().await?, user_id).await
     }
 
-    /// The access versions changed since the cursor `since`, and the next
-    /// cursor: this moment, taken before the query.
+    /// The access versions of persons and service accounts changed since the
+    /// cursor `since`, and the next cursor: this moment, taken before the query.
     pub async fn changes_since(&self, since: i64) -> ServiceResult<Changes> {
         let cursor = now_millis();
+        let from = lookback_from(since);
+        let persons = self
+            .access_changes(from)
+            .await?
+            .into_iter()
+            .map(|(user_id, version)| (Holder::Person(user_id), version));
+        let accounts = self
+            .service_account_access_changes(from)
+            .await?
+            .into_iter()
+            .map(|(account_id, version)| (Holder::ServiceAccount(account_id), version));
         Ok(Changes {
-            versions: self
-                .access_changes(since)
-                .await?
-                .into_iter()
-                .map(|(user_id, version)| (Holder::Person(user_id), version))
-                .collect(),
+            versions: persons.chain(accounts).collect(),
             cursor,
         })
     }
 
-    /// The persons whose access version changed at `since` or up to
-    /// [`ACCESS_CHANGES_LOOKBACK_MS`] before it (every changed person for 0),
-    /// with their versions.
-    pub async fn access_changes(&self, since: i64) -> ServiceResult<Vec<(i64, i64)>> {
-        let from = if since <= 0 {
-            i64::MIN
-        } else {
-            since - ACCESS_CHANGES_LOOKBACK_MS
-        };
+    /// The persons whose access version changed at `from` or later, with
+    /// their versions.
+    async fn access_changes(&self, from: i64) -> ServiceResult<Vec<(i64, i64)>> {
         Ok(sqlx::query_as(
             "SELECT id, access_version FROM users WHERE access_changed_at >= $1 AND access_version > 0",
         )
         .bind(from)
         .fetch_all(&self.pool)
         .await?)
+    }
+}
+
+/// Where a question with cursor `since` starts: [`ACCESS_CHANGES_LOOKBACK_MS`]
+/// before it, or at the beginning for 0.
+fn lookback_from(since: i64) -> i64 {
+    if since <= 0 {
+        i64::MIN
+    } else {
+        since - ACCESS_CHANGES_LOOKBACK_MS
     }
 }
 

@@ -1,8 +1,9 @@
 //! Auth's queries: one set for SQLite and PostgreSQL through sqlx's Any driver,
 //! one module per aggregate: [`user`] (with what sign-in reads of a login),
 //! [`department`], the [`reference`](mod@reference) lists, [`session`] (refresh-token
-//! families), known [`device`]s, the [`sign_in_attempt`]s the limits count, and
-//! [`access`] versions (whose tokens are stale).
+//! families), known [`device`]s, the [`sign_in_attempt`]s the limits count,
+//! [`access`] versions (whose tokens are stale), and other systems'
+//! [`service_account`]s.
 //!
 //! Reads run on a pooled connection; every write that touches more than one row
 //! runs in one transaction, which checks the links it writes so that an unknown
@@ -14,6 +15,7 @@ pub mod access;
 pub mod department;
 pub mod device;
 pub mod reference;
+pub mod service_account;
 pub mod session;
 pub mod sign_in_attempt;
 pub mod user;

@@ -18,6 +18,9 @@ use tonic::transport::Channel;
 use tonic::{Request, Status};
 
 pub const ADMIN_LOGIN: &str = "admin";
+/// Where the tests' portal says it is reached (its token endpoint is the
+/// audience of client assertions).
+pub const PUBLIC_URL: &str = "https://portal.hospital.example";
 pub const ADMIN_PASSWORD: &str = "admin-test-password";
 /// The bootstrap admin is the first user of a fresh database.
 pub const ADMIN_ID: i64 = 1;
@@ -47,6 +50,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         seed_demo,
         // The tests call from loopback, as the gateway of `all` does.
         trusted_proxies: TrustedProxies::loopback(),
+        public_url: PUBLIC_URL.into(),
     }
 }
 

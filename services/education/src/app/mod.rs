@@ -1,7 +1,10 @@
 //! What a call does beyond one store call: the use cases that combine several
-//! reads with education's rules, and the housekeeping run at start-up.
+//! reads with education's rules, the calls to auth, and the housekeeping run
+//! at start-up.
 
 pub mod attempts;
 pub mod compliance;
 pub mod housekeeping;
+pub mod integration;
 pub mod my_tests;
+pub mod staff;

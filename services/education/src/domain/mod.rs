@@ -7,6 +7,7 @@ pub mod attempt;
 pub mod compliance;
 pub mod course;
 pub mod date;
+pub mod integration;
 pub mod statistics;
 pub mod test;
 pub mod text;

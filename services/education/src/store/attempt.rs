@@ -20,6 +20,7 @@ use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::AnyConnection;
 
+use super::records::number_record;
 use super::{Store, TestRecord};
 use crate::domain::attempt::{
     ATTEMPT_TIME_LIMIT_MS, AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED,
@@ -139,14 +140,16 @@ impl Store {
         departments: &[i64],
         now: i64,
     ) -> ServiceResult<Completed> {
-        retry_on_collision(|| async move {
+        let completed = retry_on_collision(|| async move {
             let mut tx = self.write().await?;
             let completed =
                 complete(&mut tx, test, user_id, choice, submission, departments, now).await?;
             tx.commit().await?;
             Ok(completed)
         })
-        .await
+        .await?;
+        self.ring_record_bell();
+        Ok(completed)
     }
 }
 
@@ -322,6 +325,8 @@ async fn complete(
             .bind(attempt_id)
             .fetch_one(&mut *conn)
             .await?;
+    // Last: it holds the record sequence until the commit.
+    number_record(conn, attempt_id).await?;
     Ok(Completed {
         attempt_id,
         total_point,

@@ -4,8 +4,10 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ARTICLE_COLUMNS, ArticleRecord, check_article};
+use super::assignment::insert_assignee;
 use super::{COURSES, Store, Viewer};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
+use crate::domain::integration::Author;
 
 pub(super) const COURSE_COLUMNS: &str =
     "SELECT c.id, c.title, c.description, c.date_creation, c.date_deadline FROM courses c";
@@ -47,9 +49,11 @@ impl Store {
         .await?)
     }
 
+    /// A new course; its assignees are recorded as assigned by `author`.
     pub async fn create_course(
         &self,
         draft: &CourseDraft,
+        author: Author,
         now: i64,
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
@@ -62,12 +66,21 @@ impl Store {
         .bind(draft.deadline.to_string())
         .fetch_one(&mut *tx)
         .await?;
-        write_course_links(&mut tx, id, draft).await?;
+        write_course_links(&mut tx, id, draft, author, now).await?;
         tx.commit().await?;
         self.course(Viewer::Everything, id).await
     }
 
-    pub async fn update_course(&self, id: i64, draft: &CourseDraft) -> ServiceResult<CourseRecord> {
+    /// Replaces the course's fields, assignees and articles. An assignee who
+    /// stays keeps their row (their own deadline and who assigned them); one
+    /// added is recorded as assigned by `author`.
+    pub async fn update_course(
+        &self,
+        id: i64,
+        draft: &CourseDraft,
+        author: Author,
+        now: i64,
+    ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE courses SET title = $1, description = $2, date_deadline = $3 WHERE id = $4",
@@ -81,31 +94,41 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
         }
-        sqlx::query("DELETE FROM course_users WHERE course_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let assigned: Vec<i64> =
+            sqlx::query_scalar("SELECT user_id FROM course_users WHERE course_id = $1")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        for user_id in assigned
+            .into_iter()
+            .filter(|user_id| !draft.assignees.contains(user_id))
+        {
+            sqlx::query("DELETE FROM course_users WHERE course_id = $1 AND user_id = $2")
+                .bind(id)
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query("DELETE FROM course_articles WHERE course_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        write_course_links(&mut tx, id, draft).await?;
+        write_course_links(&mut tx, id, draft, author, now).await?;
         tx.commit().await?;
         self.course(Viewer::Everything, id).await
     }
 }
 
+/// Adds the draft's assignees not yet assigned, and its articles in order.
 async fn write_course_links(
     conn: &mut AnyConnection,
     course_id: i64,
     draft: &CourseDraft,
+    author: Author,
+    now: i64,
 ) -> ServiceResult<()> {
     for user_id in &draft.assignees {
-        sqlx::query("INSERT INTO course_users (course_id, user_id) VALUES ($1, $2)")
-            .bind(course_id)
-            .bind(*user_id)
-            .execute(&mut *conn)
-            .await?;
+        insert_assignee(conn, course_id, *user_id, None, author, now).await?;
     }
     for (position, article_id) in (0_i64..).zip(&draft.articles) {
         check_article(conn, Some(*article_id)).await?;

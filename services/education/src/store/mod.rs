@@ -12,11 +12,15 @@
 //! assigned to them (the `Assignable` shapes below), never for every row.
 
 mod article;
+mod assignment;
 mod attempt;
 mod compliance;
 mod course;
+mod records;
 mod statistics;
 mod test;
+
+use std::sync::Arc;
 
 use portal_kit::db::Backend;
 use portal_kit::{ServiceError, ServiceResult};
@@ -29,8 +33,11 @@ use crate::domain::course::MSG_COURSE_NOT_FOUND;
 use crate::domain::test::MSG_TEST_NOT_FOUND;
 
 pub use article::ArticleRecord;
+pub use assignment::{AssignOutcome, AssigneeDeadline};
 pub use attempt::{AttemptChoice, Completed, OpenAttempt, TriesUsed};
+pub use compliance::ComplianceRow;
 pub use course::CourseRecord;
+pub use records::{RecordBell, TrainingRow};
 pub use statistics::{QuestionStats, ResultRecord, ResultsPage};
 pub use test::{AnswerRecord, AssignedTestRecord, FullQuestion, QuestionRecord, TestRecord};
 
@@ -38,6 +45,8 @@ pub use test::{AnswerRecord, AssignedTestRecord, FullQuestion, QuestionRecord, T
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// Rung after each commit that records a result ([`records`]).
+    recorded: Arc<RecordBell>,
 }
 
 /// Whose view a read is for: an education manager sees everything, anyone else
@@ -134,7 +143,11 @@ impl Assignable {
 
 impl Store {
     pub fn new(pool: AnyPool, backend: Backend) -> Store {
-        Store { pool, backend }
+        Store {
+            pool,
+            backend,
+            recorded: Arc::new(RecordBell::default()),
+        }
     }
 
     async fn visible_rows<T>(&self, kind: &Assignable, viewer: Viewer) -> ServiceResult<Vec<T>>

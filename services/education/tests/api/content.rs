@@ -81,7 +81,7 @@ async fn articles_frame_only_the_portal_and_the_allowed_hosts_also_when_stored_b
             .await
             .unwrap();
         pool.close().await;
-        portal_education::routes(settings(app.database.url.clone(), &app.keys))
+        portal_education::routes(app.settings())
             .await
             .expect("a restart");
         let article = app

@@ -1,27 +1,56 @@
 //! Spawns the real education service on a random port with a fresh database and
-//! talks to it through the generated tonic client.
+//! talks to it through the generated tonic client. A real auth service runs
+//! beside it (its own database, the same token keys): education asks it for
+//! the HR system's keys.
 
 use std::future::Future;
+use std::ops::Deref;
 
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
+use portal_kit::net::TrustedProxies;
 use portal_kit::rich_text::FrameHosts;
-use portal_kit::testing::{self, ServiceHarness, TestKeys};
+use portal_kit::serve::ServiceChannel;
+use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
 pub use portal_kit::testing::{assert_status, authed, code};
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
+use tokio_util::sync::{CancellationToken, DropGuard};
 use tonic::Status;
 use tonic::transport::Channel;
+use tower::ServiceExt;
 
 pub type Client = EducationServiceClient<Channel>;
+pub type AuthClient = AuthServiceClient<Channel>;
 
 pub const ADMIN_ID: i64 = 1;
 pub const LEARNER_ID: i64 = 10;
 pub const OTHER_LEARNER_ID: i64 = 11;
 pub const LEARNER_DEPARTMENT: i64 = 4;
 
-portal_kit::test_app!(Client);
+/// The education service and the auth service beside it; derefs to education.
+pub struct TestApp {
+    // First: open watch streams end before the services stop.
+    _stop_watches: DropGuard,
+    service: ServiceHarness<Client>,
+    /// Auth, as education's tests set up its staff.
+    pub auth: AuthClient,
+    auth_channel: Channel,
+    /// Ends education's watch streams, as the server's shutdown does.
+    pub shutdown: CancellationToken,
+    /// Stops auth; its database.
+    _auth: (DropGuard, TestDatabase),
+}
+
+impl Deref for TestApp {
+    type Target = ServiceHarness<Client>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.service
+    }
+}
 
 /// Runs `scenario` once on every backend of this run, each time on a fresh service.
 pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) -> F) {
@@ -33,8 +62,13 @@ pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) 
 pub const PORTAL: &str = "https://portal.example";
 pub const FRAME_HOST: &str = "rutube.ru";
 
-/// The settings of a test service on `database_url`.
-pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
+/// The settings of a test service on `database_url`, asking auth on `auth`.
+pub fn settings(
+    database_url: String,
+    keys: &TestKeys,
+    auth: &Channel,
+    shutdown: &CancellationToken,
+) -> EducationSettings {
     EducationSettings {
         database_url: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
@@ -42,13 +76,49 @@ pub fn settings(database_url: String, keys: &TestKeys) -> EducationSettings {
         frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),
         access_versions: Default::default(),
         seed_demo: false,
+        auth: ServiceChannel::new(
+            auth.clone()
+                .map_err(|error| Status::from_error(Box::new(error))),
+        ),
+        shutdown: shutdown.clone(),
     }
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {
-    let routes =
-        |database_url, keys: &TestKeys| portal_education::routes(settings(database_url, keys));
-    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+    let keys = TestKeys::new();
+    let (auth_channel, auth_serving, auth_database) = start_auth(backend, &keys).await;
+    let shutdown = CancellationToken::new();
+    let routes = |database_url, keys: &TestKeys| {
+        portal_education::routes(settings(database_url, keys, &auth_channel, &shutdown))
+    };
+    let service =
+        ServiceHarness::start_with_keys(backend, keys, SERVICE_NAME, routes, Client::new).await;
+    TestApp {
+        _stop_watches: shutdown.clone().drop_guard(),
+        service,
+        auth: AuthClient::new(auth_channel.clone()),
+        auth_channel,
+        shutdown,
+        _auth: (auth_serving, auth_database),
+    }
+}
+
+/// The real auth service on a free port, signing and verifying with `keys`.
+async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
+    let database = TestDatabase::new(backend).await;
+    let routes = portal_auth::routes(portal_auth::AuthSettings {
+        database_url: database.url.clone().into(),
+        private_key_file: keys.private_key_file.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        admin_login: "admin".into(),
+        admin_password: Some("admin-password-1".to_owned().into()),
+        seed_demo: false,
+        trusted_proxies: TrustedProxies::loopback(),
+    })
+    .await
+    .expect("auth starts");
+    let (channel, serving) = serve(portal_auth::SERVICE_NAME, routes).await;
+    (channel, serving, database)
 }
 
 /// `n` questions, the first answer of each correct.
@@ -93,6 +163,16 @@ pub struct Assigned {
 }
 
 impl TestApp {
+    /// The settings the service was started with, to start it again.
+    pub fn settings(&self) -> EducationSettings {
+        settings(
+            self.database.url.clone(),
+            &self.keys,
+            &self.auth_channel,
+            &self.shutdown,
+        )
+    }
+
     pub fn admin_token(&self) -> String {
         self.keys.token(ADMIN_ID, &Right::ALL, &[])
     }

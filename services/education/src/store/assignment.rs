@@ -1,0 +1,139 @@
+//! Assigning a course to people one by one (AssignCourse), each with a
+//! deadline of their own and its author, without touching anyone else.
+
+use std::collections::BTreeSet;
+
+use portal_kit::{ServiceError, ServiceResult};
+use sqlx::AnyConnection;
+
+use super::Store;
+use crate::domain::course::MSG_COURSE_NOT_FOUND;
+use crate::domain::date::Day;
+use crate::domain::integration::Author;
+
+/// What an assignment did to each person, user ids ascending.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssignOutcome {
+    pub assigned: Vec<i64>,
+    pub updated: Vec<i64>,
+    pub unchanged: Vec<i64>,
+}
+
+/// An assignee of a course and their own deadline, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssigneeDeadline {
+    pub user_id: i64,
+    pub own_deadline: Option<String>,
+}
+
+impl Store {
+    /// Assigns course `course_id` to `user_ids`: a person not yet assigned is
+    /// added with `deadline` and `author`; one already assigned gets
+    /// `deadline` only if it is given and differs. One transaction; the
+    /// insert skips a row a concurrent assignment added (no error), and its
+    /// person counts as already assigned.
+    pub async fn assign_course(
+        &self,
+        course_id: i64,
+        user_ids: &BTreeSet<i64>,
+        deadline: Option<Day>,
+        author: Author,
+        now: i64,
+    ) -> ServiceResult<AssignOutcome> {
+        let mut tx = self.write().await?;
+        let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM courses WHERE id = $1")
+            .bind(course_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if exists.is_none() {
+            return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
+        }
+        let deadline = deadline.map(|day| day.to_string());
+        let mut outcome = AssignOutcome::default();
+        for &user_id in user_ids {
+            if insert_assignee(
+                &mut tx,
+                course_id,
+                user_id,
+                deadline.as_deref(),
+                author,
+                now,
+            )
+            .await?
+            {
+                outcome.assigned.push(user_id);
+                continue;
+            }
+            let changed = match &deadline {
+                Some(deadline) => sqlx::query(
+                    "UPDATE course_users SET date_deadline = $1 WHERE course_id = $2 AND user_id = $3 AND (date_deadline IS NULL OR date_deadline <> $4)",
+                )
+                .bind(deadline)
+                .bind(course_id)
+                .bind(user_id)
+                .bind(deadline)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    > 0,
+                None => false,
+            };
+            if changed {
+                outcome.updated.push(user_id);
+            } else {
+                outcome.unchanged.push(user_id);
+            }
+        }
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// The assignees of a course with their own deadlines, by user id.
+    pub async fn course_assignee_deadlines(
+        &self,
+        course_id: i64,
+    ) -> ServiceResult<Vec<AssigneeDeadline>> {
+        let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
+            "SELECT user_id, date_deadline FROM course_users WHERE course_id = $1 ORDER BY user_id",
+        )
+        .bind(course_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(user_id, own_deadline)| AssigneeDeadline {
+                user_id,
+                own_deadline,
+            })
+            .collect())
+    }
+}
+
+/// Adds `user_id` to the course's assignees unless they are one; whether it
+/// did.
+pub(super) async fn insert_assignee(
+    conn: &mut AnyConnection,
+    course_id: i64,
+    user_id: i64,
+    deadline: Option<&str>,
+    author: Author,
+    now: i64,
+) -> ServiceResult<bool> {
+    let (by_user, by_account) = match author {
+        Author::Person(id) => (Some(id), None),
+        Author::ServiceAccount(id) => (None, Some(id)),
+        Author::Demo => (None, None),
+    };
+    let inserted = sqlx::query(
+        "INSERT INTO course_users (course_id, user_id, date_deadline, assigned_by_user_id, assigned_by_service_account_id, assigned_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (course_id, user_id) DO NOTHING",
+    )
+    .bind(course_id)
+    .bind(user_id)
+    .bind(deadline)
+    .bind(by_user)
+    .bind(by_account)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(inserted.rows_affected() > 0)
+}
