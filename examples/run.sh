@@ -79,19 +79,21 @@ check() {
 }
 
 # A demo learner takes one of their tests with tries left and submits the first
-# answer of each question. Prints the time (epoch seconds) just before the submit.
+# answer of each question. Prints the time (epoch seconds) just before the submit
+# and the attempt's id.
 complete_a_test() {
-  local token tests test_id attempt answers before
+  local token tests test_id attempt attempt_id answers before
   token="$(sign_in "$1" "$1-demo-password")"
   tests="$(rest GET /api/test/get-my-tests "$token")"
   test_id="$(get "$tests" '[t["summary"]["id"] for t in d if t["summary"]["numberOfTriesLeft"] > 0][0]')" ||
     fail "$1 has no test with tries left: $tests"
   attempt="$(rest POST /api/test/start-attempt "$token" "{\"testId\":$test_id}")"
   answers="$(get "$attempt" '[{"questionId": q["id"], "answerId": q["answers"][0]["id"]} for q in d["questions"]]')"
+  attempt_id="$(get "$attempt" 'd["attemptId"]')"
   before="$("$py" -c 'import time; print(time.time())')"
   rest POST /api/test/complete-test "$token" \
-    "{\"testId\":$test_id,\"userId\":0,\"attemptId\":$(get "$attempt" 'd["attemptId"]'),\"questionWithAnswers\":$answers}" >/dev/null
-  echo "$before"
+    "{\"testId\":$test_id,\"userId\":0,\"attemptId\":$attempt_id,\"questionWithAnswers\":$answers}" >/dev/null
+  echo "$before $attempt_id"
 }
 
 # `watch_one CLIENT... ` runs `CLIENT watch` in the background from the cursor in
@@ -108,8 +110,9 @@ watch_one() {
     sleep 0.05
   done
   grep -q "watching after" "$data/watch.err" || fail "the watch stream did not open in 10 s: $(cat "$data/watch.err")"
-  local before
-  before="$(complete_a_test "$learner")"
+  local completed before attempt_id
+  completed="$(complete_a_test "$learner")"
+  read -r before attempt_id <<<"$completed"
   wait "$watcher" || fail "watch ended without a record: $(cat "$data/watch.err")"
   watcher=""
   local line
@@ -117,6 +120,7 @@ watch_one() {
   [[ -n "$line" ]] || fail "watch printed nothing"
   local delay
   delay="$(get "$line" "round(d['receivedAt'] - $before, 3)")"
+  check "the watch stream's record is the attempt just completed" "$line" "str(d['record']['attemptId']) == '$attempt_id'"
   check "the completion on the watch stream within 1 s" "$delay" 'd <= 1.0'
   step "  the watch stream delivered $learner's completion ${delay} s after the submit: $line"
 }
@@ -182,11 +186,15 @@ course_id="$(get "$(rest GET /api/course/get-all-courses "$admin")" 'd[0]["id"]'
 deadline="$(date -u -d '+30 days' +%F)"
 assigned="$("${python_client[@]}" assign --course "$course_id" --department HR-D01 --deadline "$deadline")" ||
   fail "python: assign refused"
-step "  assigned course $course_id to department HR-D01 (250 people) by $deadline: $assigned"
+check "python: the course assigned to the 250 people of HR-D01" "$assigned" 'len(d["assigned"]) == 250 and not d["notFoundDepartmentCodes"]'
+again="$("${python_client[@]}" assign --course "$course_id" --department HR-D01 --deadline "$deadline")" ||
+  fail "python: the second assign refused"
+check "python: the same assignment again changes nothing" "$again" 'not d["assigned"] and not d["updated"] and len(d["unchanged"]) == 250'
+step "  assigned course $course_id to the 250 people of department HR-D01 by $deadline; again: all 250 unchanged"
 
 "${python_client[@]}" records --after 0 >"$data/records.out" || fail "python: records refused"
 summary="$(tail -n 1 "$data/records.out")"
-check "python: the demo's training records since cursor 0" "$summary" 'd["count"] >= 3'
+check "python: the demo's training records since cursor 0 (its three results)" "$summary" 'd["count"] >= 3'
 cursor="$(get "$summary" 'str(d["next"])')"
 step "  records since 0: $summary"
 

@@ -234,50 +234,50 @@ class Portal:
     # training.assign
     def assign_course(self, course_id: int, departments: list[str], employees: list[str],
                       deadline: str) -> Any:
-        request = json_format.ParseDict(
-            {"courseId": course_id, "departmentCodes": departments,
-             "employeeNumbers": employees, "dateDeadline": deadline},
-            self.pb.education.AssignCourseRequest())
+        request = self.pb.education.AssignCourseRequest(
+            course_id=course_id, department_codes=departments,
+            employee_numbers=employees, date_deadline=deadline)
         return self.call(self.education.AssignCourse, request, write=True)
 
     # training.read
-    def records(self, after: str, limit: int) -> Iterator[tuple[Any, str]]:
-        """Every record after the cursor, page by page: (record, its cursor)."""
+    def records(self, after: int, limit: int) -> Iterator[tuple[Any, int]]:
+        """Every record after the cursor, page by page: (record, its cursor).
+        A page shorter than the limit is the last one recorded yet."""
         cursor = after
         while True:
-            request = json_format.ParseDict({"after": cursor, "limit": limit},
-                                            self.pb.education.ListTrainingRecordsRequest())
+            request = self.pb.education.ListTrainingRecordsRequest(after=cursor, limit=limit)
             page = self.call(self.education.ListTrainingRecords, request)
             for record in page.records:
-                yield record, str(record.cursor)
-            if not page.records or not str(page.next) or str(page.next) == cursor:
+                yield record, record.seq
+            cursor = page.next
+            if len(page.records) < limit:
                 return
-            cursor = str(page.next)
 
-    def watch(self, after: str, deadline: float) -> Iterator[tuple[Any, str]]:
+    def watch(self, after: int, deadline: float) -> Iterator[tuple[Any, int]]:
         """New records as they are made, from the cursor on. A broken stream (the
-        network, a restart, the token's end) is resumed from the last cursor seen,
-        so nothing is missed and nothing comes twice."""
+        network, a restart, the token's end) is resumed from the last cursor
+        received, so nothing is missed and nothing comes twice."""
         cursor = after
         failures = 0
         while time.time() < deadline:
-            request = json_format.ParseDict({"after": cursor},
-                                            self.pb.education.WatchTrainingRecordsRequest())
+            request = self.pb.education.WatchTrainingRecordsRequest(after=cursor)
             stream = self.education.WatchTrainingRecords(
                 request, metadata=self.metadata(), timeout=max(0.1, deadline - time.time()))
             try:
                 stream.initial_metadata()  # the stream is open: what comes now is new
                 log(f"watching after cursor {cursor}")
-                for record in stream:
+                for message in stream:
                     failures = 0
-                    cursor = str(record.cursor)
-                    yield record, cursor
-                failures += 1  # the server ended the stream: follow on from the cursor
+                    for record in message.records:
+                        yield record, record.seq
+                    cursor = message.next
+                failures += 1  # the server ended the stream (it shuts down): follow on
             except grpc.RpcError as error:
                 code = error.code()
                 if code == grpc.StatusCode.DEADLINE_EXCEEDED:
                     return
                 if code == grpc.StatusCode.UNAUTHENTICATED:
+                    # The token ended (the stream lives no longer than it): a fresh one.
                     self._credentials.token(renew=True)
                 elif code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED,
                                   grpc.StatusCode.CANCELLED):
@@ -376,11 +376,11 @@ def parser() -> argparse.ArgumentParser:
     sync.add_argument("--full", action="store_true", help="block HR people missing from the file")
 
     records = commands.add_parser("records", help="training records since a cursor")
-    records.add_argument("--after", default="0")
+    records.add_argument("--after", type=int, default=0)
     records.add_argument("--limit", type=int, default=500)
 
     watch = commands.add_parser("watch", help="follow new training records")
-    watch.add_argument("--after", default="0")
+    watch.add_argument("--after", type=int, default=0)
     watch.add_argument("--max", type=int, default=0, help="stop after this many records")
     watch.add_argument("--timeout", type=float, default=3600, help="stop after this many seconds")
 
