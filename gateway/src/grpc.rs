@@ -57,19 +57,19 @@ struct GrpcWeb;
 pub fn router(upstreams: &Upstreams, secure_cookies: bool) -> anyhow::Result<Router> {
     let mut router = Router::new();
     let client_streams = Arc::new(client_streams()?);
-    for upstream in upstreams.all() {
+    for (service, upstream) in upstreams.forwarded() {
         let forward = Forward {
             channel: upstream.channel.clone(),
-            service: upstream.service,
+            service,
             call_timeout: upstreams.call_timeout,
             client_streams: client_streams.clone(),
             secure_cookies,
         };
-        let service = ServiceBuilder::new()
+        let forwarding = ServiceBuilder::new()
             .map_request(mark_grpc_web::<Body>)
             .layer(GrpcWebLayer::new())
             .service(forward);
-        router = router.route_service(&format!("/{}/{{method}}", upstream.service), service);
+        router = router.route_service(&format!("/{service}/{{method}}"), forwarding);
     }
     let health = HealthServer::new(AggregateHealth {
         upstreams: upstreams.clone(),

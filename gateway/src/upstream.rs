@@ -60,10 +60,24 @@ impl Upstreams {
         [&self.auth, &self.education, &self.wiki, &self.files]
     }
 
+    /// Every gRPC service the gateway forwards, with the upstream that owns
+    /// it: each upstream's own, and auth's ServiceAccountService beside its
+    /// AuthService (one process serves both).
+    pub fn forwarded(&self) -> Vec<(&'static str, &Upstream)> {
+        let mut services: Vec<(&'static str, &Upstream)> = self
+            .all()
+            .into_iter()
+            .map(|upstream| (upstream.service, upstream))
+            .collect();
+        services.push((portal_auth::SERVICE_ACCOUNT_SERVICE_NAME, &self.auth));
+        services
+    }
+
     /// The upstream that owns a gRPC service name.
     pub fn owning(&self, service: &str) -> Option<&Upstream> {
-        self.all()
+        self.forwarded()
             .into_iter()
-            .find(|upstream| upstream.service == service)
+            .find(|(name, _)| *name == service)
+            .map(|(_, upstream)| upstream)
     }
 }

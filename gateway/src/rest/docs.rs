@@ -65,6 +65,8 @@ pub enum Input {
     Message(&'static str),
     /// `multipart/form-data`: text fields, then the file part.
     Form(&'static [FormField]),
+    /// `application/x-www-form-urlencoded` text fields (the OAuth token request).
+    UrlEncoded(&'static [FormField]),
 }
 
 /// The body is JSON read into `T`.
@@ -77,10 +79,12 @@ fn schema_of<T: ToSchema>(components: &mut Named) -> RefOr<Schema> {
     T::schema()
 }
 
-/// One field of a multipart form: text fields may be left out, the file may not.
+/// One field of a form: text fields may be left out unless required, the
+/// file may not.
 pub struct FormField {
     name: &'static str,
     kind: FieldKind,
+    required: bool,
 }
 
 enum FieldKind {
@@ -94,6 +98,7 @@ impl FormField {
         FormField {
             name,
             kind: FieldKind::Integer,
+            required: false,
         }
     }
 
@@ -101,6 +106,16 @@ impl FormField {
         FormField {
             name,
             kind: FieldKind::Text,
+            required: false,
+        }
+    }
+
+    /// A text field the request must carry.
+    pub const fn required(name: &'static str) -> Self {
+        FormField {
+            name,
+            kind: FieldKind::Text,
+            required: true,
         }
     }
 
@@ -108,6 +123,7 @@ impl FormField {
         FormField {
             name,
             kind: FieldKind::File,
+            required: true,
         }
     }
 }
@@ -183,11 +199,26 @@ pub fn openapi(endpoints: &[Endpoint]) -> OpenApi {
         .build()
 }
 
+/// What the OAuth token endpoint answers besides a token: RFC 6749's error
+/// JSON, for a malformed request (400), failed client authentication (401),
+/// too many failures (429), and the portal failing (500, 503, 504).
+const OAUTH_ERRORS: [StatusCode; 6] = [
+    StatusCode::BAD_REQUEST,
+    StatusCode::UNAUTHORIZED,
+    StatusCode::TOO_MANY_REQUESTS,
+    StatusCode::INTERNAL_SERVER_ERROR,
+    StatusCode::SERVICE_UNAVAILABLE,
+    StatusCode::GATEWAY_TIMEOUT,
+];
+
 fn operation(
     endpoint: &Endpoint,
     messages: &BTreeMap<String, &DescriptorProto>,
     components: &mut Named,
 ) -> utoipa::openapi::path::Operation {
+    if endpoint.oauth {
+        return oauth_operation(endpoint);
+    }
     let success = match endpoint.file {
         Some(media_type) => ResponseBuilder::new()
             .description(format!("The file, {media_type}"))
@@ -219,6 +250,9 @@ fn operation(
             Input::Json(schema) => Some(("application/json", schema(components))),
             Input::Message(name) => Some(("application/json", message_schema(messages, name, 0))),
             Input::Form(fields) => Some(("multipart/form-data", form_schema(fields))),
+            Input::UrlEncoded(fields) => {
+                Some(("application/x-www-form-urlencoded", form_schema(fields)))
+            }
         };
         if let Some((media_type, schema)) = body {
             operation = operation.request_body(Some(
@@ -256,6 +290,69 @@ fn operation(
                 )
         };
         operation = operation.response(status.as_str(), response.build());
+    }
+    operation.build()
+}
+
+/// The token endpoint: a form in, RFC 6749's token or error JSON out.
+fn oauth_operation(endpoint: &Endpoint) -> utoipa::openapi::path::Operation {
+    let string = || ObjectBuilder::new().schema_type(Type::String);
+    let token = ObjectBuilder::new()
+        .property("access_token", string())
+        .required("access_token")
+        .property("token_type", string().enum_values(Some(["Bearer"])))
+        .required("token_type")
+        .property(
+            "expires_in",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32))),
+        )
+        .required("expires_in")
+        .property("scope", string())
+        .required("scope");
+    let error: Schema = ObjectBuilder::new()
+        .property(
+            "error",
+            string().enum_values(Some(
+                super::oauth::OAuthError::ALL.map(super::oauth::OAuthError::as_str),
+            )),
+        )
+        .required("error")
+        .property("error_description", string())
+        .required("error_description")
+        .build()
+        .into();
+    let mut operation = OperationBuilder::new()
+        .operation_id(Some(operation_id(&endpoint.method, endpoint.path)))
+        .summary(Some(endpoint.summary))
+        .parameters(Some((endpoint.params)()))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("An access token (RFC 6749 §5.1)")
+                .content("application/json", json_content(token))
+                .build(),
+        );
+    if let Input::UrlEncoded(fields) = endpoint.input {
+        operation = operation.request_body(Some(
+            RequestBodyBuilder::new()
+                .required(Some(Required::True))
+                .content(
+                    "application/x-www-form-urlencoded",
+                    json_content(form_schema(fields)),
+                )
+                .build(),
+        ));
+    }
+    for status in OAUTH_ERRORS {
+        operation = operation.response(
+            status.as_str(),
+            ResponseBuilder::new()
+                .description("An error (RFC 6749 §5.2)")
+                .content("application/json", json_content(error.clone()))
+                .build(),
+        );
     }
     operation.build()
 }
@@ -347,7 +444,7 @@ fn form_schema(fields: &[FormField]) -> RefOr<Schema> {
                 .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary))),
         };
         form = form.property(field.name, schema);
-        if matches!(field.kind, FieldKind::File) {
+        if field.required {
             form = form.required(field.name);
         }
     }
@@ -530,6 +627,10 @@ mod tests {
     /// Statuses whose answers every operation must document.
     const STANDARD: [&str; 7] = ["400", "401", "403", "404", "409", "429", "503"];
 
+    /// The one operation that answers RFC 6749's JSON, not the envelope.
+    const OAUTH: &str = "/api/oauth/token";
+    const OAUTH_STATUSES: [&str; 4] = ["400", "401", "429", "503"];
+
     /// What keeps a tool from calling an operation of `document` or from
     /// judging its answers, one line each.
     fn problems(document: &Value) -> Vec<String> {
@@ -593,6 +694,15 @@ mod tests {
                 let success = responses["200"]["content"].as_object();
                 if success.is_none_or(|c| c.values().any(|m| m["schema"].is_null())) {
                     found.push(format!("{at}: 200 without a schema"));
+                }
+                if path == OAUTH {
+                    for status in OAUTH_STATUSES {
+                        let schema = &responses[status]["content"]["application/json"]["schema"];
+                        if resolve(schema)["properties"]["error"].is_null() {
+                            found.push(format!("{at}: {status} is not an RFC 6749 error"));
+                        }
+                    }
+                    continue;
                 }
                 let mut wanted = STANDARD.to_vec();
                 if has_body {

@@ -9,8 +9,10 @@ mod docs;
 mod education;
 mod files;
 mod forward;
+mod oauth;
 mod origin;
 mod reference;
+mod service_accounts;
 mod wiki;
 
 pub use auth::session_cookies;
@@ -78,6 +80,9 @@ pub struct Endpoint {
     /// Answered without a bearer token (sign-in, public pages, downloads);
     /// every other route refuses an anonymous call before it reads anything.
     pub public: bool,
+    /// Answers RFC 6749's JSON instead of the envelope: the OAuth token
+    /// endpoint ([`oauth`]), which standard client libraries call.
+    pub oauth: bool,
 }
 
 impl Endpoint {
@@ -97,6 +102,7 @@ impl Endpoint {
             file: None,
             also: &[],
             public: false,
+            oauth: false,
         }
     }
 
@@ -148,6 +154,14 @@ impl Endpoint {
             ..self
         }
     }
+
+    /// Answers RFC 6749's token and error JSON, not the envelope.
+    pub fn oauth(self) -> Self {
+        Endpoint {
+            oauth: true,
+            ..self
+        }
+    }
 }
 
 /// A POST whose body carries rich text (an article, an instruction): up to the
@@ -166,6 +180,8 @@ where
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
+        .chain(service_accounts::endpoints())
+        .chain(oauth::endpoints())
         .chain(education::endpoints())
         .chain(wiki::endpoints())
         .chain(reference::endpoints())
@@ -217,7 +233,8 @@ async fn signed_in(request: Request, next: axum::middleware::Next) -> Response {
     }
 }
 
-/// Marks a response that already is the envelope.
+/// Marks a response that already is the envelope, or must not become one
+/// (the OAuth token endpoint's).
 #[derive(Clone, Copy)]
 struct Enveloped;
 
