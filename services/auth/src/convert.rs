@@ -9,6 +9,7 @@ use crate::app::sessions::{IssuedTokens, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
 use crate::store::service_account::{SecretRecord, ServiceAccountRecord};
+use crate::store::staff::ResolvedStaff;
 use crate::store::user::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
@@ -172,6 +173,32 @@ impl From<ServiceToken> for pb::IssueServiceTokenResponse {
             token_type: "Bearer".into(),
             expires_in: token.expires_in,
             scope: token.scopes.to_stored(),
+        }
+    }
+}
+
+impl From<ResolvedStaff> for pb::ResolveStaffResponse {
+    fn from(resolved: ResolvedStaff) -> Self {
+        pb::ResolveStaffResponse {
+            people: resolved
+                .people
+                .into_iter()
+                .map(|person| pb::StaffKey {
+                    user_id: person.user_id,
+                    employee_number: person.employee_number,
+                    department_ids: person.department_ids,
+                    blocked: person.blocked,
+                })
+                .collect(),
+            departments: resolved
+                .departments
+                .into_iter()
+                .map(|department| pb::DepartmentKey {
+                    department_id: department.department_id,
+                    code: department.code,
+                    member_ids: department.member_ids,
+                })
+                .collect(),
         }
     }
 }

@@ -9,7 +9,9 @@
 //! EducationManagement (which assigns courses to people) read other
 //! departments' people: EquipmentEditing alone lists its own departments and is
 //! refused another's; ListUsers UserManagement; GetUser the user themself or
-//! UserManagement; every write UserManagement.
+//! UserManagement; every write UserManagement. ResolveStaff: UserManagement or
+//! EducationManagement, or a service account with staff.read, training.read
+//! or training.assign.
 //!
 //! ServiceAccountService: IssueServiceToken is public (the client's
 //! credentials are in the request); every other call UserManagement, and none
@@ -18,6 +20,7 @@
 use std::collections::HashSet;
 use std::net::IpAddr;
 
+use portal_kit::access::Scope;
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
@@ -38,6 +41,7 @@ use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
 use crate::domain::secret::SecretToken;
 use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
+use crate::domain::staff::StaffQuery;
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
 use crate::store::user::{SessionsEnded, UserUpdated};
@@ -91,6 +95,21 @@ fn client_address<T>(trusted_proxies: &TrustedProxies, request: &Request<T>) -> 
         .and_then(|value| value.to_str().ok());
     let peer = request.remote_addr()?.ip();
     Some(trusted_proxies.client(peer, forwarded))
+}
+
+/// Who may turn the HR system's keys into ids (ResolveStaff): the people
+/// who read everyone's staff (UserManagement, EducationManagement), and
+/// systems that read staff or training, or assign training.
+fn require_staff_reader(caller: &Caller) -> ServiceResult<()> {
+    const SCOPES: [Scope; 3] = [Scope::StaffRead, Scope::TrainingRead, Scope::TrainingAssign];
+    if caller.has(Right::EducationManagement) || SCOPES.into_iter().any(|s| caller.has_scope(s)) {
+        return Ok(());
+    }
+    // UserManagement, else the refusal this caller gets: unauthenticated,
+    // no rights, or a system's missing scope.
+    caller
+        .require_right_or_scope(Right::UserManagement, Scope::StaffRead)
+        .map(drop)
 }
 
 type RpcResult<T> = Result<Response<T>, Status>;
@@ -350,10 +369,12 @@ impl AuthService for AuthRpc {
 
     async fn resolve_staff(
         &self,
-        _request: Request<pb::ResolveStaffRequest>,
+        request: Request<pb::ResolveStaffRequest>,
     ) -> RpcResult<pb::ResolveStaffResponse> {
-        // Built with the staff sync (issue 21) that gives people their HR keys.
-        Err(tonic::Status::unimplemented("ResolveStaff"))
+        require_staff_reader(&Caller::of(&request))?;
+        let r = request.into_inner();
+        let query = StaffQuery::parse(&r.employee_numbers, &r.department_codes, &r.user_ids);
+        reply(self.store.resolve_staff(&query).await?.into())
     }
 
     async fn update_user(

@@ -12,4 +12,5 @@ pub mod rate_limit;
 pub mod refresh;
 pub mod secret;
 pub mod service_account;
+pub mod staff;
 pub mod user;

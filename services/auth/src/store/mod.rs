@@ -18,14 +18,15 @@ pub mod reference;
 pub mod service_account;
 pub mod session;
 pub mod sign_in_attempt;
+pub mod staff;
 pub mod user;
 
 use std::collections::HashMap;
 
 use portal_kit::ServiceResult;
 use portal_kit::db::Backend;
-use sqlx::any::Any;
-use sqlx::{AnyConnection, AnyPool, Transaction};
+use sqlx::any::{Any, AnyRow};
+use sqlx::{AnyConnection, AnyPool, Encode, FromRow, Transaction, Type};
 
 use crate::domain::ids::{IdSet, LinkTo};
 
@@ -182,4 +183,33 @@ async fn check_links(conn: &mut AnyConnection, to: LinkTo, ids: &IdSet) -> Servi
         }
     }
     Ok(())
+}
+
+/// Binds in one statement at most: far below SQLite's and PostgreSQL's limits.
+const IN_CHUNK: usize = 500;
+
+/// `($first, $first+1, …)` for `count` binds.
+fn placeholders(first: usize, count: usize) -> String {
+    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
+    format!("({})", list.join(", "))
+}
+
+/// The rows of `sql` whose `{}` is a list of `keys`, asked [`IN_CHUNK`] keys
+/// at a time (the Any driver binds no arrays).
+async fn fetch_in<K, R>(conn: &mut AnyConnection, sql: &str, keys: &[K]) -> ServiceResult<Vec<R>>
+where
+    K: for<'q> Encode<'q, Any> + Type<Any> + Clone + Send + 'static,
+    R: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+{
+    let mut rows = Vec::new();
+    for chunk in keys.chunks(IN_CHUNK) {
+        // Only numbered placeholders are put into the caller's SQL.
+        let statement = sql.replace("{}", &placeholders(1, chunk.len()));
+        let mut query = sqlx::query_as::<_, R>(sqlx::AssertSqlSafe(statement));
+        for key in chunk {
+            query = query.bind(key.clone());
+        }
+        rows.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(rows)
 }

@@ -43,6 +43,7 @@ const MATRIX: &[AccessRule] = &[
     ("GetUser/themself", SIGNED_IN),
     ("CreateUser", USER_MANAGEMENT),
     ("UpdateUser", USER_MANAGEMENT),
+    ("ResolveStaff", PEOPLE_EVERYWHERE),
 ];
 
 #[tokio::test]
@@ -333,6 +334,14 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             };
             let message = updating(fixture.other.id, draft);
             done(client.update_user(with_token(message, token)).await)
+        }
+        "ResolveStaff" => {
+            let message = pb::ResolveStaffRequest {
+                employee_numbers: vec!["0001".into()],
+                department_codes: vec!["CARD".into()],
+                user_ids: vec![fixture.other.id],
+            };
+            done(client.resolve_staff(with_token(message, token)).await)
         }
         other => panic!("the matrix names an unknown call {other}"),
     }

@@ -6,4 +6,5 @@ mod access;
 mod bootstrap;
 mod helpers;
 mod sessions;
+mod staff_sync;
 mod validation;
