@@ -5,8 +5,10 @@
 mod support;
 
 use portal_kit::Right;
+use portal_kit::access::Scope;
+use portal_kit::token::TokenIssuer;
 use serde_json::{Value, json};
-use support::{Portal, Post, data, error, get_data, post_data, post_json, start};
+use support::{Portal, Post, data, envelope, error, get_data, post_data, post_json, start};
 
 const EDITOR: i64 = 40;
 const LEARNER: i64 = 50;
@@ -543,4 +545,119 @@ async fn bad_reference_input_is_refused_with_a_russian_message() {
             "{resource}"
         );
     }
+}
+
+/// A token of another hospital system (service account `account_id`)
+/// granted `scopes`, signed with the portal's key.
+fn system_token(portal: &Portal, account_id: i64, scopes: &[Scope]) -> String {
+    let issuer = TokenIssuer::from_pem_file(&portal.data.path().join("jwt-private.pem")).unwrap();
+    portal_kit::testing::sign_service(&issuer, account_id, scopes)
+}
+
+#[tokio::test]
+async fn a_register_upserts_and_pages_units_over_rest_in_the_issues_names() {
+    let portal = start(&[]).await;
+    let tokens = tokens(&portal);
+    let (model, unit) = model_with_unit(&portal, &tokens, "ИН-1").await;
+    let writer = system_token(&portal, 7, &[Scope::EquipmentWrite]);
+    let reader = system_token(&portal, 8, &[Scope::EquipmentRead]);
+    let batch = json!({
+        "dryRun": false,
+        "units": [
+            {
+                "inventoryNumber": "ИН-1",
+                "serialNumber": "T5-1",
+                "modelId": model["id"],
+                "departmentId": OTHER_WARD,
+            },
+            {
+                "inventoryNumber": "ИН-2",
+                "serialNumber": "T5-2",
+                "modelId": model["id"],
+                "departmentId": WARD,
+                "retired": true,
+            },
+            { "inventoryNumber": "ИН-3", "serialNumber": "", "modelId": model["id"], "departmentId": WARD },
+        ],
+    });
+    let path = "/api/integration/upsert-equipment-units";
+    let done = post_data(&portal, path, &writer, batch.clone()).await;
+    assert_eq!(
+        (
+            &done["created"],
+            &done["changed"],
+            &done["unchanged"],
+            &done["dryRun"]
+        ),
+        (&json!(1), &json!(1), &json!(0), &json!(false)),
+        "{done}"
+    );
+    assert_eq!(done["units"][0]["id"], unit["id"]);
+    assert_eq!(done["units"][0]["changedFields"], json!(["departmentId"]));
+    assert_eq!(done["units"][1]["inventoryNumber"], "ИН-2");
+    let refused = &done["errors"][0];
+    assert_eq!(
+        (
+            &refused["index"],
+            &refused["field"],
+            &refused["reason"],
+            &refused["message"]
+        ),
+        (
+            &json!(2),
+            &json!("serialNumber"),
+            &json!("invalid-field"),
+            &json!("Введите серийный номер")
+        )
+    );
+    let again = post_data(&portal, path, &writer, batch).await;
+    assert_eq!(
+        (&again["created"], &again["changed"], &again["unchanged"]),
+        (&json!(0), &json!(0), &json!(2))
+    );
+
+    let first = get_data(
+        &portal,
+        "/api/integration/equipment-units?after=0&limit=1",
+        &reader,
+    )
+    .await;
+    assert_eq!(first["units"][0]["inventoryNumber"], "ИН-1");
+    assert_eq!(first["units"][0]["departmentId"], OTHER_WARD);
+    assert_eq!(
+        first["units"][0]["modelName"],
+        "Монитор пациента BeneView T5"
+    );
+    assert_eq!(first["units"][0]["changedBy"]["serviceAccountId"], 7);
+    assert_eq!(first["units"][0]["createdBy"]["userId"], EDITOR);
+    let next = first["next"].as_i64().unwrap();
+    let last = get_data(
+        &portal,
+        &format!("/api/integration/equipment-units?after={next}"),
+        &reader,
+    )
+    .await;
+    assert_eq!(last["units"][0]["inventoryNumber"], "ИН-2");
+    assert_eq!(last["units"][0]["retired"], true);
+    assert_eq!(last["units"][0]["createdBy"]["serviceAccountId"], 7);
+    assert_eq!(last["next"], 0);
+
+    // Each scope opens its own call only; a person needs EquipmentEditing.
+    let (status, _, body) = portal
+        .get("/api/integration/equipment-units", Some(&writer))
+        .await;
+    assert_eq!(
+        error(403, status, &body),
+        "Внешней системе не разрешена эта операция"
+    );
+    assert_eq!(envelope(&body)["errorCode"], "scope-missing");
+    let (status, text) = post_json(&portal, path, &reader, json!({ "units": [] })).await;
+    error(403, status, &text);
+    let (status, text) = post_json(&portal, path, &tokens.learner, json!({ "units": [] })).await;
+    error(403, status, &text);
+    let empty = post_data(&portal, path, &tokens.editor, json!({ "dryRun": true })).await;
+    assert_eq!(
+        (&empty["created"], &empty["dryRun"]),
+        (&json!(0), &json!(true))
+    );
 }

@@ -1,8 +1,9 @@
 //! The wiki host's calls (spec §7): equipment models under
 //! `/api/environment-model` and equipment units under `/api/environment`, plus
 //! the public instruction a device's QR code opens and the unit edits beyond
-//! the spec. Request bodies are the contract's messages themselves (their JSON
-//! names are the spec's).
+//! the spec, and the equipment register of other hospital systems
+//! ([`integration`]). Request bodies are the contract's messages themselves
+//! (their JSON names are the spec's).
 
 use axum::extract::State;
 use axum::routing::{get, post};
@@ -17,8 +18,10 @@ use utoipa::IntoParams;
 use super::forward::{forward, method};
 use super::{ApiResult, AppState, Body, Data, Endpoint, Query, docs, rich_text_write};
 
+mod integration;
+
 pub fn endpoints() -> Vec<Endpoint> {
-    vec![
+    let mut endpoints = vec![
         Endpoint::get(
             "/api/environment-model/get-all",
             "Модели оборудования отделений сотрудника (инженеру — все) с их единицами",
@@ -134,7 +137,9 @@ pub fn endpoints() -> Vec<Endpoint> {
                 |reply| reply,
             )),
         ),
-    ]
+    ];
+    endpoints.extend(integration::endpoints());
+    endpoints
 }
 
 /// The wiki's client, with room for instructions (their photos travel inside).

@@ -156,6 +156,9 @@ impl FilesService for FilesRpc {
     ) -> RpcResult<DownloadStream> {
         let deadline = Deadline::of_call(request.metadata());
         let caller = Caller::of(&request);
+        // Files are people's: a link or key opens a download for anyone who
+        // holds it, but not for another hospital system's token.
+        caller.refuse_service_account()?;
         let asked = request.get_ref();
         // Checked before the file is looked up: a link that is not one tells
         // nothing, not even whether the file exists.

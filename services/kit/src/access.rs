@@ -205,6 +205,16 @@ impl Caller {
         }
     }
 
+    /// For calls open to anyone (a public page, a download link): a service
+    /// account is still refused, as on every call that names none of its
+    /// scopes; people and anonymous callers pass.
+    pub fn refuse_service_account(&self) -> ServiceResult<()> {
+        match self {
+            Caller::ServiceAccount(_) => Err(scope_missing()),
+            _ => Ok(()),
+        }
+    }
+
     /// Signed in and holding `right`.
     pub fn require(&self, right: Right) -> ServiceResult<&Claims> {
         let claims = self.claims()?;
@@ -322,6 +332,10 @@ mod tests {
         assert!(system.user_id().is_err());
         assert!(!system.is_admin_type());
         assert!(system.require_self_or(5, Right::UserManagement).is_err());
+        let refused = system.refuse_service_account().unwrap_err();
+        assert_eq!(refused.reason(), Some(REASON_SCOPE_MISSING));
+        assert!(Caller::anonymous().refuse_service_account().is_ok());
+        assert!(learner().refuse_service_account().is_ok());
     }
 
     #[test]

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::any::{Any, AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Connection, Executor};
+use sqlx::{AnyPool, Connection, Executor, Transaction};
 
 use crate::{ServiceError, ServiceResult};
 
@@ -118,6 +118,19 @@ macro_rules! migrations {
             postgres: ::sqlx::migrate!("migrations/postgres"),
         }
     };
+}
+
+/// A write transaction on `pool` of `backend`. On SQLite it starts with
+/// `BEGIN IMMEDIATE`, so two writers queue on the busy timeout instead of
+/// failing to upgrade a read lock.
+pub async fn begin_write(
+    pool: &AnyPool,
+    backend: Backend,
+) -> ServiceResult<Transaction<'static, Any>> {
+    Ok(match backend {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await?,
+        Backend::Postgres => pool.begin().await?,
+    })
 }
 
 /// Whether a write was refused by a unique index: the one check that holds

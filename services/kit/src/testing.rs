@@ -133,17 +133,23 @@ impl TestKeys {
 
     /// A bearer token for service account `account_id` granted `scopes`.
     pub fn service_token(&self, account_id: i64, scopes: &[Scope]) -> String {
-        self.issuer
-            .issue_service_account(ServiceAccountSubject {
-                account_id,
-                name: format!("Система {account_id}"),
-                client_id: format!("client-{account_id}"),
-                scopes: scopes.to_vec(),
-                // Its scopes are the test's, not the database's: never stale.
-                access_version: i64::MAX,
-            })
-            .expect("token")
+        sign_service(&self.issuer, account_id, scopes)
     }
+}
+
+/// A token `issuer` signs for service account `account_id` granted `scopes`:
+/// for tests that hold a running portal's key.
+pub fn sign_service(issuer: &TokenIssuer, account_id: i64, scopes: &[Scope]) -> String {
+    issuer
+        .issue_service_account(ServiceAccountSubject {
+            account_id,
+            name: format!("Система {account_id}"),
+            client_id: format!("client-{account_id}"),
+            scopes: scopes.to_vec(),
+            // Its scopes are the test's, not the database's: never stale.
+            access_version: i64::MAX,
+        })
+        .expect("token")
 }
 
 /// A token `issuer` signs for user `user_id` holding `rights`, member of

@@ -6,11 +6,13 @@ use portal_proto::wiki::v1 as pb;
 
 use crate::app::labels::Label;
 use crate::app::maintenance::{DepartmentModel, DueUnit};
+use crate::app::register::{Outcome, Upsert};
 use crate::domain::maintenance::{Kind, Standing};
 use crate::store::journal::{JournalEntryRecord, JournalRecord};
 use crate::store::logbook::EntryRecord;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{DocumentRecord, ManufacturerRecord, NamedRecord};
+use crate::store::register::RegisterUnitRecord;
 use crate::store::unit::UnitRecord;
 
 /// A unit as it stands with its maintenance on `today`.
@@ -171,5 +173,93 @@ pub fn due_unit(due: DueUnit, today: Day) -> pb::DueUnit {
     pb::DueUnit {
         environment: Some(unit(due.unit, today)),
         environment_model_name: due.model_name,
+    }
+}
+
+fn written_by(user_id: Option<i64>, service_account_id: Option<i64>) -> pb::WrittenBy {
+    pb::WrittenBy {
+        user_id: user_id.unwrap_or(0),
+        service_account_id: service_account_id.unwrap_or(0),
+    }
+}
+
+/// A unit as a register reads it, standing as on `today`.
+pub fn equipment_unit(record: RegisterUnitRecord, today: Day) -> pb::EquipmentUnit {
+    let standing = record.standing(today);
+    pb::EquipmentUnit {
+        id: record.id,
+        inventory_number: record.inventory_number,
+        serial_number: record.serial_number,
+        model_id: record.environment_model_id,
+        model_name: record.model_name,
+        manufacturer_id: record.manufacturer_id.unwrap_or(0),
+        manufacturer_name: record.manufacturer_name.unwrap_or_default(),
+        environment_type_id: record.environment_type_id.unwrap_or(0),
+        environment_type_name: record.environment_type_name.unwrap_or_default(),
+        department_id: record.department_id,
+        retired: record.retired_at.is_some(),
+        retired_at: record.retired_at.map(timestamp_from_millis),
+        last_maintenance: record.last_maintenance.unwrap_or_default(),
+        next_maintenance_due: record.next_due.unwrap_or_default(),
+        is_maintenance_due_soon: standing == Some(Standing::DueSoon),
+        is_maintenance_overdue: standing == Some(Standing::Overdue),
+        created_at: Some(timestamp_from_millis(record.created_at)),
+        created_by: Some(written_by(
+            record.created_by_user_id,
+            record.created_by_service_account_id,
+        )),
+        changed_at: record.changed_at.map(timestamp_from_millis),
+        changed_by: Some(written_by(
+            record.changed_by_user_id,
+            record.changed_by_service_account_id,
+        )),
+    }
+}
+
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+impl From<Upsert> for pb::UpsertEquipmentUnitsResponse {
+    fn from(upsert: Upsert) -> Self {
+        pb::UpsertEquipmentUnitsResponse {
+            created: count(upsert.count(Outcome::Created)),
+            changed: count(upsert.count(Outcome::Changed)),
+            unchanged: count(upsert.count(Outcome::Unchanged)),
+            dry_run: upsert.dry_run,
+            errors: upsert
+                .errors
+                .into_iter()
+                .map(|error| pb::UpsertError {
+                    index: count(error.index),
+                    inventory_number: error.inventory_number,
+                    field: error
+                        .field
+                        .map(|field| field.json_name().to_owned())
+                        .unwrap_or_default(),
+                    message: error.message,
+                    reason: error.reason.to_owned(),
+                })
+                .collect(),
+            units: upsert
+                .units
+                .into_iter()
+                .map(|unit| pb::UpsertedUnit {
+                    index: count(unit.index),
+                    inventory_number: unit.inventory_number,
+                    id: unit.id,
+                    outcome: match unit.outcome {
+                        Outcome::Created => pb::UpsertOutcome::Created,
+                        Outcome::Changed => pb::UpsertOutcome::Changed,
+                        Outcome::Unchanged => pb::UpsertOutcome::Unchanged,
+                    } as i32,
+                    changed_fields: unit
+                        .changed
+                        .into_iter()
+                        .map(|field| field.json_name().to_owned())
+                        .collect(),
+                })
+                .collect(),
+        }
     }
 }

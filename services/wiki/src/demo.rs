@@ -20,7 +20,7 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::reference::DocumentDraft;
 use crate::domain::unit::UnitDraft;
 use crate::store::reference::NameTable;
-use crate::store::{Author, Store};
+use crate::store::{Author, Store, Writer};
 use portal_kit::day::Day;
 
 const ICU: i64 = 1;
@@ -274,7 +274,9 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
                 demo_unit.serial_number,
                 demo_unit.inventory_number,
             )?;
-            let unit = store.create_unit(model.id, &draft, now).await?;
+            let unit = store
+                .create_unit(model.id, &draft, Writer::PORTAL, now)
+                .await?;
             for demo_entry in demo_unit.logbook {
                 let next_due = demo_entry
                     .next_due_in_days

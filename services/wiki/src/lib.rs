@@ -66,7 +66,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         &settings.access_versions,
     )
     .await?;
-    let store = Store::new(database.pool);
+    let store = Store::new(database.pool, database.backend);
     let sanitizer = Sanitizer::new(&settings.public_url);
     app::housekeeping::at_start(&store, &sanitizer)
         .await
@@ -117,7 +117,7 @@ mod tests {
                     .await
                     .expect("an old document");
             }
-            let store = Store::new(database.pool);
+            let store = Store::new(database.pool, database.backend);
             store.key_reference_names().await.expect("keyed");
             let refused = store
                 .create_name(crate::store::reference::NameTable::Countries, "германия")

@@ -5,10 +5,13 @@
 //! EquipmentEditing; reads of equipment follow the caller's departments
 //! ([`Scope`]): what is not theirs is NOT_FOUND, a department not theirs
 //! PERMISSION_DENIED; reference data is for anyone signed in; the public
-//! instruction needs nothing.
+//! instruction needs nothing. Service accounts (other hospital systems) call
+//! only the register's calls and the list of models, by their scopes.
+//! Writes record who made them (a person or a service account).
 
 use std::collections::HashMap;
 
+use portal_kit::access::{Actor, Scope as Grant};
 use portal_kit::db::now_millis;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
@@ -18,19 +21,20 @@ use portal_proto::wiki::v1::wiki_service_server::WikiService;
 use tonic::{Request, Response, Status};
 
 use crate::app::qr_codes::QrCodes;
-use crate::app::{labels, maintenance};
-use crate::convert::{due_unit, model, unit};
+use crate::app::{labels, maintenance, register};
+use crate::convert::{due_unit, equipment_unit, model, unit};
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
 use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
+use crate::domain::register::{Batch, Page, RowInput};
 use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
 use crate::store::unit::{UnitFilter, UnitRecord};
-use crate::store::{Author, Store};
+use crate::store::{Author, Store, Writer};
 use portal_kit::day::Day;
 
 pub struct WikiRpc {
@@ -93,6 +97,11 @@ fn reply<T>(message: T) -> RpcResult<T> {
     Ok(Response::new(message))
 }
 
+/// A person as the writer of a unit.
+fn person(claims: &Claims) -> Writer {
+    Actor::Person(claims).into()
+}
+
 /// The caller as an author: their id and full name.
 fn author(claims: &Claims) -> Author {
     let name = [&claims.surname, &claims.name, &claims.last_name]
@@ -119,7 +128,7 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListEnvironmentModelsRequest>,
     ) -> RpcResult<pb::ListEnvironmentModelsResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
+        let scope = Scope::of_or_granted(&Caller::of(&request), Grant::EquipmentRead)?;
         let mut units: HashMap<i64, Vec<UnitRecord>> = HashMap::new();
         for u in self.store.units(&scope, UnitFilter::default()).await? {
             units.entry(u.environment_model_id).or_default().push(u);
@@ -240,6 +249,7 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::GetPublicInstructionRequest>,
     ) -> RpcResult<pb::GetPublicInstructionResponse> {
+        Caller::of(&request).refuse_service_account()?;
         let record = self
             .store
             .model(request.get_ref().environment_model_id)
@@ -274,7 +284,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::CreateEnvironmentRequest>,
     ) -> RpcResult<pb::CreateEnvironmentResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let writer = person(caller.require(Right::EquipmentEditing)?);
         let m = request.get_ref();
         let draft = UnitDraft::parse(
             m.department_deployment,
@@ -283,7 +294,7 @@ impl WikiService for WikiRpc {
         )?;
         let created = self
             .store
-            .create_unit(m.environment_model_id, &draft, now_millis())
+            .create_unit(m.environment_model_id, &draft, writer, now_millis())
             .await?;
         reply(pb::CreateEnvironmentResponse {
             environment: Some(unit(created, Day::today())),
@@ -294,14 +305,18 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::UpdateEnvironmentRequest>,
     ) -> RpcResult<pb::UpdateEnvironmentResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let writer = person(caller.require(Right::EquipmentEditing)?);
         let m = request.get_ref();
         let draft = UnitDraft::parse(
             m.department_deployment,
             &m.serial_number,
             &m.inventory_number,
         )?;
-        let updated = self.store.update_unit(m.id, &draft).await?;
+        let updated = self
+            .store
+            .update_unit(m.id, &draft, writer, now_millis())
+            .await?;
         reply(pb::UpdateEnvironmentResponse {
             environment: Some(unit(updated, Day::today())),
         })
@@ -311,9 +326,10 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::RetireEnvironmentRequest>,
     ) -> RpcResult<pb::RetireEnvironmentResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let writer = person(caller.require(Right::EquipmentEditing)?);
         self.store
-            .retire_unit(request.get_ref().id, now_millis())
+            .retire_unit(request.get_ref().id, writer, now_millis())
             .await?;
         reply(pb::RetireEnvironmentResponse {})
     }
@@ -559,6 +575,55 @@ impl WikiService for WikiRpc {
         reply(pb::CreateCommonDocumentResponse {
             common_document: Some(created.into()),
         })
+    }
+
+    // --- Equipment register ---
+
+    async fn list_equipment_units(
+        &self,
+        request: Request<pb::ListEquipmentUnitsRequest>,
+    ) -> RpcResult<pb::ListEquipmentUnitsResponse> {
+        Caller::of(&request)
+            .require_right_or_scope(Right::EquipmentEditing, Grant::EquipmentRead)?;
+        let m = request.get_ref();
+        let today = Day::today();
+        let (units, next) = self
+            .store
+            .register_page(Page::parse(m.after, m.limit))
+            .await?;
+        reply(pb::ListEquipmentUnitsResponse {
+            units: units
+                .into_iter()
+                .map(|u| equipment_unit(u, today))
+                .collect(),
+            next,
+            today: today.to_string(),
+        })
+    }
+
+    async fn upsert_equipment_units(
+        &self,
+        request: Request<pb::UpsertEquipmentUnitsRequest>,
+    ) -> RpcResult<pb::UpsertEquipmentUnitsResponse> {
+        let caller = Caller::of(&request);
+        let writer = Writer::from(
+            caller.require_right_or_scope(Right::EquipmentEditing, Grant::EquipmentWrite)?,
+        );
+        let m = request.get_ref();
+        let inputs: Vec<RowInput<'_>> = m
+            .units
+            .iter()
+            .map(|u| RowInput {
+                inventory_number: &u.inventory_number,
+                serial_number: &u.serial_number,
+                model_id: u.model_id,
+                department_id: u.department_id,
+                retired: u.retired,
+            })
+            .collect();
+        let batch = Batch::parse(&inputs)?;
+        let done = register::upsert(&self.store, &batch, writer, m.dry_run, now_millis()).await?;
+        reply(done.into())
     }
 }
 

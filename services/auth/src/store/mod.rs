@@ -46,10 +46,7 @@ impl Store {
     }
 
     async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
-        Ok(match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
-        })
+        portal_kit::db::begin_write(&self.pool, self.backend).await
     }
 }
 

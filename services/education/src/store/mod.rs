@@ -169,10 +169,7 @@ impl Store {
     }
 
     async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
-        Ok(match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => self.pool.begin().await?,
-        })
+        portal_kit::db::begin_write(&self.pool, self.backend).await
     }
 
     /// Whether anything is stored yet (demo data goes only into an empty database).

@@ -1,7 +1,9 @@
 //! Who may call what: the authorization matrix over every files RPC.
 
 use portal_kit::db::Backend;
-use portal_kit::testing::{AccessRule, access_matrix, assert_matrix_covers, caller_tokens};
+use portal_kit::testing::{
+    AccessRule, access_matrix, assert_matrix_covers, caller_tokens, scope_matrix,
+};
 use portal_proto::files::v1 as pb;
 use tonic::Code;
 
@@ -45,11 +47,17 @@ fn the_matrix_covers_every_rpc_of_the_contract() {
     assert_matrix_covers(MATRIX, "portal.files.v1", "FilesService");
 }
 
-async fn check_matrix(backend: Backend) {
-    let app = spawn_app(backend, StoreKind::Directory, false).await;
+/// What the calls of the matrix are made on.
+struct Fixture {
+    editor: String,
+    document: pb::SaveFileResponse,
+    video: pb::SaveVideoResponse,
+    video_key: String,
+    link: String,
+}
+
+async fn fixture(app: &TestApp) -> Fixture {
     let editor = app.editor_token();
-    let mut tokens = caller_tokens(&app.keys, [0, LEARNER_ID, 20, 30, EDITOR_ID], &[]);
-    tokens[1] = Some(app.learner_token());
     let document = app
         .save_document(Some(&editor), app.model, "a.pdf", &pdf(100))
         .await
@@ -71,59 +79,99 @@ async fn check_matrix(backend: Backend) {
         .expect("a download link")
         .1
         .to_owned();
+    Fixture {
+        editor,
+        document,
+        video,
+        video_key,
+        link,
+    }
+}
+
+async fn check_matrix(backend: Backend) {
+    let app = spawn_app(backend, StoreKind::Directory, false).await;
+    let mut tokens = caller_tokens(&app.keys, [0, LEARNER_ID, 20, 30, EDITOR_ID], &[]);
+    tokens[1] = Some(app.learner_token());
+    let fixture = fixture(&app).await;
     access_matrix(backend, MATRIX, async |rpc, who| {
-        let token = tokens[who].as_deref();
-        let mut client = app.client.clone();
-        match rpc {
-            "SaveFile" => code(
-                &app.save_document(token, app.model, "b.pdf", &pdf(100))
-                    .await,
-            ),
-            "GetFiles" => code(
-                &client
-                    .get_files(with_token(
-                        pb::GetFilesRequest {
-                            id_related: app.model,
-                        },
-                        token,
-                    ))
-                    .await,
-            ),
-            "DownloadFile/document" => code(&app.download(token, document.id, None).await),
-            "DownloadFile/document-link" => {
-                let request = pb::DownloadFileRequest {
-                    id: document.id,
-                    range: None,
-                    link: link.clone(),
-                    key: String::new(),
-                };
-                code(&client.download_file(with_token(request, token)).await)
-            }
-            "DownloadFile/video" => code(&app.download(token, video.id, None).await),
-            "DownloadFile/video-key" => {
-                let request = pb::DownloadFileRequest {
-                    id: video.id,
-                    key: video_key.clone(),
-                    ..Default::default()
-                };
-                code(&client.download_file(with_token(request, token)).await)
-            }
-            "DeleteFile" => {
-                let victim = app
-                    .save_document(Some(&editor), app.model, "c.pdf", &pdf(100))
-                    .await
-                    .expect("a file to delete");
-                code(
-                    &client
-                        .delete_file(with_token(pb::DeleteFileRequest { id: victim.id }, token))
-                        .await,
-                )
-            }
-            "SaveVideo" => code(&app.save_video(token, "w.mp4", &mp4(100)).await),
-            other => panic!("unknown RPC {other}"),
-        }
+        call_as(&app, &fixture, rpc, tokens[who].as_deref()).await
     })
     .await;
+}
+
+#[tokio::test]
+async fn no_rpc_serves_a_service_account_whatever_its_scopes() {
+    for backend in portal_kit::testing::backends() {
+        let app = spawn_app(backend, StoreKind::Directory, false).await;
+        let fixture = fixture(&app).await;
+        // Files are people's: no scope opens a call, not even a download by
+        // a link or key that anyone else holding it may open.
+        scope_matrix(backend, &app.keys, MATRIX, &[], async |rpc, token| {
+            call_as(&app, &fixture, rpc, Some(token)).await
+        })
+        .await;
+    }
+}
+
+/// Makes the call `rpc` with `token` and a request valid for a caller allowed
+/// to make it, and answers its code.
+async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str>) -> Code {
+    let mut client = app.client.clone();
+    let Fixture {
+        editor,
+        document,
+        video,
+        video_key,
+        link,
+    } = fixture;
+    match rpc {
+        "SaveFile" => code(
+            &app.save_document(token, app.model, "b.pdf", &pdf(100))
+                .await,
+        ),
+        "GetFiles" => code(
+            &client
+                .get_files(with_token(
+                    pb::GetFilesRequest {
+                        id_related: app.model,
+                    },
+                    token,
+                ))
+                .await,
+        ),
+        "DownloadFile/document" => code(&app.download(token, document.id, None).await),
+        "DownloadFile/document-link" => {
+            let request = pb::DownloadFileRequest {
+                id: document.id,
+                range: None,
+                link: link.clone(),
+                key: String::new(),
+            };
+            code(&client.download_file(with_token(request, token)).await)
+        }
+        "DownloadFile/video" => code(&app.download(token, video.id, None).await),
+        "DownloadFile/video-key" => {
+            let request = pb::DownloadFileRequest {
+                id: video.id,
+                key: video_key.clone(),
+                ..Default::default()
+            };
+            code(&client.download_file(with_token(request, token)).await)
+        }
+        "DeleteFile" => {
+            let victim = app
+                .save_document(Some(editor), app.model, "c.pdf", &pdf(100))
+                .await
+                .expect("a file to delete");
+            code(
+                &client
+                    .delete_file(with_token(pb::DeleteFileRequest { id: victim.id }, token))
+                    .await,
+            )
+        }
+        "SaveVideo" => code(&app.save_video(token, "w.mp4", &mp4(100)).await),
+        other => panic!("unknown RPC {other}"),
+    }
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ pub mod maintenance;
 pub mod model;
 pub mod qr;
 pub mod reference;
+pub mod register;
 pub mod scope;
 pub mod text;
 pub mod unit;

@@ -1,10 +1,12 @@
 //! Whose equipment a caller reads: an equipment editor every department's,
-//! anyone else signed in the departments of their token.
+//! anyone else signed in the departments of their token; a service account
+//! only where a call grants it a scope, then every department's.
 //!
 //! Department membership is auth's; its access token carries the caller's
 //! department ids (`departments` claim), so the wiki asks no other service. A
 //! membership change reaches the wiki with the next token (15 minutes at most).
 
+use portal_kit::access::Scope as Grant;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 
@@ -23,6 +25,16 @@ impl Scope {
         } else {
             Scope::Departments(claims.departments.clone())
         })
+    }
+
+    /// [`of`](Self::of), and a service account granted `grant` reads every
+    /// department's, as an editor does (a register keeps them all).
+    pub fn of_or_granted(caller: &Caller, grant: Grant) -> ServiceResult<Scope> {
+        if caller.has_scope(grant) {
+            Ok(Scope::Everything)
+        } else {
+            Scope::of(caller)
+        }
     }
 
     pub fn sees(&self, department_id: i64) -> bool {
@@ -44,7 +56,10 @@ impl Scope {
 
 #[cfg(test)]
 mod tests {
-    use portal_kit::token::Claims;
+    use std::sync::Arc;
+
+    use portal_kit::access::REASON_SCOPE_MISSING;
+    use portal_kit::token::{Claims, ServiceAccountClaims};
 
     use super::*;
 
@@ -64,5 +79,21 @@ mod tests {
             Scope::of(&Caller::anonymous()),
             Err(ServiceError::Unauthenticated(_))
         ));
+    }
+
+    #[test]
+    fn a_service_account_reads_everything_only_where_its_scope_is_granted() {
+        let system = |scopes: &[Grant]| {
+            Caller::ServiceAccount(Arc::new(ServiceAccountClaims::for_test(9, scopes)))
+        };
+        let reader = system(&[Grant::EquipmentRead]);
+        assert_eq!(
+            Scope::of_or_granted(&reader, Grant::EquipmentRead).unwrap(),
+            Scope::Everything
+        );
+        assert!(Scope::of(&reader).is_err(), "no other read opens to it");
+        let other = system(&[Grant::EquipmentWrite]);
+        let refused = Scope::of_or_granted(&other, Grant::EquipmentRead).unwrap_err();
+        assert_eq!(refused.reason(), Some(REASON_SCOPE_MISSING));
     }
 }

@@ -41,19 +41,59 @@ pub struct UnitDraft {
     pub inventory_number: String,
 }
 
+/// A field of a unit, as a register names it (the JSON name of the
+/// contract's `EquipmentUnitInput`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitField {
+    InventoryNumber,
+    SerialNumber,
+    Model,
+    Department,
+    Retired,
+}
+
+impl UnitField {
+    pub fn json_name(self) -> &'static str {
+        match self {
+            UnitField::InventoryNumber => "inventoryNumber",
+            UnitField::SerialNumber => "serialNumber",
+            UnitField::Model => "modelId",
+            UnitField::Department => "departmentId",
+            UnitField::Retired => "retired",
+        }
+    }
+}
+
 impl UnitDraft {
     pub fn parse(
         department_id: i64,
         serial_number: &str,
         inventory_number: &str,
     ) -> Result<UnitDraft, ServiceError> {
+        Self::parse_naming_field(department_id, serial_number, inventory_number)
+            .map_err(|(_, error)| error)
+    }
+
+    /// [`parse`](Self::parse), naming the field a refusal is about.
+    pub fn parse_naming_field(
+        department_id: i64,
+        serial_number: &str,
+        inventory_number: &str,
+    ) -> Result<UnitDraft, (UnitField, ServiceError)> {
         if department_id <= 0 {
-            return Err(ServiceError::invalid(MSG_DEPARTMENT_REQUIRED));
+            return Err((
+                UnitField::Department,
+                ServiceError::invalid(MSG_DEPARTMENT_REQUIRED),
+            ));
         }
         Ok(UnitDraft {
             department_id,
-            serial_number: SERIAL.required(serial_number)?,
-            inventory_number: INVENTORY.required(inventory_number)?,
+            serial_number: SERIAL
+                .required(serial_number)
+                .map_err(|e| (UnitField::SerialNumber, e))?,
+            inventory_number: INVENTORY
+                .required(inventory_number)
+                .map_err(|e| (UnitField::InventoryNumber, e))?,
         })
     }
 }
@@ -68,6 +108,10 @@ mod tests {
         assert_eq!(message(0, "SN1", "ИН-1"), MSG_DEPARTMENT_REQUIRED);
         assert_eq!(message(1, " ", "ИН-1"), SERIAL.required);
         assert_eq!(message(1, "SN1", ""), INVENTORY.required);
+        let field = |d, s, i| UnitDraft::parse_naming_field(d, s, i).unwrap_err().0;
+        assert_eq!(field(0, "SN1", "ИН-1"), UnitField::Department);
+        assert_eq!(field(1, "", "ИН-1"), UnitField::SerialNumber);
+        assert_eq!(field(1, "SN1", "\u{200b}"), UnitField::InventoryNumber);
         let draft = UnitDraft::parse(1, " SN1 ", " ИН-1 ").unwrap();
         assert_eq!(
             (

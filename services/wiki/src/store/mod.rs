@@ -2,7 +2,9 @@
 //! driver, one module per aggregate: [`model`], [`unit`](mod@unit), the maintenance
 //! [`logbook`], [`journal`] and the [`reference`](mod@reference) data.
 //!
-//! Every write is one statement, so none needs a transaction. The unique and
+//! Every write is one statement, so none needs a transaction, except a
+//! register's batch ([`register`]), which runs in one (`BEGIN IMMEDIATE` on
+//! SQLite) and is rolled back for a dry run. The unique and
 //! foreign-key indexes are the one check of what they guard: a taken inventory
 //! number or name becomes a Russian 409 message, an unknown linked id a 400 or
 //! 404, never a database error. Retired units (`retired_at`) are left out of
@@ -13,24 +15,55 @@ pub mod journal;
 pub mod logbook;
 pub mod model;
 pub mod reference;
+pub mod register;
 pub mod unit;
 
-use portal_kit::ServiceError;
-use portal_kit::db::{is_foreign_key_violation, is_unique_violation};
+use portal_kit::access::Actor;
+use portal_kit::db::{Backend, begin_write, is_foreign_key_violation, is_unique_violation};
+use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
-use sqlx::{Any, AnyPool};
+use sqlx::{Any, AnyPool, Transaction};
 
 use crate::domain::scope::Scope;
 
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    backend: Backend,
 }
 
 impl Store {
-    pub fn new(pool: AnyPool) -> Store {
-        Store { pool }
+    pub fn new(pool: AnyPool, backend: Backend) -> Store {
+        Store { pool, backend }
+    }
+
+    pub async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
+        begin_write(&self.pool, self.backend).await
+    }
+}
+
+/// Who writes a unit: a person or a service account, or neither for the
+/// portal itself (its demo equipment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Writer {
+    pub user_id: Option<i64>,
+    pub service_account_id: Option<i64>,
+}
+
+impl Writer {
+    pub const PORTAL: Writer = Writer {
+        user_id: None,
+        service_account_id: None,
+    };
+}
+
+impl From<Actor<'_>> for Writer {
+    fn from(actor: Actor<'_>) -> Writer {
+        Writer {
+            user_id: actor.user_id(),
+            service_account_id: actor.service_account_id(),
+        }
     }
 }
 

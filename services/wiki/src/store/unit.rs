@@ -5,7 +5,7 @@ use portal_kit::day::Day;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
-use super::{Store, bind_all, placeholders, refused};
+use super::{Store, Writer, bind_all, placeholders, refused};
 use crate::domain::maintenance::{Standing, standing};
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
 use crate::domain::scope::Scope;
@@ -37,7 +37,24 @@ pub struct UnitFilter {
     pub department_id: Option<i64>,
 }
 
-const UNIT_COLUMNS: &str = "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, (SELECT l.next_due FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1) AS next_due FROM environments e WHERE e.retired_at IS NULL";
+/// A column of unit `e`'s latest logbook entry (its maintenance standing):
+/// the last by date, then by when it was recorded.
+macro_rules! latest_entry {
+    ($column:literal) => {
+        concat!(
+            "(SELECT l.",
+            $column,
+            " FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1)"
+        )
+    };
+}
+pub(super) use latest_entry;
+
+const UNIT_COLUMNS: &str = concat!(
+    "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, ",
+    latest_entry!("next_due"),
+    " AS next_due FROM environments e WHERE e.retired_at IS NULL"
+);
 
 impl Store {
     /// The active units `scope` sees that match `filter`, by inventory number.
@@ -86,16 +103,19 @@ impl Store {
         &self,
         model_id: i64,
         draft: &UnitDraft,
+        writer: Writer,
         now: i64,
     ) -> ServiceResult<UnitRecord> {
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO environments (environment_model_id, department_id, serial_number, inventory_number, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO environments (environment_model_id, department_id, serial_number, inventory_number, created_at, created_by_user_id, created_by_service_account_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(model_id)
         .bind(draft.department_id)
         .bind(&draft.serial_number)
         .bind(&draft.inventory_number)
         .bind(now)
+        .bind(writer.user_id)
+        .bind(writer.service_account_id)
         .fetch_one(&self.pool)
         .await
         .map_err(|e| {
@@ -108,13 +128,22 @@ impl Store {
         self.visible_unit(&Scope::Everything, id).await
     }
 
-    pub async fn update_unit(&self, id: i64, draft: &UnitDraft) -> ServiceResult<UnitRecord> {
+    pub async fn update_unit(
+        &self,
+        id: i64,
+        draft: &UnitDraft,
+        writer: Writer,
+        now: i64,
+    ) -> ServiceResult<UnitRecord> {
         let updated = sqlx::query(
-            "UPDATE environments SET department_id = $1, serial_number = $2, inventory_number = $3 WHERE id = $4 AND retired_at IS NULL",
+            "UPDATE environments SET department_id = $1, serial_number = $2, inventory_number = $3, changed_at = $4, changed_by_user_id = $5, changed_by_service_account_id = $6 WHERE id = $7 AND retired_at IS NULL",
         )
         .bind(draft.department_id)
         .bind(&draft.serial_number)
         .bind(&draft.inventory_number)
+        .bind(now)
+        .bind(writer.user_id)
+        .bind(writer.service_account_id)
         .bind(id)
         .execute(&self.pool)
         .await
@@ -131,11 +160,13 @@ impl Store {
         self.visible_unit(&Scope::Everything, id).await
     }
 
-    pub async fn retire_unit(&self, id: i64, now: i64) -> ServiceResult<()> {
+    pub async fn retire_unit(&self, id: i64, writer: Writer, now: i64) -> ServiceResult<()> {
         let updated = sqlx::query(
-            "UPDATE environments SET retired_at = $1 WHERE id = $2 AND retired_at IS NULL",
+            "UPDATE environments SET retired_at = $1, changed_at = $1, changed_by_user_id = $2, changed_by_service_account_id = $3 WHERE id = $4 AND retired_at IS NULL",
         )
         .bind(now)
+        .bind(writer.user_id)
+        .bind(writer.service_account_id)
         .bind(id)
         .execute(&self.pool)
         .await?;

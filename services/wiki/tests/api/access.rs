@@ -2,7 +2,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use portal_kit::testing::{AccessRule, caller_tokens, with_token};
+use portal_kit::access::Scope;
+use portal_kit::testing::{AccessRule, ScopeRule, caller_tokens, scope_matrix, with_token};
 use portal_proto::wiki::v1 as pb;
 use tonic::Code;
 
@@ -62,9 +63,35 @@ const MATRIX: &[AccessRule] = &[
     ("CreateEnvironmentType", EQUIPMENT_EDITING),
     ("ListCommonDocuments", SIGNED_IN),
     ("CreateCommonDocument", EQUIPMENT_EDITING),
+    ("ListEquipmentUnits", EQUIPMENT_EDITING),
+    ("UpsertEquipmentUnits", EQUIPMENT_EDITING),
+];
+
+/// The rows open to service accounts, by scope; every other row refuses them.
+const SCOPES: &[ScopeRule] = &[
+    ("ListEquipmentUnits", Scope::EquipmentRead),
+    ("UpsertEquipmentUnits", Scope::EquipmentWrite),
+    // A register maps model names to the ids it writes.
+    ("ListEnvironmentModels", Scope::EquipmentRead),
 ];
 
 portal_kit::access_matrix_tests!("portal.wiki.v1", "WikiService");
+
+#[tokio::test]
+async fn service_accounts_call_only_what_their_scopes_open() {
+    on_each_backend(|app| async move {
+        let fixture = fixture(&app).await;
+        scope_matrix(
+            app.backend,
+            &app.keys,
+            MATRIX,
+            SCOPES,
+            async |rpc, token| call_as(&app, &fixture, rpc, Some(token)).await,
+        )
+        .await;
+    })
+    .await;
+}
 
 /// Equipment of one department: a model, its unit and its journal.
 struct Equipment {
@@ -110,11 +137,15 @@ fn unique(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Makes the call `rpc` as caller `who` with a request valid for a caller
-/// allowed to make it, and answers its code.
+/// Makes the call `rpc` as caller `who` of the matrix's columns.
 async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
+    call_as(app, fixture, rpc, fixture.tokens[who].as_deref()).await
+}
+
+/// Makes the call `rpc` with `token` and a request valid for a caller allowed
+/// to make it, and answers its code.
+async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str>) -> Code {
     let mut client = app.client.clone();
-    let token = fixture.tokens[who].as_deref();
     let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
     let target = if situation == "other" {
         &fixture.other
@@ -290,6 +321,23 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
                 title: unique("Приказ"),
                 description: String::new(),
                 url: "https://hospital.example/order.pdf".into(),
+            }
+        ),
+        "ListEquipmentUnits" => done!(
+            list_equipment_units,
+            pb::ListEquipmentUnitsRequest { after: 0, limit: 0 }
+        ),
+        "UpsertEquipmentUnits" => done!(
+            upsert_equipment_units,
+            pb::UpsertEquipmentUnitsRequest {
+                dry_run: false,
+                units: vec![pb::EquipmentUnitInput {
+                    inventory_number: unique("ИН"),
+                    serial_number: "SN".into(),
+                    model_id: environment_model_id,
+                    department_id,
+                    retired: None,
+                }],
             }
         ),
         other => panic!("the matrix names an unknown call {other}"),

@@ -7,3 +7,4 @@ mod content;
 mod equipment;
 mod helpers;
 mod logbook;
+mod register;

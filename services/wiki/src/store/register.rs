@@ -1,0 +1,218 @@
+//! The equipment register's queries: every unit by id with its model's names,
+//! authors and maintenance standing, and what a batch reads and writes inside
+//! the one transaction [`crate::app::register`] holds, a few hundred rows a
+//! statement.
+
+use std::collections::{HashMap, HashSet};
+
+use portal_kit::ServiceResult;
+use portal_kit::day::Day;
+use portal_kit::db::WriteError;
+use sqlx::{AnyConnection, FromRow};
+
+use super::unit::latest_entry;
+use super::{Store, Writer, bind_all, placeholders};
+use crate::domain::maintenance::{Standing, standing};
+use crate::domain::register::{Current, Page, Row};
+
+/// Values looked up in one statement (well below either backend's limit on
+/// binds).
+const READ_CHUNK: usize = 1000;
+/// Units inserted in one statement (8 binds each).
+const INSERT_CHUNK: usize = 500;
+
+/// A unit as a register reads it, retired ones too.
+#[derive(Clone, Debug, FromRow)]
+pub struct RegisterUnitRecord {
+    pub id: i64,
+    pub inventory_number: String,
+    pub serial_number: String,
+    pub environment_model_id: i64,
+    pub model_name: String,
+    pub manufacturer_id: Option<i64>,
+    pub manufacturer_name: Option<String>,
+    pub environment_type_id: Option<i64>,
+    pub environment_type_name: Option<String>,
+    pub department_id: i64,
+    pub retired_at: Option<i64>,
+    pub last_maintenance: Option<String>,
+    pub next_due: Option<String>,
+    pub created_at: i64,
+    pub created_by_user_id: Option<i64>,
+    pub created_by_service_account_id: Option<i64>,
+    pub changed_at: Option<i64>,
+    pub changed_by_user_id: Option<i64>,
+    pub changed_by_service_account_id: Option<i64>,
+}
+
+impl RegisterUnitRecord {
+    /// How the unit stands with its maintenance on `today`; a retired unit
+    /// needs none.
+    pub fn standing(&self, today: Day) -> Option<Standing> {
+        self.retired_at
+            .is_none()
+            .then(|| standing(self.next_due.as_deref().and_then(Day::stored), today))
+    }
+}
+
+const REGISTER_COLUMNS: &str = concat!(
+    "SELECT e.id, e.inventory_number, e.serial_number, e.environment_model_id, m.name AS model_name, ",
+    "m.manufacturer_id, f.name AS manufacturer_name, m.environment_type_id, t.name AS environment_type_name, ",
+    "e.department_id, e.retired_at, ",
+    latest_entry!("performed_on"),
+    " AS last_maintenance, ",
+    latest_entry!("next_due"),
+    " AS next_due, e.created_at, e.created_by_user_id, e.created_by_service_account_id, ",
+    "e.changed_at, e.changed_by_user_id, e.changed_by_service_account_id ",
+    "FROM environments e JOIN environment_models m ON m.id = e.environment_model_id ",
+    "LEFT JOIN manufacturers f ON f.id = m.manufacturer_id ",
+    "LEFT JOIN environment_types t ON t.id = m.environment_type_id"
+);
+
+/// A unit as a batch finds it by its inventory number.
+#[derive(Clone, Debug, FromRow)]
+pub struct StoredUnit {
+    pub id: i64,
+    pub environment_model_id: i64,
+    pub department_id: i64,
+    pub serial_number: String,
+    pub inventory_number: String,
+    pub retired_at: Option<i64>,
+}
+
+impl StoredUnit {
+    pub fn current(&self) -> Current<'_> {
+        Current {
+            model_id: self.environment_model_id,
+            department_id: self.department_id,
+            serial_number: &self.serial_number,
+            retired: self.retired_at.is_some(),
+        }
+    }
+}
+
+impl Store {
+    /// One page of every unit by id, and the `after` of the next page (0 on
+    /// the last).
+    pub async fn register_page(&self, page: Page) -> ServiceResult<(Vec<RegisterUnitRecord>, i64)> {
+        let mut units: Vec<RegisterUnitRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{REGISTER_COLUMNS} WHERE e.id > $1 ORDER BY e.id LIMIT $2"
+        )))
+        .bind(page.after)
+        // One more than the page: whether another page follows.
+        .bind(page.limit + 1)
+        .fetch_all(&self.pool)
+        .await?;
+        let more = units.len() as i64 > page.limit;
+        units.truncate(usize::try_from(page.limit).unwrap_or(usize::MAX));
+        let next = match units.last() {
+            Some(last) if more => last.id,
+            _ => 0,
+        };
+        Ok((units, next))
+    }
+
+    /// The units, retired too, that hold any of `numbers`, by number.
+    pub async fn units_by_inventory(
+        conn: &mut AnyConnection,
+        numbers: &[&str],
+    ) -> Result<HashMap<String, StoredUnit>, WriteError> {
+        let mut found = HashMap::with_capacity(numbers.len());
+        for chunk in numbers.chunks(READ_CHUNK) {
+            let sql = format!(
+                "SELECT id, environment_model_id, department_id, serial_number, inventory_number, retired_at FROM environments WHERE inventory_number IN {}",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query_as::<_, StoredUnit>(sqlx::AssertSqlSafe(sql));
+            for number in chunk {
+                query = query.bind(*number);
+            }
+            for unit in query.fetch_all(&mut *conn).await? {
+                found.insert(unit.inventory_number.clone(), unit);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Which of `ids` are models.
+    pub async fn existing_models(
+        conn: &mut AnyConnection,
+        ids: &[i64],
+    ) -> Result<HashSet<i64>, WriteError> {
+        let mut found = HashSet::with_capacity(ids.len());
+        for chunk in ids.chunks(READ_CHUNK) {
+            let sql = format!(
+                "SELECT id FROM environment_models WHERE id IN {}",
+                placeholders(1, chunk.len())
+            );
+            let rows: Vec<(i64,)> = bind_all(sqlx::query_as(sqlx::AssertSqlSafe(sql)), chunk)
+                .fetch_all(&mut *conn)
+                .await?;
+            found.extend(rows.into_iter().map(|(id,)| id));
+        }
+        Ok(found)
+    }
+
+    /// Adds a unit for each of `rows` (retired now if a row says so), written
+    /// by `writer`; the new ids by inventory number. A number a concurrent
+    /// writer took first is a collision: the batch runs again.
+    pub async fn insert_units(
+        conn: &mut AnyConnection,
+        rows: &[&Row],
+        writer: Writer,
+        now: i64,
+    ) -> Result<HashMap<String, i64>, WriteError> {
+        let mut ids = HashMap::with_capacity(rows.len());
+        for chunk in rows.chunks(INSERT_CHUNK) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| placeholders(i * 8 + 1, 8))
+                .collect();
+            let sql = format!(
+                "INSERT INTO environments (environment_model_id, department_id, serial_number, inventory_number, retired_at, created_at, created_by_user_id, created_by_service_account_id) VALUES {} RETURNING id, inventory_number",
+                values.join(", ")
+            );
+            let mut query = sqlx::query_as::<_, (i64, String)>(sqlx::AssertSqlSafe(sql));
+            for row in chunk {
+                query = query
+                    .bind(row.model_id)
+                    .bind(row.draft.department_id)
+                    .bind(&row.draft.serial_number)
+                    .bind(&row.draft.inventory_number)
+                    .bind(row.retired.unwrap_or(false).then_some(now))
+                    .bind(now)
+                    .bind(writer.user_id)
+                    .bind(writer.service_account_id);
+            }
+            for (id, number) in query.fetch_all(&mut *conn).await? {
+                ids.insert(number, id);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Writes `row` over unit `id`, with `retired_at` as decided, changed by
+    /// `writer` now.
+    pub async fn change_unit(
+        conn: &mut AnyConnection,
+        id: i64,
+        row: &Row,
+        retired_at: Option<i64>,
+        writer: Writer,
+        now: i64,
+    ) -> Result<(), WriteError> {
+        sqlx::query(
+            "UPDATE environments SET environment_model_id = $1, department_id = $2, serial_number = $3, retired_at = $4, changed_at = $5, changed_by_user_id = $6, changed_by_service_account_id = $7 WHERE id = $8",
+        )
+        .bind(row.model_id)
+        .bind(row.draft.department_id)
+        .bind(&row.draft.serial_number)
+        .bind(retired_at)
+        .bind(now)
+        .bind(writer.user_id)
+        .bind(writer.service_account_id)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+        Ok(())
+    }
+}
