@@ -87,6 +87,7 @@ bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
 	$(CARGO) bench --locked -p portal-gateway --bench education
 	$(CARGO) bench --locked -p portal-gateway --bench files
+	$(CARGO) bench --locked -p portal-gateway --bench training
 	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:

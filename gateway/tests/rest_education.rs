@@ -571,3 +571,127 @@ async fn null_is_none_and_a_wrong_field_is_named() {
     );
     portal.running.stop().await.unwrap();
 }
+
+/// Other systems' training routes (issue 21): a course assigned by user id
+/// with a deadline of their own, the result pulled as a record after a
+/// cursor, and the assignee's standing, in the envelope and camelCase.
+#[tokio::test]
+async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor() {
+    let portal = start(&[]).await;
+    // The bootstrap admin (user 1 in auth) is the learner here: auth knows them.
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let test = post_data(
+        &portal,
+        "/api/test/create-test-with-question-and-answers",
+        &admin,
+        test_body(1, 2, 3, 2),
+    )
+    .await;
+    let article = post_data(
+        &portal,
+        "/api/course/create-article",
+        &admin,
+        json!({
+            "title": "Пять моментов гигиены рук",
+            "description": "ВОЗ",
+            "content": "<p>Текст</p>",
+            "dateDeadLine": "2030-01-31",
+            "idTest": test["id"],
+        }),
+    )
+    .await;
+    let course = post_data(
+        &portal,
+        "/api/course/create-course-with-user-and-articles",
+        &admin,
+        json!({
+            "title": "Профилактика ИСМП",
+            "description": "Обязательный курс",
+            "dateDeadline": "2030-01-31",
+            "userIds": [],
+            "articleIds": [article["id"]],
+        }),
+    )
+    .await;
+    let assign = json!({
+        "courseId": course["id"],
+        "employeeNumbers": ["Т-404"],
+        "departmentCodes": [],
+        "userIds": [1],
+        "dateDeadline": "2029-12-31",
+    });
+    let assigned = post_data(
+        &portal,
+        "/api/integration/assign-course",
+        &admin,
+        assign.clone(),
+    )
+    .await;
+    assert_eq!(assigned["assigned"], json!([1]));
+    assert_eq!(assigned["notFoundEmployeeNumbers"], json!(["Т-404"]));
+    let again = post_data(&portal, "/api/integration/assign-course", &admin, assign).await;
+    assert_eq!(again["assigned"], json!([]));
+    assert_eq!(again["unchanged"], json!([1]));
+
+    post_data(
+        &portal,
+        "/api/test/start-attempt",
+        &admin,
+        json!({ "testId": test["id"] }),
+    )
+    .await;
+    post_data(
+        &portal,
+        "/api/test/complete-test",
+        &admin,
+        json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) }),
+    )
+    .await;
+
+    let page = get_data(
+        &portal,
+        "/api/integration/training-records?after=0&limit=10",
+        &admin,
+    )
+    .await;
+    let record = &page["records"][0];
+    assert_eq!(page["next"], record["seq"]);
+    assert_eq!(record["userId"], 1);
+    assert_eq!(record["employeeNumber"], "");
+    assert_eq!(record["courseId"], course["id"]);
+    assert_eq!(record["testTitle"], "Гигиена рук");
+    assert_eq!(
+        (record["points"].clone(), record["maxPoints"].clone()),
+        (json!(2), json!(2))
+    );
+    assert_eq!(record["passed"], true);
+    assert!(record["completedAt"].as_str().unwrap().ends_with('Z'));
+    let next = page["next"].as_i64().unwrap();
+    let rest = get_data(
+        &portal,
+        &format!("/api/integration/training-records?after={next}"),
+        &admin,
+    )
+    .await;
+    assert_eq!(rest, json!({ "records": [], "next": next }));
+
+    let standing = get_data(
+        &portal,
+        &format!(
+            "/api/integration/training-compliance?courseId={}",
+            course["id"]
+        ),
+        &admin,
+    )
+    .await;
+    let item = &standing["items"][0];
+    assert_eq!(item["dateDeadline"], "2029-12-31");
+    assert_eq!(item["ownDeadline"], true);
+    assert_eq!(item["isComplete"], true);
+
+    let learner = portal.token(LEARNER, &[]);
+    let (status, _, body) = portal
+        .get("/api/integration/training-records", Some(&learner))
+        .await;
+    error(403, status, &body);
+}

@@ -1,6 +1,7 @@
 //! The education host's calls (spec §7): courses and articles under
 //! `/api/course`, tests, attempts and results under `/api/test`, plus the
-//! statistics filters, compliance view and question analysis beyond the spec.
+//! statistics filters, compliance view and question analysis beyond the spec;
+//! other systems' training calls under `/api/integration` ([`integration`]).
 
 use crate::upstream::Balanced;
 use axum::extract::State;
@@ -17,6 +18,7 @@ use super::forward::{forward, method};
 use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, docs, rich_text_write};
 
 mod export;
+mod integration;
 
 /// The statistics page's next page, for clients that page; the body's `data`
 /// stays the list spec §7 clients expect.
@@ -337,6 +339,9 @@ pub fn endpoints() -> Vec<Endpoint> {
             )),
         ),
     ]
+    .into_iter()
+    .chain(integration::endpoints())
+    .collect()
 }
 
 /// Articles carry rich text up to its limit both ways.

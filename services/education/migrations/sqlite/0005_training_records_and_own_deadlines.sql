@@ -26,3 +26,6 @@ ALTER TABLE course_users ADD COLUMN date_deadline TEXT;
 ALTER TABLE course_users ADD COLUMN assigned_by_user_id BIGINT;
 ALTER TABLE course_users ADD COLUMN assigned_by_service_account_id BIGINT;
 ALTER TABLE course_users ADD COLUMN assigned_at BIGINT;
+
+-- A record names the course of its test: from an article to its courses.
+CREATE INDEX course_articles_by_article ON course_articles (article_id);

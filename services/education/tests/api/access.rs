@@ -1,7 +1,8 @@
 //! Who may call what: the authorization matrix over every RPC, and what a
 //! learner gets to see.
 
-use portal_kit::testing::{AccessRule, caller_tokens, with_token};
+use portal_kit::access::Scope;
+use portal_kit::testing::{AccessRule, ScopeRule, caller_tokens, scope_matrix, with_token};
 use portal_proto::education::v1 as pb;
 use tonic::Code;
 
@@ -57,7 +58,36 @@ const MATRIX: &[AccessRule] = &[
     ("GetQuestionAnalysis", EDUCATION_MANAGEMENT),
     ("CreateTest", EDUCATION_MANAGEMENT),
     ("UpdateTest", EDUCATION_MANAGEMENT),
+    ("ListTrainingRecords", EDUCATION_MANAGEMENT),
+    ("WatchTrainingRecords", EDUCATION_MANAGEMENT),
+    ("ListTrainingCompliance", EDUCATION_MANAGEMENT),
+    ("AssignCourse", EDUCATION_MANAGEMENT),
 ];
+
+/// The rows other systems may call, and the scope that opens each; every
+/// other row refuses every service account.
+const SCOPES: &[ScopeRule] = &[
+    ("ListTrainingRecords", Scope::TrainingRead),
+    ("WatchTrainingRecords", Scope::TrainingRead),
+    ("ListTrainingCompliance", Scope::TrainingRead),
+    ("AssignCourse", Scope::TrainingAssign),
+];
+
+#[tokio::test]
+async fn service_accounts_call_only_what_their_scopes_open() {
+    on_each_backend(|app| async move {
+        let fixture = fixture(&app).await;
+        scope_matrix(
+            app.backend,
+            &app.keys,
+            MATRIX,
+            SCOPES,
+            async |rpc, token| call_as(&app, &fixture, rpc, Some(token), LEARNER_ID).await,
+        )
+        .await;
+    })
+    .await;
+}
 
 portal_kit::access_matrix_tests!("portal.education.v1", "EducationService");
 
@@ -101,11 +131,22 @@ async fn fixture(app: &TestApp) -> Fixture {
     }
 }
 
-/// Makes the call `rpc` as caller `who` with a request valid for a caller
-/// allowed to make it, and answers its code.
+/// Makes the call `rpc` as caller `who` of the matrix.
 async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
+    call_as(app, fixture, rpc, fixture.tokens[who].as_deref(), IDS[who]).await
+}
+
+/// Makes the call `rpc` with `token` (user `caller_id`'s, where a call is
+/// about "themself") with a request valid for a caller allowed to make it,
+/// and answers its code.
+async fn call_as(
+    app: &TestApp,
+    fixture: &Fixture,
+    rpc: &str,
+    token: Option<&str>,
+    caller_id: i64,
+) -> Code {
     let mut client = app.client.clone();
-    let token = fixture.tokens[who].as_deref();
     let (name, situation) = rpc.split_once('/').unwrap_or((rpc, ""));
     let target = if situation == "unassigned" {
         &fixture.unassigned
@@ -115,7 +156,7 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
     let user_id = if situation == "another user" {
         OTHER_USER
     } else {
-        IDS[who]
+        caller_id
     };
     let (course_id, article_id, test_id) = (target.course.id, target.article.id, target.test.id);
     macro_rules! done {
@@ -238,6 +279,27 @@ async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
                 }
             )
         }
+        "ListTrainingRecords" => done!(
+            list_training_records,
+            pb::ListTrainingRecordsRequest { after: 0, limit: 0 }
+        ),
+        "WatchTrainingRecords" => done!(
+            watch_training_records,
+            pb::WatchTrainingRecordsRequest { after: 0 }
+        ),
+        "ListTrainingCompliance" => done!(
+            list_training_compliance,
+            pb::ListTrainingComplianceRequest::default()
+        ),
+        "AssignCourse" => done!(
+            assign_course,
+            pb::AssignCourseRequest {
+                course_id,
+                user_ids: vec![LEARNER_ID],
+                date_deadline: "2030-06-30".into(),
+                ..Default::default()
+            }
+        ),
         other => panic!("the matrix names an unknown call {other}"),
     }
 }

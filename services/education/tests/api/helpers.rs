@@ -14,6 +14,7 @@ use portal_kit::rich_text::FrameHosts;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
 pub use portal_kit::testing::{assert_status, authed, code};
+use portal_proto::auth::v1 as auth_pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
@@ -171,6 +172,108 @@ impl TestApp {
             &self.auth_channel,
             &self.shutdown,
         )
+    }
+
+    /// A second education service on the same database, as another replica
+    /// would be; it stops when the guard is dropped.
+    pub async fn replica(&self) -> (Client, DropGuard) {
+        let routes = portal_education::routes(self.settings())
+            .await
+            .expect("a second replica starts");
+        let (channel, serving) = serve(SERVICE_NAME, routes).await;
+        (Client::new(channel), serving)
+    }
+
+    /// People as the HR system keeps them, made in the real auth: for each
+    /// (employee number, department code) a user in that department, whose
+    /// auth ids come back in the same order. Users and departments are made
+    /// through auth's calls; their HR keys are written into auth's columns.
+    pub async fn hr_staff(&self, people: &[(&str, &str)]) -> Vec<i64> {
+        let admin = self.admin_token();
+        let auth_db = sqlx::AnyPool::connect(&self._auth.1.url)
+            .await
+            .expect("connect to auth's database");
+        let mut departments = std::collections::HashMap::new();
+        let mut ids = Vec::new();
+        for (employee_number, code) in people {
+            if !departments.contains_key(code) {
+                let department = self
+                    .auth
+                    .clone()
+                    .create_department(authed(
+                        auth_pb::CreateDepartmentRequest {
+                            title: format!("Отделение {code}"),
+                            user_ids: vec![],
+                        },
+                        &admin,
+                    ))
+                    .await
+                    .expect("create a department")
+                    .into_inner()
+                    .department
+                    .expect("the department")
+                    .id;
+                sqlx::query("UPDATE departments SET code = $1 WHERE id = $2")
+                    .bind(*code)
+                    .bind(department)
+                    .execute(&auth_db)
+                    .await
+                    .expect("the department's HR code");
+                departments.insert(code, department);
+            }
+            let digits: String = employee_number
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
+            let user = self
+                .auth
+                .clone()
+                .create_user(authed(
+                    auth_pb::CreateUserRequest {
+                        user: Some(auth_pb::UserDraft {
+                            name: "Анна".into(),
+                            surname: format!("Сотрудник {digits}"),
+                            login: format!("hr{digits}"),
+                            password: "password-123".into(),
+                            department_ids: vec![departments[code]],
+                            ..Default::default()
+                        }),
+                    },
+                    &admin,
+                ))
+                .await
+                .expect("create a user")
+                .into_inner()
+                .user
+                .expect("the user")
+                .id;
+            sqlx::query("UPDATE users SET employee_number = $1 WHERE id = $2")
+                .bind(*employee_number)
+                .bind(user)
+                .execute(&auth_db)
+                .await
+                .expect("the user's employee number");
+            ids.push(user);
+        }
+        auth_db.close().await;
+        ids
+    }
+
+    /// Who assigned the course to the user: (person, service account).
+    pub async fn assigned_by(&self, course_id: i64, user_id: i64) -> (Option<i64>, Option<i64>) {
+        let pool = sqlx::AnyPool::connect(&self.database.url)
+            .await
+            .expect("connect to the test database");
+        let author = sqlx::query_as(
+            "SELECT assigned_by_user_id, assigned_by_service_account_id FROM course_users WHERE course_id = $1 AND user_id = $2",
+        )
+        .bind(course_id)
+        .bind(user_id)
+        .fetch_one(&pool)
+        .await
+        .expect("the assignment");
+        pool.close().await;
+        author
     }
 
     pub fn admin_token(&self) -> String {

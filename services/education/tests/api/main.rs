@@ -6,4 +6,5 @@ mod access;
 mod attempts;
 mod content;
 mod helpers;
+mod integration;
 mod statistics;
