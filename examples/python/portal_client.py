@@ -117,7 +117,8 @@ class ClientCredentials:
         self._client_id = client_id
         self._client_secret = client_secret
         self._in_body = credentials_in_body
-        self._session = OAuth2Session(client=BackendApplicationClient(client_id=client_id), scope=scope)
+        self._scope = scope
+        self._session = OAuth2Session(client=BackendApplicationClient(client_id=client_id))
         self._token: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
@@ -132,6 +133,7 @@ class ClientCredentials:
                     client_id=self._client_id,
                     client_secret=self._client_secret,
                     include_client_id=True if self._in_body else None,
+                    scope=self._scope,  # None: every scope the account is granted
                     timeout=10,
                 )
             assert self._token is not None
@@ -306,7 +308,7 @@ def as_json(message: Any) -> dict[str, Any]:
 
 def cmd_token(portal: Portal, credentials: ClientCredentials, args: argparse.Namespace) -> int:
     token = credentials.token()
-    emit({"tokenType": token["token_type"], "scope": token.get("scope"),
+    emit({"tokenType": token["token_type"], "scope": " ".join(token.get("scope", [])),
           "expiresIn": token["expires_in"]})
     return 0
 
@@ -320,10 +322,14 @@ def cmd_sync_staff(portal: Portal, credentials: ClientCredentials, args: argpars
         batch["full"] = True
     started = time.monotonic()
     reply = portal.sync_staff(batch)
-    result = as_json(reply)
-    result["people"] = len(batch.get("people", []))
-    result["seconds"] = round(time.monotonic() - started, 3)
+    seconds = round(time.monotonic() - started, 3)
+    # The counts; the per-row lists (every person created or changed) only counted.
+    result = {key: value for key, value in as_json(reply).items()
+              if key not in ("people", "departments", "positions")}
+    result.update(sent=len(batch.get("people", [])), seconds=seconds)
     emit(result)
+    if reply.errors:
+        log(f"{len(reply.errors)} rows refused (the rest applied): see `errors`")
     return 0
 
 
