@@ -206,7 +206,8 @@ class Portal:
 
     def call(self, rpc: Callable, request: Any, write: bool = False, timeout: float = 120) -> Any:
         """One unary call: a write carries one idempotency key over all its tries;
-        RESOURCE_EXHAUSTED waits the delay the portal names, UNAVAILABLE a moment;
+        RESOURCE_EXHAUSTED waits the delay the portal names, UNAVAILABLE and a
+        first try still running (IDEMPOTENCY_KEY_IN_PROGRESS) a moment;
         UNAUTHENTICATED renews the token once (it may have been revoked early)."""
         key = str(uuid.uuid4()) if write else None
         renewed = False
@@ -219,7 +220,9 @@ class Portal:
                     delay = retry_delay(error)
                     log(f"rate limited; retrying in {delay:.1f} s")
                     time.sleep(delay)
-                elif code == grpc.StatusCode.UNAVAILABLE and attempt < MAX_TRIES:
+                elif attempt < MAX_TRIES and (
+                        code == grpc.StatusCode.UNAVAILABLE
+                        or refusal(error).reason == "IDEMPOTENCY_KEY_IN_PROGRESS"):
                     time.sleep(0.5 * attempt)
                 elif code == grpc.StatusCode.UNAUTHENTICATED and not renewed:
                     self._credentials.token(renew=True)
