@@ -203,11 +203,29 @@ since="$("${python_client[@]}" records --after "$cursor" | tail -n 1)"
 check "python: records since the cursor hold the one new completion" "$since" 'd["count"] == 1'
 step "  records since $cursor: $since"
 
+# Disabling stops new tokens at once and the tokens already issued within about a
+# second (each service learns the account's new access version every second).
+issued="$(curl -sS -u "$PORTAL_CLIENT_ID:$PORTAL_CLIENT_SECRET" -d grant_type=client_credentials "$url/api/oauth/token")"
+issued="$(get "$issued" 'd["access_token"]')" || fail "no token before disabling"
+[[ "$(curl -sS -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $issued" "$url/api/integration/training-records?limit=1")" == 200 ]] ||
+  fail "the token issued before disabling did not work before it"
 rest POST /api/service-account/disable "$admin" "{\"id\":$account_id}" >/dev/null
+disabled_at="$("$py" -c 'import time; print(time.time())')"
+# at once: the very next token request
 refused="$(curl -sS -w '\n%{http_code}' -u "$PORTAL_CLIENT_ID:$PORTAL_CLIENT_SECRET" \
   -d grant_type=client_credentials "$url/api/oauth/token")"
 [[ "${refused##*$'\n'}" == 401 ]] || fail "the token endpoint answered a disabled account: $refused"
 check "the disabled account's token refusal" "${refused%$'\n'*}" 'd["error"] == "invalid_client"'
+# within about a second: the token it already has
+for _ in $(seq 60); do
+  answer="$(curl -sS -w '\n%{http_code}' -H "Authorization: Bearer $issued" "$url/api/integration/training-records?limit=1")"
+  [[ "${answer##*$'\n'}" == 401 ]] && break
+  sleep 0.1
+done
+[[ "${answer##*$'\n'}" == 401 ]] || fail "the disabled account's earlier token still works after 6 s: $answer"
+after="$(get "$disabled_at" "round(__import__('time').time() - d, 2)")"
+check "the disabled account's earlier token refused within 2 s" "$after" 'd <= 2.0'
+step "  its token issued before was refused ${after} s after disabling: ${answer%$'\n'*}"
 if "${python_client[@]}" token 2>"$data/token.err"; then
   fail "python: a disabled account got a token"
 fi
