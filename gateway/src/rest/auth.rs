@@ -224,7 +224,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> AuthServiceClient<Balanced> {
+pub(super) fn client(state: &AppState) -> AuthServiceClient<Balanced> {
     AuthServiceClient::new(state.upstreams.auth.channel.clone())
 }
 

@@ -9,6 +9,7 @@ mod docs;
 mod education;
 mod files;
 mod forward;
+mod integration;
 mod oauth;
 mod origin;
 mod reference;
@@ -186,6 +187,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(wiki::endpoints())
         .chain(reference::endpoints())
         .chain(files::endpoints())
+        .chain(integration::endpoints())
         .collect()
 }
 

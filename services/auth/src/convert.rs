@@ -9,7 +9,7 @@ use crate::app::sessions::{IssuedTokens, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
 use crate::store::service_account::{SecretRecord, ServiceAccountRecord};
-use crate::store::staff::ResolvedStaff;
+use crate::store::staff::{ReferenceChange, ReferenceCounts, ResolvedStaff, SyncOutcome};
 use crate::store::user::{Me, UserRecord};
 
 impl From<SignedIn> for pb::LoginResponse {
@@ -199,6 +199,68 @@ impl From<ResolvedStaff> for pb::ResolveStaffResponse {
                     member_ids: department.member_ids,
                 })
                 .collect(),
+        }
+    }
+}
+
+/// Counts and indexes are bounded by the batch's limits, far below `i32::MAX`.
+fn count(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+impl From<ReferenceCounts> for pb::ReferenceCounts {
+    fn from(counts: ReferenceCounts) -> Self {
+        pb::ReferenceCounts {
+            created: count(counts.created),
+            changed: count(counts.changed),
+            unchanged: count(counts.unchanged),
+        }
+    }
+}
+
+impl From<ReferenceChange> for pb::ReferenceSync {
+    fn from(change: ReferenceChange) -> Self {
+        pb::ReferenceSync {
+            code: change.code,
+            action: change.action.as_str().to_owned(),
+            changed: change.changed.into_iter().map(str::to_owned).collect(),
+            id: change.id,
+        }
+    }
+}
+
+impl From<SyncOutcome> for pb::SyncStaffResponse {
+    fn from(outcome: SyncOutcome) -> Self {
+        pb::SyncStaffResponse {
+            created: count(outcome.created),
+            changed: count(outcome.changed),
+            blocked: count(outcome.blocked),
+            unchanged: count(outcome.unchanged),
+            errors: outcome
+                .errors
+                .into_iter()
+                .map(|error| pb::StaffSyncError {
+                    section: error.section.as_str().to_owned(),
+                    index: error.index.map_or(-1, count),
+                    key: error.key,
+                    message: error.message,
+                })
+                .collect(),
+            people: outcome
+                .people
+                .into_iter()
+                .map(|change| pb::PersonSync {
+                    employee_number: change.employee_number,
+                    action: change.action.as_str().to_owned(),
+                    changed: change.changed.into_iter().map(str::to_owned).collect(),
+                    user_id: change.user_id,
+                })
+                .collect(),
+            department_counts: Some(outcome.department_counts.into()),
+            departments: outcome.departments.into_iter().map(Into::into).collect(),
+            position_counts: Some(outcome.position_counts.into()),
+            positions: outcome.positions.into_iter().map(Into::into).collect(),
+            dry_run: outcome.dry_run,
         }
     }
 }

@@ -11,7 +11,8 @@
 //! refused another's; ListUsers UserManagement; GetUser the user themself or
 //! UserManagement; every write UserManagement. ResolveStaff: UserManagement or
 //! EducationManagement, or a service account with staff.read, training.read
-//! or training.assign.
+//! or training.assign; SyncStaff and SyncStaffStream UserManagement or a
+//! service account with staff.write.
 //!
 //! ServiceAccountService: IssueServiceToken is public (the client's
 //! credentials are in the request); every other call UserManagement, and none
@@ -20,7 +21,7 @@
 use std::collections::HashSet;
 use std::net::IpAddr;
 
-use portal_kit::access::Scope;
+use portal_kit::access::{Actor, Scope};
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
@@ -30,7 +31,7 @@ use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountService;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response, Status, Streaming};
 
 use crate::app::service_tokens::{ServiceTokens, TokenRequest};
 use crate::app::sessions::{Sessions, SignInForm};
@@ -41,7 +42,7 @@ use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
 use crate::domain::secret::SecretToken;
 use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
-use crate::domain::staff::StaffQuery;
+use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
 use crate::store::user::{SessionsEnded, UserUpdated};
@@ -71,6 +72,31 @@ impl AuthRpc {
             trusted_proxies,
             versions,
         }
+    }
+
+    /// Applies a parsed staff batch for `actor`; the author is logged (the
+    /// users table keeps no author), and the tokens the sync made stale stop
+    /// here at once.
+    async fn sync_staff_batch(
+        &self,
+        actor: Actor<'_>,
+        batch: &StaffBatch,
+    ) -> RpcResult<pb::SyncStaffResponse> {
+        let outcome = self.store.sync_staff(batch, now_millis()).await?;
+        self.versions.raise(outcome.raised.iter().copied());
+        tracing::info!(
+            by = actor.user_id(),
+            by_service_account = actor.service_account_id(),
+            dry_run = outcome.dry_run,
+            full = batch.full,
+            created = outcome.created,
+            changed = outcome.changed,
+            blocked = outcome.blocked,
+            unchanged = outcome.unchanged,
+            refused = outcome.errors.len(),
+            "staff synced"
+        );
+        reply(outcome.into())
     }
 
     /// Whose department members `caller` may read: everyone's (`None`) for
@@ -375,6 +401,32 @@ impl AuthService for AuthRpc {
         let r = request.into_inner();
         let query = StaffQuery::parse(&r.employee_numbers, &r.department_codes, &r.user_ids);
         reply(self.store.resolve_staff(&query).await?.into())
+    }
+
+    async fn sync_staff(
+        &self,
+        request: Request<pb::SyncStaffRequest>,
+    ) -> RpcResult<pb::SyncStaffResponse> {
+        let caller = Caller::of(&request);
+        let actor = caller.require_right_or_scope(Right::UserManagement, Scope::StaffWrite)?;
+        let batch = StaffBatch::parse(request.get_ref())?;
+        self.sync_staff_batch(actor, &batch).await
+    }
+
+    async fn sync_staff_stream(
+        &self,
+        request: Request<Streaming<pb::SyncStaffRequest>>,
+    ) -> RpcResult<pb::SyncStaffResponse> {
+        // Checked before a chunk is read: a refused caller sends nothing in vain.
+        let caller = Caller::of(&request);
+        let actor = caller.require_right_or_scope(Right::UserManagement, Scope::StaffWrite)?;
+        let mut chunks = request.into_inner();
+        let mut whole = None;
+        while let Some(chunk) = chunks.message().await? {
+            add_chunk(&mut whole, chunk)?;
+        }
+        let batch = StaffBatch::parse(&whole.unwrap_or_default())?;
+        self.sync_staff_batch(actor, &batch).await
     }
 
     async fn update_user(

@@ -79,6 +79,16 @@ impl PasswordHash {
         PasswordHash(phc)
     }
 
+    /// No password: what a person synced from HR has until an administrator
+    /// sets one. No password matches it.
+    pub fn none() -> PasswordHash {
+        PasswordHash(String::new())
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -133,14 +143,16 @@ impl Passwords {
         Ok(PasswordHash(phc))
     }
 
-    /// Whether `password` matches `stored`; with no stored hash (unknown login) a
-    /// dummy is checked instead and the answer is always no.
+    /// Whether `password` matches `stored`; with no stored hash (unknown login,
+    /// or a person without a password yet) a dummy is checked instead, so
+    /// the answer costs the same, and it is always no.
     pub async fn verify(
         &self,
         password: &str,
         stored: Option<&PasswordHash>,
         queue: Queue,
     ) -> Result<bool, ServiceError> {
+        let stored = stored.filter(|hash| !hash.is_none());
         let known = stored.is_some();
         let hash = stored.unwrap_or(&self.dummy).0.clone();
         let password = password.to_owned();
@@ -321,6 +333,16 @@ mod tests {
         assert!(a.expose().chars().all(|c| c.is_ascii_alphanumeric()));
         assert_ne!(a.expose(), b.expose());
         assert!(Password::parse(a.expose()).is_ok());
+    }
+
+    #[tokio::test]
+    async fn no_password_matches_a_person_without_one() {
+        let passwords = Passwords::new().await.unwrap();
+        for typed in ["", "anything at all"] {
+            let none = PasswordHash::none();
+            let matches = passwords.verify(typed, Some(&none), Queue::Priority);
+            assert!(!matches.await.unwrap());
+        }
     }
 
     #[tokio::test]

@@ -112,6 +112,32 @@ impl Link {
         }
     }
 
+    /// The start of a multi-row insert of (owner, target) pairs.
+    fn insert_into(self) -> &'static str {
+        match self {
+            Link::UserDepartments => "INSERT INTO department_users (user_id, department_id)",
+            Link::UserPositions => "INSERT INTO user_positions (user_id, position_id)",
+            Link::UserRights => "INSERT INTO user_rights (user_id, right_id)",
+            Link::DepartmentUsers => "INSERT INTO department_users (department_id, user_id)",
+        }
+    }
+
+    /// Deletes one (owner, target) pair.
+    fn delete_one(self) -> &'static str {
+        match self {
+            Link::UserDepartments => {
+                "DELETE FROM department_users WHERE user_id = $1 AND department_id = $2"
+            }
+            Link::UserPositions => {
+                "DELETE FROM user_positions WHERE user_id = $1 AND position_id = $2"
+            }
+            Link::UserRights => "DELETE FROM user_rights WHERE user_id = $1 AND right_id = $2",
+            Link::DepartmentUsers => {
+                "DELETE FROM department_users WHERE department_id = $1 AND user_id = $2"
+            }
+        }
+    }
+
     fn delete_of_owner(self) -> &'static str {
         match self {
             Link::UserDepartments => "DELETE FROM department_users WHERE user_id = $1",

@@ -293,15 +293,7 @@ impl Store {
         now: i64,
     ) -> ServiceResult<UserUpdated> {
         let mut tx = self.write().await?;
-        if self.backend == Backend::Postgres {
-            // Updates queue here, so two admins taking the right from each other
-            // cannot both see the other still holding it (SQLite's BEGIN
-            // IMMEDIATE serialises writers already).
-            sqlx::query("SELECT id FROM rights WHERE name = $1 FOR UPDATE")
-                .bind(Right::UserManagement.as_str())
-                .fetch_optional(&mut *tx)
-                .await?;
-        }
+        self.lock_user_managers(&mut tx).await?;
         let before = subject(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
@@ -378,6 +370,19 @@ impl Store {
             ended,
             access_version,
         })
+    }
+
+    /// Makes writes that may block or take UserManagement queue here, so two
+    /// of them cannot both see the other leaving a holder (SQLite's BEGIN
+    /// IMMEDIATE serialises writers already).
+    pub(super) async fn lock_user_managers(&self, tx: &mut AnyConnection) -> sqlx::Result<()> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM rights WHERE name = $1 FOR UPDATE")
+                .bind(Right::UserManagement.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Gives every login the key of [`LoginKey::of`] where it holds another: rows

@@ -1,8 +1,10 @@
 //! Who may call what: the authorization matrix, and what callers get to see.
 
 use portal_kit::Right;
+use portal_kit::access::Scope;
 use portal_kit::testing::{
-    AccessRule, access_matrix, assert_matrix_covers, caller_tokens, with_token,
+    AccessRule, ScopeRule, access_matrix, assert_matrix_covers, caller_tokens, scope_matrix,
+    with_token,
 };
 use portal_proto::auth::v1 as pb;
 use tonic::{Code, Status};
@@ -44,7 +46,46 @@ const MATRIX: &[AccessRule] = &[
     ("CreateUser", USER_MANAGEMENT),
     ("UpdateUser", USER_MANAGEMENT),
     ("ResolveStaff", PEOPLE_EVERYWHERE),
+    ("SyncStaff", USER_MANAGEMENT),
+    ("SyncStaffStream", USER_MANAGEMENT),
 ];
+
+/// The rows of MATRIX open to service accounts, by scope. Staff reading
+/// stays with ResolveStaff (ids, employee numbers, departments, blocked):
+/// staff.read deliberately opens no list of users, departments or positions,
+/// which carry logins, e-mails and names a system has no need of. Every
+/// other row is refused to every system.
+const SCOPES: &[ScopeRule] = &[
+    ("ResolveStaff", Scope::StaffRead),
+    ("ResolveStaff", Scope::TrainingRead),
+    ("ResolveStaff", Scope::TrainingAssign),
+    ("SyncStaff", Scope::StaffWrite),
+    ("SyncStaffStream", Scope::StaffWrite),
+];
+
+/// Public calls take no token at all, so a system's token neither opens nor
+/// closes them: every other row is in the scope matrix.
+fn rows_needing_a_caller() -> Vec<AccessRule> {
+    MATRIX
+        .iter()
+        .filter(|(_, codes)| *codes != PUBLIC)
+        .copied()
+        .collect()
+}
+
+#[tokio::test]
+async fn every_call_is_open_to_systems_only_by_its_scopes() {
+    on_each_backend(false, |app| async move {
+        let mut fixture = fixture(&app).await;
+        let me = fixture.ids[1];
+        let rows = rows_needing_a_caller();
+        scope_matrix(app.backend, &app.keys, &rows, SCOPES, async |rpc, token| {
+            call_as(&app, &mut fixture, rpc, me, Some(token)).await
+        })
+        .await;
+    })
+    .await;
+}
 
 #[tokio::test]
 async fn every_call_enforces_its_access_rule() {
@@ -175,13 +216,24 @@ async fn fixture(app: &TestApp) -> Fixture {
     }
 }
 
-/// Makes the call `rpc` as caller `who` with a request valid for a caller
-/// allowed to make it, and answers its code.
+/// Makes the call `rpc` as caller `who` of the access matrix.
 async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Code {
-    let mut client = app.client.clone();
     // A copy: the call may renew the fixture's refresh token.
     let token = fixture.tokens[who].clone();
-    let token = token.as_deref();
+    call_as(app, fixture, rpc, fixture.ids[who], token.as_deref()).await
+}
+
+/// Makes the call `rpc` with `token` (`me`: the user a call about the caller
+/// themself names) with a request valid for a caller allowed to make it,
+/// and answers its code.
+async fn call_as(
+    app: &TestApp,
+    fixture: &mut Fixture,
+    rpc: &str,
+    me: i64,
+    token: Option<&str>,
+) -> Code {
+    let mut client = app.client.clone();
     fn done<T>(result: Result<tonic::Response<T>, Status>) -> Code {
         code(&result)
     }
@@ -310,12 +362,7 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
         ),
         "GetUser/themself" => done(
             client
-                .get_user(with_token(
-                    pb::GetUserRequest {
-                        user_id: fixture.ids[who],
-                    },
-                    token,
-                ))
+                .get_user(with_token(pb::GetUserRequest { user_id: me }, token))
                 .await,
         ),
         "CreateUser" => {
@@ -343,7 +390,30 @@ async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Co
             };
             done(client.resolve_staff(with_token(message, token)).await)
         }
+        "SyncStaff" => done(client.sync_staff(with_token(staff_batch(), token)).await),
+        "SyncStaffStream" => {
+            let chunks = futures_util::stream::iter([staff_batch()]);
+            done(client.sync_staff_stream(with_token(chunks, token)).await)
+        }
         other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+/// A batch any allowed caller may send again and again (idempotent).
+fn staff_batch() -> pb::SyncStaffRequest {
+    pb::SyncStaffRequest {
+        departments: vec![pb::StaffDepartment {
+            code: "CARD".into(),
+            title: "Кардиологическое отделение".into(),
+        }],
+        people: vec![pb::StaffPerson {
+            employee_number: "0001".into(),
+            surname: "Кузнецова".into(),
+            name: "Мария".into(),
+            department_codes: vec!["CARD".into()],
+            ..Default::default()
+        }],
+        ..Default::default()
     }
 }
 

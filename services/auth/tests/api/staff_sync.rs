@@ -1,4 +1,7 @@
-//! Staff by the HR system's keys: ResolveStaff.
+//! Staff by the HR system's keys: SyncStaff (and its stream) keeping staff in
+//! step with HR, and ResolveStaff turning the keys into ids.
+
+use std::time::Instant;
 
 use portal_kit::access::Scope;
 use portal_proto::auth::v1 as pb;
@@ -134,6 +137,570 @@ async fn resolve_staff_turns_hr_keys_into_ids_and_back() {
             code(&ask(&["0001"], &[], &[], equipment).await),
             Code::PermissionDenied
         );
+    })
+    .await;
+}
+
+fn department(code: &str, title: &str) -> pb::StaffDepartment {
+    pb::StaffDepartment {
+        code: code.into(),
+        title: title.into(),
+    }
+}
+
+fn position(code: &str, title: &str) -> pb::StaffPosition {
+    pb::StaffPosition {
+        code: code.into(),
+        title: title.into(),
+    }
+}
+
+fn person(number: &str, surname: &str, name: &str, departments: &[&str]) -> pb::StaffPerson {
+    pb::StaffPerson {
+        employee_number: number.into(),
+        surname: surname.into(),
+        name: name.into(),
+        last_name: "Петровна".into(),
+        department_codes: departments.iter().map(|c| c.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+/// The hospital HR sends in the tests: two departments, a seeded position
+/// it names and a new one, three people (two of one name).
+fn hospital() -> pb::SyncStaffRequest {
+    pb::SyncStaffRequest {
+        departments: vec![
+            department("CARD", "Кардиологическое отделение"),
+            department("SURG", "Хирургическое отделение"),
+        ],
+        positions: vec![
+            position("NURSE", "Медицинская сестра палатная"),
+            position("PARA", "Фельдшер"),
+        ],
+        people: vec![
+            pb::StaffPerson {
+                login: "smirnova".into(),
+                email: "smirnova@hospital.example".into(),
+                position_codes: vec!["NURSE".into()],
+                ..person("0001", "Смирнова", "Ольга", &["CARD"])
+            },
+            person("0002", "Иванова", "Анна", &["CARD", "SURG"]),
+            pb::StaffPerson {
+                position_codes: vec!["PARA".into()],
+                ..person("0003", "Иванова", "Алла", &["SURG"])
+            },
+        ],
+        ..Default::default()
+    }
+}
+
+/// A system granted staff.write.
+fn hr_system(app: &TestApp) -> String {
+    app.keys.service_token(501, &[Scope::StaffWrite])
+}
+
+async fn sync(app: &TestApp, request: pb::SyncStaffRequest) -> pb::SyncStaffResponse {
+    app.client
+        .clone()
+        .sync_staff(authed(request, &hr_system(app)))
+        .await
+        .expect("sync staff")
+        .into_inner()
+}
+
+fn dry(request: &pb::SyncStaffRequest) -> pb::SyncStaffRequest {
+    pb::SyncStaffRequest {
+        dry_run: true,
+        ..request.clone()
+    }
+}
+
+/// (employee number, action, changed fields) of each person in an answer.
+fn diff(response: &pb::SyncStaffResponse) -> Vec<(String, String, Vec<String>)> {
+    response
+        .people
+        .iter()
+        .map(|p| {
+            (
+                p.employee_number.clone(),
+                p.action.clone(),
+                p.changed.clone(),
+            )
+        })
+        .collect()
+}
+
+fn counts(response: &pb::SyncStaffResponse) -> [i32; 4] {
+    [
+        response.created,
+        response.changed,
+        response.blocked,
+        response.unchanged,
+    ]
+}
+
+/// Every user by login.
+async fn users(app: &TestApp) -> Vec<pb::User> {
+    app.client
+        .clone()
+        .list_users(authed(pb::ListUsersRequest {}, &app.admin_token()))
+        .await
+        .unwrap()
+        .into_inner()
+        .users
+}
+
+async fn user_by_login(app: &TestApp, login: &str) -> pb::User {
+    users(app)
+        .await
+        .into_iter()
+        .find(|u| u.login == login)
+        .unwrap_or_else(|| panic!("no user {login}"))
+}
+
+async fn resolve(app: &TestApp, numbers: &[&str]) -> Vec<pb::StaffKey> {
+    let message = pb::ResolveStaffRequest {
+        employee_numbers: numbers.iter().map(|n| n.to_string()).collect(),
+        ..Default::default()
+    };
+    app.client
+        .clone()
+        .resolve_staff(authed(message, &app.admin_token()))
+        .await
+        .unwrap()
+        .into_inner()
+        .people
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[tokio::test]
+async fn a_batch_creates_staff_and_the_same_batch_again_changes_nothing() {
+    on_each_backend(false, |app| async move {
+        let first = sync(&app, hospital()).await;
+        assert_eq!(counts(&first), [3, 0, 0, 0]);
+        assert!(first.errors.is_empty(), "{:?}", first.errors);
+        let created = |n: &str| (n.to_owned(), "created".to_owned(), Vec::new());
+        assert_eq!(
+            diff(&first),
+            [created("0001"), created("0002"), created("0003")]
+        );
+        assert!(first.people.iter().all(|p| p.user_id > 0));
+        let reference_counts = |c: &Option<pb::ReferenceCounts>| {
+            let c = c.unwrap();
+            [c.created, c.changed, c.unchanged]
+        };
+        assert_eq!(reference_counts(&first.department_counts), [2, 0, 0]);
+        // The seeded position HR names is adopted, not made twice.
+        assert_eq!(reference_counts(&first.position_counts), [1, 1, 0]);
+        let nurse = first.positions.iter().find(|p| p.code == "NURSE").unwrap();
+        assert_eq!(
+            (nurse.action.as_str(), nurse.changed.clone()),
+            ("changed", strings(&["code"]))
+        );
+
+        // Logins: the one sent, and made from the names (a number for the second).
+        let smirnova = user_by_login(&app, "smirnova").await;
+        assert_eq!(
+            (smirnova.surname.as_str(), smirnova.email.as_str()),
+            ("Смирнова", "smirnova@hospital.example")
+        );
+        assert_eq!(smirnova.position_ids, [nurse.id]);
+        let anna = user_by_login(&app, "ivanova.ap").await;
+        let alla = user_by_login(&app, "ivanova.ap2").await;
+        assert_eq!(anna.department_ids.len(), 2);
+        assert_eq!(alla.department_ids.len(), 1);
+        assert_ne!(alla.status_id, 0, "a new person works");
+
+        // No password yet: none signs them in, until an administrator sets one.
+        assert_status(
+            app.login("ivanova.ap", "anything-at-all").await,
+            Code::Unauthenticated,
+            "Неверный логин или пароль",
+        );
+        let with_password = pb::UserDraft {
+            password: "a-password-now".into(),
+            ..TestApp::unchanged(&anna)
+        };
+        app.update_user(anna.id, with_password).await.unwrap();
+        app.login("ivanova.ap", "a-password-now").await.unwrap();
+
+        let second = sync(&app, hospital()).await;
+        assert_eq!(counts(&second), [0, 0, 0, 3]);
+        assert!(second.people.is_empty() && second.errors.is_empty());
+        assert_eq!(reference_counts(&second.department_counts), [0, 0, 2]);
+        assert_eq!(reference_counts(&second.position_counts), [0, 0, 2]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_dry_run_answers_the_diff_and_writes_nothing() {
+    on_each_backend(false, |app| async move {
+        sync(&app, hospital()).await;
+        let before = users(&app).await;
+        let mut next = hospital();
+        next.people[0].surname = "Смирнова-Петрова".into();
+        next.people[1].department_codes = strings(&["CARD"]);
+        next.people[2].dismissed = true;
+        next.people
+            .push(person("0004", "Кузнецов", "Иван", &["ICU"]));
+        next.people.push(person("0005", "Кузнецов", "Пётр", &[]));
+        next.departments.push(department("ICU", "Реанимация"));
+
+        let planned = sync(&app, dry(&next)).await;
+        assert!(planned.dry_run);
+        assert_eq!(counts(&planned), [2, 2, 1, 0]);
+        assert_eq!(
+            diff(&planned),
+            [
+                ("0001".into(), "changed".into(), strings(&["surname"])),
+                (
+                    "0002".into(),
+                    "changed".into(),
+                    strings(&["department_codes"])
+                ),
+                ("0003".into(), "blocked".into(), strings(&["dismissed"])),
+                ("0004".into(), "created".into(), vec![]),
+                ("0005".into(), "created".into(), vec![]),
+            ]
+        );
+        let created_ids: Vec<i64> = planned
+            .people
+            .iter()
+            .filter(|p| p.action == "created")
+            .map(|p| p.user_id)
+            .collect();
+        assert_eq!(created_ids, [0, 0]);
+        let icu = &planned.departments[0];
+        assert_eq!(
+            (icu.code.as_str(), icu.action.as_str(), icu.id),
+            ("ICU", "created", 0)
+        );
+
+        // Nothing written: the same people, the same answer again.
+        let after: Vec<(i64, String, Vec<i64>, i64)> = users(&app)
+            .await
+            .into_iter()
+            .map(|u| (u.id, u.surname, u.department_ids, u.status_id))
+            .collect();
+        let before: Vec<(i64, String, Vec<i64>, i64)> = before
+            .into_iter()
+            .map(|u| (u.id, u.surname, u.department_ids, u.status_id))
+            .collect();
+        assert_eq!(after, before);
+        assert!(resolve(&app, &["0004"]).await.is_empty());
+        assert_eq!(diff(&sync(&app, dry(&next)).await), diff(&planned));
+
+        // The real run does what the dry run said.
+        let done = sync(&app, next).await;
+        assert_eq!(diff(&done), diff(&planned));
+        assert_eq!(counts(&done), counts(&planned));
+        assert!(done.people.iter().all(|p| p.user_id > 0));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_dismissed_person_is_blocked_never_deleted_and_may_come_back() {
+    on_each_backend(false, |app| async move {
+        let first = sync(&app, hospital()).await;
+        let smirnova = first.people[0].user_id;
+        let with_password = pb::UserDraft {
+            password: "smirnova-password".into(),
+            ..TestApp::unchanged(&user_by_login(&app, "smirnova").await)
+        };
+        app.update_user(smirnova, with_password).await.unwrap();
+        let session = app.session_of("smirnova", "smirnova-password").await;
+
+        let mut next = hospital();
+        next.people[0].dismissed = true;
+        let blocked = sync(&app, next.clone()).await;
+        assert_eq!(counts(&blocked), [0, 0, 1, 2]);
+        assert_eq!(
+            diff(&blocked),
+            [("0001".into(), "blocked".into(), strings(&["dismissed"]))]
+        );
+        // Kept with everything they had, but out: sessions ended, sign-in refused.
+        let kept = user_by_login(&app, "smirnova").await;
+        assert_eq!(kept.id, smirnova);
+        assert_eq!(kept.department_ids.len(), 1);
+        assert!(resolve(&app, &["0001"]).await[0].blocked);
+        assert_eq!(code(&app.refresh(&session).await), Code::Unauthenticated);
+        assert_eq!(
+            code(&app.login("smirnova", "smirnova-password").await),
+            Code::Unauthenticated
+        );
+        let pool = app.database().await;
+        let version: i64 = sqlx::query_scalar("SELECT access_version FROM users WHERE id = $1")
+            .bind(smirnova)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert!(version > 0, "their tokens are stale");
+        assert_eq!(counts(&sync(&app, next).await), [0, 0, 0, 3]);
+
+        // Taken back by HR: working again.
+        let back = sync(&app, hospital()).await;
+        assert_eq!(
+            diff(&back),
+            [("0001".into(), "changed".into(), strings(&["dismissed"]))]
+        );
+        assert!(!resolve(&app, &["0001"]).await[0].blocked);
+        app.login("smirnova", "smirnova-password").await.unwrap();
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_full_sync_blocks_whoever_hr_no_longer_sends() {
+    on_each_backend(false, |app| async move {
+        sync(&app, hospital()).await;
+        let manual = app
+            .staff(&unique_login("manual"), "manual-password", &[], &[])
+            .await;
+        let before = users(&app).await;
+        let mut next = hospital();
+        next.full = true;
+        next.people.remove(2);
+        // A mistyped row still names its person: they are not blocked.
+        next.people[1].email = "broken".into();
+        let done = sync(&app, next).await;
+        assert_eq!(counts(&done), [0, 0, 1, 1]);
+        assert_eq!(
+            diff(&done),
+            [("0003".into(), "blocked".into(), strings(&["dismissed"]))]
+        );
+        assert_eq!(done.errors.len(), 1);
+        assert_eq!(
+            done.errors[0].message,
+            "Некорректный адрес электронной почты"
+        );
+        let blocked: Vec<bool> = resolve(&app, &["0001", "0002", "0003"])
+            .await
+            .iter()
+            .map(|p| p.blocked)
+            .collect();
+        assert_eq!(blocked, [false, false, true]);
+        // People HR does not keep (the bootstrap admin, one made by hand) stay.
+        let status =
+            |users: &[pb::User], id: i64| users.iter().find(|u| u.id == id).unwrap().status_id;
+        let after = users(&app).await;
+        for id in [ADMIN_ID, manual.id] {
+            assert_eq!(status(&after, id), status(&before, id));
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_full_sync_never_blocks_the_last_user_manager() {
+    on_each_backend(false, |app| async move {
+        let first = sync(&app, hospital()).await;
+        let manager = first.people[1].user_id;
+        let dismissed = app.status_id("Уволен").await;
+        let draft = pb::UserDraft {
+            right_ids: vec![RIGHT_USER_MANAGEMENT],
+            ..TestApp::unchanged(&user_by_login(&app, "ivanova.ap").await)
+        };
+        app.update_user(manager, draft).await.unwrap();
+        let admin = users(&app).await.into_iter().find(|u| u.id == ADMIN_ID).unwrap();
+        app.update_user(ADMIN_ID, pb::UserDraft { status_id: dismissed, name: "Админ".into(), surname: "Админов".into(), ..TestApp::unchanged(&admin) })
+            .await
+            .unwrap();
+
+        let mut next = hospital();
+        next.full = true;
+        next.people.truncate(1);
+        let done = sync(&app, next).await;
+        assert_eq!(diff(&done), [("0003".into(), "blocked".into(), strings(&["dismissed"]))]);
+        assert_eq!(done.errors.len(), 1, "{:?}", done.errors);
+        let refused = &done.errors[0];
+        assert_eq!((refused.section.as_str(), refused.index, refused.key.as_str()), ("people", -1, "0002"));
+        assert_eq!(refused.message, "Нельзя отнять право управления пользователями у последнего, кто им обладает, или заблокировать его");
+        assert!(!resolve(&app, &["0002"]).await[0].blocked);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn bad_rows_are_reported_in_russian_and_the_rest_applied() {
+    on_each_backend(false, |app| async move {
+        let by_hand = app.staff("byhand", "byhand-password", &[], &[]).await;
+        sync(
+            &app,
+            pb::SyncStaffRequest {
+                people: vec![pb::StaffPerson {
+                    login: "taken".into(),
+                    ..person("0009", "Занятая", "Анна", &[])
+                }],
+                ..Default::default()
+            },
+        )
+        .await;
+        app.create_department("Хирургическое отделение", &[]).await;
+        let mut batch = hospital();
+        // SURG's title is a department HR does not keep yet: adopted.
+        batch
+            .departments
+            .push(department("CARD2", "кардиологическое  отделение"));
+        batch.people[0].department_codes.push("NOPE".into());
+        batch.people[1].login = "Taken".into();
+        batch.people.push(person("0002", "Дубль", "Номер", &[]));
+        batch.people.push(pb::StaffPerson {
+            name: String::new(),
+            ..person("0004", "Безымянная", "", &[])
+        });
+        batch
+            .people
+            .push(person("0005", "Петров", "Пётр", &["SURG"]));
+        // A person made by hand, without a number: HR's row of their login
+        // adopts them.
+        batch.people.push(pb::StaffPerson {
+            login: "ByHand".into(),
+            ..person("0006", "Ручная", "Вера", &[])
+        });
+        let done = sync(&app, batch).await;
+        let errors: Vec<(String, i32, String, String)> = done
+            .errors
+            .iter()
+            .map(|e| (e.section.clone(), e.index, e.key.clone(), e.message.clone()))
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                (
+                    "departments".into(),
+                    2,
+                    "CARD2".into(),
+                    "Отделение с таким названием уже существует".into()
+                ),
+                (
+                    "people".into(),
+                    0,
+                    "0001".into(),
+                    "Отделение с кодом «NOPE» не найдено".into()
+                ),
+                (
+                    "people".into(),
+                    1,
+                    "0002".into(),
+                    "Пользователь с таким логином уже существует".into()
+                ),
+                (
+                    "people".into(),
+                    3,
+                    "0002".into(),
+                    "Табельный номер «0002» встречается в пакете дважды".into()
+                ),
+                ("people".into(), 4, "0004".into(), "Введите имя".into()),
+            ]
+        );
+        assert_eq!(counts(&done), [2, 1, 0, 0]);
+        let adopted = done
+            .people
+            .iter()
+            .find(|p| p.employee_number == "0006")
+            .unwrap();
+        assert_eq!(adopted.user_id, by_hand.id);
+        assert_eq!(
+            adopted.changed,
+            strings(&[
+                "employee_number",
+                "surname",
+                "name",
+                "last_name",
+                "email",
+                "login"
+            ])
+        );
+        let surgery = done.departments.iter().find(|d| d.code == "SURG").unwrap();
+        assert_eq!(
+            (surgery.action.as_str(), surgery.changed.clone()),
+            ("changed", strings(&["code"]))
+        );
+        let petrov = user_by_login(&app, "petrov.pp").await;
+        assert_eq!(petrov.department_ids, [surgery.id]);
+        assert_eq!(resolve(&app, &["0009"]).await.len(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_stream_of_chunks_is_one_batch() {
+    on_each_backend(false, |app| async move {
+        let whole = hospital();
+        let mut chunks = vec![pb::SyncStaffRequest {
+            departments: whole.departments.clone(),
+            positions: whole.positions.clone(),
+            ..Default::default()
+        }];
+        chunks.extend(whole.people.iter().map(|p| pb::SyncStaffRequest {
+            people: vec![p.clone()],
+            ..Default::default()
+        }));
+        let stream = futures_util::stream::iter(chunks.clone());
+        let done = app
+            .client
+            .clone()
+            .sync_staff_stream(authed(stream, &hr_system(&app)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(counts(&done), [3, 0, 0, 0]);
+        assert_eq!(counts(&sync(&app, whole).await), [0, 0, 0, 3]);
+
+        // The flags are the first chunk's.
+        chunks[1].dry_run = true;
+        let refused = app
+            .client
+            .clone()
+            .sync_staff_stream(authed(futures_util::stream::iter(chunks), &hr_system(&app)))
+            .await;
+        assert_eq!(code(&refused), Code::InvalidArgument);
+    })
+    .await;
+}
+
+/// 5,000 people in one call: created, then all unchanged. The time is printed
+/// for the record (`--nocapture`), never asserted: `make bench` measures.
+#[tokio::test]
+async fn five_thousand_people_in_one_call() {
+    on_each_backend(false, |app| async move {
+        let mut batch = pb::SyncStaffRequest {
+            departments: (0..50)
+                .map(|d| department(&format!("D{d}"), &format!("Отделение №{d}")))
+                .collect(),
+            ..Default::default()
+        };
+        batch.people = (0..5000)
+            .map(|n| pb::StaffPerson {
+                email: format!("staff{n}@hospital.example"),
+                ..person(
+                    &format!("{n:06}"),
+                    "Сотрудникова",
+                    "Мария",
+                    &[&format!("D{}", n % 50)],
+                )
+            })
+            .collect();
+        let started = Instant::now();
+        let first = sync(&app, batch.clone()).await;
+        let created_in = started.elapsed();
+        assert_eq!(counts(&first), [5000, 0, 0, 0]);
+        assert!(first.errors.is_empty());
+        let started = Instant::now();
+        let second = sync(&app, batch).await;
+        eprintln!(
+            "5,000 people on {:?}: created in {created_in:?}, unchanged in {:?}",
+            app.backend,
+            started.elapsed()
+        );
+        assert_eq!(counts(&second), [0, 0, 0, 5000]);
+        assert_eq!(users(&app).await.len(), 5001);
     })
     .await;
 }
