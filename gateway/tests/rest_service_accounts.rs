@@ -115,7 +115,7 @@ fn rfc_error(expected: u16, (status, _, json): &(u16, HeaderMap, Value)) -> Stri
     json["error"].as_str().unwrap().to_owned()
 }
 
-fn account<'a>(list: &'a Value, id: i64) -> &'a Value {
+fn account(list: &Value, id: i64) -> &Value {
     list.as_array()
         .unwrap()
         .iter()
@@ -320,6 +320,63 @@ async fn the_token_endpoint_answers_each_rfc_6749_error() {
     // After all that, the right secret still gets its token.
     let (status, _, issued) = token_request(&portal, grant, basic, FORM).await;
     assert_eq!(status, 200, "{issued}");
+
+    portal.running.stop().await.unwrap();
+}
+
+/// An RFC 7523 assertion of `client_id`, signed by `key` (PKCS#8 PEM), for
+/// the portal, good for a minute.
+fn assertion(key: &str, client_id: &str, jti: &str) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let claims = json!({
+        "iss": client_id, "sub": client_id, "aud": "http://127.0.0.1:8080/api/oauth/token",
+        "exp": now + 60, "jti": jti,
+    });
+    let header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA);
+    let key = jsonwebtoken::EncodingKey::from_ed_pem(key.as_bytes()).unwrap();
+    jsonwebtoken::encode(&header, &claims, &key).unwrap()
+}
+
+#[tokio::test]
+async fn a_system_with_a_registered_key_gets_tokens_by_signed_assertions() {
+    use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
+    use ed25519_dalek::pkcs8::{EncodePrivateKey, EncodePublicKey};
+    let portal = start(&[]).await;
+    let admin = admin_token(&portal).await;
+    let system = register(&portal, &admin, "Реестр оборудования", &["equipment.read"]).await;
+    let signing = ed25519_dalek::SigningKey::generate(&mut rand::rngs::OsRng);
+    let private = signing.to_pkcs8_pem(LineEnding::LF).unwrap();
+    let public = signing
+        .verifying_key()
+        .to_public_key_pem(LineEnding::LF)
+        .unwrap();
+    let keyed = post_data(
+        &portal,
+        "/api/service-account/set-public-key",
+        &admin,
+        json!({ "id": system.id, "publicKey": public }),
+    )
+    .await;
+    assert_eq!(keyed["hasPublicKey"], true);
+
+    let signed = assertion(&private, &system.client_id, "first");
+    let body = form(&[
+        ("grant_type", "client_credentials"),
+        (
+            "client_assertion_type",
+            "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        ),
+        ("client_assertion", &signed),
+    ]);
+    let (status, _, issued) = token_request(&portal, &body, None, FORM).await;
+    assert_eq!(status, 200, "{issued}");
+    assert_eq!(issued["scope"], "equipment.read");
+    // The same assertion again is refused: each is good for one token.
+    let replayed = token_request(&portal, &body, None, FORM).await;
+    assert_eq!(rfc_error(401, &replayed), "invalid_client");
 
     portal.running.stop().await.unwrap();
 }

@@ -409,7 +409,8 @@ mod tests {
 
     #[test]
     fn each_malformed_request_gets_its_rfc_error() {
-        let cases: [(&[(&str, &str)], &[u8], OAuthError); 7] = [
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a [u8], OAuthError);
+        let cases: [Case; 7] = [
             (
                 &[],
                 b"grant_type=client_credentials",

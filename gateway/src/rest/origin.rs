@@ -10,6 +10,10 @@
 //! own choice of target, so a page elsewhere cannot make it match its origin
 //! while the portal's cookie goes along. Without `Origin` (non-browser clients),
 //! `Sec-Fetch-Site` of `cross-site` or `same-site` is refused.
+//!
+//! The OAuth token endpoint (`super::oauth`) takes no such check: other
+//! systems' machines call it from anywhere, and it reads no cookie, only the
+//! credentials the request itself carries, so a cross-site post gains nothing.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;

@@ -505,4 +505,35 @@ mod tests {
         assert_eq!(key.pem(), signer.public_pem.trim());
         assert_eq!(PublicKey::from_stored(key.pem()), Some(key));
     }
+    /// A 2048-bit RSA public key (SPKI and PKCS#1), and an RS256 assertion
+    /// its private key signed once, for `svc-1` and "portal", expiring at
+    /// `NOW + 60` (made with openssl; the private key is kept nowhere).
+    const RSA_PUBLIC: &str = "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEApBGF5nyRfGzMdx3kxTpF\nbslLfnEFi/e1JnOnFPsbcmHIggw0CUBbzPoByFZxq1qG/C9tz3R115HGkqJKS7hr\nqa5aA3c7PRkUhQU9CMVQkEOASzFE++dwtHhRgSAgPUyPYMqK38VMHv1FiX698zWE\nJ3fUBItLd4adElrfRhwF5UbTi838QJ9DDRImF1oojKz9yh7XWooM3IcmSeRzieLP\nLje9Zuv6piSBlL3k9/QiKvMOqtMSuJ6AssrKJquqJzE/O9+Xo7L3P/Uj+SbVMEwN\n0Q6d/OYu4BVMIalkVbUq9bG3iSppb2R6DjzZEVvlj1VApyAbcBRz1qIh9+csf3UX\n8QIDAQAB\n-----END PUBLIC KEY-----";
+    const RSA_PUBLIC_PKCS1: &str = "-----BEGIN RSA PUBLIC KEY-----\nMIIBCgKCAQEApBGF5nyRfGzMdx3kxTpFbslLfnEFi/e1JnOnFPsbcmHIggw0CUBb\nzPoByFZxq1qG/C9tz3R115HGkqJKS7hrqa5aA3c7PRkUhQU9CMVQkEOASzFE++dw\ntHhRgSAgPUyPYMqK38VMHv1FiX698zWEJ3fUBItLd4adElrfRhwF5UbTi838QJ9D\nDRImF1oojKz9yh7XWooM3IcmSeRzieLPLje9Zuv6piSBlL3k9/QiKvMOqtMSuJ6A\nssrKJquqJzE/O9+Xo7L3P/Uj+SbVMEwN0Q6d/OYu4BVMIalkVbUq9bG3iSppb2R6\nDjzZEVvlj1VApyAbcBRz1qIh9+csf3UX8QIDAQAB\n-----END RSA PUBLIC KEY-----";
+    const RSA_ASSERTION: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdmMtMSIsInN1YiI6InN2Yy0xIiwiYXVkIjoicG9ydGFsIiwiZXhwIjoyMDAwMDAwMDYwLCJqdGkiOiJyc2EtMSJ9.IjgMUmE5KcSjY2efq0TuYU2otVmteLd-kbUcHberZsf3ViQswQgk6SU2kXnEVonP0qkkgu-1mPGohxA6MjmBl4Iyz6kuX7NDMDGCs3T9NR2Y1K11GNpt2HwRrdzgxmjcrgbnVrl50L7qwDPibc3_eFE5d1jRg4EihszoTzptG9YPb49aXssxpjS6jnKAgHNtS_J8xTS_GqLJNWRvc0SfIe_WrVQUECwAQDCLDT4fycgeYWHH5Qf949u2IOzkvVPD6Kq1cS2p77XVHsCdWs2W5Hu7rYIBnw6nmXGvnmjyCJCByud1WoZjswNTEtGN8ZFZ_yPIvuwb3BGFiZYl0e6RMA";
+
+    #[test]
+    fn an_rsa_key_checks_its_rs256_assertions() {
+        for pem in [RSA_PUBLIC, RSA_PUBLIC_PKCS1] {
+            let key = PublicKey::parse(pem).unwrap().unwrap();
+            assert_eq!(
+                key.verify_assertion(RSA_ASSERTION, "svc-1", &AUDIENCES, NOW),
+                Some(AssertionId {
+                    jti: "rsa-1".into(),
+                    expires_at: NOW + 60 + ASSERTION_LEEWAY_SECS
+                })
+            );
+            assert!(
+                key.verify_assertion(RSA_ASSERTION, "svc-1", &AUDIENCES, NOW + 3600)
+                    .is_none(),
+                "expired"
+            );
+        }
+        let ed = PublicKey::parse(&ed25519().public_pem).unwrap().unwrap();
+        assert!(
+            ed.verify_assertion(RSA_ASSERTION, "svc-1", &AUDIENCES, NOW)
+                .is_none(),
+            "another key's"
+        );
+    }
 }

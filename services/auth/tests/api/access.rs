@@ -80,7 +80,7 @@ async fn every_call_is_open_to_systems_only_by_its_scopes() {
         let me = fixture.ids[1];
         let rows = rows_needing_a_caller();
         scope_matrix(app.backend, &app.keys, &rows, SCOPES, async |rpc, token| {
-            call_as(&app, &mut fixture, rpc, me, Some(token)).await
+            call_as(&app, &mut fixture, rpc, Some(token), me).await
         })
         .await;
     })
@@ -142,6 +142,248 @@ async fn an_equipment_editor_reads_only_their_own_departments_people() {
 #[test]
 fn the_matrix_covers_every_rpc_of_the_contract() {
     assert_matrix_covers(MATRIX, "portal.auth.v1", "AuthService");
+}
+
+/// The rows a caller's token matters to: the public calls (sign-in, refresh,
+/// sign-out, a system's token request) look at credentials of their own.
+fn needing_a_caller(matrix: &[AccessRule]) -> Vec<AccessRule> {
+    matrix
+        .iter()
+        .filter(|(_, codes)| codes != &PUBLIC)
+        .copied()
+        .collect()
+}
+
+/// AuthService's rows opened to service accounts, by scope: none yet (a
+/// person's calls all).
+const AUTH_SCOPES: &[ScopeRule] = &[];
+
+#[tokio::test]
+async fn a_service_account_calls_no_persons_rpc_of_auth_whatever_its_scopes() {
+    on_each_backend(false, |app| async move {
+        let mut fixture = fixture(&app).await;
+        let rows = needing_a_caller(MATRIX);
+        scope_matrix(
+            app.backend,
+            &app.keys,
+            &rows,
+            AUTH_SCOPES,
+            async |rpc, token| call_as(&app, &mut fixture, rpc, Some(token), 9000).await,
+        )
+        .await;
+    })
+    .await;
+}
+
+// --- ServiceAccountService ---
+
+/// Every RPC of ServiceAccountService and who may call it: UserManagement,
+/// but the token request, which is public.
+const SERVICE_ACCOUNT_MATRIX: &[AccessRule] = &[
+    ("ListServiceAccounts", USER_MANAGEMENT),
+    ("CreateServiceAccount", USER_MANAGEMENT),
+    ("UpdateServiceAccount", USER_MANAGEMENT),
+    ("RotateServiceAccountSecret", USER_MANAGEMENT),
+    ("RevokeServiceAccountSecret", USER_MANAGEMENT),
+    ("SetServiceAccountPublicKey", USER_MANAGEMENT),
+    ("DisableServiceAccount", USER_MANAGEMENT),
+    ("EnableServiceAccount", USER_MANAGEMENT),
+    ("IssueServiceToken", PUBLIC),
+];
+
+/// None of ServiceAccountService serves a system with its token.
+const SERVICE_ACCOUNT_SCOPES: &[ScopeRule] = &[];
+
+#[test]
+fn the_service_account_matrix_covers_every_rpc_of_the_contract() {
+    assert_matrix_covers(
+        SERVICE_ACCOUNT_MATRIX,
+        "portal.auth.v1",
+        "ServiceAccountService",
+    );
+}
+
+/// The accounts the calls act on: one to edit (its secrets rotate), one to
+/// disable and enable, one to get tokens (its first secret kept).
+struct Systems {
+    tokens: [Option<String>; 5],
+    account: pb::CreateServiceAccountResponse,
+    switched: i64,
+    issuing: pb::CreateServiceAccountResponse,
+}
+
+async fn systems(t: &WithAccounts) -> Systems {
+    let fixture = fixture(&t.app).await;
+    let mut accounts = t.accounts.clone();
+    let mut create = async |name: &str| {
+        let request = pb::CreateServiceAccountRequest {
+            name: name.into(),
+            description: String::new(),
+            scopes: vec!["staff.read".into()],
+            owner_id: ADMIN_ID,
+        };
+        accounts
+            .create_service_account(authed(request, &t.app.admin_token()))
+            .await
+            .unwrap()
+            .into_inner()
+    };
+    let account = create("МИС").await;
+    let switched = create("ЛИС").await.id;
+    let issuing = create("Кадровая система").await;
+    Systems {
+        tokens: fixture.tokens,
+        account,
+        switched,
+        issuing,
+    }
+}
+
+/// Makes the call `rpc` of ServiceAccountService with `token`, with a request
+/// valid for a caller allowed to make it, and answers its code.
+async fn call_accounts(
+    t: &WithAccounts,
+    systems: &Systems,
+    rpc: &str,
+    token: Option<&str>,
+) -> Code {
+    let mut accounts = t.accounts.clone();
+    let id = systems.account.id;
+    match rpc {
+        "ListServiceAccounts" => code(
+            &accounts
+                .list_service_accounts(with_token(pb::ListServiceAccountsRequest {}, token))
+                .await,
+        ),
+        "CreateServiceAccount" => {
+            let message = pb::CreateServiceAccountRequest {
+                name: unique_login("Система "),
+                description: String::new(),
+                scopes: vec![],
+                owner_id: ADMIN_ID,
+            };
+            code(
+                &accounts
+                    .create_service_account(with_token(message, token))
+                    .await,
+            )
+        }
+        "UpdateServiceAccount" => {
+            let message = pb::UpdateServiceAccountRequest {
+                id,
+                name: "МИС".into(),
+                description: "Медицинская информационная система".into(),
+                scopes: vec!["staff.read".into()],
+                owner_id: ADMIN_ID,
+            };
+            code(
+                &accounts
+                    .update_service_account(with_token(message, token))
+                    .await,
+            )
+        }
+        "RotateServiceAccountSecret" => {
+            let message = pb::RotateServiceAccountSecretRequest { id };
+            code(
+                &accounts
+                    .rotate_service_account_secret(with_token(message, token))
+                    .await,
+            )
+        }
+        "RevokeServiceAccountSecret" => {
+            // A secret of its own to revoke, whoever calls.
+            let rotated = accounts
+                .rotate_service_account_secret(authed(
+                    pb::RotateServiceAccountSecretRequest { id },
+                    &t.app.admin_token(),
+                ))
+                .await
+                .unwrap()
+                .into_inner();
+            let message = pb::RevokeServiceAccountSecretRequest {
+                id,
+                secret_id: rotated.secret_id,
+            };
+            code(
+                &accounts
+                    .revoke_service_account_secret(with_token(message, token))
+                    .await,
+            )
+        }
+        "SetServiceAccountPublicKey" => {
+            let message = pb::SetServiceAccountPublicKeyRequest {
+                id,
+                public_key: String::new(),
+            };
+            code(
+                &accounts
+                    .set_service_account_public_key(with_token(message, token))
+                    .await,
+            )
+        }
+        "DisableServiceAccount" => {
+            let message = pb::DisableServiceAccountRequest {
+                id: systems.switched,
+            };
+            code(
+                &accounts
+                    .disable_service_account(with_token(message, token))
+                    .await,
+            )
+        }
+        "EnableServiceAccount" => {
+            let message = pb::EnableServiceAccountRequest {
+                id: systems.switched,
+            };
+            code(
+                &accounts
+                    .enable_service_account(with_token(message, token))
+                    .await,
+            )
+        }
+        "IssueServiceToken" => {
+            let message = pb::IssueServiceTokenRequest {
+                client_id: systems.issuing.client_id.clone(),
+                client_secret: systems.issuing.client_secret.clone(),
+                ..Default::default()
+            };
+            code(
+                &accounts
+                    .issue_service_token(with_token(message, token))
+                    .await,
+            )
+        }
+        other => panic!("the matrix names an unknown call {other}"),
+    }
+}
+
+#[tokio::test]
+async fn every_service_account_call_enforces_its_access_rule() {
+    on_each_backend_with_accounts(|t| async move {
+        let systems = systems(&t).await;
+        access_matrix(t.app.backend, SERVICE_ACCOUNT_MATRIX, async |rpc, who| {
+            call_accounts(&t, &systems, rpc, systems.tokens[who].as_deref()).await
+        })
+        .await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_service_account_manages_no_service_accounts_whatever_its_scopes() {
+    on_each_backend_with_accounts(|t| async move {
+        let systems = systems(&t).await;
+        let rows = needing_a_caller(SERVICE_ACCOUNT_MATRIX);
+        scope_matrix(
+            t.app.backend,
+            &t.app.keys,
+            &rows,
+            SERVICE_ACCOUNT_SCOPES,
+            async |rpc, token| call_accounts(&t, &systems, rpc, Some(token)).await,
+        )
+        .await;
+    })
+    .await;
 }
 
 const LEARNER_PASSWORD: &str = "learner-password";
@@ -220,18 +462,17 @@ async fn fixture(app: &TestApp) -> Fixture {
 async fn call(app: &TestApp, fixture: &mut Fixture, rpc: &str, who: usize) -> Code {
     // A copy: the call may renew the fixture's refresh token.
     let token = fixture.tokens[who].clone();
-    call_as(app, fixture, rpc, fixture.ids[who], token.as_deref()).await
+    let self_id = fixture.ids[who];
+    call_as(app, fixture, rpc, token.as_deref(), self_id).await
 }
 
-/// Makes the call `rpc` with `token` (`me`: the user a call about the caller
-/// themself names) with a request valid for a caller allowed to make it,
-/// and answers its code.
+/// Makes the call `rpc` with `token` (a person's, `self_id`, or a system's).
 async fn call_as(
     app: &TestApp,
     fixture: &mut Fixture,
     rpc: &str,
-    me: i64,
     token: Option<&str>,
+    self_id: i64,
 ) -> Code {
     let mut client = app.client.clone();
     fn done<T>(result: Result<tonic::Response<T>, Status>) -> Code {
@@ -362,7 +603,7 @@ async fn call_as(
         ),
         "GetUser/themself" => done(
             client
-                .get_user(with_token(pb::GetUserRequest { user_id: me }, token))
+                .get_user(with_token(pb::GetUserRequest { user_id: self_id }, token))
                 .await,
         ),
         "CreateUser" => {

@@ -13,6 +13,7 @@ use portal_kit::testing::{self, ServiceHarness, TestKeys};
 pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use portal_proto::auth::v1::service_account_service_client::ServiceAccountServiceClient;
 use tokio_util::sync::DropGuard;
 use tonic::transport::Channel;
 use tonic::{Request, Status};
@@ -58,6 +59,40 @@ pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let routes =
         |url: String, keys: &TestKeys| portal_auth::routes(settings(&url, keys, seed_demo));
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+pub type Accounts = ServiceAccountServiceClient<Channel>;
+
+/// Auth with a client of its ServiceAccountService too, and the channel to
+/// it (for its other services).
+pub struct WithAccounts {
+    pub app: TestApp,
+    pub accounts: Accounts,
+    pub channel: Channel,
+}
+
+pub async fn spawn_with_accounts(backend: Backend) -> WithAccounts {
+    let routes = |url: String, keys: &TestKeys| portal_auth::routes(settings(&url, keys, false));
+    let mut shared = None;
+    let clients = |channel: Channel| {
+        shared = Some(channel.clone());
+        Client::new(channel)
+    };
+    let app = TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, clients).await);
+    let channel = shared.expect("the harness's channel");
+    WithAccounts {
+        app,
+        accounts: Accounts::new(channel.clone()),
+        channel,
+    }
+}
+
+/// Runs `scenario` once on every backend of this run, each time on a fresh
+/// service with its ServiceAccountService client.
+pub async fn on_each_backend_with_accounts<F: Future<Output = ()>>(
+    scenario: impl Fn(WithAccounts) -> F,
+) {
+    testing::on_each_backend(spawn_with_accounts, scenario).await;
 }
 
 /// Another auth process on the same database and keys; it stops when dropped.

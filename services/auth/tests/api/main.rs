@@ -5,6 +5,7 @@
 mod access;
 mod bootstrap;
 mod helpers;
+mod service_accounts;
 mod sessions;
 mod staff_sync;
 mod validation;
