@@ -252,13 +252,13 @@ async fn main() {
         .await
         .expect("every record on the stream within 30 s")
         .expect("the watcher");
-    let arrived = arrived.lock().expect("arrivals");
+    let arrived = std::mem::take(&mut *arrived.lock().expect("arrivals"));
     let mut answered = Vec::new();
     let mut delivered = Vec::new();
-    for (sent, replied, attempt) in sittings.lock().expect("sittings").iter() {
-        answered.push(replied.duration_since(*sent).as_secs_f64() * 1e3);
-        let on_stream = arrived.get(attempt).expect("every attempt on the stream");
-        delivered.push(on_stream.duration_since(*sent).as_secs_f64() * 1e3);
+    for (sent, replied, attempt) in std::mem::take(&mut *sittings.lock().expect("sittings")) {
+        answered.push(replied.duration_since(sent).as_secs_f64() * 1e3);
+        let on_stream = arrived.get(&attempt).expect("every attempt on the stream");
+        delivered.push(on_stream.duration_since(sent).as_secs_f64() * 1e3);
     }
     answered.sort_by(f64::total_cmp);
     delivered.sort_by(f64::total_cmp);

@@ -695,3 +695,44 @@ async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor(
         .await;
     error(403, status, &body);
 }
+
+/// The gRPC watch of training records through the gateway streams past the
+/// upstream call time-out that bounds every unary call.
+#[tokio::test]
+async fn the_watch_of_training_records_outlives_the_upstream_call_time_out() {
+    let portal = start(&["--upstream-call-timeout=1"]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let (test, _, _) = assigned(&portal, &admin, 3).await;
+    let mut client = EducationServiceClient::new(portal.grpc_channel().await);
+    let mut request = tonic::Request::new(pb::WatchTrainingRecordsRequest { after: 0 });
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {admin}").parse().unwrap());
+    let mut watch = client
+        .watch_training_records(request)
+        .await
+        .unwrap()
+        .into_inner();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let learner = portal.token(LEARNER, &[]);
+    post_data(
+        &portal,
+        "/api/test/start-attempt",
+        &learner,
+        json!({ "testId": test["id"] }),
+    )
+    .await;
+    post_data(
+        &portal,
+        "/api/test/complete-test",
+        &learner,
+        json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) }),
+    )
+    .await;
+    let message = tokio::time::timeout(std::time::Duration::from_secs(1), watch.message())
+        .await
+        .expect("the record within a second")
+        .expect("the stream is still open")
+        .expect("a message");
+    assert_eq!(message.records[0].user_id, LEARNER);
+}
