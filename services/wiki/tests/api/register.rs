@@ -546,3 +546,24 @@ async fn five_thousand_units_go_in_one_batch_and_more_are_refused() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn two_systems_sending_the_same_new_units_at_once_add_each_unit_once() {
+    on_each_backend(|app| async move {
+        let model = app.create_model("Монитор", "").await;
+        let batch: Vec<_> = (0..300)
+            .map(|n| row(&format!("ИН-{n:03}"), model.id, OWN_DEPARTMENT))
+            .collect();
+        let (one, two) = (app.system_token(), app.editor_token());
+        let (a, b) = tokio::join!(
+            app.upsert(&one, false, batch.clone()),
+            app.upsert(&two, false, batch),
+        );
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.created + b.created, 300, "{:?}", (counts(&a), counts(&b)));
+        assert_eq!(a.unchanged + b.unchanged, 300);
+        assert!(a.errors.is_empty() && b.errors.is_empty());
+        assert_eq!(app.register().await.len(), 300);
+    })
+    .await;
+}
