@@ -176,10 +176,10 @@ step "  token: $token"
 
 staff "$data/staff.json" 5000 HR
 first="$("${python_client[@]}" sync-staff "$data/staff.json")" || fail "python: sync-staff refused"
-check "python: the first sync of 5,000 staff" "$first" 'int(d["created"]) == 5000 and int(d.get("changed", 0)) == 0 and int(d.get("blocked", 0)) == 0'
+check "python: the first sync of 5,000 staff" "$first" 'd["created"] == 5000 and d["changed"] == 0 and d["blocked"] == 0 and not d["errors"] and d["departmentCounts"]["created"] == 20'
 step "  first sync: $first"
 again="$("${python_client[@]}" sync-staff "$data/staff.json")" || fail "python: the second sync-staff refused"
-check "python: the same 5,000 again change nothing" "$again" 'int(d.get("created", 0)) == 0 and int(d.get("changed", 0)) == 0 and int(d.get("blocked", 0)) == 0 and int(d["unchanged"]) == 5000'
+check "python: the same 5,000 again change nothing" "$again" 'd["created"] == 0 and d["changed"] == 0 and d["blocked"] == 0 and d["unchanged"] == 5000 and not d["errors"] and d["departmentCounts"]["unchanged"] == 20'
 step "  second sync: $again"
 
 course_id="$(get "$(rest GET /api/course/get-all-courses "$admin")" 'd[0]["id"]')"
@@ -243,12 +243,19 @@ check "rust: the token's scope" "$token" 'set(d["scope"].split()) == {"staff.wri
 step "  token: $token"
 staff "$data/staff-rust.json" 100 RS
 synced="$("$client" sync-staff "$data/staff-rust.json")" || fail "rust: sync-staff refused"
-check "rust: the sync of 100 staff" "$synced" 'int(d["created"]) == 100'
+check "rust: the sync of 100 staff" "$synced" 'd["created"] == 100 and not d["errors"]'
 step "  sync: $synced"
 summary="$("$client" records --after 0 | tail -n 1)" || fail "rust: records refused"
 check "rust: the training records since cursor 0" "$summary" 'd["count"] >= 4'
 cursor="$(get "$summary" 'str(d["next"])')"
 step "  records since 0: $summary"
 watch_one doctor "$client"
+# A scope the account lacks: refused with a reason a program branches on.
+if "$client" assign --course "$course_id" --department RS-D01 --deadline "$deadline" 2>"$data/assign.err"; then
+  fail "rust: an account without training.assign assigned a course"
+fi
+grep -Eq "PermissionDenied (SCOPE_MISSING|scope-missing)" "$data/assign.err" ||
+  fail "rust: unexpected refusal of a missing scope: $(cat "$data/assign.err")"
+step "  without training.assign: $(cat "$data/assign.err")"
 
 echo "examples: both example clients passed"
