@@ -154,27 +154,6 @@ fn needing_a_caller(matrix: &[AccessRule]) -> Vec<AccessRule> {
         .collect()
 }
 
-/// AuthService's rows opened to service accounts, by scope: none yet (a
-/// person's calls all).
-const AUTH_SCOPES: &[ScopeRule] = &[];
-
-#[tokio::test]
-async fn a_service_account_calls_no_persons_rpc_of_auth_whatever_its_scopes() {
-    on_each_backend(false, |app| async move {
-        let mut fixture = fixture(&app).await;
-        let rows = needing_a_caller(MATRIX);
-        scope_matrix(
-            app.backend,
-            &app.keys,
-            &rows,
-            AUTH_SCOPES,
-            async |rpc, token| call_as(&app, &mut fixture, rpc, Some(token), 9000).await,
-        )
-        .await;
-    })
-    .await;
-}
-
 // --- ServiceAccountService ---
 
 /// Every RPC of ServiceAccountService and who may call it: UserManagement,
