@@ -96,6 +96,7 @@ bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench education
 	$(CARGO) bench --locked -p portal-gateway --bench files
 	$(CARGO) bench --locked -p portal-gateway --bench training
+	$(CARGO) bench --locked -p portal-gateway --bench staff_sync
 	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:

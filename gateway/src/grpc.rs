@@ -5,8 +5,8 @@
 //! A forwarded call waits at most the upstream call time-out: the client's own
 //! `grpc-timeout` is kept when shorter, otherwise the limit is put in its place
 //! (the channel enforces it and the service hears it). Client-streaming calls
-//! (uploads) are answered after their last message, so they keep whatever the
-//! client asked for.
+//! (uploads, a staff sync in chunks) are answered after their last message,
+//! so they keep whatever the client asked for.
 //!
 //! A grpc-web sign-in or refresh comes from a browser, whose scripts must never
 //! see the refresh and device tokens: the gateway moves them from the answer
@@ -328,12 +328,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_uploads_are_client_streams() {
+    fn only_the_uploads_and_the_staff_sync_are_client_streams() {
         let mut streams: Vec<String> = client_streams().unwrap().into_iter().collect();
         streams.sort();
         assert_eq!(
             streams,
             [
+                "/portal.auth.v1.AuthService/SyncStaffStream",
                 "/portal.files.v1.FilesService/SaveFile",
                 "/portal.files.v1.FilesService/SaveVideo"
             ]

@@ -415,18 +415,21 @@ impl AuthService for AuthRpc {
 
     async fn sync_staff_stream(
         &self,
-        request: Request<Streaming<pb::SyncStaffRequest>>,
-    ) -> RpcResult<pb::SyncStaffResponse> {
+        request: Request<Streaming<pb::SyncStaffStreamRequest>>,
+    ) -> RpcResult<pb::SyncStaffStreamResponse> {
         // Checked before a chunk is read: a refused caller sends nothing in vain.
         let caller = Caller::of(&request);
         let actor = caller.require_right_or_scope(Right::UserManagement, Scope::StaffWrite)?;
         let mut chunks = request.into_inner();
         let mut whole = None;
-        while let Some(chunk) = chunks.message().await? {
-            add_chunk(&mut whole, chunk)?;
+        while let Some(message) = chunks.message().await? {
+            add_chunk(&mut whole, message.chunk.unwrap_or_default())?;
         }
         let batch = StaffBatch::parse(&whole.unwrap_or_default())?;
-        self.sync_staff_batch(actor, &batch).await
+        let result = self.sync_staff_batch(actor, &batch).await?.into_inner();
+        reply(pb::SyncStaffStreamResponse {
+            result: Some(result),
+        })
     }
 
     async fn update_user(

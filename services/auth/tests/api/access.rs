@@ -612,7 +612,9 @@ async fn call_as(
         }
         "SyncStaff" => done(client.sync_staff(with_token(staff_batch(), token)).await),
         "SyncStaffStream" => {
-            let chunks = futures_util::stream::iter([staff_batch()]);
+            let chunks = futures_util::stream::iter([pb::SyncStaffStreamRequest {
+                chunk: Some(staff_batch()),
+            }]);
             done(client.sync_staff_stream(with_token(chunks, token)).await)
         }
         other => panic!("the matrix names an unknown call {other}"),

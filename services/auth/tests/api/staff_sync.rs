@@ -642,14 +642,25 @@ async fn a_stream_of_chunks_is_one_batch() {
             people: vec![p.clone()],
             ..Default::default()
         }));
-        let stream = futures_util::stream::iter(chunks.clone());
+        let messages = |chunks: &[pb::SyncStaffRequest]| {
+            let messages: Vec<pb::SyncStaffStreamRequest> = chunks
+                .iter()
+                .map(|chunk| pb::SyncStaffStreamRequest {
+                    chunk: Some(chunk.clone()),
+                })
+                .collect();
+            futures_util::stream::iter(messages)
+        };
+        let stream = messages(&chunks);
         let done = app
             .client
             .clone()
             .sync_staff_stream(authed(stream, &hr_system(&app)))
             .await
             .unwrap()
-            .into_inner();
+            .into_inner()
+            .result
+            .unwrap();
         assert_eq!(counts(&done), [3, 0, 0, 0]);
         assert_eq!(counts(&sync(&app, whole).await), [0, 0, 0, 3]);
 
@@ -658,7 +669,7 @@ async fn a_stream_of_chunks_is_one_batch() {
         let refused = app
             .client
             .clone()
-            .sync_staff_stream(authed(futures_util::stream::iter(chunks), &hr_system(&app)))
+            .sync_staff_stream(authed(messages(&chunks), &hr_system(&app)))
             .await;
         assert_eq!(code(&refused), Code::InvalidArgument);
     })
