@@ -21,7 +21,9 @@ Only PyPI packages (examples/python/requirements.txt). Commands:
     assign --course ID --department CODE ... --deadline YYYY-MM-DD   (training.assign)
     token                                         fetch a token, print its scope and lifetime
 
-Settings: --url or PORTAL_URL (http://127.0.0.1:8080), --client-id or
+Settings: --url or PORTAL_URL (http://127.0.0.1:8080; --grpc-url or
+PORTAL_GRPC_URL where gRPC has a host of its own, as behind the Kubernetes
+ingress), --client-id or
 PORTAL_CLIENT_ID, --client-secret or PORTAL_CLIENT_SECRET, --scope (space
 separated; all the account's scopes when left out). Output: one JSON object per
 line on stdout; diagnostics on stderr; exit 0 on success, 1 on a refusal or a
@@ -368,7 +370,10 @@ def cmd_assign(portal: Portal, credentials: ClientCredentials, args: argparse.Na
 
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    main.add_argument("--url", default=os.environ.get("PORTAL_URL", "http://127.0.0.1:8080"))
+    main.add_argument("--url", default=os.environ.get("PORTAL_URL", "http://127.0.0.1:8080"),
+                      help="the portal (REST and the token endpoint)")
+    main.add_argument("--grpc-url", default=os.environ.get("PORTAL_GRPC_URL"),
+                      help="gRPC's own address where it has one; else --url")
     main.add_argument("--client-id", default=os.environ.get("PORTAL_CLIENT_ID"))
     main.add_argument("--client-secret", default=os.environ.get("PORTAL_CLIENT_SECRET"))
     main.add_argument("--scope", help="space-separated scopes; the account's own when left out")
@@ -417,7 +422,7 @@ def main() -> int:
                                     args.client_secret, args.scope.split() if args.scope else None,
                                     args.credentials_in_body)
     contracts = Contracts(args.proto_dir)
-    portal = Portal(args.url, credentials, contracts)
+    portal = Portal(args.grpc_url or args.url, credentials, contracts)
     try:
         return COMMANDS[args.command](portal, credentials, args)
     except OAuth2Error as error:

@@ -42,9 +42,13 @@ const MAX_TRIES: u32 = 5;
 #[derive(Parser)]
 #[command(about = "Portal integration client (docs/integration.md)")]
 struct Cli {
-    /// The portal's address: REST and gRPC share it.
+    /// The portal (REST and the token endpoint).
     #[arg(long, env = "PORTAL_URL", default_value = "http://127.0.0.1:8080")]
     url: String,
+    /// gRPC's own address where it has one (as behind the Kubernetes ingress);
+    /// else the portal's.
+    #[arg(long, env = "PORTAL_GRPC_URL")]
+    grpc_url: Option<String>,
     /// The service account's client id.
     #[arg(long, env = "PORTAL_CLIENT_ID")]
     client_id: String,
@@ -135,7 +139,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         in_body: cli.credentials_in_body,
         current: Mutex::new(None),
     };
-    let channel = Endpoint::from_shared(cli.url.clone())?
+    let channel = Endpoint::from_shared(cli.grpc_url.unwrap_or_else(|| cli.url.clone()))?
         .connect_timeout(Duration::from_secs(5))
         .connect_lazy();
     let portal = Portal {
