@@ -48,6 +48,7 @@ from urllib.parse import urlparse
 
 import grpc
 import grpc_tools
+import requests
 from google.protobuf import json_format
 from google.rpc import error_details_pb2, status_pb2
 from grpc_tools import protoc
@@ -271,8 +272,9 @@ class Portal:
             stream = self.education.WatchTrainingRecords(
                 request, metadata=self.metadata(), timeout=max(0.1, deadline - time.time()))
             try:
-                stream.initial_metadata()  # the stream is open: what comes now is new
-                log(f"watching after cursor {cursor}")
+                stream.initial_metadata()  # answered: open, or already refused
+                if not stream.done():
+                    log(f"watching after cursor {cursor}")
                 for message in stream:
                     failures = 0
                     for record in message.records:
@@ -427,6 +429,9 @@ def main() -> int:
         return COMMANDS[args.command](portal, credentials, args)
     except OAuth2Error as error:
         log(f"token refused: {error.error} (HTTP {error.status_code}): {error.description}")
+        return 1
+    except requests.RequestException as error:
+        log(f"token endpoint not reached: {error}")
         return 1
     except Refused as refused:
         log(f"refused: {refused}")
