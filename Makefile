@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check image image-lint k8s-check bench clean
+.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check examples image image-lint k8s-check bench clean
 
 # Demo accounts (published passwords) only here, and said so; an explicit
 # PORTAL_SEED_DEMO=false in the environment still wins.
@@ -26,7 +26,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 web: web-deps
 	cd web && $(NPM) run build
 
-test: check rust-test web-test e2e api-check image-lint k8s-check
+test: check rust-test web-test e2e api-check examples image-lint k8s-check
 	@echo "make test: all checks passed"
 
 # v1 only grows: `make check` holds the contracts to those of the last release
@@ -62,6 +62,14 @@ e2e: web
 api-check:
 	$(CARGO) build --locked --bin portal
 	bash tools/api-check.sh
+
+# The integration guide's two example clients (docs/integration.md), Python
+# (grpcio, requests-oauthlib; examples/python/requirements.txt) and Rust (tonic),
+# run against the real binary as a hospital system would use it (examples/run.sh).
+examples:
+	$(CARGO) build --locked --bin portal
+	$(CARGO) build --locked -p portal-example-client
+	bash examples/run.sh
 
 # One image for every target (Containerfile). No engine runs on the CI machine,
 # so `make test` lints the file instead of building it.
