@@ -246,6 +246,8 @@ impl Store {
     }
 
     /// Adds a secret; with [`MAX_SECRETS`] alive already, the oldest goes.
+    /// The account's row is written first, so two rotations at once (two
+    /// tabs, two replicas) queue on it and never leave three secrets alive.
     pub async fn add_service_account_secret(
         &self,
         id: i64,
@@ -253,21 +255,26 @@ impl Store {
         now: i64,
     ) -> ServiceResult<i64> {
         let mut tx = self.write().await?;
-        exists(&mut tx, id).await?;
-        let secret_id = insert_secret(&mut tx, id, secret, now).await?;
-        let alive: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM service_account_secrets WHERE account_id = $1 ORDER BY id DESC",
+        let locked = sqlx::query(
+            "UPDATE service_accounts SET access_version = access_version WHERE id = $1",
         )
         .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
-        let keep = usize::try_from(MAX_SECRETS).unwrap_or(usize::MAX);
-        for old in alive.into_iter().skip(keep) {
-            sqlx::query("DELETE FROM service_account_secrets WHERE id = $1")
-                .bind(old)
-                .execute(&mut *tx)
-                .await?;
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if locked == 0 {
+            return Err(not_found());
         }
+        let secret_id = insert_secret(&mut tx, id, secret, now).await?;
+        sqlx::query(
+            "DELETE FROM service_account_secrets WHERE account_id = $1 AND id NOT IN \
+             (SELECT id FROM service_account_secrets WHERE account_id = $1 \
+              ORDER BY id DESC LIMIT $2)",
+        )
+        .bind(id)
+        .bind(MAX_SECRETS)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(secret_id)
     }
