@@ -18,6 +18,7 @@ mod support;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use portal_kit::Right;
+use portal_kit::testing::authed;
 use portal_kit::token::TokenIssuer;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
@@ -59,30 +60,9 @@ impl Tokens {
     }
 }
 
-fn authed<T>(message: T, token: &str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("bearer header"),
-    );
-    request
-}
-
 /// A test of 20 questions, 10 drawn, 7 to pass, 3 tries.
 async fn create_test(client: &EducationServiceClient<Channel>, admin: &str) -> pb::Test {
-    let questions = (1..=20)
-        .map(|i| pb::Question {
-            id: 0,
-            title: format!("Вопрос {i} о гигиене рук"),
-            answers: (1..=4)
-                .map(|a| pb::Answer {
-                    id: 0,
-                    title: format!("Ответ {a}"),
-                    is_correct: a == 1,
-                })
-                .collect(),
-        })
-        .collect();
+    let questions = support::questions(20);
     client
         .clone()
         .create_test(authed(

@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use portal_kit::Right;
+use portal_kit::testing::authed;
 use portal_kit::token::TokenIssuer;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
@@ -39,31 +40,10 @@ const SEEDED: i64 = 1_000_000;
 const RECORDS_PAGE: i32 = 5_000;
 const STATISTICS_PAGE: i32 = 1_000;
 
-fn authed<T>(message: T, token: &str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("bearer header"),
-    );
-    request
-}
-
 /// A test of 10 questions, all drawn, 7 to pass, in a course assigned to the
 /// learners.
 async fn create_exam(client: &EducationServiceClient<Channel>, admin: &str) -> pb::Test {
-    let questions = (1..=10)
-        .map(|i| pb::Question {
-            id: 0,
-            title: format!("Вопрос {i} о гигиене рук"),
-            answers: (1..=4)
-                .map(|a| pb::Answer {
-                    id: 0,
-                    title: format!("Ответ {a}"),
-                    is_correct: a == 1,
-                })
-                .collect(),
-        })
-        .collect();
+    let questions = support::questions(10);
     let test = client
         .clone()
         .create_test(authed(

@@ -165,3 +165,21 @@ pub async fn channel(url: &str) -> Channel {
         .await
         .expect("gRPC connection")
 }
+
+/// `count` questions on hand hygiene, four answers each, the first correct.
+pub fn questions(count: usize) -> Vec<portal_proto::education::v1::Question> {
+    use portal_proto::education::v1 as pb;
+    (1..=count)
+        .map(|i| pb::Question {
+            id: 0,
+            title: format!("Вопрос {i} о гигиене рук"),
+            answers: (1..=4)
+                .map(|a| pb::Answer {
+                    id: 0,
+                    title: format!("Ответ {a}"),
+                    is_correct: a == 1,
+                })
+                .collect(),
+        })
+        .collect()
+}

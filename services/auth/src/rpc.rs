@@ -45,6 +45,7 @@ use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
 use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
+use crate::store::service_account::ServiceAccountRecord;
 use crate::store::user::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
@@ -530,6 +531,30 @@ impl ServiceAccountRpc {
             self.versions.raise([(Holder::ServiceAccount(id), version)]);
         }
     }
+
+    /// Disables or enables account `id` for a UserManagement caller; its
+    /// tokens stop (or the stale ones stay stopped) here at once.
+    async fn set_active<T>(
+        &self,
+        request: &Request<T>,
+        id: i64,
+        active: bool,
+    ) -> ServiceResult<ServiceAccountRecord> {
+        let claims = Caller::of(request).require(Right::UserManagement)?.clone();
+        let (updated, raised) = self
+            .store
+            .set_service_account_active(id, active, now_millis())
+            .await?;
+        tracing::info!(
+            by = claims.user_id,
+            service_account_id = id,
+            active,
+            access_version = raised,
+            "service account disabled or enabled"
+        );
+        self.raised(id, raised);
+        Ok(updated)
+    }
 }
 
 #[tonic::async_trait]
@@ -677,19 +702,8 @@ impl ServiceAccountService for ServiceAccountRpc {
         &self,
         request: Request<pb::DisableServiceAccountRequest>,
     ) -> RpcResult<pb::DisableServiceAccountResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
         let id = request.get_ref().id;
-        let (updated, raised) = self
-            .store
-            .set_service_account_active(id, false, now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            access_version = raised,
-            "service account disabled"
-        );
-        self.raised(id, raised);
+        let updated = self.set_active(&request, id, false).await?;
         reply(pb::DisableServiceAccountResponse {
             service_account: Some(updated.into()),
         })
@@ -699,19 +713,8 @@ impl ServiceAccountService for ServiceAccountRpc {
         &self,
         request: Request<pb::EnableServiceAccountRequest>,
     ) -> RpcResult<pb::EnableServiceAccountResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
         let id = request.get_ref().id;
-        let (updated, raised) = self
-            .store
-            .set_service_account_active(id, true, now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            access_version = raised,
-            "service account enabled"
-        );
-        self.raised(id, raised);
+        let updated = self.set_active(&request, id, true).await?;
         reply(pb::EnableServiceAccountResponse {
             service_account: Some(updated.into()),
         })
