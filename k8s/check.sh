@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # `make k8s-check`: the manifests, checked offline. Each overlay is rendered with
 # `kubectl kustomize` (the venv's pinned kubectl), validated against the schemas
-# of a pinned Kubernetes release (strict: an unknown or misspelt field fails),
-# then scanned by checkov, which must report no failed check beyond the
-# justified skips below.
+# of a pinned Kubernetes release and custom resources against their CRDs' schemas
+# (strict: an unknown or misspelt field fails), its edge compared with the limits
+# it must follow (check-rendered.py), then scanned by checkov, which must report no
+# failed check beyond the justified skips below.
+#   bash k8s/check.sh [overlay…]   a site's own overlay too (a path; checked as a site)
 set -euo pipefail
+sites=()
+for site in "$@"; do sites+=("$(realpath "$site")"); done
 cd "$(dirname "$0")/.."
 
 # The oldest Kubernetes the manifests promise to work on: native gRPC probes
 # (1.27) and preStop `sleep` (on by default since 1.30) are used.
 KUBERNETES_VERSION=1.33.0
 OVERLAYS=(dev prod)
+# Sites' overlays (prod with a site's values), checked as sites
+# (check-rendered.py --site); those named on the command line instead, if any.
+SITES=(k8s/examples/site k8s/examples/site-gateway-api)
 
-# Custom resources whose schema no package here publishes; their operators
-# validate them when applied. Written as "apiVersion kind".
+# Custom resources whose schema no package here publishes (k8s/custom-resources.mjs
+# validates every kind tools/crd-schemas has); their operators validate them when
+# applied. Written as "apiVersion kind".
 SKIPPED_KINDS=(
   "postgresql.cnpg.io/v1 Cluster"
 )
@@ -31,8 +39,11 @@ SKIP_CHECKS_ALL="CKV_K8S_43,CKV_K8S_35"
 #   owns its data directory.
 SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_40"
 SKIP_CHECKS_prod=""
+# A site's overlay is prod with the site's values (k8s/examples/).
+SKIP_CHECKS_site="$SKIP_CHECKS_prod"
 
 bash tools/venv.sh
+bash tools/crd-schemas.sh
 bin=.tools/venv/bin
 
 work="$(mktemp -d)"
@@ -63,17 +74,64 @@ if "$bin/checkov" --directory "$work/canary" --framework kubernetes --skip-downl
   echo "k8s-check: checkov passed a privileged container: the scan is not working" >&2
   exit 1
 fi
+# A route with a misspelt field must fail the custom resources' validation.
+cat > "$work/canary/route.json" <<'JSON'
+[{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "canary"},
+  "spec": {"parentRefs": [{"name": "canary"}], "rules": [{"timeoutz": {"request": "1s"}}]}}]
+JSON
+if node k8s/custom-resources.mjs "$work/canary/route.json" "$work/canary/others.json" >/dev/null 2>&1; then
+  echo "k8s-check: custom-resources.mjs accepted a misspelt field: CRD validation is not working" >&2
+  exit 1
+fi
+# A site that raises the video limit but leaves out edge-limits/ must fail the
+# limits check (its edge would still stop at prod's), and prod taken for a site
+# the site check (prod's stand-in hosts and addresses, an image by tag).
+mkdir -p "$work/canary/limits"
+cat > "$work/canary/limits/kustomization.yaml" <<YAML
+resources:
+  - $(realpath --relative-to="$work/canary/limits" k8s/overlays/prod)
+configMapGenerator:
+  - name: portal-limits
+    behavior: merge
+    literals:
+      - PORTAL_FILES_MAX_VIDEO_MIB=2048
+YAML
+"$bin/kubectl" kustomize "$work/canary/limits" > "$work/canary/limits/rendered.yaml"
+report="$("$bin/python" k8s/check-rendered.py "$work/canary/limits/rendered.yaml" --site 2>&1 || true)"
+for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in 'example.org'" "is not by digest"; do
+  if [[ $report != *"$refusal"* ]]; then
+    echo "k8s-check: check-rendered.py did not refuse the canary ($refusal): the comparison is not working" >&2
+    exit 1
+  fi
+done
 
-for overlay in "${OVERLAYS[@]}"; do
+paths=()
+((${#sites[@]} > 0)) || for overlay in "${OVERLAYS[@]}"; do paths+=("k8s/overlays/$overlay"); done
+((${#sites[@]} > 0)) || sites=("${SITES[@]}")
+for path in "${paths[@]}" "${sites[@]}"; do
+  overlay="$(basename "$path")"
+  site=""
+  [[ $path == k8s/overlays/* ]] || site="--site"
   mkdir -p "$work/$overlay"
-  "$bin/kubectl" kustomize "k8s/overlays/$overlay" > "$work/$overlay/rendered.yaml"
+  "$bin/kubectl" kustomize "$path" > "$work/$overlay/rendered.yaml"
+  "$bin/python" k8s/check-rendered.py "$work/$overlay/rendered.yaml" $site || {
+    echo "k8s-check: $path: its edge does not follow portal-limits, or a site value is missing (check-rendered.py)" >&2
+    exit 1
+  }
 
-  # Split off the custom resources with no schema, naming each one skipped.
+  # Custom resources against their CRDs' schemas; of the rest, split off the
+  # custom resources with no schema, naming each one skipped.
+  "$bin/python" -c 'import json, sys, yaml; json.dump([d for d in yaml.safe_load_all(open(sys.argv[1])) if d], open(sys.argv[2], "w"))' \
+    "$work/$overlay/rendered.yaml" "$work/$overlay/docs.json"
+  node k8s/custom-resources.mjs "$work/$overlay/docs.json" "$work/$overlay/others.json" || {
+    echo "k8s-check: $overlay: custom resources do not match their CRDs' schemas" >&2
+    exit 1
+  }
   "$bin/python" - "$work/$overlay" "${SKIPPED_KINDS[@]}" <<'PY'
-import sys, yaml
+import json, sys, yaml
 folder, skipped = sys.argv[1], set(sys.argv[2:])
-with open(f"{folder}/rendered.yaml") as f:
-    docs = [d for d in yaml.safe_load_all(f) if d]
+with open(f"{folder}/others.json") as f:
+    docs = json.load(f)
 kept = []
 for doc in docs:
     kind = f"{doc['apiVersion']} {doc['kind']}"
@@ -98,9 +156,10 @@ PY
   fi
   echo "k8s-check: $overlay: valid for Kubernetes $KUBERNETES_VERSION (strict)"
 
-  skips="SKIP_CHECKS_$overlay"
+  kind="${site:+site}"
+  skips="SKIP_CHECKS_${kind:-$overlay}"
   skip_list="$SKIP_CHECKS_ALL${!skips:+,${!skips}}"
-  rm "$work/$overlay/validated.yaml"
+  rm "$work/$overlay/validated.yaml" "$work/$overlay/docs.json" "$work/$overlay/others.json"
   "$bin/checkov" --directory "$work/$overlay" --framework kubernetes --skip-download \
     --quiet --compact --skip-check "$skip_list" || {
     echo "k8s-check: $overlay: checkov found failed checks" >&2

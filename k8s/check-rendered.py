@@ -1,0 +1,206 @@
+"""A rendered overlay: its edge follows the limits (k8s/base/limits.env), and a site's
+values are filled in.
+
+Run by k8s/check.sh on each rendered overlay:
+
+    check-rendered.py <rendered.yaml> [--site]
+
+Fails unless the limits base/limits.env sets are the binary's own defaults (read
+from the Rust sources, so the manifests and a bare `portal` agree); the files and
+gateway Deployments read them from the ConfigMap `portal-limits` and set none of
+them otherwise; the video limit is the largest upload and the gateway's idle time
+outlasts its calls; and every edge in the render follows the ConfigMap: each
+Ingress's body limit is the largest upload and its timeouts the idle time, each
+HTTPRoute rule's timeout the idle time (transfers: off). With --site, the render
+is a site's: none of prod's stand-in values (example.org, 192.0.2.0/24) is left,
+and every image is named by digest.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS_ENV = ROOT / "k8s/base/limits.env"
+SOURCES = [ROOT / "services", ROOT / "gateway/src"]
+STAND_INS = ("example.org", "192.0.2.")
+
+problems = []
+
+
+def fail(message):
+    problems.append(message)
+
+
+def env_file(path):
+    pairs = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            pairs[key] = value
+    return pairs
+
+
+def rust_sources():
+    for folder in SOURCES:
+        yield from folder.rglob("*.rs")
+
+
+def binary_default(variable):
+    """The clap default of the argument read from `variable`, as a string."""
+    for path in rust_sources():
+        text = path.read_text()
+        at = text.find(f'env = "{variable}"')
+        if at < 0:
+            continue
+        argument = text[at : text.find("pub ", at)]
+        found = re.search(r"default_value_t = ([^,\n]+)", argument)
+        if not found:
+            return None
+        expression = found.group(1).strip()
+        if expression.isdigit():
+            return expression
+        # A Duration constant's seconds: `path::NAME.as_secs()`.
+        named = re.fullmatch(r"(?:\w+::)*(\w+)\.as_secs\(\)", expression)
+        if named:
+            for other in rust_sources():
+                constant = re.search(
+                    rf"const {named.group(1)}: Duration = Duration::from_secs\((\d+)\)",
+                    other.read_text(),
+                )
+                if constant:
+                    return constant.group(1)
+        return None
+    return None
+
+
+def check_defaults(configured):
+    for variable, value in configured.items():
+        default = binary_default(variable)
+        if default is None:
+            fail(f"base/limits.env: {variable}: no default found in the Rust sources")
+        elif default != value:
+            fail(f"base/limits.env: {variable}={value}, but the binary's default is {default}")
+
+
+def containers(doc):
+    return doc["spec"]["template"]["spec"]["containers"]
+
+
+def check_render(docs, configured, site):
+    by_kind = {}
+    for doc in docs:
+        by_kind.setdefault(doc["kind"], []).append(doc)
+    deployments = {d["metadata"]["name"]: d for d in by_kind.get("Deployment", [])}
+
+    # The ConfigMap the files Deployment reads (its name carries kustomize's hash).
+    limits_name = None
+    for name in ("files", "gateway"):
+        if name not in deployments:
+            fail(f"no {name} Deployment")
+            continue
+        container = containers(deployments[name])[0]
+        refs = [
+            source["configMapRef"]["name"]
+            for source in container.get("envFrom", [])
+            if "configMapRef" in source
+            and source["configMapRef"]["name"].startswith("portal-limits")
+        ]
+        if len(refs) != 1:
+            fail(f"Deployment/{name} does not read the ConfigMap portal-limits")
+            continue
+        limits_name = limits_name or refs[0]
+    for deployment in deployments.values():
+        for container in containers(deployment):
+            for variable in container.get("env", []):
+                if variable["name"] in configured:
+                    fail(
+                        f"Deployment/{deployment['metadata']['name']} sets {variable['name']} "
+                        "itself: the edge would not follow it; change portal-limits instead"
+                    )
+    maps = {m["metadata"]["name"]: m.get("data", {}) for m in by_kind.get("ConfigMap", [])}
+    if limits_name not in maps:
+        fail("the ConfigMap portal-limits is not in the render")
+        return
+    limits = maps[limits_name]
+    try:
+        document = int(limits["PORTAL_FILES_MAX_DOCUMENT_MIB"])
+        video = int(limits["PORTAL_FILES_MAX_VIDEO_MIB"])
+        call = int(limits["PORTAL_UPSTREAM_CALL_TIMEOUT"])
+        idle = int(limits["PORTAL_HTTP_IDLE_TIMEOUT"])
+    except (KeyError, ValueError) as error:
+        fail(f"portal-limits: {error!r}")
+        return
+    if video < document:
+        fail(
+            f"portal-limits: the video limit ({video} MiB) is below the document limit "
+            f"({document} MiB); the edge's body limit is the video's"
+        )
+    if idle <= call:
+        fail(
+            f"portal-limits: PORTAL_HTTP_IDLE_TIMEOUT ({idle} s) must exceed "
+            f"PORTAL_UPSTREAM_CALL_TIMEOUT ({call} s): the edge waits that long for a call"
+        )
+
+    body, seconds = f"{video}m", str(idle)
+    ingresses = by_kind.get("Ingress", [])
+    routes = by_kind.get("HTTPRoute", [])
+    if not ingresses and not routes:
+        fail("no edge: neither an Ingress nor an HTTPRoute")
+    for ingress in ingresses:
+        name = ingress["metadata"]["name"]
+        annotations = ingress["metadata"].get("annotations", {})
+        wanted = {
+            "nginx.ingress.kubernetes.io/proxy-body-size": body,
+            "nginx.ingress.kubernetes.io/proxy-read-timeout": seconds,
+            "nginx.ingress.kubernetes.io/proxy-send-timeout": seconds,
+        }
+        for key, value in wanted.items():
+            if annotations.get(key) != value:
+                fail(f"Ingress/{name}: {key} is {annotations.get(key)!r}, portal-limits says {value!r}")
+        print(f"Ingress/{name}: bodies up to {body}, {seconds} s between reads: as portal-limits")
+    for route in routes:
+        name = route["metadata"]["name"]
+        for index, rule in enumerate(route["spec"].get("rules", [])):
+            timeout = rule.get("timeouts", {}).get("request")
+            wanted = "0s" if rule.get("name") == "transfers" else f"{idle}s"
+            if timeout != wanted:
+                fail(
+                    f"HTTPRoute/{name}: rule {rule.get('name', index)}: request timeout "
+                    f"{timeout!r}, portal-limits says {wanted!r}"
+                )
+        print(f"HTTPRoute/{name}: calls time out after {idle}s, transfers never: as portal-limits")
+    print(
+        f"portal-limits: documents {document} MiB, videos {video} MiB, "
+        f"calls {call} s, idle {idle} s"
+    )
+
+    if site:
+        for doc in docs:
+            text = yaml.safe_dump(doc)
+            for stand_in in STAND_INS:
+                if stand_in in text:
+                    fail(f"{doc['kind']}/{doc['metadata']['name']}: still holds prod's stand-in {stand_in!r}")
+        for deployment in deployments.values():
+            for container in containers(deployment):
+                if "@sha256:" not in container["image"]:
+                    fail(f"Deployment/{deployment['metadata']['name']}: image {container['image']} is not by digest")
+
+
+def main():
+    rendered, site = sys.argv[1], "--site" in sys.argv[2:]
+    with open(rendered) as f:
+        docs = [d for d in yaml.safe_load_all(f) if d]
+    configured = env_file(LIMITS_ENV)
+    check_defaults(configured)
+    check_render(docs, configured, site)
+    for problem in problems:
+        print(f"check-rendered: {problem}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
