@@ -86,8 +86,8 @@ fi
 # A kind skipped although a schema for it is here would go unchecked.
 node k8s/custom-resources.mjs --skipped "${SKIPPED_KINDS[@]}" || exit 1
 # A site that raises the video limit but leaves out edge-limits/ must fail the
-# limits check (its edge would still stop at prod's), and prod taken for a site
-# the site check (prod's stand-in hosts and addresses, an image by tag).
+# limits check (its edge would still stop at prod's), and prod with an image by
+# tag, taken for a site, the site check (prod's stand-in hosts and addresses).
 mkdir -p "$work/canary/limits"
 cat > "$work/canary/limits/kustomization.yaml" <<YAML
 resources:
@@ -97,6 +97,14 @@ configMapGenerator:
     behavior: merge
     literals:
       - PORTAL_FILES_MAX_VIDEO_MIB=2048
+patches:
+  - target:
+      kind: Deployment
+      name: gateway
+    patch: |-
+      - op: replace
+        path: /spec/template/spec/containers/0/image
+        value: registry.example.org/portal:canary
 YAML
 "$bin/kubectl" kustomize "$work/canary/limits" > "$work/canary/limits/rendered.yaml"
 report="$("$bin/python" k8s/check-rendered.py "$work/canary/limits/rendered.yaml" --site 2>&1 || true)"
