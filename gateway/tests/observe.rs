@@ -150,6 +150,20 @@ async fn metrics_count_routes_rpcs_pools_sign_ins_and_uploads_on_their_own_port(
     );
     assert!(page.contains("portal_http_requests_in_flight"), "{page}");
     assert!(page.contains("portal_rpc_in_flight"), "{page}");
+    // Every metric the alert rules and the dashboard name is one the binary shows.
+    let monitoring = concat!(env!("CARGO_MANIFEST_DIR"), "/../k8s/components/monitoring");
+    for file in ["rules.yaml", "dashboards/portal.json"] {
+        let text = std::fs::read_to_string(format!("{monitoring}/{file}")).unwrap();
+        let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        for name in words.filter(|word| word.starts_with("portal_")) {
+            assert!(
+                page.lines().any(|l| l
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with(['{', ' ']))),
+                "{file} names {name}, which /metrics does not show: {page}"
+            );
+        }
+    }
 
     // The public port does not serve it (the web client's fallback answers).
     let (_, _, body) = portal.get("/metrics", None).await;
