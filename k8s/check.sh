@@ -4,7 +4,9 @@
 # of a pinned Kubernetes release and custom resources against their CRDs' schemas
 # (strict: an unknown or misspelt field fails), its edge compared with the limits
 # it must follow (check-rendered.py), then scanned by checkov, which must report no
-# failed check beyond the justified skips below.
+# failed check beyond the justified skips below. The alert rules go through
+# promtool (their syntax, and rules-test.yaml's cases), and every metric a rule or
+# dashboard names must be one the code records.
 #   bash k8s/check.sh [overlay…]   a site's own overlay too (a path; checked as a site)
 set -euo pipefail
 sites=()
@@ -42,6 +44,10 @@ SKIP_CHECKS_prod=""
 # A site's overlay is prod with the site's values (k8s/examples/).
 SKIP_CHECKS_site="$SKIP_CHECKS_prod"
 
+command -v promtool >/dev/null || {
+  echo "k8s-check: promtool is missing: install Debian's 'prometheus' package (apt-get install --no-install-recommends prometheus)" >&2
+  exit 1
+}
 bash tools/venv.sh
 bash tools/crd-schemas.sh
 bin=.tools/venv/bin
@@ -165,6 +171,54 @@ PY
     exit 1
   fi
   echo "k8s-check: $overlay: valid for Kubernetes $KUBERNETES_VERSION (strict)"
+
+  # The PrometheusRule's groups as a rule file, and each Grafana dashboard's
+  # queries, against the metric names the Rust code records.
+  "$bin/python" - "$work/$overlay" <<'PY'
+import json, pathlib, re, sys, yaml
+folder = pathlib.Path(sys.argv[1])
+recorded = set()
+for source in [*pathlib.Path("gateway/src").rglob("*.rs"), *pathlib.Path("services").glob("*/src/**/*.rs")]:
+    for kind, name in re.findall(r'metrics::(counter|gauge|histogram)!\(\s*"(portal_\w+)"', source.read_text()):
+        recorded |= {name} if kind != "histogram" else {f"{name}_{part}" for part in ("bucket", "sum", "count")}
+def unknown(expr):
+    return sorted(set(re.findall(r"\bportal_\w+", expr)) - recorded)
+docs = [d for d in yaml.safe_load_all((folder / "rendered.yaml").read_text()) if d]
+groups, problems = [], []
+for doc in docs:
+    if doc["kind"] == "PrometheusRule":
+        groups += doc["spec"]["groups"]
+        for rule in (r for g in doc["spec"]["groups"] for r in g["rules"]):
+            if missing := unknown(rule["expr"]):
+                problems.append(f"rule {rule.get('alert') or rule.get('record')}: {missing} not recorded by the code")
+    if doc["kind"] == "ConfigMap" and doc["metadata"].get("labels", {}).get("grafana_dashboard") == "1":
+        for file, text in doc["data"].items():
+            def panels(items):
+                for panel in items:
+                    yield panel
+                    yield from panels(panel.get("panels", []))
+            for panel in panels(json.loads(text)["panels"]):
+                for target in panel.get("targets", []):
+                    names = re.findall(r"\bportal_\w+", target["expr"])
+                    if not names or unknown(target["expr"]):
+                        problems.append(f"{file}, panel {panel['title']!r}: {target['expr']!r} names no metric the code records")
+if groups:
+    (folder / "rules").mkdir()
+    (folder / "rules" / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}, allow_unicode=True))
+for problem in problems:
+    print(f"k8s-check: {folder.name}: {problem}", file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+  if [[ -d "$work/$overlay/rules" ]]; then
+    cp k8s/components/monitoring/rules-test.yaml "$work/$overlay/rules/"
+    promtool check rules "$work/$overlay/rules/rules.yaml" >/dev/null \
+      && promtool test rules "$work/$overlay/rules/rules-test.yaml" || {
+      echo "k8s-check: $overlay: promtool refused the PrometheusRule" >&2
+      exit 1
+    }
+    echo "k8s-check: $overlay: alert rules pass promtool check and test"
+    rm -r "$work/$overlay/rules"
+  fi
 
   kind="${site:+site}"
   skips="SKIP_CHECKS_${kind:-$overlay}"

@@ -3,8 +3,10 @@
 
 mod support;
 
+use portal_kit::Right;
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use reqwest::multipart::{Form, Part};
 use serde_json::json;
 use support::{ADMIN_PASSWORD, gateway_to, recording_upstream, start};
 
@@ -20,20 +22,45 @@ fn value(line: &str) -> f64 {
     line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
+/// The sum of `metric`'s samples with every `labels` pair.
+fn total(page: &str, metric: &str, labels: &[&str]) -> f64 {
+    samples(page, metric, labels).iter().map(|l| value(l)).sum()
+}
+
 #[tokio::test]
-async fn metrics_count_routes_rpcs_and_pools_on_their_own_port() {
+async fn metrics_count_routes_rpcs_pools_sign_ins_and_uploads_on_their_own_port() {
     let portal = start(&["--metrics-addr=127.0.0.1:0"]).await;
     let metrics_url = format!("http://{}/metrics", portal.running.metrics_addr.unwrap());
-    let login = json!({"login": "admin", "password": ADMIN_PASSWORD});
-    for _ in 0..2 {
+    // Two sign-ins, then a wrong password and an empty one.
+    for (password, status) in [
+        (ADMIN_PASSWORD, 200),
+        (ADMIN_PASSWORD, 200),
+        ("не тот", 401),
+        ("", 400),
+    ] {
         let response = portal
             .http
             .post(format!("{}/api/auth/login", portal.base))
-            .json(&login)
+            .json(&json!({"login": "admin", "password": password}))
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), 200);
+        assert_eq!(response.status(), status);
+    }
+    // A video stored, and a PDF offered as one refused.
+    let editor = portal.token(5, &[Right::EquipmentEditing, Right::EducationManagement]);
+    let mut mp4 = b"\0\0\0\x20ftypisom\0\0\x02\0isomiso2avc1mp41".to_vec();
+    mp4.resize(5000, 7);
+    for (content, status) in [(mp4, 200), (b"%PDF-1.7\n".to_vec(), 400)] {
+        let response = portal
+            .http
+            .post(format!("{}/api/video/save", portal.base))
+            .bearer_auth(&editor)
+            .multipart(Form::new().part("video", Part::bytes(content).file_name("v.mp4")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status);
     }
     let response = portal.http.get(&metrics_url).send().await.unwrap();
     assert!(
@@ -69,7 +96,16 @@ async fn metrics_count_routes_rpcs_and_pools_on_their_own_port() {
         "portal_rpc_duration_seconds_count",
         &[r#"method="/portal.auth.v1.AuthService/Login""#],
     );
-    assert_eq!(timed.iter().map(|l| value(l)).sum::<f64>(), 2.0, "{page}");
+    let login_calls = total(
+        &page,
+        "portal_rpc_requests_total",
+        &[r#"method="/portal.auth.v1.AuthService/Login""#],
+    );
+    assert_eq!(
+        timed.iter().map(|l| value(l)).sum::<f64>(),
+        login_calls,
+        "{page}"
+    );
     for database in ["auth", "education", "wiki", "files"] {
         let pool = samples(
             &page,
@@ -80,9 +116,54 @@ async fn metrics_count_routes_rpcs_and_pools_on_their_own_port() {
             pool.iter().any(|l| value(l) >= 1.0),
             "{database}'s pool: {page}"
         );
+        let max = samples(
+            &page,
+            "portal_db_pool_max_connections",
+            &[&format!(r#"database="{database}""#)],
+        );
+        assert_eq!(max.iter().map(|l| value(l)).collect::<Vec<_>>(), [8.0]);
     }
+    // Shown before the first time-out, so that one is an increase.
+    assert!(
+        page.lines().any(|l| l == "portal_db_pool_timeouts_total 0"),
+        "{page}"
+    );
+    for (outcome, count) in [
+        ("success", 2.0),
+        ("bad_credentials", 1.0),
+        ("incomplete", 1.0),
+    ] {
+        let outcome = format!(r#"outcome="{outcome}""#);
+        assert_eq!(
+            total(&page, "portal_sign_ins_total", &[&outcome]),
+            count,
+            "{page}"
+        );
+    }
+    for outcome in ["stored", "refused"] {
+        let labels = [r#"kind="video""#, &format!(r#"outcome="{outcome}""#)];
+        assert_eq!(total(&page, "portal_uploads_total", &labels), 1.0, "{page}");
+    }
+    assert_eq!(
+        total(&page, "portal_upload_bytes_total", &[r#"kind="video""#]),
+        5000.0
+    );
     assert!(page.contains("portal_http_requests_in_flight"), "{page}");
     assert!(page.contains("portal_rpc_in_flight"), "{page}");
+    // Every metric the alert rules and the dashboard name is one the binary shows.
+    let monitoring = concat!(env!("CARGO_MANIFEST_DIR"), "/../k8s/components/monitoring");
+    for file in ["rules.yaml", "dashboards/portal.json"] {
+        let text = std::fs::read_to_string(format!("{monitoring}/{file}")).unwrap();
+        let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        for name in words.filter(|word| word.starts_with("portal_")) {
+            assert!(
+                page.lines().any(|l| l
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with(['{', ' ']))),
+                "{file} names {name}, which /metrics does not show: {page}"
+            );
+        }
+    }
 
     // The public port does not serve it (the web client's fallback answers).
     let (_, _, body) = portal.get("/metrics", None).await;

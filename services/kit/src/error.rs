@@ -156,6 +156,7 @@ impl From<sqlx::Error> for ServiceError {
             // Every connection stayed busy past the acquire time-out: the service is
             // overloaded, not broken, and the caller may try again.
             sqlx::Error::PoolTimedOut => {
+                metrics::counter!("portal_db_pool_timeouts_total").increment(1);
                 tracing::warn!(
                     "database pool exhausted: no connection within the acquire time-out"
                 );
@@ -235,11 +236,24 @@ fn plain_status(error: ServiceError) -> Status {
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_exhausted_pool_is_an_overload_to_retry_not_an_internal_error() {
-        let status = Status::from(ServiceError::from(sqlx::Error::PoolTimedOut));
+    #[tokio::test]
+    async fn an_exhausted_pool_is_an_overload_to_retry_counted_not_an_internal_error() {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::any::AnyPoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_millis(50))
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        let _busy = pool.acquire().await.unwrap();
+        let timed_out = sqlx::query("SELECT 1").execute(&pool).await.unwrap_err();
+        let recorder = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
+        let status =
+            metrics::with_local_recorder(&recorder, || Status::from(ServiceError::from(timed_out)));
         assert_eq!(status.code(), Code::Unavailable);
         assert_eq!(status.message(), MSG_OVERLOADED);
+        let page = recorder.handle().render();
+        assert!(page.contains("portal_db_pool_timeouts_total 1"), "{page}");
     }
 
     #[test]

@@ -13,7 +13,11 @@
 //! | `portal_http_requests_total` (counter) | `route` (the matched pattern), `method`, `status` |
 //! | `portal_http_request_duration_seconds` (histogram) | `route`, `method` |
 //! | `portal_http_requests_in_flight` (gauge) | — |
-//! | `portal_db_pool_connections`, `portal_db_pool_idle_connections` (gauges) | `database` |
+//! | `portal_db_pool_connections`, `portal_db_pool_idle_connections`, `portal_db_pool_max_connections` (gauges) | `database` |
+//! | `portal_db_pool_timeouts_total` (counter: calls refused, no connection free in time) | — |
+//! | `portal_sign_ins_total` (counter, auth) | `outcome`: `success`, `bad_credentials`, `blocked`, `rate_limited`, `incomplete` |
+//! | `portal_uploads_total` (counter, files) | `kind` (`document`, `video`), `outcome` (`stored`, `refused`, `failed`) |
+//! | `portal_upload_bytes_total` (counter, files: bytes stored) | `kind` |
 
 use std::sync::{Mutex, OnceLock};
 use std::task::{Context, Poll};
@@ -67,6 +71,8 @@ pub fn enabled() -> bool {
 /// the list keeps the pool alive).
 pub fn watch_pool(database: String, pool: &AnyPool) {
     if enabled() {
+        // Shown from the start, so the first time-out is an increase too.
+        metrics::counter!("portal_db_pool_timeouts_total").increment(0);
         POOLS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -88,6 +94,8 @@ pub fn render() -> String {
         metrics::gauge!("portal_db_pool_connections", &labels).set(pool.size());
         metrics::gauge!("portal_db_pool_idle_connections", &labels)
             .set(u32::try_from(pool.num_idle()).unwrap_or(u32::MAX));
+        metrics::gauge!("portal_db_pool_max_connections", &labels)
+            .set(pool.options().get_max_connections());
     }
     handle.run_upkeep();
     handle.render()

@@ -77,6 +77,7 @@ impl Sessions {
             device_token,
         } = form;
         if login.trim().is_empty() || password.is_empty() {
+            count_sign_in("incomplete");
             return Err(ServiceError::invalid(MSG_CREDENTIALS_REQUIRED));
         }
         // No login can be this long: it matches nobody, and neither it nor its
@@ -100,7 +101,10 @@ impl Sessions {
             device: known_device.clone(),
         };
         let login_shown = key.as_ref().map_or("(too long)", LoginKey::as_str);
-        let attempt = self.limits.begin(&keys).await.inspect_err(|_| {
+        let attempt = self.limits.begin(&keys).await.inspect_err(|error| {
+            if matches!(error, ServiceError::RateLimited { .. }) {
+                count_sign_in("rate_limited");
+            }
             tracing::warn!(
                 login = login_shown,
                 address,
@@ -120,11 +124,13 @@ impl Sessions {
         let matches = plausible && self.passwords.verify(password, stored, queue).await?;
         let Some(user) = credentials.filter(|_| matches) else {
             attempt.failed().await?;
+            count_sign_in("bad_credentials");
             tracing::info!(login = login_shown, address, "sign-in failed");
             return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
         };
         attempt.succeeded().await?;
         if user.blocked {
+            count_sign_in("blocked");
             tracing::info!(
                 user_id = user.user_id,
                 "sign-in refused: the user's status blocks it"
@@ -141,9 +147,11 @@ impl Sessions {
         self.store
             .start_session(user.user_id, &refresh_token.hash(), now, expires_at(now))
             .await?;
+        let tokens = self.issue(user.user_id, refresh_token).await?;
+        count_sign_in("success");
         tracing::info!(user_id = user.user_id, "signed in");
         Ok(SignedIn {
-            tokens: self.issue(user.user_id, refresh_token).await?,
+            tokens,
             device_token,
             device_expires_in: seconds(DEVICE_TOKEN_TTL),
         })
@@ -255,4 +263,10 @@ fn seconds(ttl: Duration) -> i32 {
 
 fn session_expired() -> ServiceError {
     ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into())
+}
+
+/// Counts a sign-in by how it ended (`portal_sign_ins_total`): a wave of
+/// failures or limits is someone guessing, a stop in successes an outage.
+fn count_sign_in(outcome: &'static str) {
+    metrics::counter!("portal_sign_ins_total", "outcome" => outcome).increment(1);
 }

@@ -51,7 +51,8 @@ impl Uploads {
 
     /// Stores the content that follows the metadata, then records it; a blob
     /// whose record could not be written is removed again. The new file's id,
-    /// and a video's key (128 random bits; '' for a document).
+    /// and a video's key (128 random bits; '' for a document). Every upload is
+    /// counted by kind and outcome, and a stored one's bytes.
     pub async fn save(
         &self,
         kind: Kind,
@@ -60,6 +61,31 @@ impl Uploads {
         offered: (&str, &str),
         chunks: impl Stream<Item = ServiceResult<Bytes>> + Unpin,
     ) -> ServiceResult<(i64, String)> {
+        let saved = self
+            .store_and_record(kind, uploader, id_related, offered, chunks)
+            .await;
+        let outcome = match &saved {
+            Ok(_) => "stored",
+            Err(ServiceError::Internal(_)) => "failed",
+            Err(_) => "refused",
+        };
+        metrics::counter!("portal_uploads_total", "kind" => kind.as_str(), "outcome" => outcome)
+            .increment(1);
+        saved.map(|(id, public_key, size)| {
+            metrics::counter!("portal_upload_bytes_total", "kind" => kind.as_str()).increment(size);
+            (id, public_key)
+        })
+    }
+
+    /// [`Uploads::save`]'s work; also the stored size.
+    async fn store_and_record(
+        &self,
+        kind: Kind,
+        uploader: i64,
+        id_related: i64,
+        offered: (&str, &str),
+        chunks: impl Stream<Item = ServiceResult<Bytes>> + Unpin,
+    ) -> ServiceResult<(i64, String, u64)> {
         let (file_name, title) = offered;
         let public_key = match kind {
             Kind::Video => hex::encode(rand::random::<[u8; 16]>()),
@@ -102,7 +128,7 @@ impl Uploads {
                     size = received.size,
                     "file stored"
                 );
-                Ok((id, public_key))
+                Ok((id, public_key, received.size))
             }
             Err(error) => {
                 if let Err(cleanup) = blobs::remove(&self.blobs, &received.key).await {
