@@ -307,7 +307,7 @@ async fn service_routes(
                 private_key_file,
                 public_key_file: keys.public.clone(),
                 admin_login: config.auth.admin_login.clone(),
-                admin_password: config.auth.admin_password.clone(),
+                admin_password: config.auth.admin_password().cloned(),
                 seed_demo: shared.seed_demo,
                 trusted_proxies: service_trusted_proxies(config),
                 public_url: shared.public_url.clone(),
