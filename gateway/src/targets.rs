@@ -51,10 +51,12 @@ impl Running {
 
 /// Starts the target and runs it until SIGTERM or Ctrl-C.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    // Listening before anything serves (see `shutdown_signal`).
+    let signalled = shutdown_signal();
     let mut running = start(config).await?;
     let shutdown = running.shutdown.clone();
     tokio::spawn(async move {
-        shutdown_signal().await;
+        signalled.await;
         shutdown.cancel();
     });
     running.wait().await
