@@ -181,7 +181,7 @@ impl Config {
     /// Settings that only make sense for some targets are refused for others,
     /// rather than silently ignored.
     pub fn check(&self) -> Result<(), String> {
-        if self.target == Target::All && self.shared.database_url.is_some() {
+        if self.target == Target::All && self.shared.database_url().is_some() {
             return Err("PORTAL_DATABASE_URL: the `all` target keeps one SQLite file per service in PORTAL_DATA_DIR; set a database URL only for a single service target".into());
         }
         if self.target != Target::All && self.loopback_port.is_some() {

@@ -51,10 +51,12 @@ impl Running {
 
 /// Starts the target and runs it until SIGTERM or Ctrl-C.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    // Listening before anything serves (see `shutdown_signal`).
+    let signalled = shutdown_signal();
     let mut running = start(config).await?;
     let shutdown = running.shutdown.clone();
     tokio::spawn(async move {
-        shutdown_signal().await;
+        signalled.await;
         shutdown.cancel();
     });
     running.wait().await
@@ -307,7 +309,7 @@ async fn service_routes(
                 private_key_file,
                 public_key_file: keys.public.clone(),
                 admin_login: config.auth.admin_login.clone(),
-                admin_password: config.auth.admin_password.clone(),
+                admin_password: config.auth.admin_password().cloned(),
                 seed_demo: shared.seed_demo,
                 trusted_proxies: service_trusted_proxies(config),
                 public_url: shared.public_url.clone(),

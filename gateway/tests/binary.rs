@@ -40,22 +40,24 @@ fn an_unknown_target_is_refused_at_start_naming_the_variable() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("PORTAL_TARGET"));
 }
 
-#[tokio::test]
-async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
-    let data = tempfile::tempdir().unwrap();
+/// A started `portal`: `command` spawned on a free loopback port, once its
+/// `/readyz` answers 200.
+async fn start_ready(
+    mut command: Command,
+    data: &std::path::Path,
+) -> (std::process::Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let mut child = portal(data.path())
+    let mut child = command
         .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
-        .env("PORTAL_WEB_DIR", data.path())
-        .env("PORTAL_LOG", "info")
-        .stdout(Stdio::piped())
+        .env("PORTAL_WEB_DIR", data)
         .spawn()
         .unwrap();
-    let ready_url = format!("http://127.0.0.1:{port}/readyz");
+    let base = format!("http://127.0.0.1:{port}");
+    let ready_url = format!("{base}/readyz");
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         if reqwest::get(&ready_url)
@@ -71,6 +73,15 @@ async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
         assert!(Instant::now() < deadline, "portal not ready in 60 s");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    (child, base)
+}
+
+#[tokio::test]
+async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
+    let data = tempfile::tempdir().unwrap();
+    let mut command = portal(data.path());
+    command.env("PORTAL_LOG", "info").stdout(Stdio::piped());
+    let (mut child, _) = start_ready(command, data.path()).await;
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -95,5 +106,60 @@ async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
     assert!(
         data.path().join("jwt-public.pem").exists(),
         "all generates its key pair into the data dir"
+    );
+}
+
+#[tokio::test]
+async fn the_admin_password_may_come_from_a_file() {
+    let data = tempfile::tempdir().unwrap();
+    let password_file = data.path().join("admin-password");
+    // As a mounted Secret made with `echo` holds it: the line end is not part of it.
+    std::fs::write(&password_file, "password-from-a-file\n").unwrap();
+    let mut command = portal(data.path());
+    command
+        .env_remove("PORTAL_ADMIN_PASSWORD")
+        .env("PORTAL_ADMIN_PASSWORD_FILE", &password_file);
+    let (mut child, base) = start_ready(command, data.path()).await;
+    let login = reqwest::Client::new()
+        .post(format!("{base}/api/auth/login"))
+        .json(&serde_json::json!({"login": "admin", "password": "password-from-a-file"}))
+        .send()
+        .await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let login = login.unwrap();
+    assert_eq!(login.status(), 200, "{}", login.text().await.unwrap());
+}
+
+#[test]
+fn a_secret_given_both_ways_or_as_an_unreadable_file_is_refused_naming_it() {
+    let data = tempfile::tempdir().unwrap();
+    let password_file = data.path().join("admin-password");
+    std::fs::write(&password_file, "password-from-a-file\n").unwrap();
+    let both = portal(data.path())
+        .env("PORTAL_ADMIN_PASSWORD_FILE", &password_file)
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&both.stderr);
+    assert!(
+        stderr.contains("<PORTAL_ADMIN_PASSWORD>")
+            && stderr.contains("<PORTAL_ADMIN_PASSWORD_FILE>"),
+        "{stderr}"
+    );
+
+    let missing = data.path().join("no-such-secret");
+    let unreadable = portal(data.path())
+        .env_remove("PORTAL_ADMIN_PASSWORD")
+        .env("PORTAL_ADMIN_PASSWORD_FILE", &missing)
+        .output()
+        .unwrap();
+    assert_eq!(unreadable.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unreadable.stderr);
+    assert!(
+        stderr.contains("PORTAL_ADMIN_PASSWORD_FILE")
+            && stderr.contains(&missing.display().to_string())
+            && stderr.contains("cannot read it"),
+        "{stderr}"
     );
 }

@@ -77,7 +77,25 @@ pub struct AuthArgs {
         value_name = "PORTAL_ADMIN_PASSWORD",
         hide_env_values = true
     )]
-    pub admin_password: Option<SecretString>,
+    admin_password: Option<SecretString>,
+    /// PORTAL_ADMIN_PASSWORD read from this file (e.g. a mounted Secret).
+    #[arg(
+        long,
+        env = "PORTAL_ADMIN_PASSWORD_FILE",
+        value_name = "PORTAL_ADMIN_PASSWORD_FILE",
+        value_parser = portal_kit::secret_file::parse,
+        conflicts_with = "admin_password"
+    )]
+    admin_password_file: Option<SecretString>,
+}
+
+impl AuthArgs {
+    /// The bootstrap admin's password given (PORTAL_ADMIN_PASSWORD or its file), if any.
+    pub fn admin_password(&self) -> Option<&SecretString> {
+        self.admin_password
+            .as_ref()
+            .or(self.admin_password_file.as_ref())
+    }
 }
 
 /// What auth needs to start.

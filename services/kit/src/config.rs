@@ -14,6 +14,7 @@ use secrecy::SecretString;
 
 use crate::account_limits::ServiceAccountLimits;
 use crate::net::TrustedProxies;
+use crate::secret_file;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -33,9 +34,13 @@ pub struct Shared {
     pub data_dir: PathBuf,
 
     /// A service target's database: `sqlite://…` or `postgres://…` [default: a
-    /// SQLite file per service in the data dir].
+    /// SQLite file per service in the data dir]. PostgreSQL over TLS checking the
+    /// server: `?sslmode=verify-full&sslrootcert=/path/ca.crt`.
     #[arg(long, env = "PORTAL_DATABASE_URL", value_name = "PORTAL_DATABASE_URL", value_parser = parse_database_url)]
-    pub database_url: Option<SecretString>,
+    database_url: Option<SecretString>,
+    /// PORTAL_DATABASE_URL read from this file (e.g. a mounted Secret).
+    #[arg(long, env = "PORTAL_DATABASE_URL_FILE", value_name = "PORTAL_DATABASE_URL_FILE", value_parser = secret_file::parse_with(parse_database_url), conflicts_with = "database_url")]
+    database_url_file: Option<SecretString>,
 
     /// The gateway's upstream auth service: `http://host:port`, whose name
     /// resolves to every replica (a headless Service, e.g.
@@ -113,9 +118,16 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The database URL given (PORTAL_DATABASE_URL or its file), if any.
+    pub fn database_url(&self) -> Option<&SecretString> {
+        self.database_url
+            .as_ref()
+            .or(self.database_url_file.as_ref())
+    }
+
     /// A service's database: the configured URL, else its SQLite file in the data dir.
     pub fn database_url_for(&self, service: &str) -> SecretString {
-        self.database_url.clone().unwrap_or_else(|| {
+        self.database_url().cloned().unwrap_or_else(|| {
             format!(
                 "sqlite://{}?mode=rwc",
                 self.data_dir.join(format!("{service}.db")).display()
@@ -218,6 +230,45 @@ mod tests {
         assert_eq!(
             shared.database_url_for("auth").expose_secret(),
             "postgres://portal:s3cret-pw@db/auth"
+        );
+    }
+
+    #[test]
+    fn the_database_url_may_come_from_a_file_checked_as_the_variable_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("uri");
+        let file_arg = format!("--database-url-file={}", file.display());
+
+        std::fs::write(&file, "postgres://portal:s3cret-pw@db/auth\n").unwrap();
+        let shared = parse(&[&file_arg]).unwrap();
+        assert_eq!(
+            shared.database_url_for("auth").expose_secret(),
+            "postgres://portal:s3cret-pw@db/auth"
+        );
+        assert!(!format!("{shared:?}").contains("s3cret-pw"));
+
+        let both = parse(&[&file_arg, "--database-url=postgres://db/auth"]).unwrap_err();
+        assert!(
+            both.contains("PORTAL_DATABASE_URL>") && both.contains("PORTAL_DATABASE_URL_FILE>"),
+            "{both}"
+        );
+
+        std::fs::write(&file, "mysql://portal:s3cret-pw@db/auth\n").unwrap();
+        let wrong_kind = parse(&[&file_arg]).unwrap_err();
+        assert!(
+            wrong_kind.contains("PORTAL_DATABASE_URL_FILE") && wrong_kind.contains("sqlite:"),
+            "{wrong_kind}"
+        );
+        assert!(!wrong_kind.contains("s3cret-pw"), "{wrong_kind}");
+
+        let missing = dir.path().join("missing");
+        let unreadable =
+            parse(&[&format!("--database-url-file={}", missing.display())]).unwrap_err();
+        assert!(
+            unreadable.contains("PORTAL_DATABASE_URL_FILE")
+                && unreadable.contains(&missing.display().to_string())
+                && unreadable.contains("cannot read it"),
+            "{unreadable}"
         );
     }
 

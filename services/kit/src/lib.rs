@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod net;
 pub mod revocation;
 pub mod rich_text;
+pub mod secret_file;
 pub mod serve;
 pub mod start;
 pub mod telemetry;

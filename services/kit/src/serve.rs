@@ -98,30 +98,48 @@ pub enum ServeError {
 }
 
 /// Resolves on Ctrl-C or SIGTERM (what Kubernetes sends before it kills a pod).
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            tracing::warn!(%error, "cannot listen for Ctrl-C");
-            std::future::pending::<()>().await;
-        }
-    };
+/// Listens from the call on, not from the first poll: a caller listens before it
+/// serves, since a SIGTERM between its first ready probe and a late listener
+/// would end the process undrained, by the signal's default action.
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            received(signal(SignalKind::interrupt()), "Ctrl-C"),
+            received(signal(SignalKind::terminate()), "SIGTERM"),
+        )
     };
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    let (interrupt, terminate) = (
+        async {
+            if let Err(error) = tokio::signal::ctrl_c().await {
+                tracing::warn!(%error, "cannot listen for Ctrl-C");
+                std::future::pending::<()>().await;
+            }
+        },
+        std::future::pending::<()>(),
+    );
+    async move {
+        tokio::select! {
+            () = interrupt => {},
+            () = terminate => {},
+        }
+        tracing::info!("shutting down: draining in-flight requests");
     }
-    tracing::info!("shutting down: draining in-flight requests");
+}
+
+/// Waits for a signal already listened for; one that could not be listened for
+/// never comes.
+#[cfg(unix)]
+async fn received(listener: std::io::Result<tokio::signal::unix::Signal>, name: &'static str) {
+    match listener {
+        Ok(mut signal) => {
+            signal.recv().await;
+        }
+        Err(error) => {
+            tracing::warn!(%error, "cannot listen for {name}");
+            std::future::pending::<()>().await;
+        }
+    }
 }

@@ -3,17 +3,19 @@
 //! from a client's name. A new blob is written part by part while its upload
 //! streams in ([`NewBlob`]), and aborted (nothing kept) when the upload fails.
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_util::{Stream, TryStreamExt};
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as BlobPath;
 use object_store::prefix::PrefixStore;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, WriteMultipart};
-use portal_kit::{ServiceError, ServiceResult};
+use portal_kit::{ServiceError, ServiceResult, secret_file};
+use secrecy::ExposeSecret;
 
 use crate::domain::content::Kind;
 use crate::domain::range::Span;
@@ -35,16 +37,49 @@ pub enum OpenError {
     Store(#[from] object_store::Error),
     #[error("PORTAL_FILES_STORE: expected s3://bucket or s3://bucket/prefix, got {0}")]
     BadUrl(String),
+    #[error("the S3 credentials: {0}")]
+    Credential(String),
 }
 
 /// The store `PORTAL_FILES_STORE` names: `s3://bucket[/prefix]` (credentials,
-/// region and endpoint from the standard `AWS_*` variables), else a directory.
+/// region and endpoint from the standard `AWS_*` variables, the secret ones also
+/// as files: [`CREDENTIAL_VARIABLES`]), else a directory.
 pub fn open(location: &str) -> Result<Blobs, OpenError> {
     if location.starts_with("s3://") {
-        s3(location, AmazonS3Builder::from_env())
+        let builder = with_credential_files(AmazonS3Builder::from_env(), |variable| {
+            std::env::var_os(variable)
+        })?;
+        s3(location, builder)
     } else {
         directory(Path::new(location))
     }
+}
+
+/// The S3 client's secret settings, each of which may also be given as
+/// `<variable>_FILE` (`kit::secret_file`); object_store reads only the variables.
+pub const CREDENTIAL_VARIABLES: [&str; 4] = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "AWS_SSE_CUSTOMER_KEY_BASE64",
+];
+
+/// `builder` with the S3 credentials given as files in the environment `lookup`
+/// reads; one given both ways is refused, naming both variables.
+fn with_credential_files(
+    mut builder: AmazonS3Builder,
+    lookup: impl Fn(&str) -> Option<OsString>,
+) -> Result<AmazonS3Builder, OpenError> {
+    for variable in CREDENTIAL_VARIABLES {
+        if let Some(value) =
+            secret_file::resolve(variable, &lookup).map_err(OpenError::Credential)?
+        {
+            // The key of the variable, as `AmazonS3Builder::from_env` finds it.
+            let key: AmazonS3ConfigKey = variable.to_ascii_lowercase().parse()?;
+            builder = builder.with_config(key, value.expose_secret());
+        }
+    }
+    Ok(builder)
 }
 
 /// A local directory, made if missing.
@@ -174,5 +209,51 @@ pub async fn remove(blobs: &Blobs, key: &str) -> ServiceResult<()> {
     match blobs.delete(&BlobPath::from(key)).await {
         Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
         Err(error) => Err(ServiceError::internal(error)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s3_credentials_may_come_from_files_and_not_both_ways() {
+        let dir = tempfile::tempdir().unwrap();
+        let key_id = dir.path().join("access-key-id");
+        let secret = dir.path().join("secret-access-key");
+        std::fs::write(&key_id, "portal-files\n").unwrap();
+        std::fs::write(&secret, "s3-secret-from-file\n").unwrap();
+        let environment = |variable: &str| match variable {
+            "AWS_ACCESS_KEY_ID_FILE" => Some(key_id.clone().into_os_string()),
+            "AWS_SECRET_ACCESS_KEY_FILE" => Some(secret.clone().into_os_string()),
+            _ => None,
+        };
+        let builder = with_credential_files(AmazonS3Builder::new(), environment).unwrap();
+        assert_eq!(
+            builder
+                .get_config_value(&AmazonS3ConfigKey::AccessKeyId)
+                .as_deref(),
+            Some("portal-files")
+        );
+        assert_eq!(
+            builder
+                .get_config_value(&AmazonS3ConfigKey::SecretAccessKey)
+                .as_deref(),
+            Some("s3-secret-from-file")
+        );
+        assert_eq!(builder.get_config_value(&AmazonS3ConfigKey::Token), None);
+
+        let both_ways = |variable: &str| match variable {
+            "AWS_SECRET_ACCESS_KEY" => Some("s3-secret-in-env".into()),
+            "AWS_SECRET_ACCESS_KEY_FILE" => Some(secret.clone().into_os_string()),
+            _ => None,
+        };
+        let err = with_credential_files(AmazonS3Builder::new(), both_ways)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("AWS_SECRET_ACCESS_KEY and AWS_SECRET_ACCESS_KEY_FILE"),
+            "{err}"
+        );
     }
 }
