@@ -16,6 +16,8 @@ OVERLAYS=(dev prod)
 # validate them when applied. Written as "apiVersion kind".
 SKIPPED_KINDS=(
   "postgresql.cnpg.io/v1 Cluster"
+  "postgresql.cnpg.io/v1 ScheduledBackup"
+  "barmancloud.cnpg.io/v1 ObjectStore"
 )
 
 # checkov checks skipped, each with its reason.
@@ -64,9 +66,20 @@ if "$bin/checkov" --directory "$work/canary" --framework kubernetes --skip-downl
   exit 1
 fi
 
+# The namespace, applied on its own before any overlay.
+"$bin/kubectl" kustomize k8s/namespace > "$work/namespace.yaml"
+"$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/namespace.yaml"
+echo "k8s-check: namespace: valid for Kubernetes $KUBERNETES_VERSION (strict)"
+
 for overlay in "${OVERLAYS[@]}"; do
   mkdir -p "$work/$overlay"
   "$bin/kubectl" kustomize "k8s/overlays/$overlay" > "$work/$overlay/rendered.yaml"
+  # The namespace is k8s/namespace's alone: `kubectl delete -k` of an overlay
+  # must never take it, and the databases in it, along.
+  if grep -qx 'kind: Namespace' "$work/$overlay/rendered.yaml"; then
+    echo "k8s-check: $overlay renders a Namespace; it belongs to k8s/namespace only" >&2
+    exit 1
+  fi
 
   # Split off the custom resources with no schema, naming each one skipped.
   "$bin/python" - "$work/$overlay" "${SKIPPED_KINDS[@]}" <<'PY'
