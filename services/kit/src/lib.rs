@@ -16,6 +16,7 @@ pub mod net;
 pub mod revocation;
 pub mod rich_text;
 pub mod serve;
+pub mod sqlite_snapshot;
 pub mod start;
 pub mod telemetry;
 pub mod text;
