@@ -42,8 +42,11 @@ const MANIFEST: &str = "manifest.json";
 /// Where blobs go inside a backup, each under its key.
 const FILES_DIR: &str = "files";
 
+/// A service's name (its database is `<name>.db`) and the schema it knows.
+type Service = (&'static str, fn() -> Migrations);
+
 /// Each service's database, in the order a backup copies them (see above).
-const SERVICES: [(&str, fn() -> Migrations); 4] = [
+const SERVICES: [Service; 4] = [
     ("education", portal_education::migrations),
     ("wiki", portal_wiki::migrations),
     ("files", portal_files::migrations),
@@ -505,14 +508,19 @@ mod tests {
         assert_eq!(ids, [1, 3]);
     }
 
+    /// Why copying the fixture's blobs out failed.
+    async fn refusal(fixture: &Fixture) -> String {
+        copy_files_out(&fixture.blobs, &fixture.live, &fixture.backup)
+            .await
+            .unwrap_err()
+            .to_string()
+    }
+
     #[tokio::test]
     async fn a_missing_or_altered_blob_of_a_recorded_file_fails_the_backup() {
         let missing = fixture().await;
         delete_blob(&missing, 3).await;
-        let error = copy_files_out(&missing.blobs, &missing.live, &missing.backup)
-            .await
-            .unwrap_err()
-            .to_string();
+        let error = refusal(&missing).await;
         assert!(
             error.contains("file 3") && error.contains("damaged"),
             "{error}"
@@ -527,10 +535,7 @@ mod tests {
             )
             .await
             .unwrap();
-        let error = copy_files_out(&altered.blobs, &altered.live, &altered.backup)
-            .await
-            .unwrap_err()
-            .to_string();
+        let error = refusal(&altered).await;
         assert!(
             error.contains("file 1") && error.contains("not what was uploaded"),
             "{error}"

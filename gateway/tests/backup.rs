@@ -8,6 +8,8 @@
 //! A restore into a non-empty directory, from an unfinished or a damaged
 //! backup, or of PostgreSQL is refused.
 
+mod support;
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -126,17 +128,7 @@ struct Client {
 impl Client {
     async fn sign_in(base: &str) -> Client {
         let http = reqwest::Client::new();
-        let login = http
-            .post(format!("{base}/api/auth/login"))
-            .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(login.status(), 200);
-        let token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let token = support::sign_in_admin(&http, base, ADMIN_PASSWORD).await;
         Client {
             http,
             base: base.to_owned(),
@@ -152,27 +144,9 @@ impl Client {
         }
     }
 
-    async fn answer(response: reqwest::Response) -> Result<Value, String> {
-        let status = response.status();
-        let body: Value = response.json().await.map_err(|e| e.to_string())?;
-        if status.is_success() {
-            Ok(body["data"].clone())
-        } else {
-            Err(format!("{status}: {body}"))
-        }
-    }
-
     async fn post(&self, path: &str, body: Value) -> Result<Value, String> {
-        let response = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
-            .json(&body)
-            .timeout(Duration::from_secs(10))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        Self::answer(response).await
+        let url = format!("{}{path}", self.base);
+        support::post_as(&self.http, &url, &self.token, &body).await
     }
 
     async fn get(&self, path: &str) -> Value {
@@ -183,7 +157,7 @@ impl Client {
             .send()
             .await
             .unwrap();
-        Self::answer(response).await.unwrap()
+        support::answer(response).await.unwrap()
     }
 
     async fn upload(&self, path: &str, form: Form) -> Result<Value, String> {
@@ -196,7 +170,7 @@ impl Client {
             .send()
             .await
             .map_err(|e| e.to_string())?;
-        Self::answer(response).await
+        support::answer(response).await
     }
 
     /// A file's bytes: by id with the token, or by a URL that needs none.
@@ -330,7 +304,7 @@ impl Load {
                         saved: Instant::now(),
                         deleted: None,
                     };
-                    if i % 3 == 0 {
+                    if i.is_multiple_of(3) {
                         match client.post("/api/file/delete", json!({"id": saved})).await {
                             Ok(_) => record.deleted = Some(Instant::now()),
                             Err(error) => failures.lock().unwrap().push(error),
@@ -528,7 +502,7 @@ async fn a_backup_under_load_restores_every_acknowledged_write_and_file_byte_exa
         .iter()
         .map(|f| f["id"].as_i64().unwrap())
         .collect();
-    let uploaded = load.uploaded.lock().unwrap();
+    let uploaded = std::mem::take(&mut *load.uploaded.lock().unwrap());
     for id in &listed {
         let content = match uploaded.get(id) {
             Some(record) => &record.content,
