@@ -108,6 +108,14 @@ pub fn check(config: &Config) -> Result<(), String> {
 pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
     let clock = Instant::now();
     let data_dir = &config.shared.data_dir;
+    for (service, _) in SERVICES {
+        let live = data_dir.join(format!("{service}.db"));
+        ensure!(
+            live.exists(),
+            "PORTAL_DATA_DIR: no {} — is this the data directory of a portal that has run?",
+            live.display()
+        );
+    }
     ensure_empty(dir, "the backup directory")?;
     create_private_dir(dir)?;
     let started_at = now_rfc3339()?;
@@ -115,13 +123,7 @@ pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
     let mut databases = Vec::new();
     for (service, _) in SERVICES {
         let file = format!("{service}.db");
-        let live = data_dir.join(&file);
-        ensure!(
-            live.exists(),
-            "PORTAL_DATA_DIR: no {} — is this the data directory of a portal that has run?",
-            live.display()
-        );
-        sqlite_snapshot::copy(&live, &dir.join(&file)).await?;
+        sqlite_snapshot::copy(&data_dir.join(&file), &dir.join(&file)).await?;
         tracing::info!(service, "database copied");
         databases.push((service, file));
     }

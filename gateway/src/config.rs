@@ -42,11 +42,17 @@ impl Target {
 #[derive(Clone, Debug, Subcommand)]
 pub enum Command {
     /// Copies every service's SQLite database, the stored files and the
-    /// generated keys of PORTAL_DATA_DIR into the new directory DIR, while the
-    /// portal keeps serving (k8s/README.md: backups).
-    Backup { dir: PathBuf },
-    /// Fills the empty (or new) PORTAL_DATA_DIR from the backup in DIR.
-    Restore { dir: PathBuf },
+    /// generated keys of PORTAL_DATA_DIR into DIR while the portal keeps
+    /// serving (README.md: backup and restore on one machine).
+    Backup {
+        /// A new or empty directory.
+        dir: PathBuf,
+    },
+    /// Fills PORTAL_DATA_DIR, new or empty, from the backup in DIR.
+    Restore {
+        /// What `portal backup` wrote.
+        dir: PathBuf,
+    },
 }
 
 /// The highest first loopback port: the four services need it and the next three.
