@@ -71,7 +71,7 @@ struct Manifest {
     left_out: Vec<LeftOut>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Database {
     service: String,
     /// The newest migration applied (sqlx's version number).
@@ -81,7 +81,7 @@ struct Database {
 }
 
 /// One file of the backup, relative to its directory.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Entry {
     path: String,
     bytes: u64,
@@ -239,29 +239,7 @@ pub async fn restore(config: &Config, dir: &Path) -> anyhow::Result<()> {
     ensure_empty(data_dir, "PORTAL_DATA_DIR")?;
     let manifest = read_manifest(dir)?;
     verify(dir, &manifest)?;
-    for (service, _) in SERVICES {
-        ensure!(
-            manifest.databases.iter().any(|d| d.service == service),
-            "{MANIFEST}: no {service} database: the backup is incomplete"
-        );
-    }
-    for database in &manifest.databases {
-        let known = SERVICES
-            .iter()
-            .find(|(service, _)| *service == database.service)
-            .map(|(_, migrations)| migrations().sqlite.iter().map(|m| m.version).max())
-            .with_context(|| format!("{MANIFEST}: unknown service {}", database.service))?;
-        if database.newest_migration > known {
-            bail!(
-                "{}: its schema is newer (migration {}) than this portal {} knows (up to {}): restore with portal {}, which took the backup",
-                database.entry.path,
-                database.newest_migration.unwrap_or_default(),
-                env!("CARGO_PKG_VERSION"),
-                known.unwrap_or_default(),
-                manifest.portal_version
-            );
-        }
-    }
+    check_schemas(&manifest)?;
 
     let store = config.files.store(data_dir);
     create_private_dir(data_dir)?;
@@ -270,24 +248,14 @@ pub async fn restore(config: &Config, dir: &Path) -> anyhow::Result<()> {
         files_backup::is_empty(&blobs).await?,
         "PORTAL_FILES_STORE {store} already holds files: restore only into an empty store"
     );
-    for database in &manifest.databases {
-        let to = data_dir.join(format!("{}.db", database.service));
-        std::fs::copy(dir.join(&database.entry.path), &to)
-            .with_context(|| to.display().to_string())?;
-        sync(&to)?;
-    }
-    for key in &manifest.keys {
-        let bytes = std::fs::read(dir.join(&key.path))?;
-        let to = data_dir.join(&key.path);
-        portal_kit::token::write_private(&to, &bytes).with_context(|| to.display().to_string())?;
-    }
-    for file in &manifest.files {
-        let key = file
-            .path
-            .strip_prefix(&format!("{FILES_DIR}/"))
-            .with_context(|| format!("{MANIFEST}: {} is not under {FILES_DIR}/", file.path))?;
-        files_backup::copy_in(&blobs, key, &dir.join(&file.path)).await?;
-    }
+    fill(&manifest, dir, data_dir, &blobs)
+        .await
+        .with_context(|| {
+            format!(
+                "the restore stopped half-way: empty {} (and PORTAL_FILES_STORE) before trying again",
+                data_dir.display()
+            )
+        })?;
     println!(
         "portal restore: {} databases, {} files, {} keys from {} (taken by portal {} at {}) into {} in {:.1} s",
         manifest.databases.len(),
@@ -300,6 +268,72 @@ pub async fn restore(config: &Config, dir: &Path) -> anyhow::Result<()> {
         clock.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Every service's database is there, none with a schema newer than this
+/// binary knows.
+fn check_schemas(manifest: &Manifest) -> anyhow::Result<()> {
+    for database in &manifest.databases {
+        ensure!(
+            SERVICES
+                .iter()
+                .any(|(service, _)| *service == database.service),
+            "{MANIFEST}: unknown service {}",
+            database.service
+        );
+    }
+    for (service, migrations) in SERVICES {
+        let database = manifest
+            .databases
+            .iter()
+            .find(|d| d.service == service)
+            .with_context(|| {
+                format!("{MANIFEST}: no {service} database: the backup is incomplete")
+            })?;
+        let known = migrations().sqlite.iter().map(|m| m.version).max();
+        if database.newest_migration > known {
+            bail!(
+                "{}: its schema is newer (migration {}) than this portal {} knows (up to {}): restore with portal {}, which took the backup",
+                database.entry.path,
+                database.newest_migration.unwrap_or_default(),
+                env!("CARGO_PKG_VERSION"),
+                known.unwrap_or_default(),
+                manifest.portal_version
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes the verified backup into the data directory and the store.
+async fn fill(
+    manifest: &Manifest,
+    dir: &Path,
+    data_dir: &Path,
+    blobs: &portal_files::Blobs,
+) -> anyhow::Result<()> {
+    for database in &manifest.databases {
+        let to = data_dir.join(format!("{}.db", database.service));
+        std::fs::copy(dir.join(&database.entry.path), &to)
+            .with_context(|| to.display().to_string())?;
+        sync(&to)?;
+    }
+    for key in &manifest.keys {
+        let bytes = std::fs::read(dir.join(&key.path))?;
+        let to = data_dir.join(&key.path);
+        portal_kit::token::write_private(&to, &bytes).with_context(|| to.display().to_string())?;
+    }
+    for file in &manifest.files {
+        files_backup::copy_in(blobs, blob_key(file)?, &dir.join(&file.path)).await?;
+    }
+    Ok(())
+}
+
+/// The store key of a blob listed at `files/<key>`.
+fn blob_key(file: &Entry) -> anyhow::Result<&str> {
+    file.path
+        .strip_prefix(&format!("{FILES_DIR}/"))
+        .with_context(|| format!("{MANIFEST}: {} is not under {FILES_DIR}/", file.path))
 }
 
 /// Refuses a directory that holds anything: a backup written over another,
@@ -393,6 +427,9 @@ fn verify(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
         .map(|database| &database.entry)
         .chain(&manifest.keys)
         .chain(&manifest.files);
+    for file in &manifest.files {
+        blob_key(file)?;
+    }
     for listed in entries {
         let relative = PathBuf::from(&listed.path);
         ensure!(
@@ -508,6 +545,56 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(ids, [1, 3]);
+    }
+
+    #[test]
+    fn a_schema_newer_than_the_binary_or_a_missing_database_is_refused() {
+        let database = |service: &str, newest_migration| Database {
+            service: service.to_owned(),
+            newest_migration,
+            entry: Entry {
+                path: format!("{service}.db"),
+                bytes: 0,
+                sha256: String::new(),
+            },
+        };
+        let known = |service: &str| {
+            SERVICES.iter().find(|(s, _)| *s == service).unwrap().1()
+                .sqlite
+                .iter()
+                .map(|m| m.version)
+                .max()
+        };
+        let manifest = |databases| Manifest {
+            format: FORMAT,
+            portal_version: "9.9.9".into(),
+            started_at: String::new(),
+            databases,
+            keys: vec![],
+            files: vec![],
+            left_out: vec![],
+        };
+        let current = || SERVICES.map(|(service, _)| database(service, known(service)));
+        assert!(check_schemas(&manifest(current().into())).is_ok());
+
+        let mut newer = current();
+        newer[3].newest_migration = Some(known("auth").unwrap() + 1);
+        let error = check_schemas(&manifest(newer.into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("auth.db") && error.contains("portal 9.9.9"),
+            "{error}"
+        );
+
+        let error = check_schemas(&manifest(current()[..3].to_vec()))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("no auth database"), "{error}");
+        let mut stray = current().to_vec();
+        stray.push(database("../elsewhere", None));
+        let error = check_schemas(&manifest(stray)).unwrap_err().to_string();
+        assert!(error.contains("unknown service"), "{error}");
     }
 
     /// Why copying the fixture's blobs out failed.
