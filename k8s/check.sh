@@ -26,6 +26,8 @@ SITES=(k8s/examples/site k8s/examples/site-gateway-api)
 # applied. Written as "apiVersion kind".
 SKIPPED_KINDS=(
   "postgresql.cnpg.io/v1 Cluster"
+  "postgresql.cnpg.io/v1 ScheduledBackup"
+  "barmancloud.cnpg.io/v1 ObjectStore"
 )
 
 # checkov checks skipped, per overlay, each with its reason; prod skips none.
@@ -116,6 +118,11 @@ for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in
   fi
 done
 
+# The namespace, applied on its own before any overlay.
+"$bin/kubectl" kustomize k8s/namespace > "$work/namespace.yaml"
+"$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/namespace.yaml"
+echo "k8s-check: namespace: valid for Kubernetes $KUBERNETES_VERSION (strict)"
+
 paths=()
 ((${#sites[@]} > 0)) || for overlay in "${OVERLAYS[@]}"; do paths+=("k8s/overlays/$overlay"); done
 ((${#sites[@]} > 0)) || sites=("${SITES[@]}")
@@ -125,6 +132,12 @@ for path in "${paths[@]}" "${sites[@]}"; do
   [[ $path == k8s/overlays/* ]] || site="--site"
   mkdir -p "$work/$overlay"
   "$bin/kubectl" kustomize "$path" > "$work/$overlay/rendered.yaml"
+  # The namespace is k8s/namespace's alone: `kubectl delete -k` of an overlay
+  # must never take it, and the databases in it, along.
+  if grep -qx 'kind: Namespace' "$work/$overlay/rendered.yaml"; then
+    echo "k8s-check: $overlay renders a Namespace; it belongs to k8s/namespace only" >&2
+    exit 1
+  fi
   "$bin/python" k8s/check-rendered.py "$work/$overlay/rendered.yaml" $site || {
     echo "k8s-check: $path: its edge does not follow portal-limits, or a site value is missing (check-rendered.py)" >&2
     exit 1

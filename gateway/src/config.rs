@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use portal_auth::AuthArgs;
 use portal_education::EducationArgs;
 use portal_files::FilesArgs;
@@ -38,12 +38,33 @@ impl Target {
     }
 }
 
+/// What `portal` does instead of serving, if anything.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Copies every service's SQLite database, the stored files and the
+    /// generated keys of PORTAL_DATA_DIR into DIR while the portal keeps
+    /// serving (README.md: backup and restore on one machine).
+    Backup {
+        /// A new or empty directory.
+        dir: PathBuf,
+    },
+    /// Fills PORTAL_DATA_DIR, new or empty, from the backup in DIR.
+    Restore {
+        /// What `portal backup` wrote.
+        dir: PathBuf,
+    },
+}
+
 /// The highest first loopback port: the four services need it and the next three.
 const LAST_LOOPBACK_PORT: i64 = u16::MAX as i64 - 3;
 
 #[derive(Clone, Debug, Parser)]
 #[command(name = "portal", version, about = "Portal: the hospital staff portal")]
 pub struct Config {
+    /// Without a command, `portal` serves.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// What this process runs.
     #[arg(
         long,
@@ -181,6 +202,12 @@ impl Config {
     /// Settings that only make sense for some targets are refused for others,
     /// rather than silently ignored.
     pub fn check(&self) -> Result<(), String> {
+        if matches!(
+            self.command,
+            Some(Command::Backup { .. } | Command::Restore { .. })
+        ) {
+            return crate::backup::check(self);
+        }
         if self.target == Target::All && self.shared.database_url().is_some() {
             return Err("PORTAL_DATABASE_URL: the `all` target keeps one SQLite file per service in PORTAL_DATA_DIR; set a database URL only for a single service target".into());
         }

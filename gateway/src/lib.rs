@@ -1,6 +1,7 @@
 //! The `portal` binary's library: the targets it runs and the gateway itself
 //! (REST translation, gRPC and grpc-web forwarding, the web client).
 
+pub mod backup;
 mod client_address;
 mod config;
 mod grpc;
@@ -11,5 +12,5 @@ mod targets;
 mod upstream;
 mod web;
 
-pub use config::{Config, GatewayArgs, Target};
+pub use config::{Command, Config, GatewayArgs, Target};
 pub use targets::{Running, run, start};

@@ -1,9 +1,10 @@
-//! `portal`: one binary, whose `--target` picks what the process runs.
+//! `portal`: one binary, whose `--target` picks what the process runs, or
+//! whose command backs up or restores a one-machine install.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use portal_gateway::Config;
+use portal_gateway::{Command, Config, backup};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -17,7 +18,12 @@ async fn main() -> ExitCode {
         eprintln!("portal: {message}");
         return ExitCode::from(2);
     }
-    match portal_gateway::run(config).await {
+    let outcome = match config.command.clone() {
+        None => portal_gateway::run(config).await,
+        Some(Command::Backup { dir }) => backup::take(&config, &dir).await,
+        Some(Command::Restore { dir }) => backup::restore(&config, &dir).await,
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error:#}");

@@ -20,6 +20,8 @@
 //! Needs PostgreSQL (`PORTAL_TEST_POSTGRES_URL`); without it the test says
 //! SKIPPED, and fails instead under `PORTAL_REQUIRE_E2E=1` (CI).
 
+mod support;
+
 use std::collections::{BTreeMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -225,21 +227,7 @@ impl Gateway {
         token: &str,
         body: Value,
     ) -> Result<Value, String> {
-        let response = http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .json(&body)
-            .timeout(Duration::from_secs(10))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        let status = response.status();
-        let body: Value = response.json().await.map_err(|e| e.to_string())?;
-        if status.is_success() {
-            Ok(body["data"].clone())
-        } else {
-            Err(format!("{status}: {body}"))
-        }
+        support::post_as(http, &format!("{}{path}", self.base), token, &body).await
     }
 
     async fn get(&self, http: &reqwest::Client, path: &str, token: &str) -> Value {
@@ -611,17 +599,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     // SERVING, calls alternate over all known ones anyway.
 
     // --- Smoke: sign in, read and write through REST, gRPC and grpc-web, on both gateways.
-    let login = http
-        .post(format!("{}/api/auth/login", gateways[0].base))
-        .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    let token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = support::sign_in_admin(&http, &gateways[0].base, ADMIN_PASSWORD).await;
     let mut course_ids = HashSet::new();
     for (i, gateway) in gateways.iter().enumerate() {
         let department = gateway

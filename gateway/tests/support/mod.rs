@@ -253,3 +253,47 @@ pub async fn post_data(portal: &Portal, path: &str, token: &str, json: Value) ->
     let (status, body) = post_json(portal, path, token, json).await;
     data(status, &body)
 }
+
+/// The admin's access token from a sign-in over REST at `base`, as a browser's.
+pub async fn sign_in_admin(http: &reqwest::Client, base: &str, password: &str) -> String {
+    let login = http
+        .post(format!("{base}/api/auth/login"))
+        .json(&serde_json::json!({"login": "admin", "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    login.json::<Value>().await.unwrap()["data"]["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A REST answer's envelope: its `data` on success, else the status and body.
+pub async fn answer(response: reqwest::Response) -> Result<Value, String> {
+    let status = response.status();
+    let body: Value = response.json().await.map_err(|e| e.to_string())?;
+    if status.is_success() {
+        Ok(body["data"].clone())
+    } else {
+        Err(format!("{status}: {body}"))
+    }
+}
+
+/// A JSON POST to `url` with `token`, cut after 10 s, and its [`answer`].
+pub async fn post_as(
+    http: &reqwest::Client,
+    url: &str,
+    token: &str,
+    body: &Value,
+) -> Result<Value, String> {
+    let response = http
+        .post(url)
+        .bearer_auth(token)
+        .json(body)
+        .timeout(std::time::Duration::from_secs(10))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    answer(response).await
+}

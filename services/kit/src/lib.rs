@@ -17,6 +17,7 @@ pub mod revocation;
 pub mod rich_text;
 pub mod secret_file;
 pub mod serve;
+pub mod sqlite_snapshot;
 pub mod start;
 pub mod telemetry;
 pub mod text;

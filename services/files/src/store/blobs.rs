@@ -22,8 +22,8 @@ use crate::domain::range::Span;
 
 /// Bytes written to the store per part (S3's smallest part is 5 MiB), and parts
 /// in flight at once: an upload holds at most about three parts in memory.
-const PART_BYTES: usize = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT: usize = 2;
+pub(crate) const PART_BYTES: usize = 5 * 1024 * 1024;
+pub(crate) const PARTS_IN_FLIGHT: usize = 2;
 /// The largest chunk a download message carries (the contract's 64 KiB).
 pub const DOWNLOAD_CHUNK: usize = 64 * 1024;
 

@@ -2,8 +2,9 @@
 //! set of queries for SQLite and PostgreSQL through sqlx's Any driver), and
 //! their bytes in the object store ([`blobs`]) under the key the metadata
 //! names. A read or change of one file by id that finds none is NOT_FOUND
-//! here.
+//! here. [`backup`] is files' part of `portal backup` and `portal restore`.
 
+pub mod backup;
 pub mod blobs;
 pub mod file;
 
