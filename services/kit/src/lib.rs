@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod net;
 pub mod revocation;
 pub mod rich_text;
+pub mod schema;
 pub mod serve;
 pub mod start;
 pub mod telemetry;
@@ -22,7 +23,7 @@ pub mod text;
 pub mod token;
 pub mod upstream;
 
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use access::{Caller, Right};
