@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use portal_auth::AuthArgs;
 use portal_education::EducationArgs;
 use portal_files::FilesArgs;
@@ -38,12 +38,24 @@ impl Target {
     }
 }
 
+/// What `portal` does instead of serving its target.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Brings the target's databases up to date under the migration lock, then
+    /// exits: `all` all four, a service target its own (`crate::migrate`).
+    Migrate,
+}
+
 /// The highest first loopback port: the four services need it and the next three.
 const LAST_LOOPBACK_PORT: i64 = u16::MAX as i64 - 3;
 
 #[derive(Clone, Debug, Parser)]
 #[command(name = "portal", version, about = "Portal: the hospital staff portal")]
 pub struct Config {
+    /// Without one, `portal` serves its target until stopped.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// What this process runs.
     #[arg(
         long,
@@ -203,6 +215,17 @@ mod tests {
     fn a_bad_http_addr_is_refused_naming_the_variable() {
         let err = parse(&["--http-addr", "localhost-8080"]).unwrap_err();
         assert!(err.contains("PORTAL_HTTP_ADDR"), "{err}");
+    }
+
+    #[test]
+    fn migrate_is_a_command_beside_serving() {
+        let serve = Config::try_parse_from(["portal"]).unwrap();
+        assert_eq!(serve.command, None);
+        let migrate = Config::try_parse_from(["portal", "--target=auth", "migrate"]).unwrap();
+        assert_eq!(
+            (migrate.command, migrate.target),
+            (Some(Command::Migrate), Target::Auth)
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod client_address;
 mod config;
 mod grpc;
+pub mod migrate;
 mod observe;
 mod rest;
 mod server;
@@ -11,5 +12,5 @@ mod targets;
 mod upstream;
 mod web;
 
-pub use config::{Config, GatewayArgs, Target};
+pub use config::{Command, Config, GatewayArgs, Target};
 pub use targets::{Running, run, start};

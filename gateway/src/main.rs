@@ -1,9 +1,10 @@
-//! `portal`: one binary, whose `--target` picks what the process runs.
+//! `portal`: one binary, whose `--target` picks what the process runs, and
+//! whose commands (`portal migrate`) do one job for that target and exit.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use portal_gateway::Config;
+use portal_gateway::{Command, Config};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -17,7 +18,11 @@ async fn main() -> ExitCode {
         eprintln!("portal: {message}");
         return ExitCode::from(2);
     }
-    match portal_gateway::run(config).await {
+    let outcome = match config.command.clone() {
+        None => portal_gateway::run(config).await,
+        Some(Command::Migrate) => portal_gateway::migrate::run(&config).await,
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error:#}");
