@@ -199,12 +199,11 @@ async fn migrate_locked(
 
     // Checked above: every known applied migration is unchanged, and any
     // unknown one is a newer release's that marked this binary compatible.
-    let mut runner = Migrator::with_migrations(own.iter().cloned().collect());
-    runner.set_ignore_missing(true).set_locking(false);
-    runner.run(&mut *connection).await?;
-
     let before: BTreeSet<i64> = applied.iter().map(|m| m.version).collect();
     let applied_now = not_among(own, &before);
+    for migration in own.iter().filter(|m| applied_now.contains(&m.version)) {
+        connection.apply(APPLIED_TABLE, migration).await?;
+    }
     let own_newest = newest(own);
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "INSERT INTO {RELEASES_TABLE} (newest_migration, oldest_reader, release_version, migrated_at)
@@ -250,9 +249,11 @@ pub async fn check(
     }
 }
 
-/// The versions of `own` that `applied` lacks, oldest first.
+/// The versions of `own` that `applied` lacks, oldest first (up migrations:
+/// the services write no others).
 fn not_among(own: &Migrator, applied: &BTreeSet<i64>) -> Vec<i64> {
     own.iter()
+        .filter(|m| !m.migration_type.is_down_migration())
         .map(|m| m.version)
         .filter(|version| !applied.contains(version))
         .collect()
