@@ -408,19 +408,32 @@ mod tests {
         release("0.2.0", oldest_reader, &steps)
     }
 
-    async fn connect(db: &TestDatabase) -> (AnyConnection, Backend) {
+    fn release_n() -> Migrations {
+        release("0.1.0", 2, RELEASE_N)
+    }
+
+    /// A fresh database of `backend` and a connection to it.
+    async fn fresh(backend: Backend) -> (TestDatabase, AnyConnection) {
         sqlx::any::install_default_drivers();
-        let backend = Backend::of_url(&db.url).expect("test URL");
+        let db = TestDatabase::new(backend).await;
         let connection = AnyConnection::connect(&db.url).await.expect("connect");
-        (connection, backend)
+        (db, connection)
+    }
+
+    /// A fresh database of `backend` that release N migrated.
+    async fn migrated_by_release_n(backend: Backend) -> (TestDatabase, AnyConnection) {
+        let (db, mut connection) = fresh(backend).await;
+        bring_up_to_date(&mut connection, backend, &release_n())
+            .await
+            .unwrap();
+        (db, connection)
     }
 
     #[tokio::test]
     async fn a_fresh_database_is_migrated_once_and_then_passes_the_check() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
-            let n = release("0.1.0", 2, RELEASE_N);
+            let (_db, mut connection) = fresh(backend).await;
+            let n = release_n();
             let first = bring_up_to_date(&mut connection, backend, &n)
                 .await
                 .unwrap();
@@ -444,9 +457,8 @@ mod tests {
     #[tokio::test]
     async fn the_check_refuses_missing_migrations_naming_them_and_writes_nothing() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
-            let n = release("0.1.0", 2, RELEASE_N);
+            let (_db, mut connection) = fresh(backend).await;
+            let n = release_n();
             let refused = check(&mut connection, backend, &n).await.unwrap_err();
             assert!(
                 matches!(&refused, SchemaError::NotMigrated { missing, .. } if missing.0 == [1, 2]),
@@ -475,12 +487,8 @@ mod tests {
     #[tokio::test]
     async fn a_schema_one_release_newer_runs_the_older_binary_when_marked_compatible() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
-            let n = release("0.1.0", 2, RELEASE_N);
-            bring_up_to_date(&mut connection, backend, &n)
-                .await
-                .unwrap();
+            let (_db, mut connection) = migrated_by_release_n(backend).await;
+            let n = release_n();
             let upgraded = bring_up_to_date(&mut connection, backend, &next_release(2))
                 .await
                 .unwrap();
@@ -512,12 +520,8 @@ mod tests {
     #[tokio::test]
     async fn a_newer_schema_not_marked_compatible_is_refused_naming_both_releases() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
-            let n = release("0.1.0", 2, RELEASE_N);
-            bring_up_to_date(&mut connection, backend, &n)
-                .await
-                .unwrap();
+            let (_db, mut connection) = migrated_by_release_n(backend).await;
+            let n = release_n();
             // N+1 says only binaries that know its own migration 3 may run.
             bring_up_to_date(&mut connection, backend, &next_release(3))
                 .await
@@ -535,8 +539,7 @@ mod tests {
     #[tokio::test]
     async fn a_newer_schema_without_a_mark_is_refused() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
+            let (_db, mut connection) = fresh(backend).await;
             // A release that migrates with sqlx alone, as every release before
             // the mark did.
             let unmarked = next_release(2);
@@ -545,8 +548,9 @@ mod tests {
                 .run(&mut connection)
                 .await
                 .unwrap();
-            let n = release("0.1.0", 2, RELEASE_N);
-            let refused = check(&mut connection, backend, &n).await.unwrap_err();
+            let refused = check(&mut connection, backend, &release_n())
+                .await
+                .unwrap_err();
             assert!(
                 refused
                     .to_string()
@@ -559,8 +563,7 @@ mod tests {
     #[tokio::test]
     async fn a_changed_migration_is_refused_even_when_the_newer_release_allows_older_binaries() {
         for backend in backends() {
-            let db = TestDatabase::new(backend).await;
-            let (mut connection, backend) = connect(&db).await;
+            let (_db, mut connection) = fresh(backend).await;
             bring_up_to_date(&mut connection, backend, &next_release(1))
                 .await
                 .unwrap();
@@ -589,11 +592,11 @@ mod tests {
         if !backends().contains(&Backend::Postgres) {
             return;
         }
-        let db = TestDatabase::new(Backend::Postgres).await;
-        let n = release("0.1.0", 2, RELEASE_N);
+        let (db, _) = fresh(Backend::Postgres).await;
+        let n = release_n();
         let run = || async {
-            let (mut connection, backend) = connect(&db).await;
-            bring_up_to_date(&mut connection, backend, &n).await
+            let mut connection = AnyConnection::connect(&db.url).await.unwrap();
+            bring_up_to_date(&mut connection, Backend::Postgres, &n).await
         };
         let (a, b, c, d) = tokio::join!(run(), run(), run(), run());
         let mut applied: Vec<i64> = [a, b, c, d]
