@@ -1,5 +1,5 @@
-//! A service's schema across releases (ARCHITECTURE.md, "Migrations:
-//! expand/contract"): the step that brings a database up to date (`portal
+//! A service's schema across releases (ARCHITECTURE.md, invariants:
+//! "Migrations: expand, then contract"): the step that brings a database up to date (`portal
 //! migrate`, or a service's start under `PORTAL_MIGRATE=auto`), the check a
 //! start makes under `PORTAL_MIGRATE=check`, and the mark by which a release
 //! says which older binaries still run on the schema it leaves.
@@ -21,11 +21,10 @@ use sqlx::migrate::{AppliedMigration, Migrate, MigrateError, Migrator};
 use crate::db::{Backend, Migrations};
 
 /// What a service's start does with its database's schema (`PORTAL_MIGRATE`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MigrateMode {
     /// Applies its missing migrations first, as `portal migrate` would: one
     /// machine, where nothing else runs them.
-    #[default]
     Auto,
     /// Never migrates: refuses to start unless its migrations are all applied
     /// (by `portal migrate`, an init container in Kubernetes).
