@@ -209,11 +209,6 @@ fn check_key_pair(issuer: &TokenIssuer, verifier: &TokenVerifier) -> Result<(), 
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn migrations_apply_twice_cleanly_on_every_backend() {
-        portal_kit::testing::assert_migrations_apply_twice(&migrations()).await;
-    }
-
     #[test]
     fn the_settings_never_print_a_password() {
         let settings = AuthSettings {
