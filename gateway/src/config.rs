@@ -38,9 +38,12 @@ impl Target {
     }
 }
 
-/// What `portal` does instead of serving, if anything.
-#[derive(Clone, Debug, Subcommand)]
+/// What `portal` does instead of serving its target.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
 pub enum Command {
+    /// Brings the target's databases up to date under the migration lock, then
+    /// exits: `all` all four, a service target its own (`crate::migrate`).
+    Migrate,
     /// Copies every service's SQLite database, the stored files and the
     /// generated keys of PORTAL_DATA_DIR into DIR while the portal keeps
     /// serving (README.md: backup and restore on one machine).
@@ -61,7 +64,7 @@ const LAST_LOOPBACK_PORT: i64 = u16::MAX as i64 - 3;
 #[derive(Clone, Debug, Parser)]
 #[command(name = "portal", version, about = "Portal: the hospital staff portal")]
 pub struct Config {
-    /// Without a command, `portal` serves.
+    /// Without one, `portal` serves its target until stopped.
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -230,6 +233,17 @@ mod tests {
     fn a_bad_http_addr_is_refused_naming_the_variable() {
         let err = parse(&["--http-addr", "localhost-8080"]).unwrap_err();
         assert!(err.contains("PORTAL_HTTP_ADDR"), "{err}");
+    }
+
+    #[test]
+    fn migrate_is_a_command_beside_serving() {
+        let serve = Config::try_parse_from(["portal"]).unwrap();
+        assert_eq!(serve.command, None);
+        let migrate = Config::try_parse_from(["portal", "--target=auth", "migrate"]).unwrap();
+        assert_eq!(
+            (migrate.command, migrate.target),
+            (Some(Command::Migrate), Target::Auth)
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod backup;
 mod client_address;
 mod config;
 mod grpc;
+pub mod migrate;
 mod observe;
 mod rest;
 mod server;

@@ -1,5 +1,6 @@
-//! `portal`: one binary, whose `--target` picks what the process runs, or
-//! whose command backs up or restores a one-machine install.
+//! `portal`: one binary, whose `--target` picks what the process runs, and
+//! whose commands do one job and exit: `portal migrate` for that target,
+//! `portal backup` and `portal restore` for a one-machine install.
 
 use std::process::ExitCode;
 
@@ -20,6 +21,7 @@ async fn main() -> ExitCode {
     }
     let outcome = match config.command.clone() {
         None => portal_gateway::run(config).await,
+        Some(Command::Migrate) => portal_gateway::migrate::run(&config).await,
         Some(Command::Backup { dir }) => backup::take(&config, &dir).await,
         Some(Command::Restore { dir }) => backup::restore(&config, &dir).await,
     };

@@ -305,7 +305,7 @@ async fn service_routes(
                 .clone()
                 .context("PORTAL_JWT_PRIVATE_KEY_FILE: required for the auth target")?;
             let settings = portal_auth::AuthSettings {
-                database_url: shared.database_url_for("auth"),
+                database: shared.database_for("auth"),
                 private_key_file,
                 public_key_file: keys.public.clone(),
                 admin_login: config.auth.admin_login.clone(),
@@ -321,7 +321,7 @@ async fn service_routes(
         }
         Target::Education => {
             let settings = portal_education::EducationSettings {
-                database_url: shared.database_url_for("education"),
+                database: shared.database_for("education"),
                 public_key_file: keys.public.clone(),
                 public_url: shared.public_url.clone(),
                 frame_hosts: config.education.frame_hosts.clone(),
@@ -337,7 +337,7 @@ async fn service_routes(
         }
         Target::Wiki => {
             let settings = portal_wiki::WikiSettings {
-                database_url: shared.database_url_for("wiki"),
+                database: shared.database_for("wiki"),
                 public_key_file: keys.public.clone(),
                 access_versions: peers.access_versions()?,
                 public_url: shared.public_url.clone(),
@@ -351,7 +351,7 @@ async fn service_routes(
         Target::Files => {
             let wiki = peers.wiki()?;
             let settings = portal_files::FilesSettings {
-                database_url: shared.database_url_for("files"),
+                database: shared.database_for("files"),
                 public_key_file: keys.public.clone(),
                 access_versions: peers.access_versions()?,
                 blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,

@@ -1,5 +1,6 @@
 //! The `portal` binary as an operator meets it: refusals at start name the
-//! variable, and SIGTERM drains and exits 0.
+//! variable, SIGTERM drains and exits 0, and `portal migrate` is the step a
+//! start under `PORTAL_MIGRATE=check` requires.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -162,4 +163,76 @@ fn a_secret_given_both_ways_or_as_an_unreadable_file_is_refused_naming_it() {
             && stderr.contains("cannot read it"),
         "{stderr}"
     );
+}
+
+#[test]
+fn portal_migrate_brings_every_database_up_to_date_which_a_check_start_requires() {
+    let data = tempfile::tempdir().unwrap();
+    let printed = |output: std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    };
+    // Never migrated: a start that only checks refuses, saying what to run.
+    let output = portal(data.path())
+        .env("PORTAL_MIGRATE", "check")
+        .env("PORTAL_HTTP_ADDR", "127.0.0.1:0")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let refusal = printed(output);
+    let auth_versions: Vec<String> = portal_auth::migrations()
+        .sqlite
+        .iter()
+        .map(|m| m.version.to_string())
+        .collect();
+    assert!(
+        refusal.contains(&format!(
+            "auth database: migrations {} of this binary",
+            auth_versions.join(", ")
+        )) && refusal.contains("run `portal migrate`"),
+        "{refusal}"
+    );
+
+    let migrate = || {
+        portal(data.path())
+            .arg("migrate")
+            .env("PORTAL_LOG", "info")
+            .output()
+            .unwrap()
+    };
+    let first = migrate();
+    assert!(first.status.success());
+    let first = printed(first);
+    assert!(
+        first.contains(&format!(
+            "auth database is up to date: newest migration {}, applied now: [{}]",
+            auth_versions.last().unwrap(),
+            auth_versions.join(", ")
+        )),
+        "{first}"
+    );
+    let again = printed(migrate());
+    for service in ["auth", "education", "wiki", "files"] {
+        assert!(
+            first.contains(&format!("{service} database is up to date")),
+            "{first}"
+        );
+        assert!(
+            again.contains(&format!("{service} database is up to date"))
+                && again.contains("applied now: none"),
+            "{again}"
+        );
+    }
+    assert!(!again.contains("applied now: ["), "{again}");
+
+    let gateway = portal(data.path())
+        .arg("migrate")
+        .env("PORTAL_TARGET", "gateway")
+        .output()
+        .unwrap();
+    assert_eq!(gateway.status.code(), Some(1));
+    assert!(printed(gateway).contains("the gateway has no database"));
 }

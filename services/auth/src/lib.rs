@@ -19,7 +19,7 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::db::{Database, Migrations};
+use portal_kit::db::{Database, DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
@@ -101,7 +101,7 @@ impl AuthArgs {
 /// What auth needs to start.
 #[derive(Clone, Debug)]
 pub struct AuthSettings {
-    pub database_url: SecretString,
+    pub database: DatabaseSettings,
     pub private_key_file: PathBuf,
     pub public_key_file: PathBuf,
     pub admin_login: String,
@@ -114,9 +114,15 @@ pub struct AuthSettings {
     pub public_url: String,
 }
 
+/// The oldest migration a binary must know (its newest at least this) to run on
+/// the schema this release leaves. Kept while a release only expands the
+/// schema, raised only by one that contracts it (ARCHITECTURE.md, invariants).
+/// No release before this one reads it, so it starts at the newest migration.
+pub const OLDEST_COMPATIBLE_READER: i64 = 7;
+
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    portal_kit::migrations!()
+    portal_kit::migrations!(OLDEST_COMPATIBLE_READER)
 }
 
 /// Connects, migrates, creates the bootstrap admin and demo data if asked, and
@@ -139,7 +145,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         None => None,
     };
 
-    let database = Database::connect(settings.database_url.expose_secret(), &migrations())
+    let database = Database::open(&settings.database, &migrations())
         .await
         .map_err(StartError::database("auth"))?;
     let idempotency_keys = database.pool.clone();
@@ -224,7 +230,7 @@ mod tests {
     #[test]
     fn the_settings_never_print_a_password() {
         let settings = AuthSettings {
-            database_url: "postgres://portal:db-secret-pw@db/auth".into(),
+            database: "postgres://portal:db-secret-pw@db/auth".into(),
             private_key_file: "jwt-private.pem".into(),
             public_key_file: "jwt-public.pem".into(),
             admin_login: "admin".into(),

@@ -20,14 +20,13 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::db::Migrations;
+use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
-use secrecy::SecretString;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -53,7 +52,7 @@ pub struct EducationArgs {
 /// What education needs to start.
 #[derive(Clone, Debug)]
 pub struct EducationSettings {
-    pub database_url: SecretString,
+    pub database: DatabaseSettings,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// `PORTAL_PUBLIC_URL`: articles may frame the portal's own pages.
@@ -72,9 +71,15 @@ pub struct EducationSettings {
     pub shutdown: CancellationToken,
 }
 
+/// The oldest migration a binary must know (its newest at least this) to run on
+/// the schema this release leaves. Kept while a release only expands the
+/// schema, raised only by one that contracts it (ARCHITECTURE.md, invariants).
+/// No release before this one reads it, so it starts at the newest migration.
+pub const OLDEST_COMPATIBLE_READER: i64 = 6;
+
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    portal_kit::migrations!()
+    portal_kit::migrations!(OLDEST_COMPATIBLE_READER)
 }
 
 /// Connects, migrates, loads demo courses if asked, and returns the service's
@@ -82,7 +87,7 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let (database, verifier) = portal_kit::start::open(
         "education",
-        &settings.database_url,
+        &settings.database,
         &migrations(),
         &settings.public_key_file,
         &settings.access_versions,

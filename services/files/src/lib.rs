@@ -22,13 +22,12 @@ pub mod store;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use portal_kit::db::Migrations;
+use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
-use secrecy::SecretString;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -123,7 +122,7 @@ impl FilesArgs {
 /// What files needs to start.
 #[derive(Clone)]
 pub struct FilesSettings {
-    pub database_url: SecretString,
+    pub database: DatabaseSettings,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// Each person's access version, kept current from auth by the binary
@@ -146,9 +145,15 @@ pub struct FilesSettings {
     pub link_lifetime: Duration,
 }
 
+/// The oldest migration a binary must know (its newest at least this) to run on
+/// the schema this release leaves. Kept while a release only expands the
+/// schema, raised only by one that contracts it (ARCHITECTURE.md, invariants).
+/// No release before this one reads it, so it starts at the newest migration.
+pub const OLDEST_COMPATIBLE_READER: i64 = 3;
+
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    portal_kit::migrations!()
+    portal_kit::migrations!(OLDEST_COMPATIBLE_READER)
 }
 
 /// Connects and migrates the database, loads the demo documentation if asked,
@@ -158,7 +163,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         .map_err(|error| StartError::Setting(format!("download-link keys: {error}")))?;
     let (database, verifier) = portal_kit::start::open(
         "files",
-        &settings.database_url,
+        &settings.database,
         &migrations(),
         &settings.public_key_file,
         &settings.access_versions,

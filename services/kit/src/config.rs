@@ -13,7 +13,9 @@ use clap::{Args, ValueEnum};
 use secrecy::SecretString;
 
 use crate::account_limits::ServiceAccountLimits;
+use crate::db::DatabaseSettings;
 use crate::net::TrustedProxies;
+use crate::schema::MigrateMode;
 use crate::secret_file;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -84,6 +86,19 @@ pub struct Shared {
     )]
     pub seed_demo: bool,
 
+    /// What a service's start does with its database's schema: `auto` applies
+    /// its missing migrations (one machine); `check` never migrates and refuses
+    /// to start unless `portal migrate` applied them all (Kubernetes: the init
+    /// container).
+    #[arg(
+        long,
+        env = "PORTAL_MIGRATE",
+        value_name = "PORTAL_MIGRATE",
+        value_enum,
+        default_value = "auto"
+    )]
+    pub migrate: MigrateMode,
+
     /// Proxies whose `X-Forwarded-For` is believed, as comma-separated CIDRs: for
     /// the gateway, the ingress in front of it; for a service, the gateway
     /// [default: none; a service in `all` trusts loopback].
@@ -134,6 +149,14 @@ impl Shared {
             )
             .into()
         })
+    }
+
+    /// A service's database as its start opens it.
+    pub fn database_for(&self, service: &str) -> DatabaseSettings {
+        DatabaseSettings {
+            url: self.database_url_for(service),
+            migrate: self.migrate,
+        }
     }
 }
 
@@ -213,6 +236,11 @@ mod tests {
     fn defaults_follow_the_design() {
         let shared = parse(&[]).unwrap();
         assert!(!shared.seed_demo, "demo accounts only when asked");
+        assert_eq!(
+            shared.migrate,
+            MigrateMode::Auto,
+            "one machine migrates at start"
+        );
         assert_eq!(shared.trusted_proxies, TrustedProxies::none());
         assert!(
             shared

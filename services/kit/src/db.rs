@@ -6,10 +6,13 @@
 
 use std::time::Duration;
 
+use secrecy::{ExposeSecret, SecretString};
 use sqlx::any::{Any, AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
+use sqlx::pool::PoolConnection;
 use sqlx::{AnyPool, Connection, Executor, Transaction};
 
+use crate::schema::{self, MigrateMode, Migrated, SchemaError};
 use crate::{ServiceError, ServiceResult};
 
 /// How long a pooled connection may sit idle before it is pinged when handed out.
@@ -34,10 +37,40 @@ impl Backend {
 }
 
 /// A service's migrations for each backend: `sqlx::migrate!("migrations/sqlite")`
-/// and `sqlx::migrate!("migrations/postgres")`.
+/// and `sqlx::migrate!("migrations/postgres")`, with what its release promises
+/// older binaries (`crate::schema`).
 pub struct Migrations {
     pub sqlite: Migrator,
     pub postgres: Migrator,
+    /// The release's version, named when a binary refuses a schema.
+    pub release: &'static str,
+    /// The oldest migration a binary must know (its newest at least this) to
+    /// run on the schema this release leaves: the service's
+    /// `OLDEST_COMPATIBLE_READER`.
+    pub oldest_reader: i64,
+}
+
+/// A service's database as its start opens it.
+#[derive(Clone, Debug)]
+pub struct DatabaseSettings {
+    pub url: SecretString,
+    pub migrate: MigrateMode,
+}
+
+/// A URL alone migrates at start, as one machine does.
+impl From<&str> for DatabaseSettings {
+    fn from(url: &str) -> Self {
+        DatabaseSettings {
+            url: url.into(),
+            migrate: MigrateMode::Auto,
+        }
+    }
+}
+
+impl From<String> for DatabaseSettings {
+    fn from(url: String) -> Self {
+        url.as_str().into()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -52,13 +85,34 @@ pub enum DbError {
     UnsupportedUrl,
     #[error("connecting to the database: {0}")]
     Connect(#[source] sqlx::Error),
-    #[error("applying migrations: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
 }
 
 impl Database {
     /// Connects and brings the schema up to date.
     pub async fn connect(url: &str, migrations: &Migrations) -> Result<Database, DbError> {
+        Database::open(&DatabaseSettings::from(url), migrations).await
+    }
+
+    /// Connects, then brings the schema up to date or, under
+    /// `PORTAL_MIGRATE=check`, only checks that this binary may run on it.
+    pub async fn open(
+        settings: &DatabaseSettings,
+        migrations: &Migrations,
+    ) -> Result<Database, DbError> {
+        let database = Database::connect_as_is(settings.url.expose_secret()).await?;
+        match settings.migrate {
+            MigrateMode::Auto => {
+                database.migrate(migrations).await?;
+            }
+            MigrateMode::Check => database.check_schema(migrations).await?,
+        }
+        Ok(database)
+    }
+
+    /// Connects, leaving the schema as it is.
+    async fn connect_as_is(url: &str) -> Result<Database, DbError> {
         install_default_drivers();
         let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
         let mut options = AnyPoolOptions::new()
@@ -93,29 +147,51 @@ impl Database {
                 .map_err(DbError::Connect)?;
         }
         crate::metrics::watch_pool(crate::metrics::database_name(url), &pool);
-        let database = Database { pool, backend };
-        database.migrate(migrations).await?;
-        Ok(database)
+        Ok(Database { pool, backend })
     }
 
-    pub async fn migrate(&self, migrations: &Migrations) -> Result<(), DbError> {
-        let migrator = match self.backend {
-            Backend::Sqlite => &migrations.sqlite,
-            Backend::Postgres => &migrations.postgres,
-        };
-        migrator.run(&self.pool).await?;
-        Ok(())
+    /// Brings the schema up to date (`crate::schema`): `portal migrate`, or a
+    /// start under `PORTAL_MIGRATE=auto`.
+    pub async fn migrate(&self, migrations: &Migrations) -> Result<Migrated, DbError> {
+        let mut connection = self.schema_connection().await?;
+        Ok(schema::bring_up_to_date(&mut connection, self.backend, migrations).await?)
+    }
+
+    /// Checks that this binary may run on the schema, writing nothing.
+    pub async fn check_schema(&self, migrations: &Migrations) -> Result<(), DbError> {
+        let mut connection = self.schema_connection().await?;
+        Ok(schema::check(&mut connection, self.backend, migrations).await?)
+    }
+
+    /// A connection of the pool that is closed after the schema step, not
+    /// handed back: one that failed part-way may still hold the migration lock.
+    async fn schema_connection(&self) -> Result<PoolConnection<Any>, DbError> {
+        let mut connection = self.pool.acquire().await.map_err(DbError::Connect)?;
+        connection.close_on_drop();
+        Ok(connection)
     }
 }
 
+/// `portal migrate` of one database: connects, brings the schema up to date
+/// and lets go.
+pub async fn migrate(url: &str, migrations: &Migrations) -> Result<Migrated, DbError> {
+    let database = Database::connect_as_is(url).await?;
+    let migrated = database.migrate(migrations).await;
+    database.pool.close().await;
+    migrated
+}
+
 /// A service's [`Migrations`], from `migrations/sqlite` and `migrations/postgres`
-/// of the crate that invokes it.
+/// of the crate that invokes it, of its crate's release, whose schema runs
+/// binaries that know `$oldest_reader`.
 #[macro_export]
 macro_rules! migrations {
-    () => {
+    ($oldest_reader:expr) => {
         $crate::db::Migrations {
             sqlite: ::sqlx::migrate!("migrations/sqlite"),
             postgres: ::sqlx::migrate!("migrations/postgres"),
+            release: env!("CARGO_PKG_VERSION"),
+            oldest_reader: $oldest_reader,
         }
     };
 }

@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod net;
 pub mod revocation;
 pub mod rich_text;
+pub mod schema;
 pub mod secret_file;
 pub mod serve;
 pub mod sqlite_snapshot;
@@ -24,7 +25,7 @@ pub mod text;
 pub mod token;
 pub mod upstream;
 
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use access::{Caller, Right};

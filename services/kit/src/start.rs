@@ -2,10 +2,8 @@
 
 use std::path::Path;
 
-use secrecy::{ExposeSecret, SecretString};
-
 use crate::ServiceError;
-use crate::db::{Database, DbError, Migrations};
+use crate::db::{Database, DatabaseSettings, DbError, Migrations};
 use crate::revocation::AccessVersions;
 use crate::token::{KeyError, TokenVerifier};
 
@@ -44,18 +42,18 @@ impl StartError {
 }
 
 /// What a service that verifies auth's tokens opens first: its database, with the
-/// schema brought up to date, and the token check that refuses tokens older than
+/// schema brought up to date or checked (`PORTAL_MIGRATE`), and the token check that refuses tokens older than
 /// the person's access version.
 pub async fn open(
     service: &'static str,
-    database_url: &SecretString,
+    database: &DatabaseSettings,
     migrations: &Migrations,
     public_key_file: &Path,
     access_versions: &AccessVersions,
 ) -> Result<(Database, TokenVerifier), StartError> {
     let verifier = TokenVerifier::from_pem_file(public_key_file)?
         .with_access_versions(access_versions.clone());
-    let database = Database::connect(database_url.expose_secret(), migrations)
+    let database = Database::open(database, migrations)
         .await
         .map_err(StartError::database(service))?;
     Ok((database, verifier))

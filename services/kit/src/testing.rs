@@ -576,14 +576,23 @@ pub fn assert_defused(attack: &str, stored: &str) {
 }
 
 /// A service's migrations apply on a fresh database of every backend, run again
-/// as no-ops, and let the service connect once more (a restart).
+/// as no-ops, and let the service connect once more (a restart); its oldest
+/// compatible reader is one of its migrations.
 pub async fn assert_migrations_apply_twice(migrations: &crate::db::Migrations) {
+    for migrator in [&migrations.sqlite, &migrations.postgres] {
+        assert!(
+            migrator.version_exists(migrations.oldest_reader),
+            "OLDEST_COMPATIBLE_READER {} is no migration of the service",
+            migrations.oldest_reader
+        );
+    }
     for backend in backends() {
         let db = TestDatabase::new(backend).await;
         let database = crate::db::Database::connect(&db.url, migrations)
             .await
             .expect("first start");
-        database.migrate(migrations).await.expect("second run");
+        let again = database.migrate(migrations).await.expect("second run");
+        assert!(again.applied.is_empty(), "{again:?}");
         crate::db::Database::connect(&db.url, migrations)
             .await
             .expect("restart");

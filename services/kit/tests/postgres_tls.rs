@@ -21,6 +21,8 @@ fn no_migrations() -> Migrations {
     Migrations {
         sqlite: Migrator::with_migrations(Vec::new()),
         postgres: Migrator::with_migrations(Vec::new()),
+        release: env!("CARGO_PKG_VERSION"),
+        oldest_reader: 0,
     }
 }
 

@@ -19,13 +19,12 @@ pub mod store;
 
 use std::path::PathBuf;
 
-use portal_kit::db::Migrations;
+use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::start::StartError;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
-use secrecy::SecretString;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -39,7 +38,7 @@ pub const SERVICE_NAME: &str = "portal.wiki.v1.WikiService";
 /// What the wiki needs to start.
 #[derive(Clone, Debug)]
 pub struct WikiSettings {
-    pub database_url: SecretString,
+    pub database: DatabaseSettings,
     /// The public key(s) access tokens are verified with.
     pub public_key_file: PathBuf,
     /// Each person's access version, kept current from auth by the binary
@@ -51,9 +50,15 @@ pub struct WikiSettings {
     pub seed_demo: bool,
 }
 
+/// The oldest migration a binary must know (its newest at least this) to run on
+/// the schema this release leaves. Kept while a release only expands the
+/// schema, raised only by one that contracts it (ARCHITECTURE.md, invariants).
+/// No release before this one reads it, so it starts at the newest migration.
+pub const OLDEST_COMPATIBLE_READER: i64 = 6;
+
 /// The schema of each backend, embedded in the binary.
 pub fn migrations() -> Migrations {
-    portal_kit::migrations!()
+    portal_kit::migrations!(OLDEST_COMPATIBLE_READER)
 }
 
 /// Connects, migrates, loads demo equipment if asked, and returns the
@@ -61,7 +66,7 @@ pub fn migrations() -> Migrations {
 pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let (database, verifier) = portal_kit::start::open(
         "wiki",
-        &settings.database_url,
+        &settings.database,
         &migrations(),
         &settings.public_key_file,
         &settings.access_versions,

@@ -9,18 +9,12 @@ use crate::helpers::*;
 
 #[tokio::test]
 async fn migrations_apply_twice_cleanly() {
+    portal_kit::testing::assert_migrations_apply_twice(&portal_auth::migrations()).await;
     for backend in backends() {
         let database = TestDatabase::new(backend).await;
         let first = Database::connect(&database.url, &portal_auth::migrations())
             .await
-            .expect("first start");
-        let second = Database::connect(&database.url, &portal_auth::migrations())
-            .await
-            .expect("second start");
-        second
-            .migrate(&portal_auth::migrations())
-            .await
-            .expect("migrating an up-to-date schema");
+            .expect("start");
         let rights: Vec<(i64, String)> = sqlx::query_as("SELECT id, name FROM rights ORDER BY id")
             .fetch_all(&first.pool)
             .await
@@ -36,7 +30,6 @@ async fn migrations_apply_twice_cleanly() {
             "on {backend:?}"
         );
         first.pool.close().await;
-        second.pool.close().await;
     }
 }
 

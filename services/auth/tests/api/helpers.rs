@@ -43,7 +43,7 @@ pub async fn on_each_backend<F: Future<Output = ()>>(
 
 pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSettings {
     AuthSettings {
-        database_url: database_url.into(),
+        database: database_url.into(),
         private_key_file: keys.private_key_file.clone(),
         public_key_file: keys.public_key_file.clone(),
         admin_login: ADMIN_LOGIN.into(),

@@ -71,7 +71,7 @@ pub fn settings(
     shutdown: &CancellationToken,
 ) -> EducationSettings {
     EducationSettings {
-        database_url: database_url.into(),
+        database: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
         public_url: PORTAL.into(),
         frame_hosts: FrameHosts::parse(FRAME_HOST).expect("frame hosts"),
@@ -108,7 +108,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
     let database = TestDatabase::new(backend).await;
     let routes = portal_auth::routes(portal_auth::AuthSettings {
-        database_url: database.url.clone().into(),
+        database: database.url.clone().into(),
         private_key_file: keys.private_key_file.clone(),
         public_key_file: keys.public_key_file.clone(),
         admin_login: "admin".into(),

@@ -144,7 +144,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
             .map_err(|error| Status::from_error(Box::new(error))),
     );
     let settings = |database_url: String, keys: &TestKeys| FilesSettings {
-        database_url: database_url.into(),
+        database: database_url.into(),
         public_key_file: keys.public_key_file.clone(),
         access_versions: Default::default(),
         blobs: Arc::clone(&blobs),
@@ -182,7 +182,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
 async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
     let database = TestDatabase::new(backend).await;
     let routes = portal_wiki::routes(portal_wiki::WikiSettings {
-        database_url: database.url.clone().into(),
+        database: database.url.clone().into(),
         public_key_file: keys.public_key_file.clone(),
         access_versions: Default::default(),
         public_url: PUBLIC_URL.into(),

@@ -33,7 +33,7 @@ pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) 
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let routes = |database_url: String, keys: &TestKeys| {
         portal_wiki::routes(WikiSettings {
-            database_url: database_url.into(),
+            database: database_url.into(),
             public_key_file: keys.public_key_file.clone(),
             access_versions: Default::default(),
             public_url: PUBLIC_URL.into(),
