@@ -109,11 +109,13 @@ impl Upstream {
             service,
             list: RwLock::new(Arc::new(Vec::new())),
             next: AtomicUsize::new(0),
+            resolved: AtomicBool::new(false),
         });
         // Literal addresses are known now: no call waits for the first lookup.
         let literal: Vec<SocketAddr> = targets.iter().filter_map(Target::literal).collect();
         if literal.len() == targets.len() {
             replicas.update(&literal);
+            replicas.resolved.store(true, Ordering::Relaxed);
         } else {
             tokio::spawn(discover(
                 Arc::downgrade(&replicas),
@@ -130,6 +132,13 @@ impl Upstream {
     /// This upstream as the channel one service calls another on.
     pub fn service_channel(&self) -> ServiceChannel {
         ServiceChannel::new(self.channel.clone().map_err(tonic::Status::from_error))
+    }
+
+    /// Whether its names have been looked up once, whatever the answer: from
+    /// then on a call goes to the replicas found, or fails at once when there
+    /// are none (a service with no ready pod has no address in DNS).
+    pub fn resolved(&self) -> bool {
+        self.channel.replicas.resolved.load(Ordering::Relaxed)
     }
 
     /// The addresses of the replicas known now, and whether each is SERVING.
@@ -213,6 +222,7 @@ async fn discover(replicas: Weak<Replicas>, targets: Vec<Target>, discovery: Dis
         } else {
             replicas.update(&found);
         }
+        replicas.resolved.store(true, Ordering::Relaxed);
         drop(replicas);
         tokio::time::sleep(discovery.interval).await;
     }
@@ -224,6 +234,8 @@ struct Replicas {
     service: &'static str,
     list: RwLock<Arc<Vec<Arc<Replica>>>>,
     next: AtomicUsize,
+    /// The first lookup of every name has finished.
+    resolved: AtomicBool,
 }
 
 #[derive(Debug)]
