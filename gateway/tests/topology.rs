@@ -20,306 +20,26 @@
 //! Needs PostgreSQL (`PORTAL_TEST_POSTGRES_URL`); without it the test says
 //! SKIPPED, and fails instead under `PORTAL_REQUIRE_E2E=1` (CI).
 
+#[path = "support/cluster.rs"]
+mod cluster;
+
 use std::collections::{BTreeMap, HashSet};
-use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portal_kit::testing::TestKeys;
 use portal_proto::auth::v1 as auth_pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as education_pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
-use prost::Message;
 use serde_json::{Value, json};
-use sqlx::{Connection, Executor};
 
-const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
-const ADMIN_PASSWORD: &str = "topology-admin-password";
+use cluster::{
+    ADMIN_PASSWORD, Gateway, Topology, free_port, loopback, postgres_or_skip, rpc_calls,
+};
+
 const EDUCATION: &str = "portal.education.v1.EducationService";
-
-/// `KEY=VALUE` lines of a kustomize env file (a ConfigMap's content).
-fn env_file(name: &str) -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../k8s/base")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let (key, value) = line.split_once('=').expect("KEY=VALUE");
-            (key.to_owned(), value.to_owned())
-        })
-        .collect()
-}
-
-fn free_port(ip: IpAddr) -> u16 {
-    std::net::TcpListener::bind((ip, 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn loopback(last: u8) -> IpAddr {
-    IpAddr::from([127, 0, 0, last])
-}
-
-/// Fresh databases on the test server, dropped at the end.
-struct Databases {
-    admin_url: String,
-    server: String,
-    prefix: String,
-    names: Vec<String>,
-}
-
-impl Databases {
-    async fn create(admin_url: &str, services: &[&str]) -> Databases {
-        sqlx::any::install_default_drivers();
-        let prefix = format!("portal_topology_{}", rand_suffix());
-        let mut admin = sqlx::AnyConnection::connect(admin_url).await.unwrap();
-        let mut names = Vec::new();
-        for service in services {
-            let name = format!("{prefix}_{service}");
-            admin
-                .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                .await
-                .unwrap();
-            names.push(name);
-        }
-        let base = admin_url.split('?').next().unwrap();
-        let (server, _) = base.rsplit_once('/').unwrap();
-        Databases {
-            admin_url: admin_url.to_owned(),
-            server: server.to_owned(),
-            prefix,
-            names,
-        }
-    }
-
-    fn url(&self, service: &str) -> String {
-        format!("{}/{}_{service}", self.server, self.prefix)
-    }
-
-    async fn drop_all(self) {
-        let mut admin = sqlx::AnyConnection::connect(&self.admin_url).await.unwrap();
-        for name in &self.names {
-            admin
-                .execute(sqlx::AssertSqlSafe(format!(
-                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                )))
-                .await
-                .unwrap();
-        }
-    }
-}
-
-fn rand_suffix() -> String {
-    format!(
-        "{:x}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-            ^ u128::from(std::process::id())
-    )
-}
-
-/// One OS process of the real binary, its output in a log file.
-struct Process {
-    name: String,
-    env: Vec<(String, String)>,
-    log: PathBuf,
-    child: Child,
-}
-
-impl Process {
-    fn spawn(name: &str, env: Vec<(String, String)>, logs: &Path) -> Process {
-        let log = logs.join(format!("{name}.log"));
-        let child = Self::start(&env, &log);
-        Process {
-            name: name.to_owned(),
-            env,
-            log,
-            child,
-        }
-    }
-
-    fn start(env: &[(String, String)], log: &Path) -> Child {
-        let out = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .unwrap();
-        Command::new(PORTAL)
-            .env_clear()
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(out.try_clone().unwrap())
-            .stderr(out)
-            .spawn()
-            .unwrap()
-    }
-
-    fn setting(&self, key: &str) -> &str {
-        &self.env.iter().rev().find(|(k, _)| k == key).unwrap().1
-    }
-
-    fn kill_9(&mut self) {
-        let status = Command::new("kill")
-            .args(["-KILL", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        self.child.wait().unwrap();
-    }
-
-    fn restart(&mut self) {
-        self.child = Self::start(&self.env, &self.log);
-    }
-
-    fn assert_alive(&mut self) {
-        if let Some(status) = self.child.try_wait().unwrap() {
-            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-            panic!("{} exited ({status}):\n{log}", self.name);
-        }
-    }
-
-    async fn metrics(&self, http: &reqwest::Client) -> String {
-        let url = format!("http://{}/metrics", self.setting("PORTAL_METRICS_ADDR"));
-        http.get(url).send().await.unwrap().text().await.unwrap()
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Calls of `server`'s own RPCs (not health) in a replica's /metrics.
-fn rpc_calls(page: &str, server: &str) -> f64 {
-    page.lines()
-        .filter(|l| l.starts_with("portal_rpc_requests_total{"))
-        .filter(|l| l.contains(&format!("server=\"{server}\"")))
-        .filter(|l| l.contains(&format!("method=\"/{server}/")))
-        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
-        .sum()
-}
-
-struct Gateway {
-    base: String,
-}
-
-impl Gateway {
-    async fn post(
-        &self,
-        http: &reqwest::Client,
-        path: &str,
-        token: &str,
-        body: Value,
-    ) -> Result<Value, String> {
-        let response = http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .json(&body)
-            .timeout(Duration::from_secs(10))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        let status = response.status();
-        let body: Value = response.json().await.map_err(|e| e.to_string())?;
-        if status.is_success() {
-            Ok(body["data"].clone())
-        } else {
-            Err(format!("{status}: {body}"))
-        }
-    }
-
-    async fn get(&self, http: &reqwest::Client, path: &str, token: &str) -> Value {
-        let response = http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .header("x-request-id", "topology-read-1")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "{path}");
-        response.json::<Value>().await.unwrap()["data"].clone()
-    }
-
-    async fn grpc(&self) -> tonic::transport::Channel {
-        tonic::transport::Endpoint::from_shared(self.base.clone())
-            .unwrap()
-            .connect()
-            .await
-            .unwrap()
-    }
-
-    /// A unary call in grpc-web's binary framing, as the browser sends it.
-    async fn grpc_web<Reply: Message + Default>(
-        &self,
-        http: &reqwest::Client,
-        method: &str,
-        request: impl Message,
-        token: &str,
-    ) -> Reply {
-        let payload = request.encode_to_vec();
-        let mut frame = vec![0u8];
-        frame.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_be_bytes());
-        frame.extend_from_slice(&payload);
-        let response = http
-            .post(format!("{}/{method}", self.base))
-            .header("content-type", "application/grpc-web+proto")
-            .header("x-grpc-web", "1")
-            .bearer_auth(token)
-            .body(frame)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        let body = response.bytes().await.unwrap();
-        let (mut reply, mut trailers) = (None, String::new());
-        let mut rest = &body[..];
-        while rest.len() >= 5 {
-            let length = u32::from_be_bytes(rest[1..5].try_into().unwrap()) as usize;
-            let data = &rest[5..5 + length];
-            if rest[0] & 0x80 == 0 {
-                reply = Some(Reply::decode(data).unwrap());
-            } else {
-                trailers = String::from_utf8_lossy(data).into_owned();
-            }
-            rest = &rest[5 + length..];
-        }
-        assert!(trailers.contains("grpc-status:0"), "{method}: {trailers}");
-        reply.unwrap()
-    }
-}
-
-async fn wait_ready(http: &reqwest::Client, base: &str, processes: &mut [&mut Process]) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let ready = http
-            .get(format!("{base}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status().is_success());
-        if ready {
-            return;
-        }
-        for process in processes.iter_mut() {
-            process.assert_alive();
-        }
-        assert!(Instant::now() < deadline, "{base} not ready in 60 s");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
 
 /// What a steady write load saw.
 #[derive(Default)]
@@ -443,172 +163,47 @@ fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service() {
-    let Some(admin_url) = std::env::var("PORTAL_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
-        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
-            panic!("PORTAL_REQUIRE_E2E=1 but PORTAL_TEST_POSTGRES_URL is not set");
-        }
-        // Straight to stderr: the test harness swallows a passing test's eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: the split topology test needs PostgreSQL (set PORTAL_TEST_POSTGRES_URL)"
-        );
+    let Some(admin_url) = postgres_or_skip("the split topology test") else {
         return;
     };
-    let services = ["auth", "education", "wiki", "files"];
-    let databases = Databases::create(&admin_url, &services).await;
-    let keys = TestKeys::new();
-    let work = tempfile::tempdir().unwrap();
-    let web = work.path().join("web");
-    std::fs::create_dir_all(&web).unwrap();
-    std::fs::write(web.join("index.html"), "<!doctype html>portal").unwrap();
-    let logs = work.path().join("logs");
-    std::fs::create_dir_all(&logs).unwrap();
-
-    // Addresses: services on 127.0.0.1, education's replicas on .2 and .3.
-    let one = loopback(1);
-    let auth_addr = SocketAddr::new(one, free_port(one));
+    // Services on 127.0.0.1, education's replicas on .2 and .3.
     let education_port = free_port(loopback(2));
     let education_addrs = [2, 3].map(|i| SocketAddr::new(loopback(i), education_port));
-    let wiki_addr = SocketAddr::new(one, free_port(one));
-    let files_addr = SocketAddr::new(one, free_port(one));
-
-    // What the image sets (Containerfile `ENV`), with its directories here.
-    let data = work.path().join("data");
-    let image_env = || {
-        vec![
-            ("PORTAL_WEB_DIR".to_owned(), web.display().to_string()),
-            ("PORTAL_DATA_DIR".to_owned(), data.display().to_string()),
-            ("PORTAL_HTTP_ADDR".to_owned(), "0.0.0.0:8080".to_owned()),
-            ("PORTAL_LOG_FORMAT".to_owned(), "json".to_owned()),
-        ]
-    };
-    let service_env = |target: &str, grpc: SocketAddr| {
-        let mut env = image_env();
-        env.extend(env_file("service.env"));
-        env.extend(
-            [
-                ("PORTAL_TARGET", target.to_owned()),
-                ("PORTAL_DATABASE_URL", databases.url(target)),
-                (
-                    "PORTAL_JWT_PUBLIC_KEY_FILE",
-                    keys.public_key_file.display().to_string(),
-                ),
-                ("PORTAL_GRPC_ADDR", grpc.to_string()),
-                (
-                    "PORTAL_METRICS_ADDR",
-                    SocketAddr::new(grpc.ip(), free_port(grpc.ip())).to_string(),
-                ),
-                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
-            ]
-            .map(|(k, v)| (k.to_owned(), v)),
-        );
-        if target != "auth" {
-            // Every replica asks auth whose tokens are stale (k8s/base/*.yaml).
-            env.push(("PORTAL_AUTH_URL".to_owned(), format!("http://{auth_addr}")));
-        }
-        env
-    };
-    let mut auth_env = service_env("auth", auth_addr);
-    auth_env.extend(
-        [
-            (
-                "PORTAL_JWT_PRIVATE_KEY_FILE",
-                keys.private_key_file.display().to_string(),
-            ),
-            ("PORTAL_ADMIN_PASSWORD", ADMIN_PASSWORD.to_owned()),
-        ]
-        .map(|(k, v)| (k.to_owned(), v)),
-    );
-    let mut files_env = service_env("files", files_addr);
-    files_env.extend([
-        (
-            "PORTAL_FILES_STORE".to_owned(),
-            work.path().join("blobs").display().to_string(),
-        ),
-        // Files asks the wiki who sees a document's model (k8s/base/files.yaml).
-        ("PORTAL_WIKI_URL".to_owned(), format!("http://{wiki_addr}")),
-        // The Secret `portal-files-link`, shared by every files replica.
-        (
-            "PORTAL_FILES_LINK_KEY_FILE".to_owned(),
-            portal_files::app::links::ensure_key_file(work.path())
-                .unwrap()
-                .display()
-                .to_string(),
-        ),
-    ]);
+    let topology = Topology::new(&admin_url, education_addrs.to_vec()).await;
 
     let started = Instant::now();
-    let mut auth = Process::spawn("auth", auth_env, &logs);
-    let mut education_a = Process::spawn(
-        "education-a",
-        service_env("education", education_addrs[0]),
-        &logs,
-    );
-    let mut education_b = Process::spawn(
-        "education-b",
-        service_env("education", education_addrs[1]),
-        &logs,
-    );
-    let mut wiki = Process::spawn("wiki", service_env("wiki", wiki_addr), &logs);
-    let mut files = Process::spawn("files", files_env, &logs);
-    let gateway_env = |port: u16| {
-        let mut env = image_env();
-        env.extend(env_file("gateway.env"));
-        env.extend(
-            [
-                ("PORTAL_TARGET", "gateway".to_owned()),
-                ("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}")),
-                (
-                    "PORTAL_METRICS_ADDR",
-                    format!("127.0.0.1:{}", free_port(one)),
-                ),
-                ("PORTAL_AUTH_URL", format!("http://{auth_addr}")),
-                (
-                    "PORTAL_EDUCATION_URL",
-                    education_addrs.map(|a| format!("http://{a}")).join(","),
-                ),
-                ("PORTAL_WIKI_URL", format!("http://{wiki_addr}")),
-                ("PORTAL_FILES_URL", format!("http://{files_addr}")),
-                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
-            ]
-            .map(|(k, v)| (k.to_owned(), v)),
-        );
-        env
-    };
-    let ports = [free_port(one), free_port(one)];
-    let mut gateway_processes =
-        ports.map(|port| Process::spawn("gateway", gateway_env(port), &logs));
-    let gateways = ports.map(|port| Gateway {
-        base: format!("http://127.0.0.1:{port}"),
-    });
+    let mut auth = topology.spawn_service("auth", "auth", topology.auth);
+    let mut education_a = topology.spawn_service("education-a", "education", education_addrs[0]);
+    let mut education_b = topology.spawn_service("education-b", "education", education_addrs[1]);
+    let mut wiki = topology.spawn_service("wiki", "wiki", topology.wiki);
+    let mut files = topology.spawn_service("files", "files", topology.files);
+    let (gateway_a, gateway_a_client) = topology.spawn_gateway();
+    let (gateway_b, gateway_b_client) = topology.spawn_gateway();
+    let mut gateway_processes = [gateway_a, gateway_b];
+    let gateways = [gateway_a_client, gateway_b_client];
     let http = reqwest::Client::new();
     for gateway in &gateways {
         let [g1, g2] = &mut gateway_processes;
-        wait_ready(
-            &http,
-            &gateway.base,
-            &mut [
-                &mut auth,
-                &mut education_a,
-                &mut education_b,
-                &mut wiki,
-                &mut files,
-                g1,
-                g2,
-            ],
-        )
-        .await;
+        gateway
+            .wait_serving(
+                &http,
+                &mut [
+                    &mut auth,
+                    &mut education_a,
+                    &mut education_b,
+                    &mut wiki,
+                    &mut files,
+                    g1,
+                    g2,
+                ],
+            )
+            .await;
     }
     println!(
         "topology: 7 processes ready in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    // Until each gateway's health streams have seen both education replicas
-    // SERVING, calls alternate over all known ones anyway.
+    // Each gateway's health streams have seen every replica SERVING (/readyz).
 
     // --- Smoke: sign in, read and write through REST, gRPC and grpc-web, on both gateways.
     let login = http
@@ -943,5 +538,5 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         files,
         gateway_processes,
     ));
-    databases.drop_all().await;
+    topology.databases.drop_all().await;
 }
