@@ -18,9 +18,8 @@
 #[path = "support/cluster.rs"]
 mod cluster;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -33,7 +32,9 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-use cluster::{ADMIN_PASSWORD, Gateway, Process, Topology, free_port, loopback, postgres_or_skip};
+use cluster::{
+    ADMIN_PASSWORD, Gateway, Process, Topology, Writers, free_port, loopback, postgres_or_skip,
+};
 
 use portal_auth::SERVICE_NAME as AUTH;
 use portal_education::SERVICE_NAME as EDUCATION;
@@ -59,6 +60,13 @@ async fn sign_in(http: &reqwest::Client, gateway: &Gateway) -> String {
         .to_owned()
 }
 
+/// The topology with one replica of each service; none without PostgreSQL.
+async fn one_replica_each() -> Option<Topology> {
+    let admin_url = postgres_or_skip("the outage tests")?;
+    let education = SocketAddr::new(loopback(1), free_port(loopback(1)));
+    Some(Topology::new(&admin_url, vec![education]).await)
+}
+
 /// A 503 envelope for people: reason UNAVAILABLE and a Russian message.
 fn assert_unavailable_envelope(status: StatusCode, envelope: &Value) {
     assert_eq!(status, 503, "{envelope}");
@@ -76,11 +84,10 @@ fn serves(readyz: &str, service: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_gateway_started_with_the_wiki_down_is_ready_and_serves_all_but_the_wiki() {
-    let Some(admin_url) = postgres_or_skip("the outage tests") else {
+    let Some(topology) = one_replica_each().await else {
         return;
     };
-    let education = SocketAddr::new(loopback(1), free_port(loopback(1)));
-    let topology = Topology::new(&admin_url, vec![education]).await;
+    let education = topology.education[0];
     let mut auth = topology.spawn_service("auth", "auth", topology.auth);
     let mut education = topology.spawn_service("education", "education", education);
     let mut files = topology.spawn_service("files", "files", topology.files);
@@ -242,8 +249,22 @@ impl Write {
         }
     }
 
-    /// Sends write number `n`: the answer's status and envelope.
+    /// Sends write number `n`: the id of what it created, or the refusal.
     async fn send(
+        self,
+        http: &reqwest::Client,
+        gateway: &Gateway,
+        token: &str,
+        n: usize,
+    ) -> Result<i64, Refusal> {
+        match self.answer(http, gateway, token, n).await {
+            Ok((status, envelope)) if status.is_success() => Ok(self.created_id(&envelope["data"])),
+            other => Err(other),
+        }
+    }
+
+    /// Sends write number `n`: the answer's status and envelope.
+    async fn answer(
         self,
         http: &reqwest::Client,
         gateway: &Gateway,
@@ -304,149 +325,58 @@ impl Write {
     }
 }
 
-/// What one writer saw.
-#[derive(Default)]
-struct Seen {
-    acknowledged: Vec<i64>,
-    /// Answers other than success: the status and envelope, or how the call failed.
-    refused: Vec<Result<(StatusCode, Value), String>>,
-    first_success_after_mark: Option<Instant>,
-    /// Refusals after that first success: a broken connection handed out.
-    refused_after_recovery: usize,
-}
+/// An answer other than success: the status and envelope, or how the call
+/// itself failed.
+type Refusal = Result<(StatusCode, Value), String>;
 
-/// One writer per kind of write, each sending one write after another.
-struct Writers {
-    seen: Arc<Mutex<BTreeMap<Write, Seen>>>,
-    mark: Arc<Mutex<Option<Instant>>>,
-    stop: Arc<AtomicBool>,
-    tasks: tokio::task::JoinSet<()>,
-}
-
-impl Writers {
-    fn start(http: &reqwest::Client, gateway: &Gateway, token: &str) -> Writers {
-        let seen = Arc::new(Mutex::new(BTreeMap::new()));
-        let mark = Arc::new(Mutex::new(None::<Instant>));
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut tasks = tokio::task::JoinSet::new();
-        for write in Write::ALL {
-            let (http, token) = (http.clone(), token.to_owned());
-            let gateway = Gateway {
-                base: gateway.base.clone(),
-            };
-            let (seen, mark, stop) = (seen.clone(), mark.clone(), stop.clone());
-            tasks.spawn(async move {
-                let mut n = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    n += 1;
-                    let answer = write.send(&http, &gateway, &token, n).await;
-                    let now = Instant::now();
-                    {
-                        let mut seen = seen.lock().unwrap();
-                        let mine: &mut Seen = seen.entry(write).or_default();
-                        match answer {
-                            Ok((status, envelope)) if status.is_success() => {
-                                mine.acknowledged.push(write.created_id(&envelope["data"]));
-                                if mark.lock().unwrap().is_some_and(|m| now > m) {
-                                    mine.first_success_after_mark.get_or_insert(now);
-                                }
-                            }
-                            other => {
-                                if mine.first_success_after_mark.is_some() {
-                                    mine.refused_after_recovery += 1;
-                                }
-                                mine.refused.push(other);
-                            }
-                        }
-                    }
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                }
-            });
-        }
-        Writers {
-            seen,
-            mark,
-            stop,
-            tasks,
-        }
-    }
-
-    /// Waits until every writer has had a write acknowledged.
-    async fn wait_writing(&self) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let writing = {
-                let seen = self.seen.lock().unwrap();
-                Write::ALL
-                    .iter()
-                    .all(|write| seen.get(write).is_some_and(|s| !s.acknowledged.is_empty()))
-            };
-            if writing {
-                return;
-            }
-            let refused: Vec<String> = self
-                .seen
-                .lock()
-                .unwrap()
-                .iter()
-                .filter_map(|(write, s)| s.refused.first().map(|r| format!("{write:?}: {r:?}")))
-                .collect();
-            assert!(Instant::now() < deadline, "not writing: {refused:?}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    /// From now on, each writer's first acknowledged write is noted.
-    fn mark(&self) -> Instant {
-        let now = Instant::now();
-        *self.mark.lock().unwrap() = Some(now);
-        now
-    }
-
-    fn all_back(&self) -> bool {
-        let seen = self.seen.lock().unwrap();
-        Write::ALL.iter().all(|write| {
-            seen.get(write)
-                .is_some_and(|s| s.first_success_after_mark.is_some())
-        })
-    }
-
-    async fn stop(mut self) -> BTreeMap<Write, Seen> {
-        self.stop.store(true, Ordering::Relaxed);
-        while self.tasks.join_next().await.is_some() {}
-        std::mem::take(&mut *self.seen.lock().unwrap())
-    }
+/// One writer per kind of write ([`Write::ALL`]'s order), each sending one
+/// write after another through `gateway`.
+fn writers(http: &reqwest::Client, gateway: &Gateway, token: &str) -> Writers<i64, Refusal> {
+    let (http, token, base) = (http.clone(), token.to_owned(), gateway.base.clone());
+    Writers::start(Write::ALL.len(), move |writer, n| {
+        let (http, token) = (http.clone(), token.clone());
+        let gateway = Gateway { base: base.clone() };
+        async move { Write::ALL[writer].send(&http, &gateway, &token, n).await }
+    })
 }
 
 /// How many writes of each kind a burst sends at once: enough for each
 /// service's pool to hold several connections.
 const BURST: usize = 6;
 
-/// Sends [`BURST`] writes of each kind at once, numbered from `from`; notes
-/// the acknowledged ones in `seen` and returns the refused ones.
+/// Sends [`BURST`] writes of each kind at once, numbered from `from`.
 async fn burst(
     http: &reqwest::Client,
     gateway: &Gateway,
     token: &str,
     from: usize,
-    seen: &mut BTreeMap<Write, Seen>,
-) -> Vec<(Write, Result<(StatusCode, Value), String>)> {
+) -> Vec<(Write, Result<i64, Refusal>)> {
     let sends = Write::ALL.into_iter().flat_map(|write| {
         (from..from + BURST)
             .map(move |n| async move { (write, write.send(http, gateway, token, n).await) })
     });
-    let mut refused = Vec::new();
-    for (write, answer) in futures_util::future::join_all(sends).await {
-        match answer {
-            Ok((status, envelope)) if status.is_success() => seen
-                .entry(write)
-                .or_default()
-                .acknowledged
-                .push(write.created_id(&envelope["data"])),
-            other => refused.push((write, other)),
-        }
+    futures_util::future::join_all(sends).await
+}
+
+/// Waits until every service's readiness has said SERVING since `since`, at
+/// most 5 s after it.
+async fn wait_ready_again(health: &[(&str, Said, Said)], since: Instant) {
+    let serving_since = |said: &Said| {
+        said.lock()
+            .unwrap()
+            .last()
+            .is_some_and(|(at, status)| *status == ServingStatus::Serving && *at > since)
+    };
+    while !health
+        .iter()
+        .all(|(_, readiness, _)| serving_since(readiness))
+    {
+        assert!(
+            since.elapsed() < Duration::from_secs(5),
+            "readiness not SERVING again within 5 s: {health:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    refused
 }
 
 /// Every status one health name of a service said, with when.
@@ -479,11 +409,10 @@ fn follow_health(addr: SocketAddr, name: &str) -> Said {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_service_recovers_by_itself_when_its_database_comes_back() {
-    let Some(admin_url) = postgres_or_skip("the outage tests") else {
+    let Some(topology) = one_replica_each().await else {
         return;
     };
-    let education = SocketAddr::new(loopback(1), free_port(loopback(1)));
-    let topology = Topology::new(&admin_url, vec![education]).await;
+    let education = topology.education[0];
     let addrs = [
         ("auth", AUTH, topology.auth),
         ("education", EDUCATION, education),
@@ -515,7 +444,7 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
         })
         .collect();
 
-    let writers = Writers::start(&http, &gateway, &token);
+    let writers = writers(&http, &gateway, &token);
     writers.wait_writing().await;
     let away = Instant::now();
     topology.databases.set_away(true).await;
@@ -530,73 +459,67 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // Readiness is SERVING again (within the same 5 s), and steady load after.
-    let serving_again = |said: &Said| {
-        said.lock()
-            .unwrap()
-            .last()
-            .is_some_and(|(at, status)| *status == ServingStatus::Serving && *at > back)
-    };
-    while !health
-        .iter()
-        .all(|(_, readiness, _)| serving_again(readiness))
-    {
-        assert!(
-            Instant::now() < deadline,
-            "readiness not SERVING again within 5 s"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_ready_again(&health, back).await;
+    // Steady load after, then stop.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let mut seen = writers.stop().await;
+    let load = writers.stop().await;
+    assert_eq!(
+        load.refused_after_recovery,
+        0,
+        "writes refused after their service had recovered: {:?}",
+        load.refused.last()
+    );
+    let mut acknowledged: Vec<(Write, i64)> = load
+        .acknowledged
+        .iter()
+        .map(|(writer, id)| (Write::ALL[*writer], *id))
+        .collect();
 
     // A quiet outage: the databases go away while nobody writes and come back.
     // Each pool still holds the connections a burst opened before, all broken:
     // none may be handed out, so the first writes after it all succeed.
-    burst(&http, &gateway, &token, 10_000, &mut seen).await;
+    let warm = burst(&http, &gateway, &token, 10_000).await;
     let quiet = Instant::now();
     topology.databases.set_away(true).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     topology.databases.set_away(false).await;
     let reopened = Instant::now();
-    while !health.iter().all(|(_, readiness, _)| {
-        readiness
-            .lock()
-            .unwrap()
-            .last()
-            .is_some_and(|(at, status)| *status == ServingStatus::Serving && *at > reopened)
-    }) {
-        assert!(
-            reopened.elapsed() < Duration::from_secs(5),
-            "readiness not SERVING again within 5 s of the quiet outage"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let refused = burst(&http, &gateway, &token, 20_000, &mut seen).await;
+    wait_ready_again(&health, reopened).await;
+    let after = burst(&http, &gateway, &token, 20_000).await;
+    let refused: Vec<&(Write, Result<i64, Refusal>)> =
+        after.iter().filter(|(_, answer)| answer.is_err()).collect();
     println!(
-        "outages: a quiet outage of {:.1} s, then {BURST} concurrent writes to each service: {refused:?} refused",
-        (reopened - quiet).as_secs_f64()
+        "outages: a quiet outage of {:.1} s, then {BURST} concurrent writes to each service: {} refused",
+        (reopened - quiet).as_secs_f64(),
+        refused.len()
     );
     assert!(
         refused.is_empty(),
         "refused after a quiet outage: {refused:?}"
     );
+    for (write, answer) in warm.iter().chain(&after) {
+        let id = answer
+            .as_ref()
+            .unwrap_or_else(|refusal| panic!("{write:?}: {refusal:?}"));
+        acknowledged.push((*write, *id));
+    }
 
-    for (write, mine) in &seen {
-        let recovered = mine.first_success_after_mark.unwrap() - back;
+    for (writer, write) in Write::ALL.into_iter().enumerate() {
+        let refused: Vec<&Refusal> = load
+            .refused
+            .iter()
+            .filter(|(w, _)| *w == writer)
+            .map(|(_, refusal)| refusal)
+            .collect();
         println!(
             "outages: {} ({write:?}): {} writes acknowledged, {} refused while its database was away; writes again {} ms after it came back",
             write.service(),
-            mine.acknowledged.len(),
-            mine.refused.len(),
-            recovered.as_millis()
-        );
-        assert_eq!(
-            mine.refused_after_recovery, 0,
-            "{write:?}: refused after it had recovered"
+            acknowledged.iter().filter(|(w, _)| *w == write).count(),
+            refused.len(),
+            (load.first_success_after[&writer] - back).as_millis()
         );
         // What clients saw meanwhile: a 503 envelope for people, never a 500.
-        for refusal in &mine.refused {
+        for refusal in refused {
             match refusal {
                 Ok((status, envelope)) => assert_unavailable_envelope(*status, envelope),
                 Err(failure) => panic!("{write:?}: the call itself failed: {failure}"),
@@ -615,10 +538,10 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
         .unwrap()
         .into_iter()
         .collect();
-        let lost: Vec<&i64> = mine
-            .acknowledged
+        let lost: Vec<i64> = acknowledged
             .iter()
-            .filter(|id| !stored.contains(id))
+            .filter(|(w, id)| *w == write && !stored.contains(id))
+            .map(|(_, id)| *id)
             .collect();
         assert!(
             lost.is_empty(),

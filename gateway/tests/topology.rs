@@ -23,10 +23,8 @@
 #[path = "support/cluster.rs"]
 mod cluster;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portal_proto::auth::v1 as auth_pb;
@@ -36,119 +34,44 @@ use portal_proto::education::v1::education_service_client::EducationServiceClien
 use serde_json::{Value, json};
 
 use cluster::{
-    ADMIN_PASSWORD, Gateway, Topology, free_port, loopback, postgres_or_skip, rpc_calls,
+    ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, postgres_or_skip,
+    rpc_calls,
 };
 
 const EDUCATION: &str = "portal.education.v1.EducationService";
 
-/// What a steady write load saw.
-#[derive(Default)]
-struct Load {
-    acknowledged: Vec<String>,
-    failed: usize,
-    first_error: Option<String>,
-    /// Per writer, its first acknowledged write after the mark.
-    first_success_after: BTreeMap<u8, Instant>,
-}
+const WRITERS: usize = 4;
+
+type TitledLoad = Load<String, String>;
 
 /// Four writers, two on each gateway, each writing one new titled row after
-/// another (`path` with `body(title)`), recording what was acknowledged.
-struct Writers {
-    load: Arc<Mutex<Load>>,
-    mark: Arc<Mutex<Option<Instant>>>,
-    stop: Arc<AtomicBool>,
-    tasks: tokio::task::JoinSet<()>,
-}
-
-const WRITERS: u8 = 4;
-
-impl Writers {
-    fn start(
-        gateways: &[Gateway; 2],
-        http: &reqwest::Client,
-        token: &str,
-        path: &'static str,
-        body: fn(&str) -> Value,
-    ) -> Writers {
-        let load = Arc::new(Mutex::new(Load::default()));
-        let mark = Arc::new(Mutex::new(None::<Instant>));
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut tasks = tokio::task::JoinSet::new();
-        for worker in 0..WRITERS {
-            let gateway = Gateway {
-                base: gateways[usize::from(worker) % 2].base.clone(),
-            };
-            let (http, token) = (http.clone(), token.to_owned());
-            let (load, mark, stop) = (load.clone(), mark.clone(), stop.clone());
-            tasks.spawn(async move {
-                let mut i = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    i += 1;
-                    let title = format!("Запись {worker}-{i}");
-                    let result = gateway.post(&http, path, &token, body(&title)).await;
-                    let now = Instant::now();
-                    {
-                        let mut load = load.lock().unwrap();
-                        match result {
-                            Ok(_) => {
-                                load.acknowledged.push(title);
-                                if mark.lock().unwrap().is_some_and(|m| now > m) {
-                                    load.first_success_after.entry(worker).or_insert(now);
-                                }
-                            }
-                            Err(error) => {
-                                load.failed += 1;
-                                load.first_error.get_or_insert(error);
-                            }
-                        }
-                    }
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                }
-            });
+/// another (`path` with `body(title)`), recording the titles acknowledged.
+fn titled_writers(
+    gateways: &[Gateway; 2],
+    http: &reqwest::Client,
+    token: &str,
+    path: &'static str,
+    body: fn(&str) -> Value,
+) -> Writers<String, String> {
+    let (http, token) = (http.clone(), token.to_owned());
+    let bases = gateways.each_ref().map(|gateway| gateway.base.clone());
+    Writers::start(WRITERS, move |writer, n| {
+        let (http, token) = (http.clone(), token.clone());
+        let gateway = Gateway {
+            base: bases[writer % 2].clone(),
+        };
+        async move {
+            let title = format!("Запись {writer}-{n}");
+            gateway
+                .post(&http, path, &token, body(&title))
+                .await
+                .map(|_| title)
         }
-        Writers {
-            load,
-            mark,
-            stop,
-            tasks,
-        }
-    }
-
-    /// Asserts the load is writing, after a while to get going.
-    async fn assert_writing(&self) {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let load = self.load.lock().unwrap();
-        assert!(
-            !load.acknowledged.is_empty(),
-            "not writing: {:?}",
-            load.first_error
-        );
-    }
-
-    fn failed(&self) -> usize {
-        self.load.lock().unwrap().failed
-    }
-
-    /// From now on, each writer's first acknowledged write is noted.
-    fn mark(&self) -> Instant {
-        let now = Instant::now();
-        *self.mark.lock().unwrap() = Some(now);
-        now
-    }
-
-    fn all_back(&self) -> bool {
-        self.load.lock().unwrap().first_success_after.len() == usize::from(WRITERS)
-    }
-
-    async fn stop(mut self) -> Load {
-        self.stop.store(true, Ordering::Relaxed);
-        while self.tasks.join_next().await.is_some() {}
-        std::mem::take(&mut *self.load.lock().unwrap())
-    }
+    })
 }
 
 /// The acknowledged titles missing from `stored`.
-fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
+fn lost<'a>(load: &'a TitledLoad, stored: &Value) -> Vec<&'a String> {
     let stored: HashSet<&str> = stored
         .as_array()
         .unwrap()
@@ -157,6 +80,7 @@ fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
         .collect();
     load.acknowledged
         .iter()
+        .map(|(_, title)| title)
         .filter(|title| !stored.contains(title.as_str()))
         .collect()
 }
@@ -426,14 +350,14 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
 
     // --- Kill -9 one education replica under a steady write load: the other
     // takes the calls; at most those in flight on the killed one fail.
-    let writers = Writers::start(
+    let writers = titled_writers(
         &gateways,
         &http,
         &token,
         "/api/course/create-course-with-user-and-articles",
         |title| json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
     );
-    writers.assert_writing().await;
+    writers.wait_writing().await;
     education_b.kill_9();
     tokio::time::sleep(Duration::from_secs(1)).await;
     education_b.restart();
@@ -461,12 +385,12 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     println!(
         "topology: education-b killed (SIGKILL) under load: {} course writes acknowledged, {} failed (at most the {WRITERS} in flight may); restarted, it took calls again ({rejoined} by then)",
         load.acknowledged.len(),
-        load.failed,
+        load.refused.len(),
     );
     assert!(
-        load.failed <= usize::from(WRITERS),
+        load.refused.len() <= WRITERS,
         "{} calls failed when one replica of two died",
-        load.failed
+        load.refused.len()
     );
     let courses = gateways[0]
         .get(&http, "/api/course/get-all-courses", &token)
@@ -475,18 +399,18 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
 
     // --- Kill -9 auth (one replica) under a steady write load, start it again.
-    let writers = Writers::start(
+    let writers = titled_writers(
         &gateways,
         &http,
         &token,
         "/api/department/create",
         |title| json!({"title": title, "users": []}),
     );
-    writers.assert_writing().await;
+    writers.wait_writing().await;
     auth.kill_9();
     let kill_time = Instant::now();
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let failed_while_down = writers.failed();
+    let failed_while_down = writers.refused();
     let restart_time = writers.mark();
     auth.restart();
     let deadline = restart_time + Duration::from_secs(30);
