@@ -291,3 +291,34 @@ async fn an_upstream_with_no_pod_is_resolved_once_asked_and_refuses_calls_at_onc
         asked.elapsed()
     );
 }
+
+#[tokio::test]
+async fn a_replica_that_cannot_be_reached_takes_no_calls_once_its_health_says_so() {
+    // A listener that never accepts, its queue full: the kernel drops further
+    // connection attempts unanswered, as for a pod whose host vanished.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.6:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(0).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut queued = Vec::new();
+    for _ in 0..3 {
+        let connect = tokio::net::TcpStream::connect(addr);
+        if let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_millis(200), connect).await {
+            queued.push(stream);
+        }
+    }
+    let upstream =
+        Upstream::connect(SERVICE, &format!("http://{addr}"), &Discovery::default()).unwrap();
+    // Its health watch gives up at the connect time-out (2 s); from then on a
+    // call is refused at once rather than waiting for that time-out again.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let asked = Instant::now();
+    let refused = check(&upstream).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "refused after {:?}",
+        asked.elapsed()
+    );
+    drop((queued, listener));
+}
