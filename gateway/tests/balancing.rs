@@ -244,6 +244,18 @@ async fn a_lone_replica_that_restarts_is_called_again_at_once() {
     assert!(back.checks() >= 1);
 }
 
+/// A call is refused UNAVAILABLE at once, not after any time-out.
+async fn assert_refused_at_once(upstream: &Upstream) {
+    let asked = Instant::now();
+    let refused = check(upstream).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "refused after {:?}",
+        asked.elapsed()
+    );
+}
+
 /// Answers nothing until let through, then that the name does not exist, as
 /// cluster DNS says of a headless Service with no ready pod.
 struct NoPodYet(Arc<tokio::sync::Notify>);
@@ -282,14 +294,7 @@ async fn an_upstream_with_no_pod_is_resolved_once_asked_and_refuses_calls_at_onc
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert!(upstream.replicas().is_empty());
-    let asked = Instant::now();
-    let refused = check(&upstream).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
-    assert!(
-        asked.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        asked.elapsed()
-    );
+    assert_refused_at_once(&upstream).await;
 }
 
 #[tokio::test]
@@ -312,13 +317,6 @@ async fn a_replica_that_cannot_be_reached_takes_no_calls_once_its_health_says_so
     // Its health watch gives up at the connect time-out (2 s); from then on a
     // call is refused at once rather than waiting for that time-out again.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let asked = Instant::now();
-    let refused = check(&upstream).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
-    assert!(
-        asked.elapsed() < Duration::from_millis(100),
-        "refused after {:?}",
-        asked.elapsed()
-    );
+    assert_refused_at_once(&upstream).await;
     drop((queued, listener));
 }
