@@ -40,8 +40,10 @@ env PORTAL_TARGET=gateway PORTAL_HTTP_ADDR=127.0.0.1:18080 PORTAL_WEB_DIR="$work
   PORTAL_WIKI_URL=http://127.0.0.1:51053 PORTAL_FILES_URL=http://127.0.0.1:51054 \
   "$BIN" > "$work/gateway.log" 2>&1 &
 PID[gateway]=$!
-for _ in $(seq 100); do curl -sf http://127.0.0.1:18080/readyz >/dev/null && break; sleep 0.2; done
-curl -sf http://127.0.0.1:18080/readyz >/dev/null || { tail -n 5 "$work"/*.log; echo "not ready" >&2; exit 1; }
+# Ready, and every service serving (each line after the first of /readyz's body).
+serving() { local body; body=$(curl -sf http://127.0.0.1:18080/readyz) && ! tail -n +2 <<<"$body" | grep -qv ': serving'; }
+for _ in $(seq 100); do serving && break; sleep 0.2; done
+serving || { tail -n 5 "$work"/*.log; echo "not ready" >&2; exit 1; }
 sleep 5
 
 PARTS=(gateway "${SERVICES[@]}")

@@ -41,7 +41,7 @@ use portal_kit::net::FORWARDED_FOR;
 use portal_kit::upstream::{Balanced, Upstream};
 use portal_proto::auth::v1 as pb_auth;
 
-pub const MSG_UPSTREAM_DOWN: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
+pub const MSG_UPSTREAM_DOWN: &str = portal_kit::error::MSG_UNAVAILABLE;
 pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
 
 const LOGIN: &str = "/portal.auth.v1.AuthService/Login";

@@ -5,11 +5,14 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use clap::ValueEnum;
 use portal_kit::account_limits::ServiceAccountLimits;
 use portal_kit::net::TrustedProxies;
+use portal_kit::readiness::Readiness;
 use portal_kit::revocation::{AccessVersions, AuthChanges};
 use portal_kit::serve::{serve_grpc, shutdown_signal};
 use portal_kit::upstream::{Discovery, Upstream};
+use secrecy::ExposeSecret;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -88,7 +91,10 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
             let (name, routes) =
                 service_routes(service, &config, &key_files(&config)?, &peers, &shutdown).await?;
             let limits = config.shared.service_account_limits;
-            spawn_service(&mut tasks, listener, name, routes, limits, &shutdown);
+            let readiness = readiness(&config, service);
+            spawn_service(
+                &mut tasks, listener, name, routes, readiness, limits, &shutdown,
+            );
             addr
         }
     };
@@ -135,7 +141,8 @@ async fn start_all(
     for (service, listener) in SERVICES.into_iter().zip(listeners) {
         let (name, routes) = service_routes(service, config, &keys, &peers, shutdown).await?;
         let limits = config.shared.service_account_limits;
-        spawn_service(tasks, listener, name, routes, limits, shutdown);
+        let readiness = readiness(config, service);
+        spawn_service(tasks, listener, name, routes, readiness, limits, shutdown);
     }
     start_gateway(config, upstreams, shutdown, tasks).await
 }
@@ -162,17 +169,29 @@ async fn start_gateway(
     Ok(addr)
 }
 
+/// A service is ready while its database answers (`portal_kit::readiness`);
+/// another service being away does not make it unready, since most of its
+/// calls need only its own data.
+fn readiness(config: &Config, service: Target) -> Readiness {
+    let name = service
+        .to_possible_value()
+        .map(|value| value.get_name().to_owned())
+        .unwrap_or_default();
+    Readiness::of_database(config.shared.database_url_for(&name).expose_secret())
+}
+
 fn spawn_service(
     tasks: &mut JoinSet<anyhow::Result<()>>,
     listener: TcpListener,
     name: &'static str,
     routes: Routes,
+    readiness: Readiness,
     limits: ServiceAccountLimits,
     shutdown: &CancellationToken,
 ) {
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
-        serve_grpc(listener, name, routes, limits, shutdown)
+        serve_grpc(listener, name, routes, readiness, limits, shutdown)
             .await
             .with_context(|| format!("serving {name}"))
     });

@@ -12,7 +12,6 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use portal_kit::rich_text::FrameHosts;
-use tonic_health::pb::health_check_response::ServingStatus;
 use tower::Layer;
 use tower::util::MapRequestLayer;
 use tower_http::compression::CompressionLayer;
@@ -89,25 +88,44 @@ pub fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<App> {
     Ok(MapRequestLayer::new(lowered).layer(router))
 }
 
-/// Ready when every upstream answers SERVING; the body says which are not.
+/// Ready when the gateway can serve: it answers (so it listens and is not
+/// draining: the drain closes the listener and ends every connection's
+/// keep-alive) and every upstream's names have been looked up once, so no call
+/// fails for want of a first lookup. An upstream with no serving replica does
+/// not make it unready: that service's routes answer 503 at once and the rest
+/// of the portal works, which no other gateway would do better. Read from the
+/// health watches, never by calling an upstream, so it answers at once.
+/// The body says how each upstream stands, for people.
 async fn readyz(State(upstreams): State<Upstreams>) -> Response {
-    let mut down = Vec::new();
+    let mut lines = Vec::new();
+    let mut unresolved = false;
     for upstream in upstreams.all() {
-        if crate::grpc::upstream_status(upstream, upstreams.call_timeout).await
-            != ServingStatus::Serving
-        {
-            down.push(upstream.service);
-        }
+        let replicas = upstream.replicas();
+        let serving = replicas.iter().filter(|(_, serving)| *serving).count();
+        let standing = if !upstream.resolved() {
+            unresolved = true;
+            "not looked up yet"
+        } else if serving == 0 {
+            "NOT SERVING"
+        } else {
+            "serving"
+        };
+        lines.push(format!(
+            "{}: {standing} ({serving} of {} replicas)",
+            upstream.service,
+            replicas.len()
+        ));
     }
-    if down.is_empty() {
-        (StatusCode::OK, "ready").into_response()
-    } else {
+    let (status, verdict) = if unresolved {
         (
             StatusCode::SERVICE_UNAVAILABLE,
-            format!("not serving: {}", down.join(", ")),
+            "not ready: looking up upstreams",
         )
-            .into_response()
-    }
+    } else {
+        (StatusCode::OK, "ready")
+    };
+    lines.insert(0, verdict.to_owned());
+    (status, lines.join("\n") + "\n").into_response()
 }
 
 /// Built files from `web_dir`; any other path gets `index.html` so the client's

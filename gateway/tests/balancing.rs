@@ -243,3 +243,80 @@ async fn a_lone_replica_that_restarts_is_called_again_at_once() {
     }
     assert!(back.checks() >= 1);
 }
+
+/// A call is refused UNAVAILABLE at once, not after any time-out.
+async fn assert_refused_at_once(upstream: &Upstream) {
+    let asked = Instant::now();
+    let refused = check(upstream).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "refused after {:?}",
+        asked.elapsed()
+    );
+}
+
+/// Answers nothing until let through, then that the name does not exist, as
+/// cluster DNS says of a headless Service with no ready pod.
+struct NoPodYet(Arc<tokio::sync::Notify>);
+
+impl Resolve for NoPodYet {
+    fn resolve(
+        &self,
+        host: String,
+        _port: u16,
+    ) -> std::pin::Pin<Box<dyn Future<Output = io::Result<Vec<SocketAddr>>> + Send>> {
+        let answer = self.0.clone();
+        Box::pin(async move {
+            answer.notified().await;
+            Err(io::Error::new(io::ErrorKind::NotFound, host))
+        })
+    }
+}
+
+#[tokio::test]
+async fn an_upstream_with_no_pod_is_resolved_once_asked_and_refuses_calls_at_once() {
+    let answer = Arc::new(tokio::sync::Notify::new());
+    let discovery = Discovery {
+        resolver: Arc::new(NoPodYet(answer.clone())),
+        interval: Duration::from_millis(50),
+    };
+    let upstream = Upstream::connect(SERVICE, &format!("http://{NAME}:50052"), &discovery).unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!upstream.resolved(), "not before its first lookup answered");
+    answer.notify_one();
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while !upstream.resolved() {
+        assert!(
+            Instant::now() < deadline,
+            "not resolved after its lookup answered"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(upstream.replicas().is_empty());
+    assert_refused_at_once(&upstream).await;
+}
+
+#[tokio::test]
+async fn a_replica_that_cannot_be_reached_takes_no_calls_once_its_health_says_so() {
+    // A listener that never accepts, its queue full: the kernel drops further
+    // connection attempts unanswered, as for a pod whose host vanished.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.6:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(0).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut queued = Vec::new();
+    for _ in 0..3 {
+        let connect = tokio::net::TcpStream::connect(addr);
+        if let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_millis(200), connect).await {
+            queued.push(stream);
+        }
+    }
+    let upstream =
+        Upstream::connect(SERVICE, &format!("http://{addr}"), &Discovery::default()).unwrap();
+    // Its health watch gives up at the connect time-out (2 s); from then on a
+    // call is refused at once rather than waiting for that time-out again.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_refused_at_once(&upstream).await;
+    drop((queued, listener));
+}

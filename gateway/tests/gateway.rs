@@ -156,8 +156,17 @@ async fn an_unreachable_upstream_is_a_clean_503() {
         envelope(&body)["errorMessage"],
         "Сервис временно недоступен. Пожалуйста, попробуйте позже."
     );
-    let (ready, _, _) = portal.get("/readyz", None).await;
-    assert_eq!(ready, 503);
+    // Ready all the same: it answers, at once, what it can; /readyz says why.
+    let (ready, _, why) = portal.get("/readyz", None).await;
+    assert_eq!(ready, 200, "{why}");
+    assert_eq!(why.lines().next(), Some("ready"));
+    assert_eq!(
+        why.lines()
+            .filter(|line| line.ends_with(": NOT SERVING (0 of 1 replicas)"))
+            .count(),
+        4,
+        "{why}"
+    );
     let (live, _, _) = portal.get("/healthz", None).await;
     assert_eq!(live, 200);
     portal.running.stop().await.unwrap();

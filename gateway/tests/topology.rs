@@ -24,414 +24,63 @@
 //! Needs PostgreSQL (`PORTAL_TEST_POSTGRES_URL`); without it the test says
 //! SKIPPED, and fails instead under `PORTAL_REQUIRE_E2E=1` (CI).
 
-mod support;
+#[path = "support/cluster.rs"]
+mod cluster;
 
 use std::collections::{BTreeMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use portal_kit::db::Migrations;
-use portal_kit::testing::TestKeys;
+
 use portal_proto::auth::v1 as auth_pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as education_pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
-use prost::Message;
 use serde_json::{Value, json};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{Connection, Executor, SqlSafeStr};
+use sqlx::{Connection, SqlSafeStr};
 
-const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
-const ADMIN_PASSWORD: &str = "topology-admin-password";
+use cluster::{
+    ADMIN_PASSWORD, Databases, Gateway, Load, Process, Topology, Writers, free_port, loopback,
+    portal_migrate, postgres_or_skip, rpc_calls,
+};
+
 const EDUCATION: &str = "portal.education.v1.EducationService";
 
-/// `KEY=VALUE` lines of a kustomize env file (a ConfigMap's content).
-fn env_file(name: &str) -> Vec<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../k8s/base")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let (key, value) = line.split_once('=').expect("KEY=VALUE");
-            (key.to_owned(), value.to_owned())
-        })
-        .collect()
-}
+const WRITERS: usize = 4;
 
-fn free_port(ip: IpAddr) -> u16 {
-    std::net::TcpListener::bind((ip, 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn loopback(last: u8) -> IpAddr {
-    IpAddr::from([127, 0, 0, last])
-}
-
-/// Fresh databases on the test server, dropped at the end.
-struct Databases {
-    admin_url: String,
-    server: String,
-    prefix: String,
-    names: Vec<String>,
-}
-
-impl Databases {
-    async fn create(admin_url: &str, services: &[&str]) -> Databases {
-        sqlx::any::install_default_drivers();
-        let prefix = format!("portal_topology_{}", rand_suffix());
-        let mut admin = sqlx::AnyConnection::connect(admin_url).await.unwrap();
-        let mut names = Vec::new();
-        for service in services {
-            let name = format!("{prefix}_{service}");
-            admin
-                .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                .await
-                .unwrap();
-            names.push(name);
-        }
-        let base = admin_url.split('?').next().unwrap();
-        let (server, _) = base.rsplit_once('/').unwrap();
-        Databases {
-            admin_url: admin_url.to_owned(),
-            server: server.to_owned(),
-            prefix,
-            names,
-        }
-    }
-
-    fn url(&self, service: &str) -> String {
-        format!("{}/{}_{service}", self.server, self.prefix)
-    }
-
-    async fn drop_all(self) {
-        let mut admin = sqlx::AnyConnection::connect(&self.admin_url).await.unwrap();
-        for name in &self.names {
-            admin
-                .execute(sqlx::AssertSqlSafe(format!(
-                    "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                )))
-                .await
-                .unwrap();
-        }
-    }
-}
-
-fn rand_suffix() -> String {
-    format!(
-        "{:x}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-            ^ u128::from(std::process::id())
-    )
-}
-
-/// One OS process of the real binary, its output in a log file.
-struct Process {
-    name: String,
-    env: Vec<(String, String)>,
-    log: PathBuf,
-    child: Child,
-}
-
-impl Process {
-    fn spawn(name: &str, env: Vec<(String, String)>, logs: &Path) -> Process {
-        let log = logs.join(format!("{name}.log"));
-        let child = Self::start(&env, &log);
-        Process {
-            name: name.to_owned(),
-            env,
-            log,
-            child,
-        }
-    }
-
-    /// A service's pod: `portal migrate` with its settings (the init
-    /// container), then the service.
-    fn pod(name: &str, env: Vec<(String, String)>, logs: &Path) -> Process {
-        if let Err(output) = portal_migrate(&env) {
-            panic!("{name}: portal migrate failed:\n{output}");
-        }
-        Process::spawn(name, env, logs)
-    }
-
-    fn start(env: &[(String, String)], log: &Path) -> Child {
-        let out = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .unwrap();
-        Command::new(PORTAL)
-            .env_clear()
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(out.try_clone().unwrap())
-            .stderr(out)
-            .spawn()
-            .unwrap()
-    }
-
-    fn setting(&self, key: &str) -> &str {
-        &self.env.iter().rev().find(|(k, _)| k == key).unwrap().1
-    }
-
-    fn kill_9(&mut self) {
-        let status = Command::new("kill")
-            .args(["-KILL", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        self.child.wait().unwrap();
-    }
-
-    fn restart(&mut self) {
-        self.child = Self::start(&self.env, &self.log);
-    }
-
-    fn assert_alive(&mut self) {
-        if let Some(status) = self.child.try_wait().unwrap() {
-            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-            panic!("{} exited ({status}):\n{log}", self.name);
-        }
-    }
-
-    async fn metrics(&self, http: &reqwest::Client) -> String {
-        let url = format!("http://{}/metrics", self.setting("PORTAL_METRICS_ADDR"));
-        http.get(url).send().await.unwrap().text().await.unwrap()
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Calls of `server`'s own RPCs (not health) in a replica's /metrics.
-fn rpc_calls(page: &str, server: &str) -> f64 {
-    page.lines()
-        .filter(|l| l.starts_with("portal_rpc_requests_total{"))
-        .filter(|l| l.contains(&format!("server=\"{server}\"")))
-        .filter(|l| l.contains(&format!("method=\"/{server}/")))
-        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
-        .sum()
-}
-
-struct Gateway {
-    base: String,
-}
-
-impl Gateway {
-    async fn post(
-        &self,
-        http: &reqwest::Client,
-        path: &str,
-        token: &str,
-        body: Value,
-    ) -> Result<Value, String> {
-        support::post_as(http, &format!("{}{path}", self.base), token, &body).await
-    }
-
-    async fn get(&self, http: &reqwest::Client, path: &str, token: &str) -> Value {
-        let response = http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .header("x-request-id", "topology-read-1")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "{path}");
-        response.json::<Value>().await.unwrap()["data"].clone()
-    }
-
-    async fn grpc(&self) -> tonic::transport::Channel {
-        tonic::transport::Endpoint::from_shared(self.base.clone())
-            .unwrap()
-            .connect()
-            .await
-            .unwrap()
-    }
-
-    /// A unary call in grpc-web's binary framing, as the browser sends it.
-    async fn grpc_web<Reply: Message + Default>(
-        &self,
-        http: &reqwest::Client,
-        method: &str,
-        request: impl Message,
-        token: &str,
-    ) -> Reply {
-        let payload = request.encode_to_vec();
-        let mut frame = vec![0u8];
-        frame.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_be_bytes());
-        frame.extend_from_slice(&payload);
-        let response = http
-            .post(format!("{}/{method}", self.base))
-            .header("content-type", "application/grpc-web+proto")
-            .header("x-grpc-web", "1")
-            .bearer_auth(token)
-            .body(frame)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        let body = response.bytes().await.unwrap();
-        let (mut reply, mut trailers) = (None, String::new());
-        let mut rest = &body[..];
-        while rest.len() >= 5 {
-            let length = u32::from_be_bytes(rest[1..5].try_into().unwrap()) as usize;
-            let data = &rest[5..5 + length];
-            if rest[0] & 0x80 == 0 {
-                reply = Some(Reply::decode(data).unwrap());
-            } else {
-                trailers = String::from_utf8_lossy(data).into_owned();
-            }
-            rest = &rest[5 + length..];
-        }
-        assert!(trailers.contains("grpc-status:0"), "{method}: {trailers}");
-        reply.unwrap()
-    }
-}
-
-async fn wait_ready(http: &reqwest::Client, base: &str, processes: &mut [&mut Process]) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let ready = http
-            .get(format!("{base}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status().is_success());
-        if ready {
-            return;
-        }
-        for process in processes.iter_mut() {
-            process.assert_alive();
-        }
-        assert!(Instant::now() < deadline, "{base} not ready in 60 s");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// What a steady write load saw.
-#[derive(Default)]
-struct Load {
-    acknowledged: Vec<String>,
-    failed: usize,
-    first_error: Option<String>,
-    /// Per writer, its first acknowledged write after the mark.
-    first_success_after: BTreeMap<u8, Instant>,
-}
+type TitledLoad = Load<String, String>;
 
 /// Four writers, two on each gateway, each writing one new titled row after
-/// another (`path` with `body(title)`), recording what was acknowledged.
-struct Writers {
-    load: Arc<Mutex<Load>>,
-    mark: Arc<Mutex<Option<Instant>>>,
-    stop: Arc<AtomicBool>,
-    tasks: tokio::task::JoinSet<()>,
-}
-
-const WRITERS: u8 = 4;
-
-impl Writers {
-    fn start(
-        gateways: &[Gateway; 2],
-        http: &reqwest::Client,
-        token: &str,
-        path: &'static str,
-        body: fn(&str) -> Value,
-    ) -> Writers {
-        let load = Arc::new(Mutex::new(Load::default()));
-        let mark = Arc::new(Mutex::new(None::<Instant>));
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut tasks = tokio::task::JoinSet::new();
-        for worker in 0..WRITERS {
-            let gateway = Gateway {
-                base: gateways[usize::from(worker) % 2].base.clone(),
-            };
-            let (http, token) = (http.clone(), token.to_owned());
-            let (load, mark, stop) = (load.clone(), mark.clone(), stop.clone());
-            tasks.spawn(async move {
-                let mut i = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    i += 1;
-                    let title = format!("Запись {worker}-{i}");
-                    let result = gateway.post(&http, path, &token, body(&title)).await;
-                    let now = Instant::now();
-                    {
-                        let mut load = load.lock().unwrap();
-                        match result {
-                            Ok(_) => {
-                                load.acknowledged.push(title);
-                                if mark.lock().unwrap().is_some_and(|m| now > m) {
-                                    load.first_success_after.entry(worker).or_insert(now);
-                                }
-                            }
-                            Err(error) => {
-                                load.failed += 1;
-                                load.first_error.get_or_insert(error);
-                            }
-                        }
-                    }
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                }
-            });
+/// another (`path` with `body(title)`), recording the titles acknowledged.
+fn titled_writers(
+    gateways: &[Gateway; 2],
+    http: &reqwest::Client,
+    token: &str,
+    path: &'static str,
+    body: fn(&str) -> Value,
+) -> Writers<String, String> {
+    let (http, token) = (http.clone(), token.to_owned());
+    let bases = gateways.each_ref().map(|gateway| gateway.base.clone());
+    Writers::start(WRITERS, move |writer, n| {
+        let (http, token) = (http.clone(), token.clone());
+        let gateway = Gateway {
+            base: bases[writer % 2].clone(),
+        };
+        async move {
+            let title = format!("Запись {writer}-{n}");
+            gateway
+                .post(&http, path, &token, body(&title))
+                .await
+                .map(|_| title)
         }
-        Writers {
-            load,
-            mark,
-            stop,
-            tasks,
-        }
-    }
-
-    /// Asserts the load is writing, after a while to get going.
-    async fn assert_writing(&self) {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let load = self.load.lock().unwrap();
-        assert!(
-            !load.acknowledged.is_empty(),
-            "not writing: {:?}",
-            load.first_error
-        );
-    }
-
-    fn failed(&self) -> usize {
-        self.load.lock().unwrap().failed
-    }
-
-    /// From now on, each writer's first acknowledged write is noted.
-    fn mark(&self) -> Instant {
-        let now = Instant::now();
-        *self.mark.lock().unwrap() = Some(now);
-        now
-    }
-
-    fn all_back(&self) -> bool {
-        self.load.lock().unwrap().first_success_after.len() == usize::from(WRITERS)
-    }
-
-    async fn stop(mut self) -> Load {
-        self.stop.store(true, Ordering::Relaxed);
-        while self.tasks.join_next().await.is_some() {}
-        std::mem::take(&mut *self.load.lock().unwrap())
-    }
+    })
 }
 
 /// The acknowledged titles missing from `stored`.
-fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
+fn lost<'a>(load: &'a TitledLoad, stored: &Value) -> Vec<&'a String> {
     let stored: HashSet<&str> = stored
         .as_array()
         .unwrap()
@@ -440,183 +89,67 @@ fn lost<'a>(load: &'a Load, stored: &Value) -> Vec<&'a String> {
         .collect();
     load.acknowledged
         .iter()
+        .map(|(_, title)| title)
         .filter(|title| !stored.contains(title.as_str()))
         .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service() {
-    let Some(admin_url) = std::env::var("PORTAL_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|url| !url.is_empty())
-    else {
-        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
-            panic!("PORTAL_REQUIRE_E2E=1 but PORTAL_TEST_POSTGRES_URL is not set");
-        }
-        // Straight to stderr: the test harness swallows a passing test's eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: the split topology test needs PostgreSQL (set PORTAL_TEST_POSTGRES_URL)"
-        );
+    let Some(admin_url) = postgres_or_skip("the split topology test") else {
         return;
     };
-    let services = ["auth", "education", "wiki", "files"];
-    let databases = Databases::create(&admin_url, &services).await;
-    let keys = TestKeys::new();
-    let work = tempfile::tempdir().unwrap();
-    let web = work.path().join("web");
-    std::fs::create_dir_all(&web).unwrap();
-    std::fs::write(web.join("index.html"), "<!doctype html>portal").unwrap();
-    let logs = work.path().join("logs");
-    std::fs::create_dir_all(&logs).unwrap();
-
-    // Addresses: services on 127.0.0.1, education's replicas on .2 and .3.
-    let one = loopback(1);
-    let auth_addr = SocketAddr::new(one, free_port(one));
+    // Services on 127.0.0.1, education's replicas on .2 and .3.
     let education_port = free_port(loopback(2));
     let education_addrs = [2, 3].map(|i| SocketAddr::new(loopback(i), education_port));
-    let wiki_addr = SocketAddr::new(one, free_port(one));
-    let files_addr = SocketAddr::new(one, free_port(one));
-
-    // What the image sets (Containerfile `ENV`), with its directories here.
-    let data = work.path().join("data");
-    let image_env = || {
-        vec![
-            ("PORTAL_WEB_DIR".to_owned(), web.display().to_string()),
-            ("PORTAL_DATA_DIR".to_owned(), data.display().to_string()),
-            ("PORTAL_HTTP_ADDR".to_owned(), "0.0.0.0:8080".to_owned()),
-            ("PORTAL_LOG_FORMAT".to_owned(), "json".to_owned()),
-        ]
-    };
-    let service_env = |target: &str, grpc: SocketAddr| {
-        let mut env = image_env();
-        env.extend(env_file("service.env"));
-        env.extend(
-            [
-                ("PORTAL_TARGET", target.to_owned()),
-                ("PORTAL_DATABASE_URL", databases.url(target)),
-                (
-                    "PORTAL_JWT_PUBLIC_KEY_FILE",
-                    keys.public_key_file.display().to_string(),
-                ),
-                ("PORTAL_GRPC_ADDR", grpc.to_string()),
-                (
-                    "PORTAL_METRICS_ADDR",
-                    SocketAddr::new(grpc.ip(), free_port(grpc.ip())).to_string(),
-                ),
-                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
-                // The init container migrated (`Process::pod`).
-                ("PORTAL_MIGRATE", "check".to_owned()),
-            ]
-            .map(|(k, v)| (k.to_owned(), v)),
-        );
-        if target != "auth" {
-            // Every replica asks auth whose tokens are stale (k8s/base/*.yaml).
-            env.push(("PORTAL_AUTH_URL".to_owned(), format!("http://{auth_addr}")));
-        }
-        env
-    };
-    let mut auth_env = service_env("auth", auth_addr);
-    auth_env.extend(
-        [
-            (
-                "PORTAL_JWT_PRIVATE_KEY_FILE",
-                keys.private_key_file.display().to_string(),
-            ),
-            ("PORTAL_ADMIN_PASSWORD", ADMIN_PASSWORD.to_owned()),
-        ]
-        .map(|(k, v)| (k.to_owned(), v)),
-    );
-    let mut files_env = service_env("files", files_addr);
-    files_env.extend([
-        (
-            "PORTAL_FILES_STORE".to_owned(),
-            work.path().join("blobs").display().to_string(),
-        ),
-        // Files asks the wiki who sees a document's model (k8s/base/files.yaml).
-        ("PORTAL_WIKI_URL".to_owned(), format!("http://{wiki_addr}")),
-        // The Secret `portal-files-link`, shared by every files replica.
-        (
-            "PORTAL_FILES_LINK_KEY_FILE".to_owned(),
-            portal_files::app::links::ensure_key_file(work.path())
-                .unwrap()
-                .display()
-                .to_string(),
-        ),
-    ]);
+    let topology = Topology::new(&admin_url, education_addrs.to_vec()).await;
 
     let started = Instant::now();
-    let mut auth = Process::pod("auth", auth_env, &logs);
-    let mut education_a = Process::pod(
-        "education-a",
-        service_env("education", education_addrs[0]),
-        &logs,
-    );
-    let mut education_b = Process::pod(
-        "education-b",
-        service_env("education", education_addrs[1]),
-        &logs,
-    );
-    let mut wiki = Process::pod("wiki", service_env("wiki", wiki_addr), &logs);
-    let mut files = Process::pod("files", files_env, &logs);
-    let gateway_env = |port: u16| {
-        let mut env = image_env();
-        env.extend(env_file("gateway.env"));
-        env.extend(
-            [
-                ("PORTAL_TARGET", "gateway".to_owned()),
-                ("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}")),
-                (
-                    "PORTAL_METRICS_ADDR",
-                    format!("127.0.0.1:{}", free_port(one)),
-                ),
-                ("PORTAL_AUTH_URL", format!("http://{auth_addr}")),
-                (
-                    "PORTAL_EDUCATION_URL",
-                    education_addrs.map(|a| format!("http://{a}")).join(","),
-                ),
-                ("PORTAL_WIKI_URL", format!("http://{wiki_addr}")),
-                ("PORTAL_FILES_URL", format!("http://{files_addr}")),
-                ("PORTAL_TRUSTED_PROXIES", "127.0.0.0/8".to_owned()),
-            ]
-            .map(|(k, v)| (k.to_owned(), v)),
-        );
-        env
-    };
-    let ports = [free_port(one), free_port(one)];
-    let mut gateway_processes =
-        ports.map(|port| Process::spawn("gateway", gateway_env(port), &logs));
-    let gateways = ports.map(|port| Gateway {
-        base: format!("http://127.0.0.1:{port}"),
-    });
+    let mut auth = topology.spawn_service("auth", "auth", topology.auth);
+    let mut education_a = topology.spawn_service("education-a", "education", education_addrs[0]);
+    let mut education_b = topology.spawn_service("education-b", "education", education_addrs[1]);
+    let mut wiki = topology.spawn_service("wiki", "wiki", topology.wiki);
+    let mut files = topology.spawn_service("files", "files", topology.files);
+    let (gateway_a, gateway_a_client) = topology.spawn_gateway();
+    let (gateway_b, gateway_b_client) = topology.spawn_gateway();
+    let mut gateway_processes = [gateway_a, gateway_b];
+    let gateways = [gateway_a_client, gateway_b_client];
     let http = reqwest::Client::new();
     for gateway in &gateways {
         let [g1, g2] = &mut gateway_processes;
-        wait_ready(
-            &http,
-            &gateway.base,
-            &mut [
-                &mut auth,
-                &mut education_a,
-                &mut education_b,
-                &mut wiki,
-                &mut files,
-                g1,
-                g2,
-            ],
-        )
-        .await;
+        gateway
+            .wait_serving(
+                &http,
+                &mut [
+                    &mut auth,
+                    &mut education_a,
+                    &mut education_b,
+                    &mut wiki,
+                    &mut files,
+                    g1,
+                    g2,
+                ],
+            )
+            .await;
     }
     println!(
         "topology: 7 processes ready in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    // Until each gateway's health streams have seen both education replicas
-    // SERVING, calls alternate over all known ones anyway.
+    // Each gateway's health streams have seen every replica SERVING (/readyz).
 
     // --- Smoke: sign in, read and write through REST, gRPC and grpc-web, on both gateways.
-    let token = support::sign_in_admin(&http, &gateways[0].base, ADMIN_PASSWORD).await;
+    let login = http
+        .post(format!("{}/api/auth/login", gateways[0].base))
+        .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let mut course_ids = HashSet::new();
     for (i, gateway) in gateways.iter().enumerate() {
         let department = gateway
@@ -826,14 +359,14 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
 
     // --- Kill -9 one education replica under a steady write load: the other
     // takes the calls; at most those in flight on the killed one fail.
-    let writers = Writers::start(
+    let writers = titled_writers(
         &gateways,
         &http,
         &token,
         "/api/course/create-course-with-user-and-articles",
         |title| json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
     );
-    writers.assert_writing().await;
+    writers.wait_writing().await;
     education_b.kill_9();
     tokio::time::sleep(Duration::from_secs(1)).await;
     education_b.restart();
@@ -861,12 +394,12 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     println!(
         "topology: education-b killed (SIGKILL) under load: {} course writes acknowledged, {} failed (at most the {WRITERS} in flight may); restarted, it took calls again ({rejoined} by then)",
         load.acknowledged.len(),
-        load.failed,
+        load.refused.len(),
     );
     assert!(
-        load.failed <= usize::from(WRITERS),
+        load.refused.len() <= WRITERS,
         "{} calls failed when one replica of two died",
-        load.failed
+        load.refused.len()
     );
     let courses = gateways[0]
         .get(&http, "/api/course/get-all-courses", &token)
@@ -875,18 +408,18 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
 
     // --- Kill -9 auth (one replica) under a steady write load, start it again.
-    let writers = Writers::start(
+    let writers = titled_writers(
         &gateways,
         &http,
         &token,
         "/api/department/create",
         |title| json!({"title": title, "users": []}),
     );
-    writers.assert_writing().await;
+    writers.wait_writing().await;
     auth.kill_9();
     let kill_time = Instant::now();
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let failed_while_down = writers.failed();
+    let failed_while_down = writers.refused();
     let restart_time = writers.mark();
     auth.restart();
     let deadline = restart_time + Duration::from_secs(30);
@@ -927,7 +460,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
 
     roll_out_and_back(
-        &databases,
+        &topology.databases,
         &mut [
             &mut auth,
             &mut education_a,
@@ -953,29 +486,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         files,
         gateway_processes,
     ));
-    databases.drop_all().await;
-}
-
-/// `portal migrate` with a service's settings, as its init container runs it:
-/// what it printed, as `Ok` when it exited 0.
-fn portal_migrate(env: &[(String, String)]) -> Result<String, String> {
-    let output = Command::new(PORTAL)
-        .arg("migrate")
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let printed = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    if output.status.success() {
-        Ok(printed)
-    } else {
-        Err(printed)
-    }
+    topology.databases.drop_all().await;
 }
 
 const SERVICES: [&str; 4] = ["auth", "education", "wiki", "files"];
@@ -1161,7 +672,7 @@ async fn roll_out_and_back(
         process.restart();
     }
     for gateway in gateways {
-        wait_ready(http, &gateway.base, services).await;
+        gateway.wait_serving(http, services).await;
     }
     println!(
         "topology: rolled back onto N+1's schema: every service's `portal migrate` a no-op, all ready in {:.1} s",

@@ -15,8 +15,10 @@ use sqlx::{AnyPool, Connection, Executor, Transaction};
 use crate::schema::{self, MigrateMode, Migrated, SchemaError};
 use crate::{ServiceError, ServiceResult};
 
-/// How long a pooled connection may sit idle before it is pinged when handed out.
-const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
+/// How long a pooled connection may sit idle before it is pinged when handed out:
+/// one idle through a database restart is broken, and is replaced rather than
+/// failing a call once the database is back. A busy pool's are never pinged.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

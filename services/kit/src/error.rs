@@ -105,6 +105,8 @@ pub const MSG_NO_RIGHTS: &str = "У вас нет доступа к данном
 pub const MSG_INTERNAL: &str =
     "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
 pub const MSG_OVERLOADED: &str = "Сервер перегружен. Попробуйте позже.";
+/// What a person reads while a service or its database is away for a while.
+pub const MSG_UNAVAILABLE: &str = "Сервис временно недоступен. Пожалуйста, попробуйте позже.";
 
 impl ServiceError {
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -162,8 +164,39 @@ impl From<sqlx::Error> for ServiceError {
                 );
                 Self::Unavailable(MSG_OVERLOADED.into())
             }
+            // The database went away (restarted, failed over, closed to new
+            // sessions): it comes back, and the replica with it (`readiness`).
+            error if is_connection_lost(&error) => {
+                tracing::warn!(%error, "database unreachable");
+                Self::Unavailable(MSG_UNAVAILABLE.into())
+            }
             error => Self::Internal(Box::new(error)),
         }
+    }
+}
+
+/// Whether a database error means the session is gone rather than the query
+/// refused: the connection broke, or the server ended the session (severity
+/// FATAL: shut down, or the database refuses connections) or reports a
+/// connection failure (SQLSTATE class 08).
+fn is_connection_lost(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(database) => {
+            let ended = database
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some_and(|postgres| {
+                    matches!(
+                        postgres.severity(),
+                        sqlx::postgres::PgSeverity::Fatal | sqlx::postgres::PgSeverity::Panic
+                    )
+                });
+            ended || database.code().is_some_and(|code| code.starts_with("08"))
+        }
+        _ => false,
     }
 }
 
@@ -254,6 +287,17 @@ mod tests {
         assert_eq!(status.message(), MSG_OVERLOADED);
         let page = recorder.handle().render();
         assert!(page.contains("portal_db_pool_timeouts_total 1"), "{page}");
+    }
+
+    #[test]
+    fn a_broken_database_connection_is_unavailable_not_internal() {
+        let reset = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        for error in [sqlx::Error::Io(reset), sqlx::Error::PoolClosed] {
+            let status = Status::from(ServiceError::from(error));
+            assert_eq!(status.code(), Code::Unavailable);
+            assert_eq!(status.message(), MSG_UNAVAILABLE);
+            assert_eq!(reason_of(&status), "UNAVAILABLE");
+        }
     }
 
     #[test]

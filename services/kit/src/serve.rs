@@ -1,5 +1,6 @@
 //! The scaffold every gRPC service runs in: its routes plus the standard health
-//! check and reflection, drained on shutdown.
+//! check (liveness and readiness, [`crate::readiness`]) and reflection, drained on
+//! shutdown.
 
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -10,6 +11,7 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 
 use crate::account_limits::{AccountLimiter, ServiceAccountLimits};
+use crate::readiness::Readiness;
 use tower::util::BoxCloneSyncService;
 
 /// A channel from one service to another: in the portal binary an
@@ -33,31 +35,44 @@ fn with_reflection(routes: Routes) -> Result<Routes, tonic_reflection::server::E
 
 /// Serves `routes` (one Portal service, `service_name` being its full gRPC name) on
 /// `listener` until `shutdown` is cancelled, then finishes in-flight calls.
+/// Its health says SERVING under the empty name (liveness) until then, and under
+/// `service_name` (readiness) while `readiness` says so too.
 /// Service accounts' calls are held to `limits` (the token interceptor spends
 /// from the replica's [`AccountLimiter`], put on every request).
 pub async fn serve_grpc(
     listener: TcpListener,
     service_name: &'static str,
     routes: Routes,
+    mut readiness: Readiness,
     limits: ServiceAccountLimits,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     let limiter = AccountLimiter::new(limits);
     let (reporter, health) = tonic_health::server::health_reporter();
     reporter
-        .set_service_status(service_name, ServingStatus::Serving)
+        .set_service_status("", ServingStatus::Serving)
         .await;
     reporter
-        .set_service_status("", ServingStatus::Serving)
+        .set_service_status(service_name, serving(readiness.now()))
         .await;
 
     let address = listener.local_addr().map_err(ServeError::Io)?;
     tracing::info!(service = service_name, %address, "gRPC service listening");
     let routes = with_reflection(routes.add_service(health))?;
+    // Readiness is followed here, in the future that also marks the drain, so
+    // nothing can say SERVING again once the drain has begun.
     let stopping = {
         let shutdown = shutdown.clone();
         async move {
-            shutdown.cancelled().await;
+            loop {
+                tokio::select! {
+                    () = readiness.changed() => {}
+                    () = shutdown.cancelled() => break,
+                }
+                reporter
+                    .set_service_status(service_name, serving(readiness.now()))
+                    .await;
+            }
             reporter
                 .set_service_status(service_name, ServingStatus::NotServing)
                 .await;
@@ -85,6 +100,14 @@ pub async fn serve_grpc(
         .await?;
     tracing::info!(service = service_name, "gRPC service stopped");
     Ok(())
+}
+
+fn serving(ready: bool) -> ServingStatus {
+    if ready {
+        ServingStatus::Serving
+    } else {
+        ServingStatus::NotServing
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

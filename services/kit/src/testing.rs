@@ -20,6 +20,7 @@ use tonic::{Code, Request, Status};
 use crate::access::{Right, Scope};
 use crate::account_limits::ServiceAccountLimits;
 use crate::db::Backend;
+use crate::readiness::Readiness;
 use crate::serve::serve_grpc;
 use crate::token::{ServiceAccountSubject, Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
 
@@ -276,6 +277,7 @@ pub async fn serve(service_name: &'static str, routes: Routes) -> (Channel, Drop
         listener,
         service_name,
         routes,
+        Readiness::always(),
         ServiceAccountLimits::default(),
         shutdown.clone(),
     ));

@@ -12,8 +12,13 @@
 //! per address, and watches each replica's `grpc.health.v1` status on it: a
 //! killed replica's stream breaks at once and a draining one says NOT_SERVING,
 //! so calls leave it before DNS catches up. Calls go round-robin over the
-//! replicas that are SERVING; when none is (a lone replica restarting), over
-//! every known one, so a call fails fast or succeeds the moment one is back.
+//! replicas that are SERVING; when none is (a lone replica restarting, or every
+//! one's database away), over those whose health could be asked last time, so
+//! a call gets the replica's own answer or succeeds the moment one is back. A
+//! replica that cannot be reached at all takes no calls until its health
+//! answers again (asked every [`WATCH_RETRY`]): with every pod of a service
+//! gone, DNS names none and the addresses known are kept, and a call must be
+//! refused at once, not after the connect time-out to a vanished host.
 //!
 //! Why not tonic's `Channel::balance_channel`: its endpoints reconnect behind a
 //! `ready` that never fails, so a dead replica keeps its share of calls until
@@ -109,11 +114,13 @@ impl Upstream {
             service,
             list: RwLock::new(Arc::new(Vec::new())),
             next: AtomicUsize::new(0),
+            resolved: AtomicBool::new(false),
         });
         // Literal addresses are known now: no call waits for the first lookup.
         let literal: Vec<SocketAddr> = targets.iter().filter_map(Target::literal).collect();
         if literal.len() == targets.len() {
             replicas.update(&literal);
+            replicas.resolved.store(true, Ordering::Relaxed);
         } else {
             tokio::spawn(discover(
                 Arc::downgrade(&replicas),
@@ -130,6 +137,13 @@ impl Upstream {
     /// This upstream as the channel one service calls another on.
     pub fn service_channel(&self) -> ServiceChannel {
         ServiceChannel::new(self.channel.clone().map_err(tonic::Status::from_error))
+    }
+
+    /// Whether its names have been looked up once, whatever the answer: from
+    /// then on a call goes to the replicas found, or fails at once when there
+    /// are none (a service with no ready pod has no address in DNS).
+    pub fn resolved(&self) -> bool {
+        self.channel.replicas.resolved.load(Ordering::Relaxed)
     }
 
     /// The addresses of the replicas known now, and whether each is SERVING.
@@ -213,6 +227,7 @@ async fn discover(replicas: Weak<Replicas>, targets: Vec<Target>, discovery: Dis
         } else {
             replicas.update(&found);
         }
+        replicas.resolved.store(true, Ordering::Relaxed);
         drop(replicas);
         tokio::time::sleep(discovery.interval).await;
     }
@@ -224,6 +239,8 @@ struct Replicas {
     service: &'static str,
     list: RwLock<Arc<Vec<Arc<Replica>>>>,
     next: AtomicUsize,
+    /// The first lookup of every name has finished.
+    resolved: AtomicBool,
 }
 
 #[derive(Debug)]
@@ -231,6 +248,8 @@ struct Replica {
     addr: SocketAddr,
     channel: Channel,
     serving: Arc<AtomicBool>,
+    /// Its health could be asked last time (or has not been asked yet).
+    reachable: Arc<AtomicBool>,
     recheck: Arc<Notify>,
     watch: AbortHandle,
 }
@@ -280,21 +299,22 @@ impl Replicas {
         }
     }
 
-    /// The next SERVING replica in turn; when none is, the next of all.
+    /// The next SERVING replica in turn; when none is, the next reachable one;
+    /// none when no replica can be reached.
     fn pick(&self) -> Option<Arc<Replica>> {
         let list = self.snapshot();
         let turn = self.next.fetch_add(1, Ordering::Relaxed);
-        let serving: Vec<&Arc<Replica>> = list
-            .iter()
-            .filter(|replica| replica.serving.load(Ordering::Relaxed))
-            .collect();
-        if serving.is_empty() {
-            list.get(turn % list.len().max(1)).cloned()
-        } else {
-            serving
-                .get(turn % serving.len())
-                .map(|replica| (*replica).clone())
+        let those = |flag: fn(&Replica) -> &AtomicBool| -> Vec<&Arc<Replica>> {
+            list.iter()
+                .filter(|replica| flag(replica).load(Ordering::Relaxed))
+                .collect()
+        };
+        let mut candidates = those(|replica| &replica.serving);
+        if candidates.is_empty() {
+            candidates = those(|replica| &replica.reachable);
         }
+        let picked = candidates.get(turn % candidates.len().max(1))?;
+        Some((*picked).clone())
     }
 }
 
@@ -309,17 +329,20 @@ impl Replica {
             .keep_alive_timeout(Duration::from_secs(10))
             .connect_lazy();
         let serving = Arc::new(AtomicBool::new(false));
+        let reachable = Arc::new(AtomicBool::new(true));
         let recheck = Arc::new(Notify::new());
         let watch = tokio::spawn(watch_health(
             service,
             channel.clone(),
             serving.clone(),
+            reachable.clone(),
             recheck.clone(),
         ));
         Ok(Replica {
             addr,
             channel,
             serving,
+            reachable,
             recheck,
             watch: watch.abort_handle(),
         })
@@ -328,13 +351,16 @@ impl Replica {
 
 /// Follows one replica's health stream: SERVING while it says so; anything
 /// else, a broken stream or a refused connection makes it not serving until it
-/// answers again. A NOT_SERVING replica is draining: the stream is dropped so
-/// its graceful shutdown does not wait for it. A failed call asks for a fresh
-/// look (`recheck`): a live replica says SERVING again at once.
+/// answers again, and no answer at all (no connection) unreachable. A
+/// NOT_SERVING replica is draining or without its database: the stream is
+/// dropped so a graceful shutdown does not wait for it, and asked again. A
+/// failed call asks for a fresh look (`recheck`): a live replica says SERVING
+/// again at once.
 async fn watch_health(
     service: &'static str,
     channel: Channel,
     serving: Arc<AtomicBool>,
+    reachable: Arc<AtomicBool>,
     recheck: Arc<Notify>,
 ) {
     let mut client = HealthClient::new(channel);
@@ -343,7 +369,17 @@ async fn watch_health(
             service: service.to_owned(),
         };
         let mut rechecking = false;
-        if let Ok(response) = client.watch(request).await {
+        let watched = client.watch(request).await;
+        // A status the replica sent has no local cause; one made of a
+        // connection that failed has.
+        reachable.store(
+            watched.as_ref().map_or_else(
+                |status| std::error::Error::source(status).is_none(),
+                |_| true,
+            ),
+            Ordering::Relaxed,
+        );
+        if let Ok(response) = watched {
             let mut stream = response.into_inner();
             loop {
                 tokio::select! {
@@ -405,7 +441,7 @@ impl Service<http::Request<Body>> for Balanced {
             let Some(replica) = picked else {
                 // As for a replica that is down: the caller may retry.
                 let status =
-                    tonic::Status::unavailable(format!("no replica of {service} is known yet"));
+                    tonic::Status::unavailable(format!("no replica of {service} is reachable"));
                 return Err(as_error(status));
             };
             let channel = replica.channel.clone();
