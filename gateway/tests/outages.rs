@@ -17,6 +17,7 @@
 
 #[path = "support/cluster.rs"]
 mod cluster;
+mod support;
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -45,20 +46,6 @@ use portal_wiki::SERVICE_NAME as WIKI;
 /// How soon a service's routes must answer while it is down: at once, not
 /// after a connect or call time-out.
 const PROMPTLY: Duration = Duration::from_millis(500);
-
-async fn sign_in(http: &reqwest::Client, gateway: &Gateway) -> String {
-    let login = http
-        .post(format!("{}/api/auth/login", gateway.base))
-        .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    login.json::<Value>().await.unwrap()["data"]["accessToken"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
 
 /// The topology with one replica of each service; none without PostgreSQL.
 async fn one_replica_each() -> Option<Topology> {
@@ -131,7 +118,7 @@ async fn a_gateway_started_with_the_wiki_down_is_ready_and_serves_all_but_the_wi
     );
 
     // Sign-in and education work.
-    let token = sign_in(&http, &gateway).await;
+    let token = support::sign_in_admin(&http, &gateway.base, ADMIN_PASSWORD).await;
     let course = gateway
         .post(
             &http,
@@ -431,7 +418,7 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
         gateway.wait_serving(&http, &mut processes).await;
     }
     let pids: Vec<u32> = services.iter().map(Process::id).collect();
-    let token = sign_in(&http, &gateway).await;
+    let token = support::sign_in_admin(&http, &gateway.base, ADMIN_PASSWORD).await;
     // Readiness (the service's name) and liveness (the empty name) of each.
     let health: Vec<(&str, Said, Said)> = addrs
         .iter()

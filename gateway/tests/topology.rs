@@ -26,6 +26,7 @@
 
 #[path = "support/cluster.rs"]
 mod cluster;
+mod support;
 
 use std::collections::{BTreeMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
@@ -139,17 +140,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
     // Each gateway's health streams have seen every replica SERVING (/readyz).
 
     // --- Smoke: sign in, read and write through REST, gRPC and grpc-web, on both gateways.
-    let login = http
-        .post(format!("{}/api/auth/login", gateways[0].base))
-        .json(&json!({"login": "admin", "password": ADMIN_PASSWORD}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    let token = login.json::<Value>().await.unwrap()["data"]["accessToken"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = support::sign_in_admin(&http, &gateways[0].base, ADMIN_PASSWORD).await;
     let mut course_ids = HashSet::new();
     for (i, gateway) in gateways.iter().enumerate() {
         let department = gateway
