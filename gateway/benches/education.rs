@@ -6,16 +6,22 @@
 //!   attempt and hand it in, `CONCURRENCY` at once, vs the education service's
 //!   own health check (the transport floor) at the same concurrency;
 //! - the statistics page at 10,000 and at 1,000,000 results: the first page under
-//!   each filter an educator uses, p50 and p99, and how the p99 grows.
+//!   each filter an educator uses, p50 and p99, how the p99 grows, calls that
+//!   failed and the pool's time-outs; on the portal's SQLite and on an education
+//!   service of its own on PostgreSQL (the split topology's setup), when
+//!   `PORTAL_TEST_POSTGRES_URL` names a server (a fresh database is made there
+//!   and dropped after).
 //!
 //! Learners and the educator hold access tokens signed with the portal's own key
 //! (its data directory), so the figures are education's alone, not sign-in's.
 //! Results beyond the exam morning's are written straight into the service's
-//! SQLite file, as a year of hospital training would have left them.
+//! database, as a year of hospital training would have left them.
 
 mod support;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use portal_kit::Right;
 use portal_kit::testing::authed;
@@ -27,7 +33,7 @@ use tonic::transport::Channel;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
-use support::{CONCURRENCY, Load, Portal, channel, load};
+use support::{CONCURRENCY, Load, Portal, channel, free_ports, load};
 
 /// Learners sitting the exam on one morning.
 const LEARNERS: i64 = 400;
@@ -181,17 +187,14 @@ fn now_millis() -> i64 {
     i64::try_from(since.as_millis()).expect("millis")
 }
 
-/// Adds completed results until the service holds `total`, spread over the
-/// `SEEDED_TESTS` tests from `first_test` and the past year, in one transaction.
+/// Adds completed results until the database at `url` holds `total`, spread
+/// over the `SEEDED_TESTS` tests from `first_test` and the past year, in one
+/// transaction, each with its learner's department as the service records it.
 /// Each (test, learner, try) is unique as the schema demands.
-async fn seed_results(portal: &Portal, first_test: i64, total: i64) {
-    let url = format!(
-        "sqlite://{}",
-        portal.data.path().join("education.db").display()
-    );
-    let mut db = sqlx::SqliteConnection::connect(&url)
+async fn seed_results(url: &str, first_test: i64, total: i64) {
+    let mut db = sqlx::AnyConnection::connect(url)
         .await
-        .expect("education.db");
+        .expect("the education database");
     let held: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM attempts WHERE completed_at IS NOT NULL")
             .fetch_one(&mut db)
@@ -200,11 +203,12 @@ async fn seed_results(portal: &Portal, first_test: i64, total: i64) {
     let mut tx = db.begin().await.expect("transaction");
     let (from, until) = (held, total.max(held));
     let per_try = SEEDED_TESTS * 5_000;
+    // One statement on both backends: a recursive series, written in one pass.
     sqlx::query(
-        "WITH RECURSIVE n(i) AS (SELECT $1 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $2)
+        "WITH RECURSIVE n(i) AS (SELECT CAST($1 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $2)
          INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible, completed_at, total_point, is_passed)
          SELECT $3 + i % $4, $5 + 1000000 + (i / $4) % 5000, 1 + i / $6, c - 600000, 10, c, (i * 7) % 11, CASE WHEN (i * 7) % 11 >= 7 THEN 1 ELSE 0 END
-         FROM (SELECT i, $7 - (i * 31536000000 / $2) AS c FROM n)",
+         FROM (SELECT i, $7 - (i * 31536000000 / $2) AS c FROM n) series",
     )
     .bind(from)
     .bind(until)
@@ -217,16 +221,24 @@ async fn seed_results(portal: &Portal, first_test: i64, total: i64) {
     .await
     .expect("seed attempts");
     sqlx::query(
-        "INSERT INTO attempt_departments (attempt_id, department_id)
-         SELECT id, 1 + user_id % $1 FROM attempts a
-         WHERE NOT EXISTS (SELECT 1 FROM attempt_departments d WHERE d.attempt_id = a.id)",
+        "INSERT INTO attempt_departments (attempt_id, department_id, completed_at, test_id)
+         SELECT id, 1 + user_id % $1, completed_at, test_id FROM attempts a
+         WHERE a.completed_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM attempt_departments d WHERE d.attempt_id = a.id)",
     )
     .bind(DEPARTMENTS)
     .execute(&mut *tx)
     .await
     .expect("seed departments");
     tx.commit().await.expect("commit");
-    sqlx::query("ANALYZE")
+    // What autovacuum does after a bulk write on PostgreSQL: fresh statistics
+    // and the visibility map its index-only scans need.
+    let analyze = if url.starts_with("postgres") {
+        "VACUUM ANALYZE"
+    } else {
+        "ANALYZE"
+    };
+    sqlx::raw_sql(analyze)
         .execute(&mut db)
         .await
         .expect("analyze");
@@ -292,20 +304,196 @@ fn filters(first_test: i64) -> Vec<(&'static str, pb::ListAllTestResultsRequest)
     ]
 }
 
+/// `PAGE_READS` first pages, after a warm-up: their latencies and how many failed
+/// (a pool time-out answers UNAVAILABLE after 10 s).
 async fn page_reads(
     client: &EducationServiceClient<Channel>,
     admin: &str,
     request: &pb::ListAllTestResultsRequest,
-) -> Load {
+) -> (Load, usize) {
+    let failed = AtomicUsize::new(0);
     let call = || async {
-        client
+        let answer = client
             .clone()
             .list_all_test_results(authed(request.clone(), admin))
-            .await
-            .expect("ListAllTestResults");
+            .await;
+        if let Err(status) = answer {
+            eprintln!("ListAllTestResults: {status}");
+            failed.fetch_add(1, Ordering::Relaxed);
+        }
     };
     load(PAGE_READS / 10, call).await;
-    load(PAGE_READS, call).await
+    failed.store(0, Ordering::Relaxed);
+    let reads = load(PAGE_READS, call).await;
+    (reads, failed.into_inner())
+}
+
+/// One backend's statistics: each filter's first pages at 10k and at 1M results.
+struct Statistics {
+    /// Per size, per filter: the reads and how many failed.
+    by_size: Vec<Vec<(&'static str, Load, usize)>>,
+    /// `portal_db_pool_timeouts_total` after the reads.
+    pool_timeouts: String,
+}
+
+/// Creates the seeded tests on `education`, then at each size writes the
+/// results into `database_url` and reads every filter's first page.
+async fn statistics(education: &str, database_url: &str, metrics: &str, admin: &str) -> Statistics {
+    let client = EducationServiceClient::new(channel(education).await);
+    let mut first_test = 0;
+    for i in 0..SEEDED_TESTS {
+        let test = create_test(&client, admin).await;
+        if i == 0 {
+            first_test = test.id;
+        }
+        assert_eq!(test.id, first_test + i, "seeded tests need consecutive ids");
+    }
+    let mut by_size = Vec::new();
+    for total in [10_000, 1_000_000] {
+        let seeding = Instant::now();
+        seed_results(database_url, first_test, total).await;
+        eprintln!(
+            "seeded {total} results in {:.1} s",
+            seeding.elapsed().as_secs_f64()
+        );
+        let mut rows = Vec::new();
+        for (what, request) in filters(first_test) {
+            let (reads, failed) = page_reads(&client, admin, &request).await;
+            rows.push((what, reads, failed));
+        }
+        by_size.push(rows);
+    }
+    Statistics {
+        by_size,
+        pool_timeouts: pool_timeouts(metrics).await,
+    }
+}
+
+/// The pool time-outs a process counted, from its Prometheus page.
+async fn pool_timeouts(metrics: &str) -> String {
+    let page = reqwest::get(metrics)
+        .await
+        .expect("/metrics")
+        .text()
+        .await
+        .expect("/metrics text");
+    page.lines()
+        .find_map(|line| line.strip_prefix("portal_db_pool_timeouts_total "))
+        .unwrap_or("not reported")
+        .to_owned()
+}
+
+/// An education service of its own on a fresh PostgreSQL database, as the
+/// split topology runs it, trusting the portal's tokens and asking its auth.
+struct PostgresEducation {
+    child: Child,
+    server: String,
+    database: String,
+    url: String,
+    grpc: String,
+    metrics: String,
+}
+
+impl PostgresEducation {
+    async fn start(server: &str, portal: &Portal) -> PostgresEducation {
+        let database = format!("portal_bench_education_{}", std::process::id());
+        let mut admin = sqlx::AnyConnection::connect(server)
+            .await
+            .expect("PORTAL_TEST_POSTGRES_URL: the PostgreSQL server");
+        for statement in [
+            format!("DROP DATABASE IF EXISTS {database}"),
+            format!("CREATE DATABASE {database}"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+                .execute(&mut admin)
+                .await
+                .expect("a fresh bench database");
+        }
+        let (address, options) = server.split_once('?').unwrap_or((server, ""));
+        let (host, _) = address.rsplit_once('/').expect("a database URL");
+        let url = match options {
+            "" => format!("{host}/{database}"),
+            options => format!("{host}/{database}?{options}"),
+        };
+        let port = free_ports(2);
+        let data = portal.data.path().join("education-postgres");
+        std::fs::create_dir_all(&data).expect("data dir");
+        let child = Command::new(support::PORTAL)
+            .env("PORTAL_TARGET", "education")
+            .env("PORTAL_DATABASE_URL", &url)
+            .env("PORTAL_DATA_DIR", &data)
+            .env("PORTAL_GRPC_ADDR", format!("127.0.0.1:{port}"))
+            .env("PORTAL_METRICS_ADDR", format!("127.0.0.1:{}", port + 1))
+            .env(
+                "PORTAL_JWT_PUBLIC_KEY_FILE",
+                portal.data.path().join("jwt-public.pem"),
+            )
+            .env("PORTAL_AUTH_URL", &portal.auth)
+            .env("PORTAL_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("spawn the education service");
+        let grpc = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let serving = match tonic::transport::Endpoint::from_shared(grpc.clone())
+                .expect("endpoint")
+                .connect()
+                .await
+            {
+                Ok(channel) => HealthClient::new(channel)
+                    .check(HealthCheckRequest::default())
+                    .await
+                    .is_ok(),
+                Err(_) => false,
+            };
+            if serving {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "education on PostgreSQL not ready in 60 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        PostgresEducation {
+            child,
+            server: server.to_owned(),
+            database,
+            url,
+            grpc,
+            metrics: format!("http://127.0.0.1:{}/metrics", port + 1),
+        }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut admin = sqlx::AnyConnection::connect(&self.server)
+            .await
+            .expect("the PostgreSQL server");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.database
+        )))
+        .execute(&mut admin)
+        .await
+        .expect("drop the bench database");
+    }
+}
+
+/// A statistics line's cells for one backend: p50 / p99 at both sizes and the
+/// p99's growth.
+fn statistics_cells(small: &Load, large: &Load) -> String {
+    format!(
+        "{:.2} / {:.2} ms | {:.2} / {:.2} ms | {:.2}×",
+        small.percentile_millis(50),
+        small.percentile_millis(99),
+        large.percentile_millis(50),
+        large.percentile_millis(99),
+        large.percentile_millis(99) / small.percentile_millis(99),
+    )
 }
 
 fn millis(duration: Duration) -> f64 {
@@ -314,7 +502,10 @@ fn millis(duration: Duration) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    let portal = Portal::start(&[]).await;
+    sqlx::any::install_default_drivers();
+    let metrics_port = free_ports(1);
+    let metrics_addr = format!("127.0.0.1:{metrics_port}");
+    let portal = Portal::start(&[("PORTAL_METRICS_ADDR", &metrics_addr)]).await;
     let tokens = Tokens::new(&portal);
     let education = channel(&portal.education).await;
     let client = EducationServiceClient::new(education.clone());
@@ -365,44 +556,58 @@ async fn main() {
         morning.per_call_micros() / flow_floor,
     );
 
-    // The statistics page at two sizes.
-    let mut first_test = 0;
-    for i in 0..SEEDED_TESTS {
-        let test = create_test(&client, &admin).await;
-        if i == 0 {
-            first_test = test.id;
-        }
-        assert_eq!(test.id, first_test + i, "seeded tests need consecutive ids");
-    }
-    let mut by_size = Vec::new();
-    for total in [10_000, 1_000_000] {
-        let seeding = std::time::Instant::now();
-        seed_results(&portal, first_test, total).await;
-        eprintln!(
-            "seeded {total} results in {:.1} s",
-            seeding.elapsed().as_secs_f64()
-        );
-        let mut rows = Vec::new();
-        for (what, request) in filters(first_test) {
-            rows.push((what, page_reads(&client, &admin, &request).await));
-        }
-        by_size.push(rows);
-    }
-    let health_p99 = floor.percentile_millis(99);
-    println!(
-        "\n| statistics, first page of {PAGE_SIZE} ({PAGE_READS} calls) | p50 at 10k | p99 at 10k | p50 at 1M | p99 at 1M | p99 1M / 10k | p99 1M vs health p99 |\n|---|---|---|---|---|---|---|"
+    // The statistics page at two sizes, on each backend.
+    let sqlite_url = format!(
+        "sqlite://{}",
+        portal.data.path().join("education.db").display()
     );
-    for ((what, small), (_, large)) in by_size[0].iter().zip(&by_size[1]) {
+    let sqlite = statistics(
+        &portal.education,
+        &sqlite_url,
+        &format!("http://{metrics_addr}/metrics"),
+        &admin,
+    )
+    .await;
+    let postgres = match std::env::var("PORTAL_TEST_POSTGRES_URL") {
+        Ok(server) if !server.is_empty() => {
+            let education = PostgresEducation::start(&server, &portal).await;
+            let measured =
+                statistics(&education.grpc, &education.url, &education.metrics, &admin).await;
+            education.stop().await;
+            Some(measured)
+        }
+        _ => None,
+    };
+    println!(
+        "\n| statistics, first page of {PAGE_SIZE} ({PAGE_READS} calls) | SQLite p50 / p99 at 10k | at 1M | p99 1M / 10k | PostgreSQL p50 / p99 at 10k | at 1M | p99 1M / 10k | failed calls |\n|---|---|---|---|---|---|---|---|"
+    );
+    for (index, ((what, small, small_failed), (_, large, large_failed))) in
+        sqlite.by_size[0].iter().zip(&sqlite.by_size[1]).enumerate()
+    {
+        let (on_postgres, postgres_failed) = match &postgres {
+            Some(measured) => {
+                let (_, small, small_failed) = &measured.by_size[0][index];
+                let (_, large, large_failed) = &measured.by_size[1][index];
+                (statistics_cells(small, large), small_failed + large_failed)
+            }
+            None => ("not measured | | ".to_owned(), 0),
+        };
         println!(
-            "| {what} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2}× | {:.1}× |",
-            small.percentile_millis(50),
-            small.percentile_millis(99),
-            large.percentile_millis(50),
-            large.percentile_millis(99),
-            large.percentile_millis(99) / small.percentile_millis(99),
-            large.percentile_millis(99) / health_p99,
+            "| {what} | {} | {on_postgres} | {} |",
+            statistics_cells(small, large),
+            small_failed + large_failed + postgres_failed,
         );
     }
+    println!(
+        "\npool time-outs (portal_db_pool_timeouts_total): SQLite {}, PostgreSQL {}",
+        sqlite.pool_timeouts,
+        postgres
+            .as_ref()
+            .map_or("not measured (set PORTAL_TEST_POSTGRES_URL)", |measured| {
+                measured.pool_timeouts.as_str()
+            }),
+    );
+    let health_p99 = floor.percentile_millis(99);
     println!(
         "\nhealth check p99 (the floor): {health_p99:.2} ms; slowest call of the morning: {:.1} ms; portal RSS {:.1} MiB",
         morning.latencies.last().copied().map_or(f64::NAN, millis),

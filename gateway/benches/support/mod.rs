@@ -94,7 +94,7 @@ impl Drop for Portal {
 }
 
 /// The first of `count` consecutive ports free on loopback right now.
-fn free_ports(count: u16) -> u16 {
+pub fn free_ports(count: u16) -> u16 {
     loop {
         let first = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())

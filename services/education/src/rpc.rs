@@ -509,7 +509,8 @@ impl EducationService for EducationRpc {
         reply(pb::ListAllTestResultsResponse {
             results: page.rows.into_iter().map(pb::TestResult::from).collect(),
             next_page_token: page.next.map(|mark| mark.token()).unwrap_or_default(),
-            total_count: page.total.unwrap_or(0),
+            total_count: page.total.map_or(0, |total| total.counted),
+            total_count_capped: page.total.is_some_and(|total| total.capped),
         })
     }
 

@@ -226,7 +226,9 @@ export const adminStrings = {
     /** The server's own message for the same check (education's MSG_DATES_REVERSED). */
     datesReversed: 'Начальная дата периода позже конечной',
     reset: 'Сбросить',
-    found: (count: bigint) => `Найдено результатов: ${count}`,
+    /** `capped`: the server stopped counting at `count` (ListAllTestResults). */
+    found: (count: bigint, capped: boolean) =>
+      capped ? `Найдено результатов: более ${count}` : `Найдено результатов: ${count}`,
     empty: 'Результатов не найдено.',
     points: 'Баллы',
     passed: 'Пройден',

@@ -6,6 +6,13 @@ use super::date::Day;
 
 pub const DEFAULT_PAGE_SIZE: i64 = 100;
 pub const MAX_PAGE_SIZE: i64 = 1000;
+/// The first page counts the matching results up to this many and, past it,
+/// says "more than" this. The count walks the page's own index range, so a cap
+/// keeps the first page's cost the same at any history's size (issue 23: an
+/// exact count of a department's results at 1M took 0.2 s on SQLite and 0.4 s on
+/// PostgreSQL per call); no educator pages through ten thousand results, and a
+/// filter narrows them to an exact figure.
+pub const COUNT_CAP: i64 = 10_000;
 pub const MSG_BAD_PAGE_TOKEN: &str = "Некорректная ссылка на страницу результатов";
 pub const MSG_DATES_REVERSED: &str = "Начальная дата периода позже конечной";
 

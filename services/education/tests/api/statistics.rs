@@ -230,3 +230,207 @@ async fn question_analysis_counts_answers_and_right_answers() {
     })
     .await;
 }
+
+/// Results written straight into the database as a long history would have left
+/// them: `count` completed attempts of `test_id`, one per learner from
+/// `first_user`, each in `department`, the department rows written as an older
+/// release writes them (without the completion instant and the test, which the
+/// schema's triggers fill).
+async fn written_history(
+    app: &TestApp,
+    test_id: i64,
+    first_user: i64,
+    count: i64,
+    department: i64,
+) {
+    let pool = sqlx::AnyPool::connect(&app.database.url)
+        .await
+        .expect("connect to the test database");
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $1)
+         INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible, completed_at, total_point, is_passed)
+         SELECT $2, $3 + i, 1, 1000 + i, 1, 2000 + i, 1, 1 FROM n",
+    )
+    .bind(count)
+    .bind(test_id)
+    .bind(first_user)
+    .execute(&pool)
+    .await
+    .expect("write attempts");
+    sqlx::query(
+        "INSERT INTO attempt_departments (attempt_id, department_id)
+         SELECT id, $1 FROM attempts WHERE user_id >= $2",
+    )
+    .bind(department)
+    .bind(first_user)
+    .execute(&pool)
+    .await
+    .expect("write departments");
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn department_and_test_filters_are_exact_on_their_own_rows_and_the_count_stops_at_its_cap() {
+    on_each_backend(|app| async move {
+        let first = app.assigned([1, 1, 10], 1).await;
+        let second = app.assigned([1, 1, 10], 1).await;
+        let (here, there) = (LEARNER_DEPARTMENT, LEARNER_DEPARTMENT + 1);
+        // In two departments at once, as a nurse on two wards is.
+        let both = app.keys.token(LEARNER_ID, &[], &[here, there]);
+        let elsewhere = app.keys.token(OTHER_LEARNER_ID, &[], &[there]);
+        app.create_course(
+            "2030-01-31",
+            &[LEARNER_ID, OTHER_LEARNER_ID],
+            &[first.article.id, second.article.id],
+        )
+        .await;
+        for _ in 0..3 {
+            app.complete(&both, &first.test, 1, 0).await.unwrap();
+        }
+        app.complete(&both, &second.test, 1, 0).await.unwrap();
+        for _ in 0..2 {
+            app.complete(&elsewhere, &second.test, 0, 0).await.unwrap();
+        }
+        let by = |test_id: i64, department_id: i64, user_id: i64| pb::ListAllTestResultsRequest {
+            test_id,
+            department_id,
+            user_id,
+            page_size: 2,
+            ..Default::default()
+        };
+        // Every page of a filter, newest first, and the first page's count.
+        let walk = |request: pb::ListAllTestResultsRequest| {
+            let app = &app;
+            async move {
+                let first_page = results(app, request.clone()).await;
+                assert!(!first_page.total_count_capped);
+                let mut ids: Vec<i64> = first_page.results.iter().map(|r| r.id).collect();
+                let mut token = first_page.next_page_token;
+                while !token.is_empty() {
+                    let page = results(
+                        app,
+                        pb::ListAllTestResultsRequest {
+                            page_token: token,
+                            ..request.clone()
+                        },
+                    )
+                    .await;
+                    ids.extend(page.results.iter().map(|r| r.id));
+                    token = page.next_page_token;
+                }
+                (first_page.total_count, ids)
+            }
+        };
+        let (total, everything) = walk(by(0, 0, 0)).await;
+        assert_eq!((total, everything.len()), (6, 6));
+        let mut newest_first = everything.clone();
+        newest_first.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(everything, newest_first);
+        let only = |wanted: &dyn Fn(usize) -> bool| -> Vec<i64> {
+            everything
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| wanted(*index))
+                .map(|(_, id)| *id)
+                .collect()
+        };
+        // Newest first: the other learner's two, then the learner's second test,
+        // then the learner's three tries of the first.
+        assert_eq!(walk(by(0, here, 0)).await, (4, only(&|i| i >= 2)));
+        assert_eq!(walk(by(0, there, 0)).await, (6, everything.clone()));
+        assert_eq!(
+            walk(by(first.test.id, there, 0)).await,
+            (3, only(&|i| i >= 3))
+        );
+        assert_eq!(
+            walk(by(second.test.id, here, 0)).await,
+            (1, only(&|i| i == 2))
+        );
+        assert_eq!(
+            walk(by(second.test.id, there, OTHER_LEARNER_ID)).await,
+            (2, only(&|i| i < 2))
+        );
+        assert_eq!(walk(by(0, LEARNER_DEPARTMENT + 2, 0)).await, (0, vec![]));
+
+        // A long history: the count stops at its cap and says so; a narrower
+        // filter of the same history is exact again.
+        let cap = 10_000;
+        written_history(&app, first.test.id, 100_000, cap + 5, here).await;
+        for request in [by(0, 0, 0), by(0, here, 0), by(first.test.id, here, 0)] {
+            let page = results(&app, request).await;
+            assert_eq!((page.total_count, page.total_count_capped), (cap, true));
+            assert_eq!(page.results.len(), 2);
+        }
+        let (total, ids) = walk(by(0, there, 0)).await;
+        assert_eq!((total, ids), (6, everything));
+        let written_first = results(
+            &app,
+            pb::ListAllTestResultsRequest {
+                department_id: here,
+                date_to: "1970-01-01".into(),
+                page_size: 1,
+                ..Default::default()
+            },
+        )
+        .await;
+        assert_eq!(
+            (written_first.total_count, written_first.total_count_capped),
+            (cap, true)
+        );
+        assert_eq!(written_first.results[0].user_id, 100_000 + cap + 4);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_department_written_before_its_attempt_completes_still_carries_the_completion() {
+    on_each_backend(|app| async move {
+        let assigned = app.assigned([1, 1, 10], 1).await;
+        let pool = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("connect to the test database");
+        // An open attempt, its department recorded first (the order a writer
+        // may choose), then its completion.
+        sqlx::query(
+            "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) VALUES ($1, $2, 1, 1000, 1)",
+        )
+        .bind(assigned.test.id)
+        .bind(LEARNER_ID)
+        .execute(&pool)
+        .await
+        .expect("open attempt");
+        sqlx::query(
+            "INSERT INTO attempt_departments (attempt_id, department_id) SELECT id, $1 FROM attempts",
+        )
+        .bind(LEARNER_DEPARTMENT)
+        .execute(&pool)
+        .await
+        .expect("department");
+        let open = results(
+            &app,
+            pb::ListAllTestResultsRequest {
+                department_id: LEARNER_DEPARTMENT,
+                ..Default::default()
+            },
+        )
+        .await;
+        assert_eq!(open.total_count, 0);
+        sqlx::query("UPDATE attempts SET completed_at = 2000, total_point = 1, is_passed = 1")
+            .execute(&pool)
+            .await
+            .expect("completion");
+        pool.close().await;
+        let completed = results(
+            &app,
+            pb::ListAllTestResultsRequest {
+                department_id: LEARNER_DEPARTMENT,
+                test_id: assigned.test.id,
+                ..Default::default()
+            },
+        )
+        .await;
+        assert_eq!(completed.total_count, 1);
+        assert_eq!(completed.results[0].user_id, LEARNER_ID);
+    })
+    .await;
+}

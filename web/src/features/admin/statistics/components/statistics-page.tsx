@@ -57,11 +57,13 @@ function Statistics() {
   else if (query.isError) content = <LoadError />;
   else {
     const results = query.data.pages.flatMap((page) => page.results);
-    const total = query.data.pages[0]?.totalCount ?? 0n;
+    const first = query.data.pages[0];
+    const total = first?.totalCount ?? 0n;
+    const capped = first?.totalCountCapped ?? false;
     content = (
       <Stack spacing={2}>
         <Typography role="status" sx={{ color: 'text.secondary' }}>
-          {text.found(total)}
+          {text.found(total, capped)}
         </Typography>
         {results.length === 0 ? (
           <Typography>{text.empty}</Typography>
