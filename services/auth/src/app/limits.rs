@@ -38,12 +38,6 @@ impl SignInLimits {
         }
         Ok(attempt)
     }
-
-    /// Whether a known device has failed too often to be trusted for now.
-    pub async fn device_exhausted(&self, device_key: &str) -> ServiceResult<bool> {
-        let failures = self.store.device_failures(device_key, now_millis()).await?;
-        Ok(failures >= crate::domain::rate_limit::DEVICE_MAX_FAILURES)
-    }
 }
 
 /// A recorded attempt. Dropped unsettled (refused, cancelled, or failed for
@@ -70,6 +64,18 @@ impl Attempt {
     pub async fn succeeded(mut self) -> ServiceResult<()> {
         self.settled = true;
         self.store.forget_sign_in_attempt(self.id).await
+    }
+
+    /// The password was right, and the sign-in's own write forgets the attempt
+    /// with the rest it writes ([`Store::record_sign_in`]); dropped without
+    /// [`Attempt::forgotten`] (that write failed), it is forgotten on its own.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// The write of a sign-in forgot this attempt.
+    pub fn forgotten(mut self) {
+        self.settled = true;
     }
 }
 

@@ -10,11 +10,11 @@ use crate::app::limits::SignInLimits;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
-use crate::domain::rate_limit::AttemptKeys;
+use crate::domain::rate_limit::{AttemptKeys, DEVICE_MAX_FAILURES};
 use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
-use crate::store::session::Rotation;
+use crate::store::session::{Rotation, SignInRecord};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";
@@ -101,6 +101,11 @@ impl Sessions {
             device: known_device.clone(),
         };
         let login_shown = key.as_ref().map_or("(too long)", LoginKey::as_str);
+        let queue = match known_device {
+            Some(_) => Queue::Priority,
+            None => Queue::Ordinary,
+        };
+        self.passwords.check_room(queue)?;
         let attempt = self.limits.begin(&keys).await.inspect_err(|error| {
             if matches!(error, ServiceError::RateLimited { .. }) {
                 count_sign_in("rate_limited");
@@ -117,10 +122,6 @@ impl Sessions {
             .as_ref()
             .filter(|_| plausible)
             .map(|c| &c.password_hash);
-        let queue = match known_device {
-            Some(_) => Queue::Priority,
-            None => Queue::Ordinary,
-        };
         let matches = plausible && self.passwords.verify(password, stored, queue).await?;
         let Some(user) = credentials.filter(|_| matches) else {
             attempt.failed().await?;
@@ -128,8 +129,8 @@ impl Sessions {
             tracing::info!(login = login_shown, address, "sign-in failed");
             return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
         };
-        attempt.succeeded().await?;
         if user.blocked {
+            attempt.succeeded().await?;
             count_sign_in("blocked");
             tracing::info!(
                 user_id = user.user_id,
@@ -138,15 +139,32 @@ impl Sessions {
             return Err(ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into()));
         }
         let now = now_millis();
-        let purged = self.store.purge_expired_sessions(now).await?;
-        if purged > 0 {
-            tracing::debug!(purged, "forgot expired sessions");
-        }
-        let device_token = self.remember_device(device, user.user_id, now).await?;
+        let new_device = SecretToken::generate();
         let refresh_token = SecretToken::generate();
-        self.store
-            .start_session(user.user_id, &refresh_token.hash(), now, expires_at(now))
+        let presented_device = (!device.is_empty()).then(|| device.hash());
+        let recorded = self
+            .store
+            .record_sign_in(&SignInRecord {
+                attempt_id: attempt.id(),
+                user_id: user.user_id,
+                presented_device: presented_device.as_ref(),
+                new_device: &new_device.hash(),
+                refresh_token: &refresh_token.hash(),
+                now,
+                expires_at: expires_at(now),
+            })
             .await?;
+        attempt.forgotten();
+        if recorded.purged_sessions > 0 {
+            tracing::debug!(purged = recorded.purged_sessions, "forgot expired sessions");
+        }
+        // The presented token if any person has signed in with it before (a
+        // shared ward PC is known for all its staff), else a new one.
+        let device_token = if recorded.kept_presented_device {
+            device
+        } else {
+            new_device
+        };
         let tokens = self.issue(user.user_id, refresh_token).await?;
         count_sign_in("success");
         tracing::info!(user_id = user.user_id, "signed in");
@@ -165,11 +183,15 @@ impl Sessions {
         user_id: i64,
     ) -> ServiceResult<Option<String>> {
         let hash = device.hash();
-        if !self.store.is_known_device(&hash, user_id).await? {
-            return Ok(None);
-        }
         let key = format!("{}:{user_id}", hash.as_str());
-        if self.limits.device_exhausted(&key).await? {
+        let failures = self
+            .store
+            .known_device_failures(&hash, user_id, &key, now_millis())
+            .await?;
+        let Some(failures) = failures else {
+            return Ok(None);
+        };
+        if failures >= DEVICE_MAX_FAILURES {
             tracing::info!(
                 user_id,
                 "a known device failed too often: treated as unknown for now"
@@ -177,25 +199,6 @@ impl Sessions {
             return Ok(None);
         }
         Ok(Some(key))
-    }
-
-    /// The device token to hand back: the one presented if any person has signed
-    /// in with it before (a shared ward PC is known for all its staff), else a new one.
-    async fn remember_device(
-        &self,
-        presented: SecretToken,
-        user_id: i64,
-        now: i64,
-    ) -> ServiceResult<SecretToken> {
-        let token = if !presented.is_empty() && self.store.device_exists(&presented.hash()).await? {
-            presented
-        } else {
-            SecretToken::generate()
-        };
-        self.store
-            .remember_device(&token.hash(), user_id, now)
-            .await?;
-        Ok(token)
     }
 
     /// Exchanges a refresh token for a new access token and the token's successor.
