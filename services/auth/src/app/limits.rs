@@ -52,8 +52,10 @@ impl Attempt {
     /// The password was wrong or the login unknown: the attempt counts.
     pub async fn failed(mut self) -> ServiceResult<()> {
         self.settled = true;
-        self.store.fail_sign_in_attempt(self.id).await?;
-        let purged = self.store.purge_sign_in_attempts(now_millis()).await?;
+        let purged = self
+            .store
+            .fail_sign_in_attempt(self.id, now_millis())
+            .await?;
         if purged > 0 {
             tracing::debug!(purged, "forgot sign-in attempts older than the window");
         }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use portal_kit::db::now_millis;
-use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, TokenIssuer};
+use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::SignInLimits;
@@ -165,7 +165,7 @@ impl Sessions {
         } else {
             new_device
         };
-        let tokens = self.issue(user.user_id, refresh_token).await?;
+        let tokens = self.issue_to(user.user_id, recorded.subject, refresh_token)?;
         count_sign_in("success");
         tracing::info!(user_id = user.user_id, "signed in");
         Ok(SignedIn {
@@ -246,7 +246,18 @@ impl Sessions {
     }
 
     async fn issue(&self, user_id: i64, refresh_token: SecretToken) -> ServiceResult<IssuedTokens> {
-        let subject = self.store.subject(user_id).await?.ok_or_else(|| {
+        let subject = self.store.subject(user_id).await?;
+        self.issue_to(user_id, subject, refresh_token)
+    }
+
+    /// Tokens for `subject`, read as `user_id`'s.
+    fn issue_to(
+        &self,
+        user_id: i64,
+        subject: Option<Subject>,
+        refresh_token: SecretToken,
+    ) -> ServiceResult<IssuedTokens> {
+        let subject = subject.ok_or_else(|| {
             ServiceError::internal(format!("user {user_id} of a session does not exist"))
         })?;
         let access_token = self.issuer.issue(subject).map_err(ServiceError::internal)?;

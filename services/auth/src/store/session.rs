@@ -2,9 +2,11 @@
 //! once for its successor (see [`crate::domain::refresh`]).
 
 use portal_kit::ServiceResult;
+use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
 use super::Store;
+use super::access::subject;
 use super::device::{device_exists, remember_device};
 use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
@@ -29,6 +31,8 @@ pub struct SignInRecorded {
     pub kept_presented_device: bool,
     /// Expired sessions forgotten on the way.
     pub purged_sessions: u64,
+    /// Who the access token speaks of ([`Store::subject`]).
+    pub subject: Option<Subject>,
 }
 
 /// The outcome of exchanging a refresh token for its successor.
@@ -50,7 +54,7 @@ impl Store {
     /// SQLite's single writer rather than four (each a long wait while a storm
     /// of guesses writes its attempts): the attempt forgotten, expired sessions
     /// purged, the device remembered, and a new session, a family holding its
-    /// first refresh token.
+    /// first refresh token; and reads the person's token subject.
     pub async fn record_sign_in(
         &self,
         sign_in: &SignInRecord<'_>,
@@ -87,10 +91,14 @@ impl Store {
             sign_in.expires_at,
         )
         .await?;
+        // Read on the connection already held, rather than queueing for
+        // another behind the guesses.
+        let subject = subject(&mut tx, sign_in.user_id).await?;
         tx.commit().await?;
         Ok(SignInRecorded {
             kept_presented_device,
             purged_sessions,
+            subject,
         })
     }
 

@@ -55,26 +55,27 @@ impl Store {
         ))
     }
 
-    pub async fn fail_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+    /// Counts a failed attempt and forgets the attempts no window holds any
+    /// more, in one transaction: one turn at SQLite's single writer per guess,
+    /// not two, during a storm of them. Returns how many were forgotten.
+    pub async fn fail_sign_in_attempt(&self, id: i64, now: i64) -> ServiceResult<u64> {
+        let mut tx = self.write().await?;
         sqlx::query("UPDATE sign_in_attempts SET failed = 1 WHERE id = $1")
             .bind(id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        let purged = sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
+            .bind(window_start(now))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(purged)
     }
 
     /// Forgets an attempt that was right, or never finished.
     pub async fn forget_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
         forget_attempt(&mut *self.read().await?, id).await
-    }
-
-    /// Forgets attempts that no window holds any more.
-    pub async fn purge_sign_in_attempts(&self, now: i64) -> ServiceResult<u64> {
-        Ok(sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
-            .bind(window_start(now))
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
     }
 }
 
