@@ -25,9 +25,11 @@ impl SignInLimits {
     /// slow lane where its address is over the limit; refused where its login is.
     pub async fn begin(&self, keys: &AttemptKeys) -> ServiceResult<Attempt> {
         let now = now_millis();
-        let (id, counts) = self.store.begin_sign_in_attempt(keys, now).await?;
+        // A known device's attempt, written and settled on its own connections.
+        let store = self.store.for_sign_in(keys.device.is_some());
+        let (id, counts) = store.begin_sign_in_attempt(keys, now).await?;
         let attempt = Attempt {
-            store: self.store.clone(),
+            store,
             id,
             settled: false,
         };

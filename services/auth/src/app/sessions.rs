@@ -83,13 +83,17 @@ impl Sessions {
         // No login can be this long: it matches nobody, and neither it nor its
         // length is kept or logged whole.
         let key = (login.chars().count() <= MAX_LOGIN_CHARS).then(|| LoginKey::of(login));
+        let device = SecretToken::from_client(device_token);
+        // A browser that presents a device token is looked up on the known
+        // devices' connections: a stranger's token is found unknown there in
+        // one read, and all it writes goes to the shared pool.
+        let lookups = self.store.for_sign_in(!device.is_empty());
         let credentials = match &key {
-            Some(key) => self.store.credentials(key).await?,
+            Some(key) => lookups.credentials(key).await?,
             None => None,
         };
-        let device = SecretToken::from_client(device_token);
         let known_device = match (&credentials, device.is_empty()) {
-            (Some(user), false) => self.known_device(&device, user.user_id).await?,
+            (Some(user), false) => known_device(&lookups, &device, user.user_id).await?,
             _ => None,
         };
         let keys = AttemptKeys {
@@ -144,6 +148,7 @@ impl Sessions {
         let presented_device = (!device.is_empty()).then(|| device.hash());
         let recorded = self
             .store
+            .for_sign_in(known_device.is_some())
             .record_sign_in(&SignInRecord {
                 attempt_id: attempt.id(),
                 user_id: user.user_id,
@@ -173,32 +178,6 @@ impl Sessions {
             device_token,
             device_expires_in: seconds(DEVICE_TOKEN_TTL),
         })
-    }
-
-    /// The limit key of a device token that has signed in as `user_id` before
-    /// and has not failed too often since; `None` for any other.
-    async fn known_device(
-        &self,
-        device: &SecretToken,
-        user_id: i64,
-    ) -> ServiceResult<Option<String>> {
-        let hash = device.hash();
-        let key = format!("{}:{user_id}", hash.as_str());
-        let failures = self
-            .store
-            .known_device_failures(&hash, user_id, &key, now_millis())
-            .await?;
-        let Some(failures) = failures else {
-            return Ok(None);
-        };
-        if failures >= DEVICE_MAX_FAILURES {
-            tracing::info!(
-                user_id,
-                "a known device failed too often: treated as unknown for now"
-            );
-            return Ok(None);
-        }
-        Ok(Some(key))
     }
 
     /// Exchanges a refresh token for a new access token and the token's successor.
@@ -268,6 +247,31 @@ impl Sessions {
             refresh_expires_in: seconds(REFRESH_TOKEN_TTL),
         })
     }
+}
+
+/// The limit key of a device token that has signed in as `user_id` before
+/// and has not failed too often since; `None` for any other.
+async fn known_device(
+    store: &Store,
+    device: &SecretToken,
+    user_id: i64,
+) -> ServiceResult<Option<String>> {
+    let hash = device.hash();
+    let key = format!("{}:{user_id}", hash.as_str());
+    let failures = store
+        .known_device_failures(&hash, user_id, &key, now_millis())
+        .await?;
+    let Some(failures) = failures else {
+        return Ok(None);
+    };
+    if failures >= DEVICE_MAX_FAILURES {
+        tracing::info!(
+            user_id,
+            "a known device failed too often: treated as unknown for now"
+        );
+        return Ok(None);
+    }
+    Ok(Some(key))
 }
 
 /// A lifetime in the contract's whole seconds.

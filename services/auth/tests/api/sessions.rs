@@ -7,8 +7,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use portal_auth::domain::login::LoginKey;
 use portal_auth::domain::password::QUEUE_LIMIT;
+use portal_auth::store::Store;
 use portal_proto::auth::v1 as pb;
+use sqlx::any::AnyPoolOptions;
 use tonic::Code;
 
 use crate::helpers::*;
@@ -205,6 +208,35 @@ async fn a_persons_own_browser_signs_in_while_guesses_fill_the_hashing_queue() {
         }
         let own = own.expect("the nurse's own browser signs in").into_inner();
         assert_eq!(own.device_token, device);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_known_devices_sign_in_queries_its_own_connections_when_the_shared_pool_is_taken() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let url = app.database.url.as_str();
+        let shared = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url)
+            .await
+            .unwrap();
+        let lane = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url)
+            .await
+            .unwrap();
+        let store = Store::new(shared.clone(), lane, app.backend);
+        // Every shared connection is busy with strangers' guesses.
+        let _taken = shared.acquire().await.unwrap();
+
+        let nurse = LoginKey::of("nurse");
+        let (known_device, stranger) = (store.for_sign_in(true), store.for_sign_in(false));
+        let known = tokio::time::timeout(Duration::from_secs(5), known_device.credentials(&nurse));
+        assert!(known.await.unwrap().unwrap().is_some());
+        let waits = tokio::time::timeout(Duration::from_millis(300), stranger.credentials(&nurse));
+        assert!(waits.await.is_err(), "a stranger waits for the shared pool");
     })
     .await;
 }
