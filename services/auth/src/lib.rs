@@ -148,8 +148,15 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let database = Database::open(&settings.database, &migrations())
         .await
         .map_err(StartError::database("auth"))?;
+    let known_devices = Database::lane(
+        &settings.database,
+        KNOWN_DEVICES_CONNECTIONS,
+        "known-devices",
+    )
+    .await
+    .map_err(StartError::database("auth"))?;
     let idempotency_keys = database.pool.clone();
-    let store = Store::new(database.pool, database.backend);
+    let store = Store::new(database.pool, known_devices, database.backend);
     app::housekeeping::tidy(&store)
         .await
         .map_err(StartError::step(HOUSEKEEPING))?;
@@ -200,6 +207,10 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         .add_service(service_accounts)
         .add_service(revocation))
 }
+
+/// Connections of the known devices' lane ([`store::Store::for_sign_in`]),
+/// on top of the shared pool's: a ward's morning sign-ins are a few at a time.
+const KNOWN_DEVICES_CONNECTIONS: u32 = 2;
 
 const HOUSEKEEPING: &str =
     "tidying the auth database at start (title and login keys, unused devices)";

@@ -115,41 +115,27 @@ impl Database {
 
     /// Connects, leaving the schema as it is.
     async fn connect_as_is(url: &str) -> Result<Database, DbError> {
-        install_default_drivers();
-        let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
-        let mut options = AnyPoolOptions::new()
-            .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
-            // sqlx pings every connection it hands out by default: a round trip
-            // to the database (or SQLite's worker thread) per query, as dear as
-            // the query. Only a connection idle long enough for a server or a
-            // firewall to have dropped it is pinged; a busy pool's are not.
-            .test_before_acquire(false)
-            .before_acquire(|connection, meta| {
-                Box::pin(async move {
-                    if meta.idle_for >= IDLE_BEFORE_PING {
-                        connection.ping().await?;
-                    }
-                    Ok(true)
-                })
-            });
-        if backend == Backend::Sqlite {
-            options = options.after_connect(|connection, _| {
-                Box::pin(async move {
-                    connection.execute("PRAGMA foreign_keys = ON").await?;
-                    connection.execute("PRAGMA busy_timeout = 5000").await?;
-                    Ok(())
-                })
-            });
-        }
-        let pool = options.connect(url).await.map_err(DbError::Connect)?;
-        if backend == Backend::Sqlite {
-            pool.execute("PRAGMA journal_mode = WAL")
-                .await
-                .map_err(DbError::Connect)?;
-        }
+        let (pool, backend) = open_pool(url, POOL_CONNECTIONS).await?;
         crate::metrics::watch_pool(crate::metrics::database_name(url), &pool);
         Ok(Database { pool, backend })
+    }
+
+    /// A small pool of its own on the same database, for work that must not
+    /// queue behind a flood on the shared pool (auth: a known device's sign-in
+    /// while strangers guess). Its `connections` come on top of the shared
+    /// pool's; its metrics are `name`'s.
+    pub async fn lane(
+        settings: &DatabaseSettings,
+        connections: u32,
+        name: &str,
+    ) -> Result<AnyPool, DbError> {
+        let url = settings.url.expose_secret();
+        let (pool, _) = open_pool(url, connections).await?;
+        crate::metrics::watch_pool(
+            format!("{}-{name}", crate::metrics::database_name(url)),
+            &pool,
+        );
+        Ok(pool)
     }
 
     /// Brings the schema up to date (`crate::schema`): `portal migrate`, or a
@@ -172,6 +158,47 @@ impl Database {
         connection.close_on_drop();
         Ok(connection)
     }
+}
+
+/// The shared pool's connections: what a service's queries share.
+const POOL_CONNECTIONS: u32 = 8;
+
+/// A pool of at most `max_connections` on `url`, set up as every pool is.
+async fn open_pool(url: &str, max_connections: u32) -> Result<(AnyPool, Backend), DbError> {
+    install_default_drivers();
+    let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
+    let mut options = AnyPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        // sqlx pings every connection it hands out by default: a round trip
+        // to the database (or SQLite's worker thread) per query, as dear as
+        // the query. Only a connection idle long enough for a server or a
+        // firewall to have dropped it is pinged; a busy pool's are not.
+        .test_before_acquire(false)
+        .before_acquire(|connection, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= IDLE_BEFORE_PING {
+                    connection.ping().await?;
+                }
+                Ok(true)
+            })
+        });
+    if backend == Backend::Sqlite {
+        options = options.after_connect(|connection, _| {
+            Box::pin(async move {
+                connection.execute("PRAGMA foreign_keys = ON").await?;
+                connection.execute("PRAGMA busy_timeout = 5000").await?;
+                Ok(())
+            })
+        });
+    }
+    let pool = options.connect(url).await.map_err(DbError::Connect)?;
+    if backend == Backend::Sqlite {
+        pool.execute("PRAGMA journal_mode = WAL")
+            .await
+            .map_err(DbError::Connect)?;
+    }
+    Ok((pool, backend))
 }
 
 /// `portal migrate` of one database: connects, brings the schema up to date

@@ -25,9 +25,11 @@ impl SignInLimits {
     /// slow lane where its address is over the limit; refused where its login is.
     pub async fn begin(&self, keys: &AttemptKeys) -> ServiceResult<Attempt> {
         let now = now_millis();
-        let (id, counts) = self.store.begin_sign_in_attempt(keys, now).await?;
+        // A known device's attempt, written and settled on its own connections.
+        let store = self.store.for_sign_in(keys.device.is_some());
+        let (id, counts) = store.begin_sign_in_attempt(keys, now).await?;
         let attempt = Attempt {
-            store: self.store.clone(),
+            store,
             id,
             settled: false,
         };
@@ -37,12 +39,6 @@ impl SignInLimits {
             Verdict::Refused { retry_after } => return Err(too_many_attempts(retry_after)),
         }
         Ok(attempt)
-    }
-
-    /// Whether a known device has failed too often to be trusted for now.
-    pub async fn device_exhausted(&self, device_key: &str) -> ServiceResult<bool> {
-        let failures = self.store.device_failures(device_key, now_millis()).await?;
-        Ok(failures >= crate::domain::rate_limit::DEVICE_MAX_FAILURES)
     }
 }
 
@@ -58,8 +54,10 @@ impl Attempt {
     /// The password was wrong or the login unknown: the attempt counts.
     pub async fn failed(mut self) -> ServiceResult<()> {
         self.settled = true;
-        self.store.fail_sign_in_attempt(self.id).await?;
-        let purged = self.store.purge_sign_in_attempts(now_millis()).await?;
+        let purged = self
+            .store
+            .fail_sign_in_attempt(self.id, now_millis())
+            .await?;
         if purged > 0 {
             tracing::debug!(purged, "forgot sign-in attempts older than the window");
         }
@@ -70,6 +68,18 @@ impl Attempt {
     pub async fn succeeded(mut self) -> ServiceResult<()> {
         self.settled = true;
         self.store.forget_sign_in_attempt(self.id).await
+    }
+
+    /// The password was right, and the sign-in's own write forgets the attempt
+    /// with the rest it writes ([`Store::record_sign_in`]); dropped without
+    /// [`Attempt::forgotten`] (that write failed), it is forgotten on its own.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// The write of a sign-in forgot this attempt.
+    pub fn forgotten(mut self) {
+        self.settled = true;
     }
 }
 

@@ -3,18 +3,18 @@
 use std::time::Duration;
 
 use portal_kit::db::now_millis;
-use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, TokenIssuer};
+use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::SignInLimits;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
-use crate::domain::rate_limit::AttemptKeys;
+use crate::domain::rate_limit::{AttemptKeys, DEVICE_MAX_FAILURES};
 use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
-use crate::store::session::Rotation;
+use crate::store::session::{Rotation, SignInRecord};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";
@@ -83,13 +83,17 @@ impl Sessions {
         // No login can be this long: it matches nobody, and neither it nor its
         // length is kept or logged whole.
         let key = (login.chars().count() <= MAX_LOGIN_CHARS).then(|| LoginKey::of(login));
+        let device = SecretToken::from_client(device_token);
+        // A browser that presents a device token is looked up on the known
+        // devices' connections: a stranger's token is found unknown there in
+        // one read, and all it writes goes to the shared pool.
+        let lookups = self.store.for_sign_in(!device.is_empty());
         let credentials = match &key {
-            Some(key) => self.store.credentials(key).await?,
+            Some(key) => lookups.credentials(key).await?,
             None => None,
         };
-        let device = SecretToken::from_client(device_token);
         let known_device = match (&credentials, device.is_empty()) {
-            (Some(user), false) => self.known_device(&device, user.user_id).await?,
+            (Some(user), false) => known_device(&lookups, &device, user.user_id).await?,
             _ => None,
         };
         let keys = AttemptKeys {
@@ -101,6 +105,11 @@ impl Sessions {
             device: known_device.clone(),
         };
         let login_shown = key.as_ref().map_or("(too long)", LoginKey::as_str);
+        let queue = match known_device {
+            Some(_) => Queue::Priority,
+            None => Queue::Ordinary,
+        };
+        self.passwords.check_room(queue)?;
         let attempt = self.limits.begin(&keys).await.inspect_err(|error| {
             if matches!(error, ServiceError::RateLimited { .. }) {
                 count_sign_in("rate_limited");
@@ -117,10 +126,6 @@ impl Sessions {
             .as_ref()
             .filter(|_| plausible)
             .map(|c| &c.password_hash);
-        let queue = match known_device {
-            Some(_) => Queue::Priority,
-            None => Queue::Ordinary,
-        };
         let matches = plausible && self.passwords.verify(password, stored, queue).await?;
         let Some(user) = credentials.filter(|_| matches) else {
             attempt.failed().await?;
@@ -128,8 +133,8 @@ impl Sessions {
             tracing::info!(login = login_shown, address, "sign-in failed");
             return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
         };
-        attempt.succeeded().await?;
         if user.blocked {
+            attempt.succeeded().await?;
             count_sign_in("blocked");
             tracing::info!(
                 user_id = user.user_id,
@@ -138,16 +143,34 @@ impl Sessions {
             return Err(ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into()));
         }
         let now = now_millis();
-        let purged = self.store.purge_expired_sessions(now).await?;
-        if purged > 0 {
-            tracing::debug!(purged, "forgot expired sessions");
-        }
-        let device_token = self.remember_device(device, user.user_id, now).await?;
+        let new_device = SecretToken::generate();
         let refresh_token = SecretToken::generate();
-        self.store
-            .start_session(user.user_id, &refresh_token.hash(), now, expires_at(now))
+        let presented_device = (!device.is_empty()).then(|| device.hash());
+        let recorded = self
+            .store
+            .for_sign_in(known_device.is_some())
+            .record_sign_in(&SignInRecord {
+                attempt_id: attempt.id(),
+                user_id: user.user_id,
+                presented_device: presented_device.as_ref(),
+                new_device: &new_device.hash(),
+                refresh_token: &refresh_token.hash(),
+                now,
+                expires_at: expires_at(now),
+            })
             .await?;
-        let tokens = self.issue(user.user_id, refresh_token).await?;
+        attempt.forgotten();
+        if recorded.purged_sessions > 0 {
+            tracing::debug!(purged = recorded.purged_sessions, "forgot expired sessions");
+        }
+        // The presented token if any person has signed in with it before (a
+        // shared ward PC is known for all its staff), else a new one.
+        let device_token = if recorded.kept_presented_device {
+            device
+        } else {
+            new_device
+        };
+        let tokens = self.issue_to(user.user_id, recorded.subject, refresh_token)?;
         count_sign_in("success");
         tracing::info!(user_id = user.user_id, "signed in");
         Ok(SignedIn {
@@ -155,47 +178,6 @@ impl Sessions {
             device_token,
             device_expires_in: seconds(DEVICE_TOKEN_TTL),
         })
-    }
-
-    /// The limit key of a device token that has signed in as `user_id` before
-    /// and has not failed too often since; `None` for any other.
-    async fn known_device(
-        &self,
-        device: &SecretToken,
-        user_id: i64,
-    ) -> ServiceResult<Option<String>> {
-        let hash = device.hash();
-        if !self.store.is_known_device(&hash, user_id).await? {
-            return Ok(None);
-        }
-        let key = format!("{}:{user_id}", hash.as_str());
-        if self.limits.device_exhausted(&key).await? {
-            tracing::info!(
-                user_id,
-                "a known device failed too often: treated as unknown for now"
-            );
-            return Ok(None);
-        }
-        Ok(Some(key))
-    }
-
-    /// The device token to hand back: the one presented if any person has signed
-    /// in with it before (a shared ward PC is known for all its staff), else a new one.
-    async fn remember_device(
-        &self,
-        presented: SecretToken,
-        user_id: i64,
-        now: i64,
-    ) -> ServiceResult<SecretToken> {
-        let token = if !presented.is_empty() && self.store.device_exists(&presented.hash()).await? {
-            presented
-        } else {
-            SecretToken::generate()
-        };
-        self.store
-            .remember_device(&token.hash(), user_id, now)
-            .await?;
-        Ok(token)
     }
 
     /// Exchanges a refresh token for a new access token and the token's successor.
@@ -243,7 +225,18 @@ impl Sessions {
     }
 
     async fn issue(&self, user_id: i64, refresh_token: SecretToken) -> ServiceResult<IssuedTokens> {
-        let subject = self.store.subject(user_id).await?.ok_or_else(|| {
+        let subject = self.store.subject(user_id).await?;
+        self.issue_to(user_id, subject, refresh_token)
+    }
+
+    /// Tokens for `subject`, read as `user_id`'s.
+    fn issue_to(
+        &self,
+        user_id: i64,
+        subject: Option<Subject>,
+        refresh_token: SecretToken,
+    ) -> ServiceResult<IssuedTokens> {
+        let subject = subject.ok_or_else(|| {
             ServiceError::internal(format!("user {user_id} of a session does not exist"))
         })?;
         let access_token = self.issuer.issue(subject).map_err(ServiceError::internal)?;
@@ -254,6 +247,31 @@ impl Sessions {
             refresh_expires_in: seconds(REFRESH_TOKEN_TTL),
         })
     }
+}
+
+/// The limit key of a device token that has signed in as `user_id` before
+/// and has not failed too often since; `None` for any other.
+async fn known_device(
+    store: &Store,
+    device: &SecretToken,
+    user_id: i64,
+) -> ServiceResult<Option<String>> {
+    let hash = device.hash();
+    let key = format!("{}:{user_id}", hash.as_str());
+    let failures = store
+        .known_device_failures(&hash, user_id, &key, now_millis())
+        .await?;
+    let Some(failures) = failures else {
+        return Ok(None);
+    };
+    if failures >= DEVICE_MAX_FAILURES {
+        tracing::info!(
+            user_id,
+            "a known device failed too often: treated as unknown for now"
+        );
+        return Ok(None);
+    }
+    Ok(Some(key))
 }
 
 /// A lifetime in the contract's whole seconds.

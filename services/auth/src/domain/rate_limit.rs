@@ -48,6 +48,14 @@ pub struct AttemptKeys {
     pub device: Option<String>,
 }
 
+impl AttemptKeys {
+    /// Whether the window's counts can change this attempt's [`verdict`]: a known
+    /// device's never do, so its attempt is only recorded, not counted against.
+    pub fn needs_counts(&self) -> bool {
+        self.login.is_some() || self.device.is_none()
+    }
+}
+
 /// What the window holds for an attempt's keys, itself included.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -190,6 +198,19 @@ mod tests {
             verdict(&known_device(), counts(50, ADDRESS_MAX_FAILURES * 3), NOW),
             Verdict::Open
         );
+    }
+
+    #[test]
+    fn only_a_known_devices_verdict_needs_no_counts() {
+        assert!(unknown_device().needs_counts());
+        assert!(!known_device().needs_counts());
+        // Whatever the window holds, a known device's attempt goes on.
+        for (login, address) in [(0, 0), (i64::MAX, i64::MAX)] {
+            assert_eq!(
+                verdict(&known_device(), counts(login, address), NOW),
+                Verdict::Open
+            );
+        }
     }
 
     #[test]

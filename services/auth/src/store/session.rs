@@ -2,10 +2,38 @@
 //! once for its successor (see [`crate::domain::refresh`]).
 
 use portal_kit::ServiceResult;
+use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
 use super::Store;
+use super::access::subject;
+use super::device::{device_exists, remember_device};
+use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
+
+/// What a sign-in with the right password writes ([`Store::record_sign_in`]).
+pub struct SignInRecord<'a> {
+    /// The attempt the limits recorded, forgotten: a right password does not count.
+    pub attempt_id: i64,
+    pub user_id: i64,
+    /// The device token the browser presented, kept if any person has signed
+    /// in with it before (a shared ward PC is known for all its staff)...
+    pub presented_device: Option<&'a SecretHash>,
+    /// ...else this new one is remembered in its place.
+    pub new_device: &'a SecretHash,
+    pub refresh_token: &'a SecretHash,
+    pub now: i64,
+    pub expires_at: i64,
+}
+
+pub struct SignInRecorded {
+    /// Whether the presented device token was kept (else the new one was).
+    pub kept_presented_device: bool,
+    /// Expired sessions forgotten on the way.
+    pub purged_sessions: u64,
+    /// Who the access token speaks of ([`Store::subject`]).
+    pub subject: Option<Subject>,
+}
 
 /// The outcome of exchanging a refresh token for its successor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,26 +50,56 @@ pub enum Rotation {
 }
 
 impl Store {
-    /// Starts a session: a new family holding its first refresh token.
-    pub async fn start_session(
+    /// Writes what a right password leads to in one transaction, one turn at
+    /// SQLite's single writer rather than four (each a long wait while a storm
+    /// of guesses writes its attempts): the attempt forgotten, expired sessions
+    /// purged, the device remembered, and a new session, a family holding its
+    /// first refresh token; and reads the person's token subject.
+    pub async fn record_sign_in(
         &self,
-        user_id: i64,
-        token: &SecretHash,
-        now: i64,
-        expires_at: i64,
-    ) -> ServiceResult<()> {
+        sign_in: &SignInRecord<'_>,
+    ) -> ServiceResult<SignInRecorded> {
         let mut tx = self.write().await?;
+        forget_attempt(&mut tx, sign_in.attempt_id).await?;
+        let purged_sessions = sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
+            .bind(sign_in.now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let kept_presented_device = match sign_in.presented_device {
+            Some(presented) => device_exists(&mut tx, presented).await?,
+            None => false,
+        };
+        let device = match sign_in.presented_device {
+            Some(presented) if kept_presented_device => presented,
+            _ => sign_in.new_device,
+        };
+        remember_device(&mut tx, device, sign_in.user_id, sign_in.now).await?;
         let family_id: i64 = sqlx::query_scalar(
             "INSERT INTO refresh_families (user_id, created_at, expires_at) VALUES ($1, $2, $3) RETURNING id",
         )
-        .bind(user_id)
-        .bind(now)
-        .bind(expires_at)
+        .bind(sign_in.user_id)
+        .bind(sign_in.now)
+        .bind(sign_in.expires_at)
         .fetch_one(&mut *tx)
         .await?;
-        insert_refresh_token(&mut tx, family_id, token, now, expires_at).await?;
+        insert_refresh_token(
+            &mut tx,
+            family_id,
+            sign_in.refresh_token,
+            sign_in.now,
+            sign_in.expires_at,
+        )
+        .await?;
+        // Read on the connection already held, rather than queueing for
+        // another behind the guesses.
+        let subject = subject(&mut tx, sign_in.user_id).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(SignInRecorded {
+            kept_presented_device,
+            purged_sessions,
+            subject,
+        })
     }
 
     /// Exchanges the token hashed `old` for the one hashed `new`, atomically: the
@@ -123,17 +181,6 @@ impl Store {
         .await?
         .rows_affected();
         Ok(revoked > 0)
-    }
-
-    /// Forgets sessions whose newest token has expired.
-    pub async fn purge_expired_sessions(&self, now: i64) -> ServiceResult<u64> {
-        Ok(
-            sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
-                .bind(now)
-                .execute(&self.pool)
-                .await?
-                .rows_affected(),
-        )
     }
 }
 

@@ -1,6 +1,7 @@
 //! The sign-in attempts the limits of [`crate::domain::rate_limit`] count.
 
 use portal_kit::ServiceResult;
+use sqlx::AnyConnection;
 
 use super::Store;
 use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
@@ -8,7 +9,8 @@ use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
 impl Store {
     /// Records an attempt before its password is checked and returns its id with
     /// what the window holds for its keys, itself and earlier attempts included:
-    /// of parallel attempts, each sees those that started before it.
+    /// of parallel attempts, each sees those that started before it. Keys whose
+    /// verdict needs no count ([`AttemptKeys::needs_counts`]) get zeros.
     pub async fn begin_sign_in_attempt(
         &self,
         keys: &AttemptKeys,
@@ -24,6 +26,11 @@ impl Store {
         .bind(keys.device.as_deref())
         .fetch_one(&mut *conn)
         .await?;
+        if !keys.needs_counts() {
+            // A known device's verdict reads no count: one statement, not two,
+            // while strangers' guesses queue at the pool and the writer.
+            return Ok((id, Counts::default()));
+        }
         let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
             "SELECT \
                COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
@@ -48,40 +55,34 @@ impl Store {
         ))
     }
 
-    pub async fn fail_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
+    /// Counts a failed attempt and forgets the attempts no window holds any
+    /// more, in one transaction: one turn at SQLite's single writer per guess,
+    /// not two, during a storm of them. Returns how many were forgotten.
+    pub async fn fail_sign_in_attempt(&self, id: i64, now: i64) -> ServiceResult<u64> {
+        let mut tx = self.write().await?;
         sqlx::query("UPDATE sign_in_attempts SET failed = 1 WHERE id = $1")
             .bind(id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        let purged = sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
+            .bind(window_start(now))
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(purged)
     }
 
     /// Forgets an attempt that was right, or never finished.
     pub async fn forget_sign_in_attempt(&self, id: i64) -> ServiceResult<()> {
-        sqlx::query("DELETE FROM sign_in_attempts WHERE id = $1")
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        forget_attempt(&mut *self.read().await?, id).await
     }
+}
 
-    /// Forgets attempts that no window holds any more.
-    pub async fn purge_sign_in_attempts(&self, now: i64) -> ServiceResult<u64> {
-        Ok(sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
-            .bind(window_start(now))
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
-    }
-
-    /// Failed attempts with a known device's key within the window.
-    pub async fn device_failures(&self, device_key: &str, now: i64) -> ServiceResult<i64> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM sign_in_attempts WHERE device_key = $1 AND failed = 1 AND at > $2",
-        )
-        .bind(device_key)
-        .bind(window_start(now))
-        .fetch_one(&self.pool)
-        .await?)
-    }
+pub(super) async fn forget_attempt(conn: &mut AnyConnection, id: i64) -> ServiceResult<()> {
+    sqlx::query("DELETE FROM sign_in_attempts WHERE id = $1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }

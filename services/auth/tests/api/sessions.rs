@@ -3,7 +3,15 @@
 use portal_kit::error::RETRY_AFTER_KEY;
 use portal_kit::net::TrustedProxies;
 use portal_kit::token::MSG_SESSION_EXPIRED;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use portal_auth::domain::login::LoginKey;
+use portal_auth::domain::password::QUEUE_LIMIT;
+use portal_auth::store::Store;
 use portal_proto::auth::v1 as pb;
+use sqlx::any::AnyPoolOptions;
 use tonic::Code;
 
 use crate::helpers::*;
@@ -145,6 +153,90 @@ async fn guesses_at_a_login_stop_new_devices_but_never_the_persons_own_browser()
             ))
             .await;
         assert_status(borrowed, Code::ResourceExhausted, TOO_MANY);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_persons_own_browser_signs_in_while_guesses_fill_the_hashing_queue() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let device = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .device_token;
+        // Strangers guess from rotating addresses until told to stop, enough of
+        // them to keep every hashing slot busy and the queue full.
+        let stop = Arc::new(AtomicBool::new(false));
+        let turned_away = Arc::new(AtomicUsize::new(0));
+        let strangers: Vec<_> = (0..3 * QUEUE_LIMIT)
+            .map(|stranger| {
+                let (mut client, stop, turned_away) =
+                    (app.client.clone(), stop.clone(), turned_away.clone());
+                tokio::spawn(async move {
+                    for i in 0.. {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let address = format!("198.18.{stranger}.{}", i % 250 + 1);
+                        let guess = login_request(&format!("guess{stranger}-{i}"), "wrong");
+                        let answer = client.login(from_address(guess, &address)).await;
+                        if answer.is_err_and(|status| status.code() == Code::Unavailable) {
+                            turned_away.fetch_add(1, Ordering::Relaxed);
+                            // Come back soon, as a guessing script does.
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                        }
+                    }
+                })
+            })
+            .collect();
+        while turned_away.load(Ordering::Relaxed) < QUEUE_LIMIT {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+
+        // The queue is full: a guess is turned away at once, the nurse's own
+        // browser takes the next free slot.
+        let own = app
+            .client
+            .clone()
+            .login(login_from_device("nurse", "nurse-password", &device))
+            .await;
+        stop.store(true, Ordering::Relaxed);
+        for stranger in strangers {
+            stranger.await.unwrap();
+        }
+        let own = own.expect("the nurse's own browser signs in").into_inner();
+        assert_eq!(own.device_token, device);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_known_devices_sign_in_queries_its_own_connections_when_the_shared_pool_is_taken() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let url = app.database.url.as_str();
+        let shared = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url)
+            .await
+            .unwrap();
+        let lane = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url)
+            .await
+            .unwrap();
+        let store = Store::new(shared.clone(), lane, app.backend);
+        // Every shared connection is busy with strangers' guesses.
+        let _taken = shared.acquire().await.unwrap();
+
+        let nurse = LoginKey::of("nurse");
+        let (known_device, stranger) = (store.for_sign_in(true), store.for_sign_in(false));
+        let known = tokio::time::timeout(Duration::from_secs(5), known_device.credentials(&nurse));
+        assert!(known.await.unwrap().unwrap().is_some());
+        let waits = tokio::time::timeout(Duration::from_millis(300), stranger.credentials(&nurse));
+        assert!(waits.await.is_err(), "a stranger waits for the shared pool");
     })
     .await;
 }
