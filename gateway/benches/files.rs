@@ -192,6 +192,9 @@ fn document_limit() -> String {
     (2 * MEMORY_MIB).to_string()
 }
 
+/// A row's figure and the baseline it is a ratio to.
+type Pick = fn(&Figures) -> (f64, f64);
+
 /// One backend's figures, in MiB/s.
 struct Figures {
     write: f64,
@@ -239,7 +242,7 @@ async fn main() {
         _ => None,
     };
 
-    let column = |figures: &Option<Figures>, value: fn(&Figures) -> (f64, f64)| {
+    let column = |figures: &Option<Figures>, value: Pick| {
         figures
             .as_ref()
             .map_or("— (set PORTAL_TEST_POSTGRES_URL)".to_owned(), |figures| {
@@ -250,7 +253,7 @@ async fn main() {
     println!(
         "\n| {THROUGHPUT_MIB} MiB, vs the object store alone | SQLite | PostgreSQL |\n|---|---|---|"
     );
-    let rows: [(&str, fn(&Figures) -> (f64, f64)); 4] = [
+    let rows: [(&str, Pick); 4] = [
         ("object store write (baseline)", |f| (f.write, f.write)),
         ("upload through the gateway", |f| (f.upload, f.write)),
         ("object store read (baseline)", |f| (f.read, f.read)),
