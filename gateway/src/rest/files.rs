@@ -19,7 +19,7 @@ use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_client::FilesServiceClient;
@@ -38,10 +38,11 @@ pub const MSG_UPLOAD_BROKEN: &str = "Загрузка прервана: файл
 pub const MSG_RANGE_NOT_SATISFIABLE: &str = "Запрошенный диапазон байтов лежит за концом файла";
 const MSG_BAD_STREAM: &str = "Файловый сервис ответил не по протоколу";
 
-/// Upload messages are cut to this size whatever the client sent: few enough
-/// messages, little memory, under the contract's 1 MiB chunk and gRPC's 4 MiB
-/// message.
-pub const MESSAGE_BYTES: usize = 256 * 1024;
+/// Upload messages are cut to this size whatever the client sent: the
+/// contract's largest chunk (1 MiB, under gRPC's 4 MiB message), as each
+/// message costs its own encoding, frame and wake-up on both sides; the files
+/// service's HTTP/2 window holds several (`kit::serve`).
+pub const MESSAGE_BYTES: usize = 1024 * 1024;
 /// A text field of the form (an id, a title) is never longer.
 const MAX_FIELD_BYTES: usize = 4 * 1024;
 
@@ -278,7 +279,7 @@ impl Form {
         oneshot::Receiver<&'static str>,
     ) {
         let (tell, failed) = oneshot::channel();
-        let pieces = gathered(self.file, tell).map(move |bytes| chunk(bytes.to_vec()));
+        let pieces = gathered(self.file, tell).map(chunk);
         (
             futures_util::stream::once(async { metadata }).chain(pieces),
             failed,
@@ -301,23 +302,31 @@ async fn read_text(mut field: multer::Field<'static>) -> Result<String, ApiError
 /// The file's bytes in pieces of exactly [`MESSAGE_BYTES`] (the last one
 /// shorter), however the client framed them: multer hands on all it has read
 /// at once, which on a fast link is many megabytes, more than the files
-/// service takes in one message. On a body error `tell` gets the reason and
-/// the stream stalls.
+/// service takes in one message. Each piece is the message's own buffer,
+/// filled once from the body's frames (the only copy before encoding). On a
+/// body error `tell` gets the reason and the stream stalls.
 fn gathered(
     file: multer::Field<'static>,
     tell: oneshot::Sender<&'static str>,
-) -> impl Stream<Item = Bytes> + Send + 'static {
-    let state = (file, BytesMut::new(), Some(tell));
-    futures_util::stream::unfold(state, |(mut file, mut buffer, mut tell)| async move {
+) -> impl Stream<Item = Vec<u8>> + Send + 'static {
+    let state = (file, Bytes::new(), Some(tell));
+    futures_util::stream::unfold(state, |(mut file, mut unsent, mut tell)| async move {
+        let mut piece = Vec::new();
         loop {
-            if buffer.len() >= MESSAGE_BYTES {
-                let piece = buffer.split_to(MESSAGE_BYTES).freeze();
-                return Some((piece, (file, buffer, tell)));
+            if !unsent.is_empty() {
+                if piece.capacity() == 0 {
+                    piece.reserve_exact(MESSAGE_BYTES);
+                }
+                let take = unsent.len().min(MESSAGE_BYTES - piece.len());
+                piece.extend_from_slice(&unsent.split_to(take));
+                if piece.len() == MESSAGE_BYTES {
+                    return Some((piece, (file, unsent, tell)));
+                }
             }
             match file.chunk().await {
-                Ok(Some(chunk)) => buffer.extend_from_slice(&chunk),
-                Ok(None) if buffer.is_empty() => return None,
-                Ok(None) => return Some((buffer.split().freeze(), (file, buffer, tell))),
+                Ok(Some(chunk)) => unsent = chunk,
+                Ok(None) if piece.is_empty() => return None,
+                Ok(None) => return Some((piece, (file, unsent, tell))),
                 Err(error) => {
                     tracing::info!(%error, "upload body broke off");
                     if let Some(tell) = tell.take() {
@@ -536,7 +545,7 @@ mod tests {
         form
     }
 
-    async fn pieces(frames: Vec<Bytes>) -> Vec<Bytes> {
+    async fn pieces(frames: Vec<Bytes>) -> Vec<Vec<u8>> {
         let (tell, _failed) = oneshot::channel();
         gathered(file_part(frames).await, tell).collect().await
     }
@@ -545,9 +554,9 @@ mod tests {
     async fn a_file_sent_in_one_huge_frame_goes_on_in_protocol_sized_pieces() {
         let file: Vec<u8> = (0..32 * 1024 * 1024 + 5).map(|i| (i % 251) as u8).collect();
         let pieces = pieces(vec![Bytes::from(form(&file))]).await;
-        assert_eq!(pieces.len(), 129);
+        assert_eq!(pieces.len(), 33);
         assert!(
-            pieces[..128]
+            pieces[..32]
                 .iter()
                 .all(|piece| piece.len() == MESSAGE_BYTES)
         );
@@ -564,7 +573,7 @@ mod tests {
             .map(Bytes::copy_from_slice)
             .collect();
         let pieces = pieces(frames).await;
-        let sizes: Vec<usize> = pieces.iter().map(Bytes::len).collect();
+        let sizes: Vec<usize> = pieces.iter().map(Vec::len).collect();
         assert_eq!(sizes, [MESSAGE_BYTES, MESSAGE_BYTES, 10]);
         assert_eq!(pieces.concat(), file);
     }

@@ -82,6 +82,13 @@ pub async fn serve_grpc(
         }
     };
     tonic::transport::Server::builder()
+        // A client-streaming upload (files: 1 MiB messages) stalls on hyper's
+        // 1 MiB windows: the sender waits for every message to be read before
+        // the next may go. A window is only an allowance, nothing is allocated.
+        .initial_stream_window_size(STREAM_WINDOW_BYTES)
+        .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
+        // Bigger frames: a 1 MiB message in 4 frames, not 64 of h2's 16 KiB.
+        .max_frame_size(FRAME_BYTES)
         .layer(crate::metrics::RpcLayer {
             server: service_name,
         })
@@ -101,6 +108,13 @@ pub async fn serve_grpc(
     tracing::info!(service = service_name, "gRPC service stopped");
     Ok(())
 }
+
+/// HTTP/2 flow-control windows a service grants its callers: several of the
+/// largest upload messages per stream, a few such streams per connection.
+const STREAM_WINDOW_BYTES: u32 = 4 * 1024 * 1024;
+const CONNECTION_WINDOW_BYTES: u32 = 16 * 1024 * 1024;
+/// The largest HTTP/2 frame a service accepts.
+const FRAME_BYTES: u32 = 256 * 1024;
 
 fn serving(ready: bool) -> ServingStatus {
     if ready {

@@ -240,21 +240,22 @@ where
     let content_type = ContentType::detect(kind, &head)?;
 
     let mut blob = NewBlob::start(blobs, kind).await?;
-    let mut hasher = Sha256::new();
+    let hashing = Hashing::start();
     let outcome = async {
-        hasher.update(&head);
-        blob.write(&head).await?;
+        let head = Bytes::from(head);
+        hashing.update(head.clone()).await?;
+        blob.write(head).await?;
         if let Some(rest) = rest {
-            hasher.update(&rest);
-            blob.write(&rest).await?;
+            hashing.update(rest.clone()).await?;
+            blob.write(rest).await?;
         }
         while let Some(chunk) = chunks.next().await.transpose()? {
             size += chunk.len() as u64;
             if size > limit {
                 return Err(too_large(limit));
             }
-            hasher.update(&chunk);
-            blob.write(&chunk).await?;
+            hashing.update(chunk.clone()).await?;
+            blob.write(chunk).await?;
         }
         Ok(())
     }
@@ -263,11 +264,59 @@ where
         blob.abort().await;
         return Err(error);
     }
+    let sha256 = match hashing.finish().await {
+        Ok(sha256) => sha256,
+        Err(error) => {
+            blob.abort().await;
+            return Err(error);
+        }
+    };
     let key = blob.finish().await?;
     Ok(Received {
         key,
         content_type,
         size,
-        sha256: hex::encode(hasher.finalize()),
+        sha256,
     })
+}
+
+/// Chunks waiting for the hasher: a few, so a slow hash holds the upload back
+/// instead of its bytes piling up in memory.
+const HASH_QUEUE: usize = 4;
+
+/// An upload's SHA-256, computed on a blocking thread from the same shared
+/// chunks the store writes: the next chunk arrives and the last one is written
+/// while this one is hashed, where one task doing all three took their sum.
+struct Hashing {
+    chunks: tokio::sync::mpsc::Sender<Bytes>,
+    digest: tokio::task::JoinHandle<String>,
+}
+
+impl Hashing {
+    fn start() -> Hashing {
+        let (chunks, mut queued) = tokio::sync::mpsc::channel::<Bytes>(HASH_QUEUE);
+        let digest = tokio::task::spawn_blocking(move || {
+            let mut hasher = Sha256::new();
+            while let Some(chunk) = queued.blocking_recv() {
+                hasher.update(&chunk);
+            }
+            hex::encode(hasher.finalize())
+        });
+        Hashing { chunks, digest }
+    }
+
+    async fn update(&self, chunk: Bytes) -> ServiceResult<()> {
+        self.chunks
+            .send(chunk)
+            .await
+            .map_err(|_| ServiceError::internal("the upload's hasher stopped"))
+    }
+
+    /// The hex digest of everything given; dropping a `Hashing` instead ends
+    /// its thread too.
+    async fn finish(self) -> ServiceResult<String> {
+        let Hashing { chunks, digest } = self;
+        drop(chunks);
+        digest.await.map_err(ServiceError::internal)
+    }
 }

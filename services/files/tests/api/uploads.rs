@@ -1,7 +1,10 @@
 //! Uploads, lists, downloads (whole and ranged) and deletes, on every backend
 //! and both object stores; what is refused, and that a refusal keeps nothing.
 
-use portal_files::app::uploads::{MSG_NO_METADATA, MSG_SECOND_METADATA};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use portal_files::app::uploads::{MSG_CHUNK_TOO_BIG, MSG_NO_METADATA, MSG_SECOND_METADATA};
 use portal_files::rpc::{MSG_MODEL_NOT_FOUND, MSG_NO_MODEL};
 use portal_files::store::file::MSG_FILE_NOT_FOUND;
 use portal_proto::files::v1 as pb;
@@ -151,6 +154,64 @@ async fn an_oversized_upload_is_refused_while_streaming_and_nothing_is_kept() {
         app.save_video(Some(&editor), "ok.mp4", &mp4(VIDEO_LIMIT as usize))
             .await
             .expect("at the limit");
+    })
+    .await;
+}
+
+/// The gateway sends the contract's largest chunk (1 MiB): such an upload is
+/// byte exact, a larger chunk is refused, and a stream that passes the limit is
+/// refused there, while the client still sends (it never ends here).
+#[tokio::test]
+async fn uploads_in_the_largest_chunks_are_exact_and_refused_mid_stream_past_the_limit() {
+    const MIB: usize = 1024 * 1024;
+    on_each_setup(|app| async move {
+        let model = app.model;
+        let editor = app.editor_token();
+        let save = |messages: Vec<pb::SaveFileRequest>| {
+            let mut client = app.client.clone();
+            let request = with_token(futures_util::stream::iter(messages), Some(&editor));
+            async move { client.save_file(request).await.map(|r| r.into_inner()) }
+        };
+
+        let content = pdf(DOCUMENT_LIMIT as usize - 10);
+        let saved = save(document_stream(model, "", "big.pdf", &content, MIB))
+            .await
+            .expect("saved in 1 MiB chunks");
+        let (_, bytes) = app
+            .download(Some(&editor), saved.id, None)
+            .await
+            .expect("download");
+        assert!(bytes == content, "byte-exact");
+        assert_eq!(
+            app.files(model).await[0].sha256,
+            hex::encode(Sha256::digest(&content))
+        );
+
+        assert_status(
+            save(document_stream(model, "", "a.pdf", &pdf(MIB + 1), MIB + 1)).await,
+            Code::InvalidArgument,
+            MSG_CHUNK_TOO_BIG,
+        );
+
+        let past_the_limit =
+            document_stream(model, "", "a.pdf", &pdf(DOCUMENT_LIMIT as usize + MIB), MIB);
+        let endless =
+            futures_util::stream::iter(past_the_limit).chain(futures_util::stream::pending());
+        let refused = tokio::time::timeout(
+            Duration::from_secs(30),
+            app.client
+                .clone()
+                .save_file(with_token(endless, Some(&editor))),
+        )
+        .await
+        .expect("refused before the stream ends");
+        assert_status(
+            refused.map(|r| r.into_inner()),
+            Code::OutOfRange,
+            "Файл слишком большой: можно не больше 3 МБ",
+        );
+        assert_eq!(app.files(model).await.len(), 1, "only the first upload");
+        assert_eq!(app.stored_blobs().await, 1, "nothing of the refused ones");
     })
     .await;
 }
