@@ -84,10 +84,10 @@ impl Sessions {
         // length is kept or logged whole.
         let key = (login.chars().count() <= MAX_LOGIN_CHARS).then(|| LoginKey::of(login));
         let device = SecretToken::from_client(device_token);
-        // A browser that presents a device token is looked up on the known
-        // devices' connections: a stranger's token is found unknown there in
-        // one read, and all it writes goes to the shared pool.
-        let lookups = self.store.for_sign_in(!device.is_empty());
+        // Looked up on the shared pool: presenting a device token (any text)
+        // proves nothing yet, so it never buys a place on the known devices'
+        // connections; only a device found known below gets them.
+        let lookups = self.store.for_sign_in(false);
         let credentials = match &key {
             Some(key) => lookups.credentials(key).await?,
             None => None,
