@@ -97,6 +97,9 @@ struct LeftOut {
 /// Refuses what `portal backup` and `portal restore` cannot do, before anything
 /// starts.
 pub fn check(config: &Config) -> Result<(), String> {
+    if config.target != crate::config::Target::All {
+        return Err("PORTAL_TARGET: `portal backup` and `portal restore` work on the `all` target's data directory only".into());
+    }
     match config.shared.database_url().map(|url| url.expose_secret().to_owned()) {
         Some(url) if url.starts_with("postgres") => Err("PORTAL_DATABASE_URL names PostgreSQL: `portal backup` and `portal restore` copy only the one-machine install's SQLite databases. Back PostgreSQL up with its own tools: pg_dump, or on Kubernetes CloudNativePG's continuous backup (k8s/README.md, «Backups»)".into()),
         Some(_) => Err("PORTAL_DATABASE_URL: `portal backup` and `portal restore` work on the `all` target's databases, one SQLite file per service in PORTAL_DATA_DIR; unset it".into()),
@@ -361,7 +364,12 @@ fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
     builder
         .create(dir)
-        .with_context(|| format!("cannot create {}", dir.display()))
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    // An existing empty directory keeps its own mode: made private as well.
+    #[cfg(unix)]
+    std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .with_context(|| format!("cannot restrict {}", dir.display()))?;
+    Ok(())
 }
 
 fn sync(path: &Path) -> anyhow::Result<()> {
@@ -461,6 +469,31 @@ mod tests {
     use object_store::path::Path as BlobPath;
 
     use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn backup_and_restore_are_the_all_targets_alone() {
+        for command in ["backup", "restore"] {
+            let config =
+                Config::try_parse_from(["portal", "--target=auth", command, "/tmp/x"]).unwrap();
+            assert!(config.check().unwrap_err().contains("PORTAL_TARGET"));
+            let all = Config::try_parse_from(["portal", command, "/tmp/x"]).unwrap();
+            assert_eq!(all.check(), Ok(()));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_empty_backup_directory_is_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("backup");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        create_private_dir(&dir).unwrap();
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
 
     /// A live files database and store with three documents, and a backup
     /// directory holding the database's copy.
