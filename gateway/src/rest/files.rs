@@ -42,7 +42,7 @@ const MSG_BAD_STREAM: &str = "Файловый сервис ответил не 
 /// contract's largest chunk (1 MiB, under gRPC's 4 MiB message), as each
 /// message costs its own encoding, frame and wake-up on both sides; the files
 /// service's HTTP/2 window holds several (`kit::serve`).
-pub const MESSAGE_BYTES: usize = 1024 * 1024;
+pub const MESSAGE_BYTES: usize = portal_files::MAX_CHUNK;
 /// A text field of the form (an id, a title) is never longer.
 const MAX_FIELD_BYTES: usize = 4 * 1024;
 

@@ -33,8 +33,8 @@ use tonic::service::interceptor::InterceptedService;
 
 use crate::app::links::LinkKeys;
 use crate::app::models::Models;
-pub use crate::app::uploads::Limits;
 use crate::app::uploads::Uploads;
+pub use crate::app::uploads::{Limits, MAX_CHUNK};
 use crate::rpc::FilesRpc;
 use crate::store::Store;
 pub use crate::store::blobs::Blobs;

@@ -23,7 +23,7 @@ pub const MSG_CHUNK_TOO_BIG: &str = "Часть файла больше 1 МБ";
 pub const MSG_UPLOAD_BROKEN: &str = "Загрузка прервана";
 
 /// The largest chunk an upload message may carry.
-const MAX_CHUNK: usize = 1024 * 1024;
+pub const MAX_CHUNK: usize = 1024 * 1024;
 
 /// Upload size limits, in bytes.
 #[derive(Clone, Copy, Debug)]
@@ -66,7 +66,7 @@ impl Uploads {
             .await;
         let outcome = match &saved {
             Ok(_) => "stored",
-            Err(ServiceError::Internal(_)) => "failed",
+            Err(ServiceError::Internal(_) | ServiceError::Unavailable(_)) => "failed",
             Err(_) => "refused",
         };
         metrics::counter!("portal_uploads_total", "kind" => kind.as_str(), "outcome" => outcome)
