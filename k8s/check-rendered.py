@@ -87,7 +87,9 @@ def check_defaults(configured):
 
 
 def containers(doc):
-    return doc["spec"]["template"]["spec"]["containers"]
+    """Every container of a workload, its init containers (the migration) too."""
+    pod = doc["spec"]["template"]["spec"]
+    return pod.get("initContainers", []) + pod["containers"]
 
 
 def check_render(docs, configured, site):
@@ -102,7 +104,7 @@ def check_render(docs, configured, site):
         if name not in deployments:
             fail(f"no {name} Deployment")
             continue
-        container = containers(deployments[name])[0]
+        container = deployments[name]["spec"]["template"]["spec"]["containers"][0]
         refs = [
             source["configMapRef"]["name"]
             for source in container.get("envFrom", [])
