@@ -27,14 +27,13 @@ use std::time::Instant;
 
 use anyhow::{Context, bail, ensure};
 use portal_files::store::backup as files_backup;
-use portal_kit::db::Migrations;
 use portal_kit::sqlite_snapshot;
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Connection;
 
-use crate::config::Config;
+use crate::config::{Config, Target};
 
 /// The layout this binary writes and reads.
 const FORMAT: u32 = 1;
@@ -42,16 +41,8 @@ const MANIFEST: &str = "manifest.json";
 /// Where blobs go inside a backup, each under its key.
 const FILES_DIR: &str = "files";
 
-/// A service's name (its database is `<name>.db`) and the schema it knows.
-type Service = (&'static str, fn() -> Migrations);
-
-/// Each service's database, in the order a backup copies them (see above).
-const SERVICES: [Service; 4] = [
-    ("education", portal_education::migrations),
-    ("wiki", portal_wiki::migrations),
-    ("files", portal_files::migrations),
-    ("auth", portal_auth::migrations),
-];
+/// Each service's database (`<name>.db`), in the order a backup copies them (see above).
+const SERVICES: [Target; 4] = [Target::Education, Target::Wiki, Target::Files, Target::Auth];
 
 /// The key files `all` generates into the data dir when none is configured.
 const KEY_FILES: [&str; 3] = ["jwt-private.pem", "jwt-public.pem", "files-link.key"];
@@ -97,7 +88,7 @@ struct LeftOut {
 /// Refuses what `portal backup` and `portal restore` cannot do, before anything
 /// starts.
 pub fn check(config: &Config) -> Result<(), String> {
-    if config.target != crate::config::Target::All {
+    if config.target != Target::All {
         return Err("PORTAL_TARGET: `portal backup` and `portal restore` work on the `all` target's data directory only".into());
     }
     match config.shared.database_url().map(|url| url.expose_secret().to_owned()) {
@@ -111,7 +102,7 @@ pub fn check(config: &Config) -> Result<(), String> {
 pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
     let clock = Instant::now();
     let data_dir = &config.shared.data_dir;
-    for (service, _) in SERVICES {
+    for service in SERVICES.map(Target::name) {
         let live = data_dir.join(format!("{service}.db"));
         ensure!(
             live.exists(),
@@ -124,7 +115,7 @@ pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
     let started_at = now_rfc3339()?;
 
     let mut databases = Vec::new();
-    for (service, _) in SERVICES {
+    for service in SERVICES.map(Target::name) {
         let file = format!("{service}.db");
         sqlite_snapshot::copy(&data_dir.join(&file), &dir.join(&file)).await?;
         tracing::info!(service, "database copied");
@@ -280,12 +271,13 @@ fn check_schemas(manifest: &Manifest) -> anyhow::Result<()> {
         ensure!(
             SERVICES
                 .iter()
-                .any(|(service, _)| *service == database.service),
+                .any(|service| service.name() == database.service),
             "{MANIFEST}: unknown service {}",
             database.service
         );
     }
-    for (service, migrations) in SERVICES {
+    for target in SERVICES {
+        let service = target.name();
         let database = manifest
             .databases
             .iter()
@@ -293,7 +285,9 @@ fn check_schemas(manifest: &Manifest) -> anyhow::Result<()> {
             .with_context(|| {
                 format!("{MANIFEST}: no {service} database: the backup is incomplete")
             })?;
-        let known = migrations().sqlite.iter().map(|m| m.version).max();
+        let known = target
+            .migrations()
+            .and_then(|migrations| migrations.sqlite.iter().map(|m| m.version).max());
         if database.newest_migration > known {
             bail!(
                 "{}: its schema is newer (migration {}) than this portal {} knows (up to {}): restore with portal {}, which took the backup",
@@ -592,7 +586,12 @@ mod tests {
             },
         };
         let known = |service: &str| {
-            SERVICES.iter().find(|(s, _)| *s == service).unwrap().1()
+            SERVICES
+                .iter()
+                .find(|s| s.name() == service)
+                .unwrap()
+                .migrations()
+                .unwrap()
                 .sqlite
                 .iter()
                 .map(|m| m.version)
@@ -607,7 +606,7 @@ mod tests {
             files: vec![],
             left_out: vec![],
         };
-        let current = || SERVICES.map(|(service, _)| database(service, known(service)));
+        let current = || SERVICES.map(|service| database(service.name(), known(service.name())));
         assert!(check_schemas(&manifest(current().into())).is_ok());
 
         let mut newer = current();

@@ -12,6 +12,7 @@ use portal_auth::AuthArgs;
 use portal_education::EducationArgs;
 use portal_files::FilesArgs;
 use portal_kit::config::Shared;
+use portal_kit::db::Migrations;
 
 /// What this process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -26,6 +27,34 @@ pub enum Target {
 }
 
 impl Target {
+    /// The four service targets, each with a database of its own.
+    pub const SERVICES: [Target; 4] =
+        [Target::Auth, Target::Education, Target::Wiki, Target::Files];
+
+    /// The target's name in `PORTAL_TARGET`; a service's also names its
+    /// database (`<name>.db`, `PORTAL_<NAME>_DATABASE_URL`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::All => "all",
+            Target::Gateway => "gateway",
+            Target::Auth => "auth",
+            Target::Education => "education",
+            Target::Wiki => "wiki",
+            Target::Files => "files",
+        }
+    }
+
+    /// The schema a service target's binary knows; none for `all` and the gateway.
+    pub fn migrations(self) -> Option<Migrations> {
+        match self {
+            Target::Auth => Some(portal_auth::migrations()),
+            Target::Education => Some(portal_education::migrations()),
+            Target::Wiki => Some(portal_wiki::migrations()),
+            Target::Files => Some(portal_files::migrations()),
+            Target::All | Target::Gateway => None,
+        }
+    }
+
     /// The gRPC port a service target listens on unless told otherwise.
     pub fn default_grpc_port(self) -> u16 {
         match self {

@@ -4,7 +4,6 @@
 //! and the services run with `PORTAL_MIGRATE=check`.
 
 use anyhow::Context;
-use portal_kit::db::Migrations;
 use secrecy::ExposeSecret;
 
 use crate::config::{Config, Target};
@@ -18,7 +17,7 @@ pub async fn run(config: &Config) -> anyhow::Result<()> {
             std::fs::create_dir_all(data_dir).with_context(|| {
                 format!("PORTAL_DATA_DIR: cannot create {}", data_dir.display())
             })?;
-            vec![Target::Auth, Target::Education, Target::Wiki, Target::Files]
+            Target::SERVICES.to_vec()
         }
         Target::Gateway => anyhow::bail!(
             "PORTAL_TARGET: the gateway has no database; `portal migrate` migrates `all` or one service"
@@ -26,7 +25,10 @@ pub async fn run(config: &Config) -> anyhow::Result<()> {
         service => vec![service],
     };
     for service in services {
-        let (name, migrations) = schema_of(service)?;
+        let name = service.name();
+        let migrations = service
+            .migrations()
+            .with_context(|| format!("{name} has no database of its own"))?;
         let url = config.shared.database_url_for(name);
         let migrated = portal_kit::db::migrate(url.expose_secret(), &migrations)
             .await
@@ -43,14 +45,4 @@ pub async fn run(config: &Config) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-fn schema_of(service: Target) -> anyhow::Result<(&'static str, Migrations)> {
-    Ok(match service {
-        Target::Auth => ("auth", portal_auth::migrations()),
-        Target::Education => ("education", portal_education::migrations()),
-        Target::Wiki => ("wiki", portal_wiki::migrations()),
-        Target::Files => ("files", portal_files::migrations()),
-        Target::All | Target::Gateway => anyhow::bail!("{service:?} has no database of its own"),
-    })
 }

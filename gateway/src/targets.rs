@@ -5,7 +5,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::ValueEnum;
 use portal_kit::account_limits::ServiceAccountLimits;
 use portal_kit::net::TrustedProxies;
 use portal_kit::readiness::Readiness;
@@ -115,9 +114,8 @@ async fn start_all(
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("PORTAL_DATA_DIR: cannot create {}", data_dir.display()))?;
     let keys = key_files(config)?;
-    const SERVICES: [Target; 4] = [Target::Auth, Target::Education, Target::Wiki, Target::Files];
     let mut listeners = Vec::new();
-    for service in SERVICES {
+    for service in Target::SERVICES {
         listeners.push(bind(config.loopback_addr(service), "PORTAL_LOOPBACK_PORT").await?);
     }
     let url = |listener: &TcpListener| -> anyhow::Result<String> {
@@ -138,7 +136,7 @@ async fn start_all(
     // system's keys, and every service asks auth whose tokens are stale: over
     // the gateway's own upstreams.
     let peers = Peers::Gateway(&upstreams);
-    for (service, listener) in SERVICES.into_iter().zip(listeners) {
+    for (service, listener) in Target::SERVICES.into_iter().zip(listeners) {
         let (name, routes) = service_routes(service, config, &keys, &peers, shutdown).await?;
         let limits = config.shared.service_account_limits;
         let readiness = readiness(config, service);
@@ -173,11 +171,12 @@ async fn start_gateway(
 /// another service being away does not make it unready, since most of its
 /// calls need only its own data.
 fn readiness(config: &Config, service: Target) -> Readiness {
-    let name = service
-        .to_possible_value()
-        .map(|value| value.get_name().to_owned())
-        .unwrap_or_default();
-    Readiness::of_database(config.shared.database_url_for(&name).expose_secret())
+    Readiness::of_database(
+        config
+            .shared
+            .database_url_for(service.name())
+            .expose_secret(),
+    )
 }
 
 fn spawn_service(
