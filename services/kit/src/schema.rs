@@ -204,11 +204,14 @@ async fn migrate_locked(
         connection.apply(APPLIED_TABLE, migration).await?;
     }
     let own_newest = newest(own);
+    // A restart of the same release leaves its row (and when it migrated) alone.
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "INSERT INTO {RELEASES_TABLE} (newest_migration, oldest_reader, release_version, migrated_at)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (newest_migration) DO UPDATE SET oldest_reader = excluded.oldest_reader,
-             release_version = excluded.release_version, migrated_at = excluded.migrated_at"
+             release_version = excluded.release_version, migrated_at = excluded.migrated_at
+         WHERE {RELEASES_TABLE}.oldest_reader <> excluded.oldest_reader
+            OR {RELEASES_TABLE}.release_version <> excluded.release_version"
     )))
     .bind(own_newest)
     .bind(migrations.oldest_reader)
@@ -437,10 +440,19 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!((first.applied, first.newest_migration), (vec![1, 2], 2));
+            let migrated_at = || {
+                sqlx::query_scalar::<_, i64>(
+                    "SELECT migrated_at FROM schema_releases WHERE newest_migration = 2",
+                )
+            };
+            let first_at = migrated_at().fetch_one(&mut connection).await.unwrap();
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
             let again = bring_up_to_date(&mut connection, backend, &n)
                 .await
                 .unwrap();
             assert_eq!((again.applied, again.newest_migration), (vec![], 2));
+            let again_at = migrated_at().fetch_one(&mut connection).await.unwrap();
+            assert_eq!(again_at, first_at, "a restart rewrote the release's row");
             check(&mut connection, backend, &n).await.unwrap();
             assert_eq!(
                 newest_mark(&mut connection, backend).await.unwrap(),
