@@ -76,7 +76,6 @@ pub fn loopback(last: u8) -> IpAddr {
 /// Fresh databases on the test server, dropped at the end.
 pub struct Databases {
     admin_url: String,
-    server: String,
     prefix: String,
     names: Vec<String>,
 }
@@ -95,18 +94,18 @@ impl Databases {
                 .unwrap();
             names.push(name);
         }
-        let base = admin_url.split('?').next().unwrap();
-        let (server, _) = base.rsplit_once('/').unwrap();
         Databases {
             admin_url: admin_url.to_owned(),
-            server: server.to_owned(),
             prefix,
             names,
         }
     }
 
     pub fn url(&self, service: &str) -> String {
-        format!("{}/{}_{service}", self.server, self.prefix)
+        portal_kit::testing::sibling_database_url(
+            &self.admin_url,
+            &format!("{}_{service}", self.prefix),
+        )
     }
 
     /// What a PostgreSQL restart does to these databases, and to them alone

@@ -65,15 +65,27 @@ impl TestDatabase {
                     .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                     .await
                     .expect("create test database");
-                let base = admin_url.split('?').next().unwrap_or(&admin_url);
-                let (server, _) = base.rsplit_once('/').expect("database URL with a path");
                 TestDatabase {
-                    url: format!("{server}/{name}"),
+                    url: sibling_database_url(&admin_url, &name),
                     _dir: None,
                     postgres: Some((admin_url, name)),
                 }
             }
         }
+    }
+}
+
+/// The URL of database `name` on the server `url` names, with `url`'s
+/// options (`sslmode`, certificates) kept.
+pub fn sibling_database_url(url: &str, name: &str) -> String {
+    let (base, options) = match url.split_once('?') {
+        Some((base, options)) => (base, Some(options)),
+        None => (url, None),
+    };
+    let (server, _) = base.rsplit_once('/').expect("database URL with a path");
+    match options {
+        Some(options) => format!("{server}/{name}?{options}"),
+        None => format!("{server}/{name}"),
     }
 }
 
@@ -598,5 +610,22 @@ pub async fn assert_migrations_apply_twice(migrations: &crate::db::Migrations) {
         crate::db::Database::connect(&db.url, migrations)
             .await
             .expect("restart");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sibling_database_url;
+
+    #[test]
+    fn a_sibling_database_keeps_the_servers_options() {
+        assert_eq!(
+            sibling_database_url("postgres://u@h:5432/postgres?sslmode=require", "t1"),
+            "postgres://u@h:5432/t1?sslmode=require"
+        );
+        assert_eq!(
+            sibling_database_url("postgres://u@h/postgres", "t1"),
+            "postgres://u@h/t1"
+        );
     }
 }
