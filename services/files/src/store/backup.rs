@@ -141,6 +141,7 @@ pub async fn copy_out(blobs: &Blobs, key: &str, to: &Path) -> Result<Option<Writ
 }
 
 /// Stores the file `from` as blob `key`, part by part as uploads are written.
+/// A failed copy is aborted, so no unfinished upload is left in the store.
 pub async fn copy_in(blobs: &Blobs, key: &str, from: &Path) -> Result<(), BackupError> {
     let mut file = tokio::fs::File::open(from).await.map_err(io_error(from))?;
     let upload = blobs
@@ -148,11 +149,31 @@ pub async fn copy_in(blobs: &Blobs, key: &str, from: &Path) -> Result<(), Backup
         .await
         .map_err(store_error(key))?;
     let mut writer = WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
+    match write_all(&mut file, &mut writer, key, from).await {
+        Ok(()) => {
+            writer.finish().await.map_err(store_error(key))?;
+            Ok(())
+        }
+        Err(error) => {
+            if let Err(abort) = writer.abort().await {
+                tracing::warn!(%key, error = %abort, "aborting a failed copy into the store failed");
+            }
+            Err(error)
+        }
+    }
+}
+
+async fn write_all(
+    file: &mut tokio::fs::File,
+    writer: &mut WriteMultipart,
+    key: &str,
+    from: &Path,
+) -> Result<(), BackupError> {
     let mut buffer = vec![0u8; PART_BYTES];
     loop {
         let read = file.read(&mut buffer).await.map_err(io_error(from))?;
         if read == 0 {
-            break;
+            return Ok(());
         }
         writer
             .wait_for_capacity(PARTS_IN_FLIGHT)
@@ -160,8 +181,6 @@ pub async fn copy_in(blobs: &Blobs, key: &str, from: &Path) -> Result<(), Backup
             .map_err(store_error(key))?;
         writer.write(&buffer[..read]);
     }
-    writer.finish().await.map_err(store_error(key))?;
-    Ok(())
 }
 
 /// Whether the store holds no blob at all (a restore fills only an empty one).
