@@ -240,7 +240,7 @@ where
     let content_type = ContentType::detect(kind, &head)?;
 
     let mut blob = NewBlob::start(blobs, kind).await?;
-    let hashing = Hashing::start();
+    let mut hashing = Hashing::start();
     let outcome = async {
         let head = Bytes::from(head);
         hashing.update(head.clone()).await?;
@@ -280,43 +280,44 @@ where
     })
 }
 
-/// Chunks waiting for the hasher: a few, so a slow hash holds the upload back
-/// instead of its bytes piling up in memory.
-const HASH_QUEUE: usize = 4;
-
-/// An upload's SHA-256, computed on a blocking thread from the same shared
-/// chunks the store writes: the next chunk arrives and the last one is written
-/// while this one is hashed, where one task doing all three took their sum.
+/// An upload's SHA-256, each chunk hashed on a blocking thread from the same
+/// shared bytes the store writes: a chunk is hashed while it is written and
+/// the next one arrives, where one task doing all three took their sum. The
+/// thread is held only while a chunk is hashed, not while a slow phone sends
+/// the next one, and chunks are hashed in order: each waits for the last.
 struct Hashing {
-    chunks: tokio::sync::mpsc::Sender<Bytes>,
-    digest: tokio::task::JoinHandle<String>,
+    hasher: Option<Sha256>,
+    hashing: Option<tokio::task::JoinHandle<Sha256>>,
 }
 
 impl Hashing {
     fn start() -> Hashing {
-        let (chunks, mut queued) = tokio::sync::mpsc::channel::<Bytes>(HASH_QUEUE);
-        let digest = tokio::task::spawn_blocking(move || {
-            let mut hasher = Sha256::new();
-            while let Some(chunk) = queued.blocking_recv() {
-                hasher.update(&chunk);
-            }
-            hex::encode(hasher.finalize())
-        });
-        Hashing { chunks, digest }
+        Hashing {
+            hasher: Some(Sha256::new()),
+            hashing: None,
+        }
     }
 
-    async fn update(&self, chunk: Bytes) -> ServiceResult<()> {
-        self.chunks
-            .send(chunk)
-            .await
-            .map_err(|_| ServiceError::internal("the upload's hasher stopped"))
+    async fn update(&mut self, chunk: Bytes) -> ServiceResult<()> {
+        let mut hasher = self.hashed().await?;
+        self.hashing = Some(tokio::task::spawn_blocking(move || {
+            hasher.update(&chunk);
+            hasher
+        }));
+        Ok(())
     }
 
-    /// The hex digest of everything given; dropping a `Hashing` instead ends
-    /// its thread too.
-    async fn finish(self) -> ServiceResult<String> {
-        let Hashing { chunks, digest } = self;
-        drop(chunks);
-        digest.await.map_err(ServiceError::internal)
+    /// The hex digest of everything given.
+    async fn finish(mut self) -> ServiceResult<String> {
+        Ok(hex::encode(self.hashed().await?.finalize()))
+    }
+
+    /// The hasher once every chunk given so far is in it.
+    async fn hashed(&mut self) -> ServiceResult<Sha256> {
+        match (self.hashing.take(), self.hasher.take()) {
+            (Some(hashing), _) => hashing.await.map_err(ServiceError::internal),
+            (None, Some(hasher)) => Ok(hasher),
+            (None, None) => Err(ServiceError::internal("the upload's hasher is gone")),
+        }
     }
 }
