@@ -17,6 +17,7 @@ pub mod readiness;
 pub mod revocation;
 pub mod rich_text;
 pub mod schema;
+pub mod search;
 pub mod secret_file;
 pub mod serve;
 pub mod sqlite_snapshot;

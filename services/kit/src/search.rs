@@ -1,0 +1,708 @@
+//! Finding a service's own rows by a word (issue 25): the same analysis of
+//! Russian text on SQLite and PostgreSQL, so a query finds the same rows on
+//! both and on any number of replicas.
+//!
+//! Words are analysed here, in Rust, not by either database: lowercased, `ё`
+//! read as `е`, Latin letters that look Cyrillic (a typed `c`, `o`, `p`, `x`…)
+//! read as Cyrillic inside a word that has Cyrillic, and stemmed with
+//! Snowball's Russian stemmer (English for Latin words), so `дефибрилляторы`
+//! and «Дефибриллятор» meet at `дефибриллятор`. The stems are what the
+//! database indexes: SQLite's FTS5 and PostgreSQL's `tsvector` with the
+//! `simple` configuration, which only split them again on spaces. The last
+//! word of a query is a prefix (results as one types, a prefix of an
+//! inventory number); every word must match.
+//!
+//! A service keeps one row per item in `search_entries` (its migration holds
+//! the table, [`SQLITE_SCHEMA`] / [`POSTGRES_SCHEMA`]) and writes it in the
+//! same transaction as the item ([`put`], [`remove`]). A row's `scope` is what
+//! the service's access rule filters on (the course of an article, the
+//! department of a unit); [`find`] takes the scopes the reader may open, so a
+//! hit the reader may not open is never read, let alone returned.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use sqlx::AnyConnection;
+
+use crate::db::Backend;
+
+/// The table a service's migration creates, on SQLite: the rows, and an FTS5
+/// index of their stems kept in step by triggers.
+pub const SQLITE_SCHEMA: &str = "
+CREATE TABLE search_entries (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    entity_id BIGINT NOT NULL,
+    scope BIGINT,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    UNIQUE (kind, entity_id)
+);
+CREATE VIRTUAL TABLE search_terms USING fts5(
+    terms, content = 'search_entries', content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE TRIGGER search_entries_added AFTER INSERT ON search_entries BEGIN
+    INSERT INTO search_terms (rowid, terms) VALUES (new.id, new.terms);
+END;
+CREATE TRIGGER search_entries_removed AFTER DELETE ON search_entries BEGIN
+    INSERT INTO search_terms (search_terms, rowid, terms) VALUES ('delete', old.id, old.terms);
+END;
+CREATE TRIGGER search_entries_changed AFTER UPDATE ON search_entries BEGIN
+    INSERT INTO search_terms (search_terms, rowid, terms) VALUES ('delete', old.id, old.terms);
+    INSERT INTO search_terms (rowid, terms) VALUES (new.id, new.terms);
+END;
+";
+
+/// The same on PostgreSQL: the stems as a generated `tsvector` with a GIN index.
+pub const POSTGRES_SCHEMA: &str = "
+CREATE TABLE search_entries (
+    id BIGSERIAL PRIMARY KEY,
+    kind TEXT NOT NULL,
+    entity_id BIGINT NOT NULL,
+    scope BIGINT,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    terms_vector TSVECTOR GENERATED ALWAYS AS (to_tsvector('simple', terms)) STORED,
+    UNIQUE (kind, entity_id)
+);
+CREATE INDEX search_entries_terms ON search_entries USING GIN (terms_vector);
+";
+
+/// Words of a query beyond this are ignored: nobody types more, and each is a
+/// condition the index checks.
+const MAX_QUERY_WORDS: usize = 8;
+/// Characters of a snippet around its first marked word.
+const SNIPPET_CHARS: usize = 160;
+
+static RUSSIAN: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::Russian));
+static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// One item as a service indexes it.
+#[derive(Clone, Debug)]
+pub struct Entry<'a> {
+    pub kind: &'a str,
+    pub entity_id: i64,
+    /// What the service's access rule filters on; `None` for an item anyone
+    /// who may search this kind may open.
+    pub scope: Option<i64>,
+    pub title: &'a str,
+    /// Plain text (a rich text's words, not its HTML).
+    pub body: &'a str,
+}
+
+/// An item a query found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hit {
+    pub kind: String,
+    pub entity_id: i64,
+    pub title: String,
+    /// Plain text around the first matching word, HTML-escaped, each matching
+    /// word in `<mark>`.
+    pub snippet: String,
+    /// Higher is better, comparable across services: query words found in
+    /// the title count twice those found only in the text.
+    pub rank: f64,
+}
+
+/// A query as typed, analysed: its words' stems, the last one a prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    stems: Vec<String>,
+}
+
+impl Query {
+    /// `None` when the text has no word to look for.
+    pub fn parse(text: &str) -> Option<Query> {
+        let mut seen = HashSet::new();
+        let stems: Vec<String> = words(text)
+            .map(|(_, word)| stem(&word))
+            .filter(|stem| seen.insert(stem.clone()))
+            .take(MAX_QUERY_WORDS)
+            .collect();
+        (!stems.is_empty()).then_some(Query { stems })
+    }
+
+    /// Whether an analysed word of an item matches one of the query's words.
+    fn matches(&self, word_stem: &str) -> bool {
+        (0..self.stems.len()).any(|i| self.word_matches(i, word_stem))
+    }
+
+    /// Whether it matches the query's word `i`: the whole stem, or for the
+    /// last word (still being typed) its start.
+    fn word_matches(&self, i: usize, word_stem: &str) -> bool {
+        if i == self.stems.len() - 1 {
+            word_stem.starts_with(self.stems[i].as_str())
+        } else {
+            word_stem == self.stems[i]
+        }
+    }
+
+    /// FTS5's query: every word, the last a prefix. Stems hold only letters
+    /// and digits, so quoting them is all the escaping they need.
+    fn fts5(&self) -> String {
+        self.joined(" AND ", |stem, prefix| {
+            format!("\"{stem}\"{}", if prefix { "*" } else { "" })
+        })
+    }
+
+    /// PostgreSQL's `tsquery` in the `simple` configuration, the same query.
+    fn tsquery(&self) -> String {
+        self.joined(" & ", |stem, prefix| {
+            format!("'{stem}'{}", if prefix { ":*" } else { "" })
+        })
+    }
+
+    /// Each word written by `word` (told whether it is the last, a prefix),
+    /// joined by `and`.
+    fn joined(&self, and: &str, word: impl Fn(&str, bool) -> String) -> String {
+        let last = self.stems.len() - 1;
+        self.stems
+            .iter()
+            .enumerate()
+            .map(|(i, stem)| word(stem, i == last))
+            .collect::<Vec<_>>()
+            .join(and)
+    }
+}
+
+/// The stems of `text`, space-separated: what the index stores.
+pub fn terms(text: &str) -> String {
+    words(text)
+        .map(|(_, word)| stem(&word))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Indexes `entry`, replacing what was indexed for it before.
+pub async fn put(connection: &mut AnyConnection, entry: &Entry<'_>) -> sqlx::Result<()> {
+    let terms = format!("{} {}", terms(entry.title), terms(entry.body));
+    sqlx::query(
+        "INSERT INTO search_entries (kind, entity_id, scope, title, body, terms)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (kind, entity_id) DO UPDATE SET scope = excluded.scope,
+             title = excluded.title, body = excluded.body, terms = excluded.terms",
+    )
+    .bind(entry.kind)
+    .bind(entry.entity_id)
+    .bind(entry.scope)
+    .bind(entry.title)
+    .bind(entry.body)
+    .bind(terms)
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
+/// Forgets an item; nothing happens when it was never indexed.
+pub async fn remove(
+    connection: &mut AnyConnection,
+    kind: &str,
+    entity_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM search_entries WHERE kind = $1 AND entity_id = $2")
+        .bind(kind)
+        .bind(entity_id)
+        .execute(connection)
+        .await?;
+    Ok(())
+}
+
+/// What a reader may find of one kind: everything of it, or only the items
+/// whose scope is among these.
+#[derive(Clone, Debug)]
+pub struct Allowed<'a> {
+    pub kind: &'a str,
+    pub scopes: Option<&'a [i64]>,
+}
+
+/// The best `limit` items of the allowed kinds matching `query`, best first.
+pub async fn find(
+    connection: &mut AnyConnection,
+    backend: Backend,
+    query: &Query,
+    allowed: &[Allowed<'_>],
+    limit: usize,
+) -> sqlx::Result<Vec<Hit>> {
+    let query_text = match backend {
+        Backend::Sqlite => query.fts5(),
+        Backend::Postgres => query.tsquery(),
+    };
+    let mut hits = Vec::new();
+    for kind in allowed {
+        let scopes = kind.scopes.unwrap_or_default();
+        if kind.scopes.is_some() && scopes.is_empty() {
+            continue;
+        }
+        let sql = select_sql(backend, scopes.len());
+        let mut select =
+            sqlx::query_as::<_, (String, i64, String, String)>(sqlx::AssertSqlSafe(sql))
+                .bind(&query_text)
+                .bind(kind.kind);
+        for scope in scopes {
+            select = select.bind(*scope);
+        }
+        let rows = select
+            .bind(candidates(limit))
+            .fetch_all(&mut *connection)
+            .await?;
+        hits.extend(rows.into_iter().map(|(kind, entity_id, title, body)| Hit {
+            rank: rank(query, &title, &body),
+            snippet: snippet(query, &title, &body),
+            kind,
+            entity_id,
+            title,
+        }));
+    }
+    hits.sort_by(|a, b| b.rank.total_cmp(&a.rank).then(a.title.cmp(&b.title)));
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// One kind's candidates: `$1` the query, `$2` the kind, then the scopes, then
+/// how many. The database's own rank picks them; the final order is ours, the
+/// same on both backends.
+fn select_sql(backend: Backend, scopes: usize) -> String {
+    let in_scopes = if scopes == 0 {
+        String::new()
+    } else {
+        let list: Vec<String> = (3..3 + scopes).map(|n| format!("${n}")).collect();
+        format!(" AND e.scope IN ({})", list.join(", "))
+    };
+    let limit = 3 + scopes;
+    match backend {
+        Backend::Sqlite => format!(
+            "SELECT e.kind, e.entity_id, e.title, e.body FROM search_terms
+             JOIN search_entries e ON e.id = search_terms.rowid
+             WHERE search_terms MATCH $1 AND e.kind = $2{in_scopes}
+             ORDER BY bm25(search_terms) LIMIT ${limit}"
+        ),
+        Backend::Postgres => format!(
+            "SELECT e.kind, e.entity_id, e.title, e.body FROM search_entries e
+             WHERE e.terms_vector @@ to_tsquery('simple', $1) AND e.kind = $2{in_scopes}
+             ORDER BY ts_rank(e.terms_vector, to_tsquery('simple', $1)) DESC LIMIT ${limit}"
+        ),
+    }
+}
+
+/// Rows the database hands over for each kind: more than asked, so our own
+/// order can still put a title match ahead of the database's choice.
+fn candidates(limit: usize) -> i64 {
+    i64::try_from(limit.saturating_mul(4).max(20)).unwrap_or(i64::MAX)
+}
+
+/// Query words found in the title count 2, only in the text 1, out of 2 each.
+fn rank(query: &Query, title: &str, body: &str) -> f64 {
+    let stems_of =
+        |text: &str| -> Vec<String> { words(text).map(|(_, word)| stem(&word)).collect() };
+    let (title, body) = (stems_of(title), stems_of(body));
+    let score: usize = (0..query.stems.len())
+        .map(|i| {
+            let found = |stems: &[String]| stems.iter().any(|s| query.word_matches(i, s));
+            if found(&title) {
+                2
+            } else if found(&body) {
+                1
+            } else {
+                0
+            }
+        })
+        .sum();
+    score as f64 / (2 * query.stems.len()) as f64
+}
+
+/// The text around the first matching word of the body (the title's when the
+/// body has none), HTML-escaped, every matching word marked.
+fn snippet(query: &Query, title: &str, body: &str) -> String {
+    let marked = |text: &str| -> Vec<Range<usize>> {
+        words(text)
+            .filter(|(_, word)| query.matches(&stem(word)))
+            .map(|(range, _)| range)
+            .collect()
+    };
+    let (text, marks) = match marked(body) {
+        marks if !marks.is_empty() => (body, marks),
+        _ => (title, marked(title)),
+    };
+    let Some(first) = marks.first() else {
+        return escape(&body.chars().take(SNIPPET_CHARS).collect::<String>());
+    };
+    let start = char_boundary_before(text, first.start, SNIPPET_CHARS / 3);
+    let end = char_boundary_after(text, start, SNIPPET_CHARS);
+    let mut snippet = String::new();
+    if start > 0 {
+        snippet.push('…');
+    }
+    let mut at = start;
+    for mark in marks.iter().filter(|m| m.start >= start && m.end <= end) {
+        snippet.push_str(&escape(&text[at..mark.start]));
+        snippet.push_str("<mark>");
+        snippet.push_str(&escape(&text[mark.clone()]));
+        snippet.push_str("</mark>");
+        at = mark.end;
+    }
+    snippet.push_str(&escape(&text[at..end]));
+    if end < text.len() {
+        snippet.push('…');
+    }
+    snippet
+}
+
+fn char_boundary_before(text: &str, at: usize, chars: usize) -> usize {
+    text[..at]
+        .char_indices()
+        .rev()
+        .nth(chars.saturating_sub(1))
+        .map_or(0, |(i, _)| i)
+}
+
+fn char_boundary_after(text: &str, from: usize, chars: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Each word of `text` (a run of letters and digits) with where it stands,
+/// lowercased and folded.
+fn words(text: &str) -> impl Iterator<Item = (Range<usize>, String)> + '_ {
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        while chars.next_if(|(_, c)| !c.is_alphanumeric()).is_some() {}
+        let (start, _) = *chars.peek()?;
+        let mut end = start;
+        while let Some((i, c)) = chars.next_if(|(_, c)| c.is_alphanumeric()) {
+            end = i + c.len_utf8();
+        }
+        Some((start..end, fold(&text[start..end])))
+    })
+}
+
+/// Lowercased, `ё` as `е`, and in a word with Cyrillic, Latin lookalikes as
+/// the Cyrillic letters they pass for.
+fn fold(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let cyrillic = lower.chars().any(is_cyrillic);
+    lower
+        .chars()
+        .map(|c| match c {
+            'ё' => 'е',
+            c if cyrillic => cyrillic_lookalike(c).unwrap_or(c),
+            c => c,
+        })
+        .collect()
+}
+
+fn is_cyrillic(c: char) -> bool {
+    matches!(c, '\u{0400}'..='\u{04FF}')
+}
+
+/// The Cyrillic letter a lowercased Latin one is typed for.
+fn cyrillic_lookalike(c: char) -> Option<char> {
+    Some(match c {
+        'a' => 'а',
+        'b' => 'в',
+        'c' => 'с',
+        'e' => 'е',
+        'h' => 'н',
+        'k' => 'к',
+        'm' => 'м',
+        'o' => 'о',
+        'p' => 'р',
+        't' => 'т',
+        'x' => 'х',
+        'y' => 'у',
+        _ => return None,
+    })
+}
+
+/// A folded word's stem; digits and mixed tokens (inventory numbers) stay whole.
+fn stem(word: &str) -> String {
+    if word.chars().any(|c| c.is_ascii_digit()) {
+        word.to_owned()
+    } else if word.chars().any(is_cyrillic) {
+        RUSSIAN.stem(word).into_owned()
+    } else {
+        ENGLISH.stem(word).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{TestDatabase, backends};
+    use sqlx::{Connection, Executor};
+
+    fn stems(text: &str) -> Vec<String> {
+        Query::parse(text).unwrap().stems
+    }
+
+    #[test]
+    fn russian_forms_meet_at_one_stem() {
+        assert_eq!(stems("дефибрилляторы"), stems("Дефибриллятор"));
+        assert_eq!(stems("обработка рук"), stems("обработке рук"));
+        assert_eq!(stems("Ёмкость"), stems("емкости"));
+    }
+
+    #[test]
+    fn latin_lookalikes_in_a_russian_word_are_read_as_cyrillic() {
+        // "Монитор" typed with a Latin o, p and M.
+        assert_eq!(stems("Mонитоp"), stems("монитор"));
+        // A Latin word stays Latin.
+        assert_eq!(stems("Philips"), vec!["philip".to_owned()]);
+    }
+
+    #[test]
+    fn a_query_without_words_is_none() {
+        assert_eq!(Query::parse(" — !?"), None);
+    }
+
+    #[test]
+    fn a_snippet_marks_every_matching_word_and_escapes_the_rest() {
+        let query = Query::parse("обработка").unwrap();
+        let snippet = snippet(
+            &query,
+            "Гигиена",
+            "Перед <работой>: обработке рук & обработку поверхностей.",
+        );
+        assert_eq!(
+            snippet,
+            "Перед &lt;работой&gt;: <mark>обработке</mark> рук &amp; <mark>обработку</mark> поверхностей."
+        );
+    }
+
+    async fn index(backend: Backend) -> (TestDatabase, AnyConnection) {
+        let db = TestDatabase::new(backend).await;
+        let mut connection = AnyConnection::connect(&db.url).await.unwrap();
+        let schema = match backend {
+            Backend::Sqlite => SQLITE_SCHEMA,
+            Backend::Postgres => POSTGRES_SCHEMA,
+        };
+        connection
+            .execute(sqlx::AssertSqlSafe(schema))
+            .await
+            .unwrap();
+        (db, connection)
+    }
+
+    async fn put_all(connection: &mut AnyConnection, entries: &[Entry<'_>]) {
+        for entry in entries {
+            put(connection, entry).await.unwrap();
+        }
+    }
+
+    fn found(hits: &[Hit]) -> Vec<(&str, i64)> {
+        hits.iter()
+            .map(|h| (h.kind.as_str(), h.entity_id))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn the_same_query_finds_the_same_items_on_both_backends() {
+        for backend in backends() {
+            let (_db, mut connection) = index(backend).await;
+            put_all(
+                &mut connection,
+                &[
+                    Entry {
+                        kind: "environment-model",
+                        entity_id: 1,
+                        scope: Some(10),
+                        title: "Дефибриллятор ДКИ-Н-10",
+                        body: "Инструкция по работе с дефибриллятором",
+                    },
+                    Entry {
+                        kind: "article",
+                        entity_id: 2,
+                        scope: Some(7),
+                        title: "Гигиена",
+                        body: "Правила обработки рук перед процедурой",
+                    },
+                    Entry {
+                        kind: "environment",
+                        entity_id: 3,
+                        scope: Some(11),
+                        title: "Монитор пациента",
+                        body: "Инв. № ИНВ-2024-00421",
+                    },
+                ],
+            )
+            .await;
+            let all = [
+                Allowed {
+                    kind: "environment-model",
+                    scopes: None,
+                },
+                Allowed {
+                    kind: "article",
+                    scopes: None,
+                },
+                Allowed {
+                    kind: "environment",
+                    scopes: None,
+                },
+            ];
+            let search = |text: &str| Query::parse(text).unwrap();
+            let hits = find(
+                &mut connection,
+                backend,
+                &search("дефибрилляторы"),
+                &all,
+                10,
+            )
+            .await
+            .unwrap();
+            assert_eq!(found(&hits), vec![("environment-model", 1)], "{backend:?}");
+            assert!(hits[0].snippet.contains("<mark>дефибриллятором</mark>"));
+            let hits = find(&mut connection, backend, &search("обработке рук"), &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("article", 2)], "{backend:?}");
+            // As one types: a prefix of the last word, and of an inventory number.
+            let hits = find(&mut connection, backend, &search("дефибр"), &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("environment-model", 1)], "{backend:?}");
+            let hits = find(&mut connection, backend, &search("инв-2024-004"), &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("environment", 3)], "{backend:?}");
+            // A Latin c and o in a Russian word.
+            let hits = find(&mut connection, backend, &search("мoнитoр"), &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("environment", 3)], "{backend:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_reader_finds_only_the_scopes_they_may_open() {
+        for backend in backends() {
+            let (_db, mut connection) = index(backend).await;
+            put_all(
+                &mut connection,
+                &[
+                    Entry {
+                        kind: "course",
+                        entity_id: 1,
+                        scope: Some(1),
+                        title: "Стерилизация инструментов",
+                        body: "",
+                    },
+                    Entry {
+                        kind: "course",
+                        entity_id: 2,
+                        scope: Some(2),
+                        title: "Стерилизация эндоскопов",
+                        body: "",
+                    },
+                ],
+            )
+            .await;
+            let query = Query::parse("стерил").unwrap();
+            let only = |scopes: &'static [i64]| {
+                [Allowed {
+                    kind: "course",
+                    scopes: Some(scopes),
+                }]
+            };
+            let hits = find(&mut connection, backend, &query, &only(&[2]), 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("course", 2)], "{backend:?}");
+            let hits = find(&mut connection, backend, &query, &only(&[]), 10)
+                .await
+                .unwrap();
+            assert!(hits.is_empty(), "{backend:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_item_put_again_is_found_by_its_new_words_only_and_gone_once_removed() {
+        for backend in backends() {
+            let (_db, mut connection) = index(backend).await;
+            let entry = |title| Entry {
+                kind: "article",
+                entity_id: 5,
+                scope: None,
+                title,
+                body: "",
+            };
+            put(&mut connection, &entry("Аспирация")).await.unwrap();
+            put(&mut connection, &entry("Ингаляция")).await.unwrap();
+            let all = [Allowed {
+                kind: "article",
+                scopes: None,
+            }];
+            let search = |text: &str| Query::parse(text).unwrap();
+            assert!(
+                find(&mut connection, backend, &search("аспирация"), &all, 10)
+                    .await
+                    .unwrap()
+                    .is_empty()
+            );
+            let hits = find(&mut connection, backend, &search("ингаляции"), &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(found(&hits), vec![("article", 5)], "{backend:?}");
+            remove(&mut connection, "article", 5).await.unwrap();
+            assert!(
+                find(&mut connection, backend, &search("ингаляции"), &all, 10)
+                    .await
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_title_match_ranks_above_a_text_match() {
+        for backend in backends() {
+            let (_db, mut connection) = index(backend).await;
+            put_all(
+                &mut connection,
+                &[
+                    Entry {
+                        kind: "article",
+                        entity_id: 1,
+                        scope: None,
+                        title: "Общие правила",
+                        body: "Раздел про пульсоксиметр",
+                    },
+                    Entry {
+                        kind: "article",
+                        entity_id: 2,
+                        scope: None,
+                        title: "Пульсоксиметр",
+                        body: "",
+                    },
+                ],
+            )
+            .await;
+            let all = [Allowed {
+                kind: "article",
+                scopes: None,
+            }];
+            let query = Query::parse("пульсоксиметры").unwrap();
+            let hits = find(&mut connection, backend, &query, &all, 10)
+                .await
+                .unwrap();
+            assert_eq!(
+                found(&hits),
+                vec![("article", 2), ("article", 1)],
+                "{backend:?}"
+            );
+        }
+    }
+}
