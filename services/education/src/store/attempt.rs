@@ -20,7 +20,7 @@ use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::AnyConnection;
 
-use super::cycle::cycle;
+use super::cycle::cycle_start;
 use super::records::number_record;
 use super::{Store, TestRecord};
 use crate::domain::attempt::{
@@ -82,7 +82,7 @@ impl Store {
                 None => {
                     let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
                     // Tries count from the start of the current cycle (recertification).
-                    let since = cycle(&mut tx, test.id, user_id, now).await?.start;
+                    let since = cycle_start(&mut tx, test.id, user_id, now).await?;
                     match take_try(&mut tx, test, user_id, now, drawn.len(), since).await? {
                         Some(id) => {
                             insert_attempt_questions(&mut tx, id, &drawn).await?;

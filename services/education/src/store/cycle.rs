@@ -51,8 +51,23 @@ impl Store {
     }
 }
 
+/// When the user's current cycle on the test began (Unix ms; 0 for the
+/// first). StartAttempt's question, in its write transaction: a test whose
+/// passes never expire for the user (the usual case) costs one query.
+pub(super) async fn cycle_start(
+    conn: &mut AnyConnection,
+    test_id: i64,
+    user_id: i64,
+    now: i64,
+) -> ServiceResult<i64> {
+    if test_validity(conn, user_id, test_id).await?.is_empty() {
+        return Ok(0);
+    }
+    Ok(cycle(conn, test_id, user_id, now).await?.start)
+}
+
 /// The user's current cycle on one test (an empty one before any attempt).
-pub(super) async fn cycle(
+async fn cycle(
     conn: &mut AnyConnection,
     test_id: i64,
     user_id: i64,
@@ -72,14 +87,7 @@ async fn cycles(
     only: i64,
     now: i64,
 ) -> ServiceResult<HashMap<i64, Cycle>> {
-    let validity: HashMap<i64, i64> = sqlx::query_as(TEST_VALIDITY)
-        .bind(user_id)
-        .bind(only)
-        .bind(only)
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .collect();
+    let validity = test_validity(conn, user_id, only).await?;
     let rows: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(ATTEMPT_MARKS)
         .bind(user_id)
         .bind(only)
@@ -100,4 +108,19 @@ async fn cycles(
             (test_id, Cycle::of(&marks, months, now))
         })
         .collect())
+}
+
+/// The validity of each test (`only`, unless 0) whose passes expire for the user.
+async fn test_validity(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    only: i64,
+) -> ServiceResult<HashMap<i64, i64>> {
+    let rows: Vec<(i64, i64)> = sqlx::query_as(TEST_VALIDITY)
+        .bind(user_id)
+        .bind(only)
+        .bind(only)
+        .fetch_all(&mut *conn)
+        .await?;
+    Ok(rows.into_iter().collect())
 }
