@@ -123,6 +123,7 @@ async fn create_exam(
                 date_deadline: "2030-01-31".into(),
                 user_ids: assignees.to_vec(),
                 article_ids: vec![article.id],
+                validity_months: 0,
             },
             admin,
         ))

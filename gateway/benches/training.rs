@@ -89,6 +89,7 @@ async fn create_exam(client: &EducationServiceClient<Channel>, admin: &str) -> p
                 date_deadline: "2030-01-31".into(),
                 user_ids: (0..LEARNERS).map(|i| FIRST_LEARNER + i).collect(),
                 article_ids: vec![article.id],
+                validity_months: 0,
             },
             admin,
         ))

@@ -737,3 +737,50 @@ async fn the_watch_of_training_records_outlives_the_upstream_call_time_out() {
         .expect("a message");
     assert_eq!(message.records[0].user_id, LEARNER);
 }
+
+#[tokio::test]
+async fn a_course_validity_in_months_round_trips_and_absent_means_never_expires() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    // Written before issue 24: no validityMonths, so passes never expire.
+    let (_, article, course) = assigned(&portal, &admin, 3).await;
+    assert_eq!(course["validityMonths"].as_i64().unwrap_or(0), 0);
+    let course_id = course["id"].as_i64().unwrap();
+    let body = |months: Value| json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2030-03-01", "userIds": [LEARNER], "articleIds": [article["id"]], "validityMonths": months });
+    let updated = post_data(
+        &portal,
+        "/api/course/update-course",
+        &admin,
+        body(json!(12)),
+    )
+    .await;
+    assert_eq!(updated["validityMonths"], 12);
+    for read in [
+        format!("/api/course/get-by-id-course?idCourse={course_id}"),
+        format!("/api/course/get-full-course-info?idCourse={course_id}"),
+    ] {
+        assert_eq!(get_data(&portal, &read, &admin).await["validityMonths"], 12);
+    }
+    let created = post_data(
+        &portal,
+        "/api/course/create-course-with-user-and-articles",
+        &admin,
+        json!({ "title": "СЛР", "description": "Ежегодно", "dateDeadline": "2030-01-31", "validityMonths": 24 }),
+    )
+    .await;
+    assert_eq!(created["validityMonths"], 24);
+    let all = get_data(&portal, "/api/course/get-all-courses", &admin).await;
+    assert_eq!(all[1]["validityMonths"], 24);
+
+    let (status, answer) = post_json(
+        &portal,
+        "/api/course/update-course",
+        &admin,
+        body(json!(121)),
+    )
+    .await;
+    assert_eq!(
+        error(400, status, &answer),
+        "Срок действия курса должен быть от 0 до 120 месяцев"
+    );
+}

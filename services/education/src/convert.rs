@@ -8,7 +8,8 @@ use crate::app::compliance::{AssigneeStanding, CourseCompliance};
 use crate::app::integration::{Assignment, ComplianceItem, Record};
 use crate::app::my_tests::MyTest;
 use crate::domain::attempt::expires_at;
-use crate::domain::compliance::Standing;
+use crate::domain::compliance::{Assessment, Standing, Validity, valid_until};
+use crate::domain::date::Day;
 use crate::store::{
     AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, QuestionStats,
     ResultRecord, TestRecord, TriesUsed,
@@ -17,6 +18,17 @@ use crate::store::{
 /// A stored count as the contract's int32; counts here are far below its limit.
 fn count(value: i64) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
+}
+
+/// A day as the contract's text; empty for none.
+fn day_text(day: Option<Day>) -> String {
+    day.map(|day| day.to_string()).unwrap_or_default()
+}
+
+/// A complete course whose pass ends within 30 days.
+fn is_expiring(assessment: &Assessment) -> bool {
+    assessment.standing == Standing::Complete
+        && matches!(assessment.validity, Validity::Expiring(_))
 }
 
 fn count_usize(value: usize) -> i32 {
@@ -48,6 +60,7 @@ impl From<CourseRecord> for pb::Course {
             description: record.description,
             date_creation: Some(timestamp_from_millis(record.date_creation)),
             date_deadline: record.date_deadline,
+            validity_months: count(record.validity_months),
         }
     }
 }
@@ -173,14 +186,22 @@ pub fn completed(
 
 impl From<MyTest> for pb::AssignedTest {
     fn from(mine: MyTest) -> pb::AssignedTest {
-        let MyTest { test, tries, link } = mine;
+        let MyTest {
+            test,
+            tries,
+            link,
+            validity,
+        } = mine;
         pb::AssignedTest {
             summary: Some(summary(test, tries)),
             article_id: link.article_id,
             article_title: link.article_title,
-            is_passed: tries.passed > 0,
+            is_passed: matches!(validity, Validity::Current(_) | Validity::Expiring(_)),
             course_id: link.course_id,
             date_deadline: link.date_deadline,
+            valid_until: day_text(validity.valid_until()),
+            is_expiring: matches!(validity, Validity::Expiring(_)),
+            is_expired: matches!(validity, Validity::Expired(_)),
         }
     }
 }
@@ -229,13 +250,18 @@ impl From<CourseCompliance> for pb::GetCourseComplianceResponse {
 
 impl From<AssigneeStanding> for pb::AssigneeCompliance {
     fn from(assignee: AssigneeStanding) -> pb::AssigneeCompliance {
+        let a = assignee.assessment;
         pb::AssigneeCompliance {
             user_id: assignee.user_id,
-            tests_passed: count_usize(assignee.passed),
-            tests_total: count_usize(assignee.total),
-            is_complete: assignee.standing == Standing::Complete,
-            is_overdue: assignee.standing == Standing::Overdue,
-            is_due_soon: assignee.standing == Standing::DueSoon,
+            tests_passed: count_usize(a.passed),
+            tests_total: count_usize(a.total),
+            is_complete: a.standing == Standing::Complete,
+            is_overdue: a.standing == Standing::Overdue,
+            is_due_soon: a.standing == Standing::DueSoon,
+            valid_until: day_text(a.validity.valid_until()),
+            is_expiring: is_expiring(&a),
+            is_expired: matches!(a.validity, Validity::Expired(_)),
+            date_deadline: day_text(a.deadline),
         }
     }
 }
@@ -262,6 +288,11 @@ impl From<Record> for pb::TrainingRecord {
             points_required: count(row.points_required),
             passed: row.passed == 1,
             completed_at: Some(timestamp_from_millis(row.completed_at)),
+            valid_until: if row.passed == 1 {
+                day_text(valid_until(row.completed_at, row.validity_months))
+            } else {
+                String::new()
+            },
         }
     }
 }
@@ -278,20 +309,22 @@ impl From<ComplianceItem> for pb::TrainingCompliance {
         let ComplianceItem {
             row,
             employee_number,
-            deadline,
-            standing,
+            assessment: a,
         } = item;
         pb::TrainingCompliance {
             course_id: row.course_id,
             course_title: row.course_title,
             user_id: row.user_id,
             employee_number,
-            date_deadline: deadline,
+            date_deadline: day_text(a.deadline),
             own_deadline: row.own_deadline.is_some(),
-            tests_passed: count(row.tests_passed),
-            tests_total: count(row.tests_total),
-            is_complete: standing == Standing::Complete,
-            is_overdue: standing == Standing::Overdue,
+            tests_passed: count_usize(a.passed),
+            tests_total: count_usize(a.total),
+            is_complete: a.standing == Standing::Complete,
+            is_overdue: a.standing == Standing::Overdue,
+            valid_until: day_text(a.validity.valid_until()),
+            is_expiring: is_expiring(&a),
+            is_expired: matches!(a.validity, Validity::Expired(_)),
         }
     }
 }

@@ -286,11 +286,13 @@ impl EducationService for EducationRpc {
             date_deadline,
             user_ids,
             article_ids,
+            validity_months,
         } = request.into_inner();
         let draft = CourseDraft::parse(
             &title,
             &description,
             &date_deadline,
+            validity_months,
             &user_ids,
             &article_ids,
         )?;
@@ -319,11 +321,13 @@ impl EducationService for EducationRpc {
             date_deadline,
             user_ids,
             article_ids,
+            validity_months,
         } = request.into_inner();
         let draft = CourseDraft::parse(
             &title,
             &description,
             &date_deadline,
+            validity_months,
             &user_ids,
             &article_ids,
         )?;
@@ -385,7 +389,10 @@ impl EducationService for EducationRpc {
             .store
             .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
-        let used = self.store.tries_used(test.id, user_id).await?;
+        let used = self
+            .store
+            .tries_used(test.id, user_id, now_millis())
+            .await?;
         reply(pb::GetTestSummaryResponse {
             summary: Some(convert::summary(test, used)),
         })
@@ -412,7 +419,7 @@ impl EducationService for EducationRpc {
         request: Request<pb::ListMyTestsRequest>,
     ) -> RpcResult<pb::ListMyTestsResponse> {
         let user_id = Caller::of(&request).user_id()?;
-        let mine = my_tests(&self.store, user_id).await?;
+        let mine = my_tests(&self.store, user_id, now_millis()).await?;
         reply(pb::ListMyTestsResponse {
             tests: mine.into_iter().map(pb::AssignedTest::from).collect(),
         })
@@ -454,6 +461,7 @@ impl EducationService for EducationRpc {
                 .iter()
                 .map(|qa| (qa.question_id, qa.answer_id)),
         )?;
+        let now = now_millis();
         let choice = match message.attempt_id {
             0 => AttemptChoice::Open,
             id => AttemptChoice::Started(id),
@@ -466,10 +474,10 @@ impl EducationService for EducationRpc {
                 choice,
                 &submission,
                 &claims.departments,
-                now_millis(),
+                now,
             )
             .await?;
-        let used = self.store.tries_used(test.id, claims.user_id).await?;
+        let used = self.store.tries_used(test.id, claims.user_id, now).await?;
         reply(convert::completed(completed, &test, used))
     }
 

@@ -11,5 +11,6 @@ export default async function globalSetup() {
   const portal = await startPortal();
   // Workers start after this and inherit the environment (see ./test.ts).
   process.env.PORTAL_E2E_URL = portal.url;
+  process.env.PORTAL_E2E_DATA_DIR = portal.dataDir;
   return portal.stop;
 }

@@ -13,7 +13,8 @@ const readyTimeoutMs = 60_000;
 export const adminLogin = 'admin';
 export const adminPassword = 'e2e-admin-password';
 
-export type PortalServer = { url: string; stop: () => Promise<void> };
+/** `dataDir` holds the services' SQLite databases (`<service>.db`): a test may date rows in the past there. */
+export type PortalServer = { url: string; dataDir: string; stop: () => Promise<void> };
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -90,5 +91,5 @@ export async function startPortal(): Promise<PortalServer> {
     }
     await new Promise((wait) => setTimeout(wait, 250));
   }
-  return { url, stop };
+  return { url, dataDir, stop };
 }

@@ -218,6 +218,14 @@ export const strings = {
       overdue: 'Просрочен',
       open: 'Перейти к тесту',
     },
+    /** A pass of a course that must be renewed (issue 24), wherever it is shown. */
+    validity: {
+      current: (day: string) => `Действует до ${day}`,
+      expiring: (day: string) => `Истекает ${day}`,
+      expired: 'Истёк',
+      never: 'Не пройден',
+      dueAgain: 'Срок действия истёк: пройдите тест заново',
+    },
     myStatistics: {
       empty: 'Здесь появятся результаты пройденных вами тестов.',
       test: 'Тест',

@@ -36,7 +36,7 @@ pub async fn start(
     let attempt = store
         .start_attempt(&test, user_id, now, |seen| draw(&all, seen, count))
         .await?;
-    let used = store.tries_used(test.id, user_id).await?;
+    let used = store.tries_used(test.id, user_id, now).await?;
     let mut by_id: HashMap<i64, FullQuestion> =
         questions.into_iter().map(|q| (q.question.id, q)).collect();
     let questions = attempt

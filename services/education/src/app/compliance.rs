@@ -1,9 +1,10 @@
-//! A course's compliance: where each assignee stands with its tests and
-//! deadline (their own when AssignCourse gave one, else the course's).
+//! A course's compliance: where each assignee stands with its tests, its
+//! deadline (their own when AssignCourse gave one, else the course's) and,
+//! for a course whose passes expire, their pass's validity.
 
 use portal_kit::ServiceResult;
 
-use crate::domain::compliance::{Standing, standing};
+use crate::domain::compliance::{Assessment, Terms, assess, lead_days};
 use crate::domain::date::Day;
 use crate::store::{AssigneeDeadline, CourseRecord, Store, Viewer};
 
@@ -16,18 +17,33 @@ pub struct CourseCompliance {
 
 pub struct AssigneeStanding {
     pub user_id: i64,
-    /// How many of the course's tests they passed.
-    pub passed: usize,
-    pub total: usize,
-    pub standing: Standing,
+    pub assessment: Assessment,
+}
+
+/// A course's terms for an assignee with `own_deadline` (AssignCourse), if any.
+pub fn terms(
+    validity_months: i64,
+    created_at: i64,
+    course_deadline: &str,
+    own_deadline: Option<&str>,
+) -> Terms {
+    let course_deadline = Day::stored(course_deadline);
+    Terms {
+        validity_months,
+        deadline: own_deadline.and_then(Day::stored).or(course_deadline),
+        lead_days: lead_days(created_at, course_deadline),
+    }
 }
 
 pub async fn course_compliance(store: &Store, course_id: i64) -> ServiceResult<CourseCompliance> {
     let course = store.course(Viewer::Everything, course_id).await?;
-    let tests = store.course_test_ids(course_id).await?;
-    let mut passed = store.passed_by_assignees(course_id).await?;
+    let tests = store
+        .tests_of_courses(&[course_id])
+        .await?
+        .remove(&course_id)
+        .unwrap_or_default();
+    let passes = store.latest_passes_in_course(course_id).await?;
     let today = Day::today();
-    let course_deadline = Day::stored(&course.date_deadline);
     let mut assignees: Vec<AssigneeStanding> = store
         .course_assignee_deadlines(course_id)
         .await?
@@ -37,26 +53,20 @@ pub async fn course_compliance(store: &Store, course_id: i64) -> ServiceResult<C
                  user_id,
                  own_deadline,
              }| {
-                // Their own deadline (AssignCourse) when they have one.
-                let deadline = own_deadline
-                    .as_deref()
-                    .and_then(Day::stored)
-                    .or(course_deadline);
-                let done = passed
-                    .remove(&user_id)
-                    .unwrap_or_default()
-                    .intersection(&tests)
-                    .count();
+                let terms = terms(
+                    course.validity_months,
+                    course.date_creation,
+                    &course.date_deadline,
+                    own_deadline.as_deref(),
+                );
                 AssigneeStanding {
                     user_id,
-                    passed: done,
-                    total: tests.len(),
-                    standing: standing(done, tests.len(), deadline, today),
+                    assessment: assess(&passes.of(user_id, &tests), terms, today),
                 }
             },
         )
         .collect();
-    assignees.sort_by_key(|assignee| (assignee.standing, assignee.user_id));
+    assignees.sort_by_key(|assignee| (assignee.assessment.standing, assignee.user_id));
     Ok(CourseCompliance {
         course,
         assignees,

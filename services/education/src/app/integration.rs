@@ -14,8 +14,9 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
 
+use crate::app::compliance::terms;
 use crate::app::staff::{OnBehalf, Staff};
-use crate::domain::compliance::{Standing, standing};
+use crate::domain::compliance::{Assessment, assess};
 use crate::domain::date::Day;
 use crate::domain::integration::{AssignmentKeys, Author, Page};
 use crate::store::{AssignOutcome, ComplianceRow, Store, TrainingRow};
@@ -148,9 +149,7 @@ fn until(unix_seconds: u64) -> Duration {
 pub struct ComplianceItem {
     pub row: ComplianceRow,
     pub employee_number: String,
-    /// Their own deadline, else the course's, as stored.
-    pub deadline: String,
-    pub standing: Standing,
+    pub assessment: Assessment,
 }
 
 /// A page of assignments with their standings, and the day they are for.
@@ -164,23 +163,27 @@ pub async fn compliance(
 ) -> ServiceResult<(Vec<ComplianceItem>, Day)> {
     let rows = store.compliance_rows(course_id, after, page_limit).await?;
     let user_ids: BTreeSet<i64> = rows.iter().map(|row| row.user_id).collect();
-    let numbers = staff
-        .employee_numbers(caller, user_ids.into_iter().collect())
+    let course_ids: BTreeSet<i64> = rows.iter().map(|row| row.course_id).collect();
+    let user_ids: Vec<i64> = user_ids.into_iter().collect();
+    let tests = store
+        .tests_of_courses(&course_ids.into_iter().collect::<Vec<_>>())
         .await?;
+    let passes = store.latest_passes_of(&user_ids).await?;
+    let numbers = staff.employee_numbers(caller, user_ids).await?;
     let today = Day::today();
     let items = rows
         .into_iter()
         .map(|row| {
-            let deadline = row
-                .own_deadline
-                .clone()
-                .unwrap_or_else(|| row.course_deadline.clone());
-            let passed = usize::try_from(row.tests_passed).unwrap_or(0);
-            let total = usize::try_from(row.tests_total).unwrap_or(0);
+            let terms = terms(
+                row.validity_months,
+                row.course_created,
+                &row.course_deadline,
+                row.own_deadline.as_deref(),
+            );
+            let course_tests = tests.get(&row.course_id).map_or(&[][..], Vec::as_slice);
             ComplianceItem {
                 employee_number: numbers.get(&row.user_id).cloned().unwrap_or_default(),
-                standing: standing(passed, total, Day::stored(&deadline), today),
-                deadline,
+                assessment: assess(&passes.of(row.user_id, course_tests), terms, today),
                 row,
             }
         })

@@ -1,11 +1,12 @@
-//! Courses (курсы): a title, a description, a deadline, the staff assigned to it
-//! (auth's user ids) and its articles in order.
+//! Courses (курсы): a title, a description, a deadline, how long a pass stays
+//! valid, the staff assigned to it (auth's user ids) and its articles in order.
 
 use std::collections::BTreeSet;
 
 use portal_kit::ServiceError;
 use portal_kit::text::{Field, Shape};
 
+use super::compliance::validity_months;
 use super::date::Day;
 use super::text::{MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, ordered_ids};
 
@@ -38,6 +39,8 @@ pub struct CourseDraft {
     pub title: String,
     pub description: String,
     pub deadline: Day,
+    /// Months a pass stays valid, 0 to 120; 0 = never expires.
+    pub validity_months: i64,
     /// Each user once; no foreign key, they are another service's ids.
     pub assignees: BTreeSet<i64>,
     /// Each article once, in course order; whether they exist is the store's
@@ -50,6 +53,7 @@ impl CourseDraft {
         title: &str,
         description: &str,
         deadline: &str,
+        validity: i32,
         user_ids: &[i64],
         article_ids: &[i64],
     ) -> Result<CourseDraft, ServiceError> {
@@ -57,6 +61,7 @@ impl CourseDraft {
             title: TITLE.required(title)?,
             description: DESCRIPTION.required(description)?,
             deadline: Day::required(deadline, MSG_DEADLINE_REQUIRED)?,
+            validity_months: validity_months(validity)?,
             assignees: user_ids.iter().copied().filter(|id| *id > 0).collect(),
             articles: ordered_ids(article_ids),
         })
@@ -74,8 +79,8 @@ mod tests {
 
     #[test]
     fn a_draft_keeps_article_order_and_each_assignee_once() {
-        let draft =
-            CourseDraft::parse("Курс", "Описание", "2026-12-31", &[5, 2, 5], &[9, 3, 9]).unwrap();
+        let draft = CourseDraft::parse("Курс", "Описание", "2026-12-31", 0, &[5, 2, 5], &[9, 3, 9])
+            .unwrap();
         assert_eq!(draft.assignees.into_iter().collect::<Vec<_>>(), [2, 5]);
         assert_eq!(draft.articles, [9, 3]);
     }
@@ -83,7 +88,7 @@ mod tests {
     #[test]
     fn title_description_and_deadline_are_required() {
         let parse = |t, d, dl| {
-            CourseDraft::parse(t, d, dl, &[], &[])
+            CourseDraft::parse(t, d, dl, 0, &[], &[])
                 .unwrap_err()
                 .to_string()
         };
@@ -94,7 +99,7 @@ mod tests {
 
     #[test]
     fn hidden_characters_are_refused_and_a_title_is_one_line() {
-        let parse = |t, d| CourseDraft::parse(t, d, "2026-12-31", &[], &[]);
+        let parse = |t, d| CourseDraft::parse(t, d, "2026-12-31", 0, &[], &[]);
         // A right-to-left override makes the title read backwards in every list.
         assert_eq!(
             parse("Курс \u{202E}акитпеса", "Описание")

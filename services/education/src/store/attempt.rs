@@ -2,8 +2,8 @@
 //!
 //! An attempt row is a try taken. It is inserted by one conditional
 //! statement that numbers it after the user's attempts on the test and only
-//! while that count is below `number_of_tries` and no attempt of the user on
-//! the test is open; the unique `(test_id, user_id, try_number)` makes two
+//! while the count of those in the current cycle ([`super::cycle`]) is below
+//! `number_of_tries` and no attempt of the user on the test is open; the unique `(test_id, user_id, try_number)` makes two
 //! concurrent writers on PostgreSQL collide rather than both take a try. The
 //! loser's transaction is run again from the start and sees the winner's row.
 //! Starting looks for the open attempt inside the same write transaction
@@ -14,12 +14,13 @@
 //! its row still counts as a try. Nothing rewrites it; every read compares its
 //! `started_at` with the time of the call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::AnyConnection;
 
+use super::cycle::cycle_start;
 use super::records::number_record;
 use super::{Store, TestRecord};
 use crate::domain::attempt::{
@@ -28,7 +29,7 @@ use crate::domain::attempt::{
     Submission, is_expired, mark,
 };
 
-/// A user's attempts on one test.
+/// A user's attempts on one test in the current cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TriesUsed {
     pub started: i64,
@@ -62,32 +63,6 @@ pub struct Completed {
 }
 
 impl Store {
-    /// How many attempts `user_id` started on the test and how many passed.
-    pub async fn tries_used(&self, test_id: i64, user_id: i64) -> ServiceResult<TriesUsed> {
-        let (started, passed): (i64, i64) = sqlx::query_as(
-            "SELECT COUNT(*), COUNT(CASE WHEN is_passed = 1 THEN 1 END) FROM attempts WHERE test_id = $1 AND user_id = $2",
-        )
-        .bind(test_id)
-        .bind(user_id)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(TriesUsed { started, passed })
-    }
-
-    /// A user's attempts per test.
-    pub async fn tries_by_test(&self, user_id: i64) -> ServiceResult<HashMap<i64, TriesUsed>> {
-        let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
-            "SELECT test_id, COUNT(*), COUNT(CASE WHEN is_passed = 1 THEN 1 END) FROM attempts WHERE user_id = $1 GROUP BY test_id",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(test, started, passed)| (test, TriesUsed { started, passed }))
-            .collect())
-    }
-
     /// The user's open attempt on the test, or else a try taken now with the
     /// questions `draw` picks given those the user saw before; CONFLICT when no
     /// try is left. One write transaction decides, so parallel starts by one
@@ -106,7 +81,9 @@ impl Store {
                 Some(open) => open,
                 None => {
                     let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
-                    match take_try(&mut tx, test, user_id, now, drawn.len()).await? {
+                    // Tries count from the start of the current cycle (recertification).
+                    let since = cycle_start(&mut tx, test.id, user_id, now).await?;
+                    match take_try(&mut tx, test, user_id, now, drawn.len(), since).await? {
                         Some(id) => {
                             insert_attempt_questions(&mut tx, id, &drawn).await?;
                             OpenAttempt {
@@ -205,15 +182,18 @@ async fn attempt_question_ids(
     .await?)
 }
 
-/// Inserts the next try of `user_id` on `test` if one is left and no attempt
-/// of theirs is open: one statement that checks, counts and inserts, so no
-/// read-then-write gap. `None` when it inserted nothing.
+/// Inserts the next try of `user_id` on `test` if one is left among those
+/// started since `since` (the current cycle's start) and no attempt of theirs
+/// is open: one statement that checks, counts and inserts, so no
+/// read-then-write gap. The try's number counts every cycle, so it stays
+/// unique. `None` when it inserted nothing.
 async fn take_try(
     conn: &mut AnyConnection,
     test: &TestRecord,
     user_id: i64,
     now: i64,
     points_possible: usize,
+    since: i64,
 ) -> Result<Option<i64>, WriteError> {
     Ok(sqlx::query_scalar(
         "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) \
@@ -222,7 +202,7 @@ async fn take_try(
          WHERE t.id = $5 AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.test_id = $6 \
          AND o.user_id = $7 AND o.completed_at IS NULL AND o.started_at > $8) \
          GROUP BY t.id, t.number_of_tries \
-         HAVING COUNT(a.id) < t.number_of_tries RETURNING id",
+         HAVING COUNT(CASE WHEN a.started_at >= $9 THEN 1 END) < t.number_of_tries RETURNING id",
     )
     .bind(user_id)
     .bind(now)
@@ -232,6 +212,7 @@ async fn take_try(
     .bind(test.id)
     .bind(user_id)
     .bind(now.saturating_sub(ATTEMPT_TIME_LIMIT_MS))
+    .bind(since)
     .fetch_optional(&mut *conn)
     .await?)
 }

@@ -9,8 +9,7 @@ use super::{COURSES, Store, Viewer};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
 use crate::domain::integration::Author;
 
-pub(super) const COURSE_COLUMNS: &str =
-    "SELECT c.id, c.title, c.description, c.date_creation, c.date_deadline FROM courses c";
+pub(super) const COURSE_COLUMNS: &str = "SELECT c.id, c.title, c.description, c.date_creation, c.date_deadline, c.validity_months FROM courses c";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct CourseRecord {
@@ -19,6 +18,8 @@ pub struct CourseRecord {
     pub description: String,
     pub date_creation: i64,
     pub date_deadline: String,
+    /// 0: passes never expire.
+    pub validity_months: i64,
 }
 
 impl Store {
@@ -58,12 +59,13 @@ impl Store {
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO courses (title, description, date_creation, date_deadline) VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO courses (title, description, date_creation, date_deadline, validity_months) VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(&draft.title)
         .bind(&draft.description)
         .bind(now)
         .bind(draft.deadline.to_string())
+        .bind(draft.validity_months)
         .fetch_one(&mut *tx)
         .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
@@ -83,11 +85,12 @@ impl Store {
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
         let updated = sqlx::query(
-            "UPDATE courses SET title = $1, description = $2, date_deadline = $3 WHERE id = $4",
+            "UPDATE courses SET title = $1, description = $2, date_deadline = $3, validity_months = $4 WHERE id = $5",
         )
         .bind(&draft.title)
         .bind(&draft.description)
         .bind(draft.deadline.to_string())
+        .bind(draft.validity_months)
         .bind(id)
         .execute(&mut *tx)
         .await?;

@@ -56,12 +56,14 @@ pub struct TrainingRow {
     pub points_required: i64,
     pub passed: i64,
     pub completed_at: i64,
+    /// The course's validity (0: never expires; also when no course links the test).
+    pub validity_months: i64,
 }
 
 /// The records after `$1`, at most `$2`; the course of each is the first
 /// (lowest id) course linking the test that is assigned to the learner, else
 /// the first linking it.
-const RECORDS_AFTER: &str = "SELECT x.seq, x.user_id, x.course_id, c.title AS course_title, x.test_id, x.test_title, x.attempt_id, x.try_number, x.points, x.max_points, x.points_required, x.passed, x.completed_at FROM (\
+const RECORDS_AFTER: &str = "SELECT x.seq, x.user_id, x.course_id, c.title AS course_title, x.test_id, x.test_title, x.attempt_id, x.try_number, x.points, x.max_points, x.points_required, x.passed, x.completed_at, COALESCE(c.validity_months, 0) AS validity_months FROM (\
      SELECT r.record_seq AS seq, r.user_id, r.test_id, t.title AS test_title, r.id AS attempt_id, r.try_number, COALESCE(r.total_point, 0) AS points, r.points_possible AS max_points, t.total_points_required AS points_required, COALESCE(r.is_passed, 0) AS passed, r.completed_at, \
      (SELECT ca.course_id FROM course_articles ca JOIN articles ar ON ar.id = ca.article_id LEFT JOIN course_users cu ON cu.course_id = ca.course_id AND cu.user_id = r.user_id \
       WHERE ar.test_id = r.test_id OR ar.id = t.article_id ORDER BY CASE WHEN cu.user_id IS NULL THEN 1 ELSE 0 END, ca.course_id LIMIT 1) AS course_id \

@@ -13,7 +13,7 @@ pub(super) const TEST_COLUMNS: &str = "SELECT t.id, t.title, t.description, t.to
 
 /// Tests linked (either way) to an article in a course assigned to `$1`, with
 /// that article and course; in course and article order.
-const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.title AS article_title, c.id AS course_id, COALESCE(cu.date_deadline, NULLIF(a.date_deadline, ''), c.date_deadline) AS date_deadline FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY c.id, ca.position, t.id";
+const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.title AS article_title, c.id AS course_id, COALESCE(cu.date_deadline, NULLIF(a.date_deadline, ''), c.date_deadline) AS date_deadline, c.date_creation AS course_created, c.date_deadline AS course_deadline FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY c.id, ca.position, t.id";
 
 #[derive(Clone, Debug, FromRow)]
 pub struct TestRecord {
@@ -57,6 +57,9 @@ pub struct AssignedTestRecord {
     /// The assignee's own deadline in the course (AssignCourse), else the
     /// article's, else the course's.
     pub date_deadline: String,
+    /// The course's creation and deadline: its lead time for a renewal.
+    pub course_created: i64,
+    pub course_deadline: String,
 }
 
 impl Store {

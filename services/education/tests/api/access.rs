@@ -109,6 +109,7 @@ async fn fixture(app: &TestApp) -> Fixture {
                 date_deadline: assigned.course.date_deadline.clone(),
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![assigned.article.id],
+                validity_months: 0,
             },
             &app.admin_token(),
         ))
@@ -211,6 +212,7 @@ async fn call_as(
                 date_deadline: "2030-01-01".into(),
                 user_ids: vec![LEARNER_ID],
                 article_ids: vec![article_id],
+                validity_months: 0,
             }
         ),
         "UpdateCourse" => done!(
@@ -222,6 +224,7 @@ async fn call_as(
                 date_deadline: "2030-01-01".into(),
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![article_id],
+                validity_months: 0,
             }
         ),
         "ListTests" => done!(list_tests, pb::ListTestsRequest {}),

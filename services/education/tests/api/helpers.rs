@@ -327,6 +327,7 @@ impl TestApp {
             date_deadline: deadline.into(),
             user_ids: user_ids.to_vec(),
             article_ids: article_ids.to_vec(),
+            validity_months: 0,
         };
         self.client
             .clone()
@@ -367,6 +368,24 @@ impl TestApp {
             .execute(&pool)
             .await
             .expect("backdate attempts");
+        pool.close().await;
+    }
+
+    /// Moves `user_id`'s attempts `days` into the past, as if they had been
+    /// taken (and passed) that long ago: how a test reaches past a validity.
+    pub async fn backdate_attempts_of(&self, user_id: i64, days: i64) {
+        let pool = sqlx::AnyPool::connect(&self.database.url)
+            .await
+            .expect("connect to the test database");
+        sqlx::query(
+            "UPDATE attempts SET started_at = started_at - $1, completed_at = completed_at - $2 WHERE user_id = $3",
+        )
+        .bind(days * 86_400_000)
+        .bind(days * 86_400_000)
+        .bind(user_id)
+        .execute(&pool)
+        .await
+        .expect("backdate attempts");
         pool.close().await;
     }
 

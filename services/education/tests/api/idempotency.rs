@@ -18,6 +18,7 @@ fn keyed(title: &str, token: &str, key: &str) -> Request<pb::CreateCourseRequest
             date_deadline: "2031-01-31".into(),
             user_ids: vec![LEARNER_ID],
             article_ids: vec![],
+            validity_months: 0,
         },
         token,
     );

@@ -69,4 +69,45 @@ describe('MyTestsPage', () => {
     expect(within(passed).getByText('Пройден')).toBeInTheDocument();
     expect(within(passed).queryByText('Просрочен')).not.toBeInTheDocument();
   });
+
+  it('shows a renewable pass as valid until a day, expiring, expired (due again) or not passed', async () => {
+    vi.useFakeTimers({ now: new Date(2026, 10, 23, 12, 0), toFake: ['Date'] });
+    const renewable = (id: bigint, title: string, pass: object) => ({
+      summary: summary(id, title, 3),
+      courseId: 1n,
+      articleId: id,
+      articleTitle: 'Статья',
+      isPassed: false,
+      dateDeadline: '2027-06-01',
+      ...pass,
+    });
+    const transport = createRouterTransport(({ service }) =>
+      service(EducationService, {
+        listMyTests: () => ({
+          tests: [
+            renewable(11n, 'Действующий', { isPassed: true, validUntil: '2027-11-23' }),
+            renewable(12n, 'Истекающий', { isPassed: true, validUntil: '2026-12-10', isExpiring: true }),
+            renewable(13n, 'Истёкший', {
+              validUntil: '2026-11-01',
+              isExpired: true,
+              dateDeadline: '2026-12-01',
+            }),
+            renewable(14n, 'Новый', {}),
+            renewable(15n, 'Бессрочный', { isPassed: true }),
+          ],
+        }),
+      }),
+    );
+    renderPage(<MyTestsPage />, { transport, pattern: '/my-tests', path: '/my-tests' });
+
+    const card = async (title: string) => within(await screen.findByRole('article', { name: title }));
+    expect((await card('Действующий')).getByText('Действует до 23.11.2027')).toBeInTheDocument();
+    expect((await card('Истекающий')).getByText('Истекает 10.12.2026')).toBeInTheDocument();
+    const expired = await card('Истёкший');
+    expect(expired.getByText('Истёк')).toBeInTheDocument();
+    expect(expired.getByText('Срок действия истёк: пройдите тест заново')).toBeInTheDocument();
+    expect(expired.getByText('Срок: 2026-12-01 · Осталось попыток: 3 из 3')).toBeInTheDocument();
+    expect((await card('Новый')).getByText('Не пройден')).toBeInTheDocument();
+    expect((await card('Бессрочный')).getByText('Пройден')).toBeInTheDocument();
+  });
 });

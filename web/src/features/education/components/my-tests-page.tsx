@@ -1,18 +1,31 @@
 import QuizOutlined from '@mui/icons-material/QuizOutlined';
-import { Button, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Button, Chip, Paper, Stack, Typography, type ChipProps } from '@mui/material';
 import { Link } from 'react-router';
 
 import { EmptyState } from '@/components/empty-state';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import type { AssignedTest } from '@/gen/portal/education/v1/education_pb';
-import { isOverdue } from '@/lib/dates';
+import { formatDate, isOverdue } from '@/lib/dates';
 import { strings } from '@/lib/strings';
 
 import { useMyTests } from '../api/education-queries';
 import { testPath } from '../utils/routes';
 
 const text = strings.education.myTests;
+const validity = strings.education.validity;
+
+/**
+ * The state of the learner's pass (issue 24): valid until a day, expiring within 30 days,
+ * expired (due again) or not passed; a pass that never expires is just «Пройден».
+ */
+function passState(test: AssignedTest): { label: string; color: ChipProps['color'] } {
+  const until = formatDate(test.validUntil);
+  if (test.isExpired) return { label: validity.expired, color: 'error' };
+  if (test.isExpiring) return { label: validity.expiring(until), color: 'warning' };
+  if (test.isPassed) return { label: until ? validity.current(until) : text.passed, color: 'success' };
+  return { label: validity.never, color: 'default' };
+}
 
 /** What is still to do comes first, the nearest deadline first; passed tests last. */
 const byUrgency = (a: AssignedTest, b: AssignedTest) =>
@@ -42,6 +55,7 @@ export function MyTestsPage() {
           const summary = test.summary;
           if (!summary) return null;
           const overdue = isOverdue(test.dateDeadline, test.isPassed);
+          const state = passState(test);
           return (
             <Paper
               key={summary.id}
@@ -60,12 +74,17 @@ export function MyTestsPage() {
               <Stack spacing={0.5} sx={{ flex: 1, minWidth: 0 }}>
                 <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                   <Typography sx={{ fontWeight: 600 }}>{summary.title}</Typography>
-                  {test.isPassed && <Chip size="small" color="success" label={text.passed} />}
+                  <Chip size="small" color={state.color} label={state.label} />
                   {overdue && <Chip size="small" color="error" label={text.overdue} />}
                 </Stack>
                 <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                   {`${text.article}: ${test.articleTitle}`}
                 </Typography>
+                {test.isExpired && (
+                  <Typography variant="body2" sx={{ color: 'warning.dark' }}>
+                    {validity.dueAgain}
+                  </Typography>
+                )}
                 <Typography variant="body2" sx={{ color: overdue ? 'error.main' : 'text.secondary' }}>
                   {`${text.deadline}: ${test.dateDeadline} · ${text.triesLeft(summary.numberOfTriesLeft, summary.numberOfTries)}`}
                 </Typography>

@@ -15,17 +15,33 @@ import {
 import { Loading, LoadError } from '@/components/load-state';
 import type { AssigneeCompliance } from '@/gen/portal/education/v1/education_pb';
 import { adminStrings } from '@/lib/admin-strings';
+import { formatDate } from '@/lib/dates';
+import { strings } from '@/lib/strings';
 
 import { useDepartmentsAndPeople } from '../../../api/people-queries';
 import { useCourseCompliance } from '../../api/education-queries';
 
 const text = adminStrings.education.compliance;
+const validity = strings.education.validity;
 
 function standing(assignee: AssigneeCompliance): { label: string; color: ChipProps['color'] } {
   if (assignee.isComplete) return { label: text.complete, color: 'success' };
   if (assignee.isOverdue) return { label: text.overdue, color: 'error' };
   if (assignee.isDueSoon) return { label: text.dueSoon, color: 'warning' };
   return { label: text.inProgress, color: 'default' };
+}
+
+/**
+ * The assignee's pass of a course that must be renewed (issue 24): valid until a day,
+ * expiring within 30 days, expired (due again by the renewal deadline) or never done; a
+ * course that never expires shows nothing here.
+ */
+function passState(assignee: AssigneeCompliance): { label: string; color: ChipProps['color'] } | undefined {
+  const until = formatDate(assignee.validUntil);
+  if (assignee.isExpired) return { label: validity.expired, color: 'error' };
+  if (assignee.isExpiring) return { label: validity.expiring(until), color: 'warning' };
+  if (assignee.isComplete) return until ? { label: validity.current(until), color: 'success' } : undefined;
+  return { label: validity.never, color: 'default' };
 }
 
 /** Beyond the spec: who of a course's assignees is overdue or due within 7 days. */
@@ -48,6 +64,12 @@ export function CourseCompliance({ courseId }: { courseId: bigint }) {
         count: assignees.filter((a) => a.isComplete).length,
         color: 'success' as const,
       },
+      {
+        label: text.expiring,
+        count: assignees.filter((a) => a.isExpiring).length,
+        color: 'warning' as const,
+      },
+      { label: text.expired, count: assignees.filter((a) => a.isExpired).length, color: 'error' as const },
     ];
     content = (
       <Stack spacing={2}>
@@ -71,11 +93,14 @@ export function CourseCompliance({ courseId }: { courseId: bigint }) {
                 <TableCell>{text.person}</TableCell>
                 <TableCell>{text.progress}</TableCell>
                 <TableCell>{text.status}</TableCell>
+                <TableCell>{text.validity}</TableCell>
+                <TableCell>{text.deadline}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {assignees.map((assignee) => {
                 const { label, color } = standing(assignee);
+                const pass = passState(assignee);
                 return (
                   <TableRow key={assignee.userId}>
                     <TableCell>
@@ -86,6 +111,10 @@ export function CourseCompliance({ courseId }: { courseId: bigint }) {
                     <TableCell>
                       <Chip label={label} color={color} size="small" />
                     </TableCell>
+                    <TableCell>
+                      {pass && <Chip label={pass.label} color={pass.color} size="small" />}
+                    </TableCell>
+                    <TableCell>{formatDate(assignee.dateDeadline)}</TableCell>
                   </TableRow>
                 );
               })}

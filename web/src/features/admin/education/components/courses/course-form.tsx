@@ -1,4 +1,4 @@
-import { Stack } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 
 import { MultiSelect } from '@/components/multi-select';
 import { adminStrings } from '@/lib/admin-strings';
@@ -7,7 +7,8 @@ import { useFormState } from '@/lib/use-form-state';
 import { useDepartmentsAndPeople } from '../../../api/people-queries';
 import { useArticles } from '../../api/education-queries';
 import { basicErrors } from '../../utils/basic-values';
-import type { CourseFormValues } from '../../utils/form-values';
+import { type CourseFormValues, validityTooLong } from '../../utils/form-values';
+import { digitsOnly } from '../../utils/test-draft';
 import { BasicFields } from '../basic-fields';
 
 const text = adminStrings.education.course;
@@ -24,7 +25,10 @@ type CourseFormProps = {
 export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps) {
   const { values, set, errors, submit, formRef } = useFormState({
     initial,
-    validate: (typed: typeof initial) => basicErrors(typed, text),
+    validate: (typed: typeof initial) => ({
+      ...basicErrors(typed, text),
+      ...(validityTooLong(typed.validityMonths) ? { validityMonths: text.validityTooLong } : {}),
+    }),
   });
   const { people } = useDepartmentsAndPeople();
   const articles = useArticles().data?.articles ?? [];
@@ -42,6 +46,16 @@ export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps)
       )}
     >
       <BasicFields values={values} errors={errors ?? {}} disabled={disabled} onChange={set} />
+      <TextField
+        label={text.validityMonths}
+        value={values.validityMonths}
+        onChange={(event) => set('validityMonths', digitsOnly(event.target.value))}
+        error={errors?.validityMonths !== undefined}
+        helperText={errors?.validityMonths ?? text.validityHint}
+        disabled={disabled}
+        slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*' } }}
+        sx={{ maxWidth: 320 }}
+      />
       <MultiSelect
         label={text.assignees}
         options={Array.from(people.values())}

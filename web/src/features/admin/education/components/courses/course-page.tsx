@@ -6,7 +6,7 @@ import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 
 import { useFullCourse, useUpdateCourse } from '../../api/education-queries';
-import type { CourseFormValues } from '../../utils/form-values';
+import { courseRequest, validityText, type CourseFormValues } from '../../utils/form-values';
 import { CourseCompliance } from './course-compliance';
 import { CourseForm } from './course-form';
 
@@ -22,6 +22,7 @@ export function CoursePage() {
       title: data.course.title,
       description: data.course.description,
       dateDeadline: data.course.dateDeadline,
+      validityMonths: validityText(data.course.validityMonths),
       userIds: data.userIds,
       articleIds: data.articles.map((article) => article.id),
     },
@@ -34,7 +35,9 @@ export function CoursePage() {
       entity={course}
       title={(course) => course.values.title}
       formId="course"
-      save={(course, values: CourseFormValues) => update.mutateAsync({ id: course.id, ...values })}
+      save={(course, values: CourseFormValues) =>
+        update.mutateAsync({ id: course.id, ...courseRequest(values) })
+      }
       saved={adminStrings.education.course.saved}
       failed={errorMessage}
       maxWidth={960}

@@ -2,7 +2,7 @@ import { CreateDialog } from '@/components/create-dialog';
 import { adminStrings } from '@/lib/admin-strings';
 
 import { useCreateCourse } from '../../api/education-queries';
-import { emptyCourse } from '../../utils/form-values';
+import { courseRequest, emptyCourse, type CourseFormValues } from '../../utils/form-values';
 import { CourseForm } from './course-form';
 
 const text = adminStrings.education.course;
@@ -15,7 +15,7 @@ export function CreateCourseDialog() {
       text={text}
       failed={() => text.createFailed}
       closeDelayMs={2000}
-      create={create.mutateAsync}
+      create={(values: CourseFormValues) => create.mutateAsync(courseRequest(values))}
     >
       {(form) => <CourseForm {...form} initial={emptyCourse} />}
     </CreateDialog>
