@@ -739,7 +739,8 @@ async fn the_watch_of_training_records_outlives_the_upstream_call_time_out() {
 }
 
 #[tokio::test]
-async fn a_course_validity_in_months_round_trips_and_absent_means_never_expires() {
+async fn a_course_validity_in_months_round_trips_absent_on_create_never_expires_and_on_update_is_kept()
+ {
     let portal = start(&[]).await;
     let admin = portal.token(1, &[Right::EducationManagement]);
     // Written before issue 24: no validityMonths, so passes never expire.
@@ -761,6 +762,11 @@ async fn a_course_validity_in_months_round_trips_and_absent_means_never_expires(
     ] {
         assert_eq!(get_data(&portal, &read, &admin).await["validityMonths"], 12);
     }
+    // An update from a client that predates the field keeps the validity.
+    let mut without = body(json!(null));
+    without.as_object_mut().unwrap().remove("validityMonths");
+    let kept = post_data(&portal, "/api/course/update-course", &admin, without).await;
+    assert_eq!(kept["validityMonths"], 12);
     let created = post_data(
         &portal,
         "/api/course/create-course-with-user-and-articles",

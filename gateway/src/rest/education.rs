@@ -117,7 +117,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                     date_deadline: body.date_deadline,
                     user_ids: body.user_ids,
                     article_ids: body.article_ids,
-                    validity_months: body.validity_months,
+                    validity_months: body.validity_months.unwrap_or(0),
                 },
                 method!(client, create_course),
                 |reply| reply.course,
@@ -472,8 +472,9 @@ struct CourseBody {
     date_deadline: String,
     user_ids: Vec<i64>,
     article_ids: Vec<i64>,
-    /// Months a pass stays valid (issue 24); 0 or absent: never expires.
-    validity_months: i32,
+    /// Months a pass stays valid (issue 24); 0: never expires. Absent: never
+    /// expires for a new course, unchanged for an update.
+    validity_months: Option<i32>,
 }
 
 /// Spec §7 sends `dateDeadLine` and `idTest`; the entity's names are accepted too.

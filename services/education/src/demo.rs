@@ -224,7 +224,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
             demo.title,
             demo.description,
             &today.plus_days(demo.deadline_in_days).to_string(),
-            0,
+            Some(0),
             demo.assignees,
             &article_ids,
         )?;

@@ -292,7 +292,7 @@ impl EducationService for EducationRpc {
             &title,
             &description,
             &date_deadline,
-            validity_months,
+            Some(validity_months),
             &user_ids,
             &article_ids,
         )?;

@@ -38,10 +38,18 @@ function backdateAttempts(userId: number, days: number) {
   const dataDir = process.env.PORTAL_E2E_DATA_DIR;
   if (!dataDir) throw new Error('PORTAL_E2E_DATA_DIR is unset: the global setup exports it');
   const shift = days * 86_400_000;
-  execFileSync('sqlite3', [
+  // Python's own sqlite3 module: python3 is on every machine, the sqlite3 tool is not.
+  execFileSync('python3', [
+    '-c',
+    [
+      'import sqlite3, sys',
+      'db = sqlite3.connect(sys.argv[1], timeout=5)',
+      'db.execute("UPDATE attempts SET started_at = started_at - ?, completed_at = completed_at - ? WHERE user_id = ?", (int(sys.argv[2]), int(sys.argv[2]), int(sys.argv[3])))',
+      'db.commit()',
+    ].join('\n'),
     join(dataDir, 'education.db'),
-    `.timeout 5000`,
-    `UPDATE attempts SET started_at = started_at - ${shift}, completed_at = completed_at - ${shift} WHERE user_id = ${userId};`,
+    String(shift),
+    String(userId),
   ]);
 }
 

@@ -39,8 +39,10 @@ pub struct CourseDraft {
     pub title: String,
     pub description: String,
     pub deadline: Day,
-    /// Months a pass stays valid, 0 to 120; 0 = never expires.
-    pub validity_months: i64,
+    /// Months a pass stays valid, 0 to 120; 0 = never expires. `None` on an
+    /// update keeps the course's own (a client that does not know the field
+    /// must not clear it); on a creation it is 0.
+    pub validity_months: Option<i64>,
     /// Each user once; no foreign key, they are another service's ids.
     pub assignees: BTreeSet<i64>,
     /// Each article once, in course order; whether they exist is the store's
@@ -53,7 +55,7 @@ impl CourseDraft {
         title: &str,
         description: &str,
         deadline: &str,
-        validity: i32,
+        validity: Option<i32>,
         user_ids: &[i64],
         article_ids: &[i64],
     ) -> Result<CourseDraft, ServiceError> {
@@ -61,7 +63,7 @@ impl CourseDraft {
             title: TITLE.required(title)?,
             description: DESCRIPTION.required(description)?,
             deadline: Day::required(deadline, MSG_DEADLINE_REQUIRED)?,
-            validity_months: validity_months(validity)?,
+            validity_months: validity.map(validity_months).transpose()?,
             assignees: user_ids.iter().copied().filter(|id| *id > 0).collect(),
             articles: ordered_ids(article_ids),
         })
@@ -79,8 +81,15 @@ mod tests {
 
     #[test]
     fn a_draft_keeps_article_order_and_each_assignee_once() {
-        let draft = CourseDraft::parse("Курс", "Описание", "2026-12-31", 0, &[5, 2, 5], &[9, 3, 9])
-            .unwrap();
+        let draft = CourseDraft::parse(
+            "Курс",
+            "Описание",
+            "2026-12-31",
+            Some(0),
+            &[5, 2, 5],
+            &[9, 3, 9],
+        )
+        .unwrap();
         assert_eq!(draft.assignees.into_iter().collect::<Vec<_>>(), [2, 5]);
         assert_eq!(draft.articles, [9, 3]);
     }
@@ -88,7 +97,7 @@ mod tests {
     #[test]
     fn title_description_and_deadline_are_required() {
         let parse = |t, d, dl| {
-            CourseDraft::parse(t, d, dl, 0, &[], &[])
+            CourseDraft::parse(t, d, dl, Some(0), &[], &[])
                 .unwrap_err()
                 .to_string()
         };
@@ -99,7 +108,7 @@ mod tests {
 
     #[test]
     fn hidden_characters_are_refused_and_a_title_is_one_line() {
-        let parse = |t, d| CourseDraft::parse(t, d, "2026-12-31", 0, &[], &[]);
+        let parse = |t, d| CourseDraft::parse(t, d, "2026-12-31", Some(0), &[], &[]);
         // A right-to-left override makes the title read backwards in every list.
         assert_eq!(
             parse("Курс \u{202E}акитпеса", "Описание")

@@ -65,7 +65,7 @@ impl Store {
         .bind(&draft.description)
         .bind(now)
         .bind(draft.deadline.to_string())
-        .bind(draft.validity_months)
+        .bind(draft.validity_months.unwrap_or(0))
         .fetch_one(&mut *tx)
         .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
@@ -85,7 +85,7 @@ impl Store {
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
         let updated = sqlx::query(
-            "UPDATE courses SET title = $1, description = $2, date_deadline = $3, validity_months = $4 WHERE id = $5",
+            "UPDATE courses SET title = $1, description = $2, date_deadline = $3, validity_months = COALESCE($4, validity_months) WHERE id = $5",
         )
         .bind(&draft.title)
         .bind(&draft.description)

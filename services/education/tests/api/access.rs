@@ -109,7 +109,7 @@ async fn fixture(app: &TestApp) -> Fixture {
                 date_deadline: assigned.course.date_deadline.clone(),
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![assigned.article.id],
-                validity_months: 0,
+                validity_months: Some(0),
             },
             &app.admin_token(),
         ))
@@ -224,7 +224,7 @@ async fn call_as(
                 date_deadline: "2030-01-01".into(),
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![article_id],
-                validity_months: 0,
+                validity_months: Some(0),
             }
         ),
         "ListTests" => done!(list_tests, pb::ListTestsRequest {}),

@@ -427,7 +427,7 @@ async fn a_course_is_assigned_by_employee_number_and_department_once_with_own_de
                     date_deadline: exam.course.date_deadline.clone(),
                     user_ids: vec![staff[1], staff[2]],
                     article_ids: vec![exam.article.id],
-                    validity_months: 0,
+                    validity_months: Some(0),
                 },
                 &app.admin_token(),
             ))

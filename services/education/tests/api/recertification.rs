@@ -251,7 +251,7 @@ async fn validity_months_round_trip_and_are_bounded() {
         };
         let mut client = app.client.clone();
         let updated = client
-            .update_course(authed(update(24), &app.admin_token()))
+            .update_course(authed(update(Some(24)), &app.admin_token()))
             .await
             .unwrap()
             .into_inner()
@@ -271,9 +271,18 @@ async fn validity_months_round_trip_and_are_bounded() {
             .course
             .unwrap();
         assert_eq!(read.validity_months, 24);
+        // A client that predates the field leaves the validity as it is.
+        let kept = client
+            .update_course(authed(update(None), &app.admin_token()))
+            .await
+            .unwrap()
+            .into_inner()
+            .course
+            .unwrap();
+        assert_eq!(kept.validity_months, 24);
         for bad in [-1, 121] {
             let refused = client
-                .update_course(authed(update(bad), &app.admin_token()))
+                .update_course(authed(update(Some(bad)), &app.admin_token()))
                 .await;
             assert_status(
                 refused,

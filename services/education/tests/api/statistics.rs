@@ -143,7 +143,7 @@ async fn compliance_shows_who_is_overdue_due_soon_or_done() {
                     date_deadline: "2001-01-01".into(),
                     user_ids: vec![done_id, pending_id],
                     article_ids: vec![late.article.id],
-                    validity_months: 0,
+                    validity_months: Some(0),
                 },
                 &app.admin_token(),
             ))
