@@ -125,7 +125,10 @@ test('the public instruction opens offline after one visit, with its picture, an
     shortInstruction: instruction('Включение и самопроверка'),
   });
   await phone.setOffline(false);
-  await expect(page.getByRole('heading', { name: 'Включение и самопроверка' })).toBeVisible();
+  // On `online`, or at the latest at the next retry (every 10 s while a saved copy is shown).
+  await expect(page.getByRole('heading', { name: 'Включение и самопроверка' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.getByRole('status')).toHaveCount(0);
   await expect.poll(() => shownPicture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(48);
   await phone.close();

@@ -21,6 +21,9 @@ export async function fetchPublicInstruction(modelId: bigint) {
   return { result, savedAt: savedAt ? new Date(savedAt) : undefined };
 }
 
+/** How often a saved copy is read again while it is shown. */
+export const savedCopyRetryMs = 10_000;
+
 /**
  * The instruction of `modelId`, read again whenever the phone's network comes back, so that
  * a saved copy gives way to the current one by itself. What is shown stays when a read fails.
@@ -28,12 +31,19 @@ export async function fetchPublicInstruction(modelId: bigint) {
 export function usePublicInstruction(modelId: bigint | undefined): PublicInstructionState {
   const [state, setState] = useState<PublicInstructionState>({ kind: 'loading' });
   const [reads, setReads] = useState(0);
+  const showsSavedCopy = state.kind === 'loaded' && state.savedAt !== undefined;
 
   useEffect(() => {
     const readAgain = () => setReads((count) => count + 1);
     window.addEventListener('online', readAgain);
-    return () => window.removeEventListener('online', readAgain);
-  }, []);
+    // `online` alone is not enough: it may come before the connection works (the read then
+    // gets the saved copy again), and never when the phone has a network but not the portal.
+    const retry = showsSavedCopy ? window.setInterval(readAgain, savedCopyRetryMs) : undefined;
+    return () => {
+      window.removeEventListener('online', readAgain);
+      window.clearInterval(retry);
+    };
+  }, [showsSavedCopy]);
 
   useEffect(() => {
     if (modelId === undefined) return;

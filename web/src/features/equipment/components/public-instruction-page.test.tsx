@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { savedAtHeader } from '@/lib/offline-copy';
 import { renderRoute } from '@/testing/render-route';
 
+import { savedCopyRetryMs } from '../api/public-instruction';
+
 const instruction = (name: string, headers: Record<string, string> = {}) =>
   new Response(
     JSON.stringify({
@@ -21,6 +23,7 @@ describe('the public instruction page offline', () => {
   });
 
   afterEach(() => {
+    vi.useRealTimers();
     vi.unstubAllGlobals();
     fetchMock.mockReset();
   });
@@ -45,6 +48,27 @@ describe('the public instruction page offline', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Монитор пациента' })).toBeInTheDocument();
     expect(screen.queryByText(/Сохранённая копия/)).not.toBeInTheDocument();
+  });
+
+  it('reads a saved copy again every 10 s, for a network that comes back without an online event', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const saved = { [savedAtHeader]: new Date(2026, 10, 3, 14, 5).toISOString() };
+    fetchMock.mockResolvedValueOnce(instruction('Монитор', saved));
+    await renderRoute('/short-instruction/5');
+    expect(await screen.findByRole('status')).toBeInTheDocument();
+
+    fetchMock.mockResolvedValueOnce(instruction('Монитор', saved));
+    await act(() => vi.advanceTimersByTimeAsync(savedCopyRetryMs));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole('status')).toBeInTheDocument();
+
+    fetchMock.mockResolvedValueOnce(instruction('Монитор пациента'));
+    await act(() => vi.advanceTimersByTimeAsync(savedCopyRetryMs));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Монитор пациента' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    // The current copy is not read again on a timer.
+    await act(() => vi.advanceTimersByTimeAsync(3 * savedCopyRetryMs));
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
   it('keeps what it shows when a read on reconnecting fails', async () => {
