@@ -83,7 +83,8 @@ test('the public instruction opens offline after one visit, with its picture, an
   // The editor's own way: a picture inside the HTML, which comes with the instruction.
   const diagram = `data:image/png;base64,${picture(24, 16).toString('base64')}`;
   const instruction = (heading: string) =>
-    `<h2>${heading}</h2><p>Нажмите кнопку питания.</p>` +
+    // Over 1 KiB, so the gateway sends it compressed, as most instructions are.
+    `<h2>${heading}</h2><p>Нажмите кнопку питания.</p><p>${'Проверьте заряд батареи и электроды. '.repeat(30)}</p>` +
     `<p><img src="${pictureUrl}" alt="Панель управления"></p><p><img src="${diagram}" alt="Схема подключения"></p>`;
   await post(request, '/api/environment-model/save-instruction', headers, {
     environmentModelId: model.id,

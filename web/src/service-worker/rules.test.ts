@@ -103,11 +103,13 @@ describe('a saved answer', () => {
   it('is the same answer, marked with when it was saved', async () => {
     const answer = new Response('{"success":true}', {
       status: 200,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'br', 'Content-Length': '12' },
     });
     const saved = await withSavedAt(answer, new Date(Date.UTC(2026, 10, 3, 11, 5)));
     expect(saved.status).toBe(200);
     expect(saved.headers.get('content-type')).toBe('application/json');
+    expect(saved.headers.has('content-encoding')).toBe(false);
+    expect(saved.headers.has('content-length')).toBe(false);
     expect(saved.headers.get(savedAtHeader)).toBe('2026-11-03T11:05:00.000Z');
     expect(await saved.text()).toBe('{"success":true}');
   });

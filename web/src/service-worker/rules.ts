@@ -68,9 +68,14 @@ export function instructionImages(html: string, origin: string): string[] {
   return [...found];
 }
 
-/** `response` as the worker keeps it: the same answer, marked with when it was saved. */
+/**
+ * `response` as the worker keeps it: the same answer, marked with when it was saved. Its body
+ * is kept as the browser decoded it, so the network's encoding and length do not describe it.
+ */
 export async function withSavedAt(response: Response, savedAt: Date): Promise<Response> {
   const headers = new Headers(response.headers);
+  headers.delete('Content-Encoding');
+  headers.delete('Content-Length');
   headers.set(savedAtHeader, savedAt.toISOString());
   return new Response(await response.arrayBuffer(), {
     status: response.status,
