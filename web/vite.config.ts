@@ -6,8 +6,11 @@ import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 import { firstLoadBudget } from './tooling/first-load-budget.ts';
+import { serviceWorker } from './tooling/service-worker.ts';
 
 const kib = 1024;
+/** The route module of the QR code's public page: budgeted, and kept offline by the service worker. */
+const publicPage = ['src/features/equipment/components/public-instruction-page.tsx'];
 
 export default defineConfig({
   plugins: [
@@ -26,10 +29,12 @@ export default defineConfig({
       },
       {
         page: '/short-instruction/:environmentId',
-        routeModules: ['src/features/equipment/components/public-instruction-page.tsx'],
+        routeModules: publicPage,
         maxBrotliBytes: 142 * kib,
       },
     ]),
+    // /sw.js: keeps the public page readable without a network once it has been opened.
+    serviceWorker({ source: 'src/service-worker/sw.ts', routeModules: publicPage }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {

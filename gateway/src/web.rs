@@ -129,7 +129,9 @@ async fn readyz(State(upstreams): State<Upstreams>) -> Response {
 }
 
 /// Built files from `web_dir`; any other path gets `index.html` so the client's
-/// router can show it. Hashed assets are cached for good, the rest revalidated.
+/// router can show it. Hashed assets are cached for good, the rest revalidated:
+/// `/sw.js` among them, so that a browser's check for a new service worker sees a
+/// release at once (tests/web_client.rs checks its and the manifest's headers).
 /// The build writes a `.br` and a `.gz` beside each file: the best one the browser
 /// accepts is sent as it is, and a file without them is compressed on the way.
 fn web_client(web_dir: &Path) -> Router {

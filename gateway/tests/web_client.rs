@@ -152,3 +152,41 @@ async fn a_large_rest_answer_is_compressed_for_a_browser_that_accepts_it() {
     assert!(!headers.contains_key("content-encoding"));
     portal.running.stop().await.unwrap();
 }
+
+/// What a browser checks before it installs the portal and runs its service worker: the
+/// worker's script at the root (its scope is the folder it is served from) with a script
+/// type, revalidated on every check so that a release reaches phones at once (an update
+/// check never waits for a max-age), and the manifest as `application/manifest+json`.
+#[tokio::test]
+async fn the_service_worker_and_the_manifest_come_with_their_types_and_are_revalidated() {
+    let portal = start(&[]).await;
+    let web = portal.data.path().join("web");
+    let worker = "self.addEventListener('fetch', () => {});\n".repeat(40);
+    std::fs::write(web.join("sw.js"), &worker).unwrap();
+    let manifest = r#"{"name":"Портал сотрудников","short_name":"Портал","display":"standalone"}"#;
+    std::fs::write(web.join("manifest.webmanifest"), manifest).unwrap();
+
+    let (status, headers, body) = get_encoded(&portal, "/sw.js", "br").await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "text/javascript");
+    assert_eq!(headers["cache-control"], "no-cache");
+    // The build writes no compressed copy of it: compressed on the way.
+    assert_eq!(headers["content-encoding"], "br");
+    assert_eq!(unbrotli(&body), worker.as_bytes());
+    // The CSP lets the worker run: no worker-src, so script-src's 'self' decides.
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'self';"), "{policy}");
+    assert!(!policy.contains("worker-src"), "{policy}");
+
+    let (status, headers, body) = get_encoded(&portal, "/manifest.webmanifest", "").await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "application/manifest+json");
+    assert_eq!(headers["cache-control"], "no-cache");
+    assert_eq!(body, manifest.as_bytes());
+    // Fetched by the browser under the page's CSP: default-src 'self' lets it (no manifest-src).
+    let (_, headers, _) = get_encoded(&portal, "/short-instruction/1", "").await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.starts_with("default-src 'self';"), "{policy}");
+    assert!(!policy.contains("manifest-src"), "{policy}");
+    portal.running.stop().await.unwrap();
+}

@@ -1,6 +1,7 @@
 // `make bench`, the web client's part: what a phone or a ward PC downloads to show a page
 // and how Lighthouse 12 (mobile preset, Debian's Chromium) scores it, against the real
-// `portal` serving the built client. Figures to read, never asserted.
+// `portal` serving the built client; then whether Chromium would install the portal and
+// how the QR code's page reopens with no network. Figures to read, never asserted.
 //
 //   node scripts/run-ts.mjs scripts/bench-web.ts   (PORTAL_BIN: the binary, release by default)
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
-import { chromium, type BrowserContext } from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
 import lighthouse from 'lighthouse';
 
 import { nurse } from '../e2e/support/accounts';
@@ -42,13 +43,26 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Empties the HTTP cache and the service worker (its registration and Cache Storage) of
+ * `url`'s origin, keeping cookies and local storage (a session): a cold visit, without what
+ * the worker saved on an earlier page.
+ */
+async function emptyCaches(cdp: CDPSession, url: string) {
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Storage.clearDataForOrigin', {
+    origin: new URL(url).origin,
+    storageTypes: 'cache_storage,service_workers',
+  });
+}
+
 type Download = { files: number; bytes: number; transferred: number; placeholder: boolean };
 
 /** The JavaScript a cold browser fetches to show `path`: files, as built, as sent over the wire. */
 async function firstLoad(context: BrowserContext, url: string): Promise<Download> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.clearBrowserCache');
+  await emptyCaches(cdp, url);
   await page.goto(url, { waitUntil: 'networkidle' });
   const scripts = await page.evaluate(() =>
     performance
@@ -74,9 +88,9 @@ async function score(context: BrowserContext, port: number, url: string, signedI
   const results: Scores[] = [];
   for (let run = 0; run < runs; run++) {
     if (signedIn) {
-      // The session lives in storage that Lighthouse would reset; the cache is emptied here instead.
+      // The session lives in storage that Lighthouse would reset; the caches are emptied here instead.
       const page = await context.newPage();
-      await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+      await emptyCaches(await context.newCDPSession(page), url);
       await page.close();
     }
     const result = await lighthouse(url, {
@@ -99,6 +113,75 @@ async function score(context: BrowserContext, port: number, url: string, signedI
   const median = results[Math.floor(results.length / 2)];
   if (!median) throw new Error('no Lighthouse run');
   return median;
+}
+
+/**
+ * Lighthouse 12 dropped its PWA category and the installable-manifest and service-worker
+ * audits, so Chromium is asked itself, on `url` after one visit: its manifest as it parsed it
+ * (Page.getAppManifest), the reasons it would refuse to install the portal
+ * (Page.getInstallabilityErrors, the check behind its install prompt), whether the service
+ * worker controls the page, and the page reopened with the network off (context.setOffline).
+ */
+async function installability(url: string): Promise<string[]> {
+  // A profile of its own, never visited: a first visit. Not an incognito context, which
+  // Chromium never offers to install from.
+  const profile = await mkdtemp(join(tmpdir(), 'portal-bench-install-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    locale: 'ru-RU',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  // Activated on the first visit; it saves the instruction the page had already read.
+  await page.waitForFunction(async () => {
+    const saved = await (await caches.open('portal-public-instructions')).keys();
+    return navigator.serviceWorker.controller !== null && saved.length > 0;
+  });
+  const manifest = await cdp.send('Page.getAppManifest');
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  const parsed = JSON.parse(manifest.data ?? '{}') as { name?: string; display?: string; icons?: unknown[] };
+  const errors = installabilityErrors.map(
+    (error) =>
+      `${error.errorId}(${error.errorArguments.map((arg) => `${arg.name}=${arg.value}`).join(', ')})`,
+  );
+  const shell = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const files = await Promise.all(
+      names.map(async (name) => (await (await caches.open(name)).keys()).length),
+    );
+    return files.reduce((sum, count) => sum + count, 0);
+  });
+
+  await context.setOffline(true);
+  const started = performance.now();
+  await page.reload();
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const notice = page.getByText(/^Сохранённая копия от .* — нет связи$/);
+  await notice.waitFor();
+  const offlineMs = performance.now() - started;
+  await page.evaluate(() => {
+    window.addEventListener('online', () => sessionStorage.setItem('bench-online', 'yes'));
+  });
+  await context.setOffline(false);
+  // The page reads again on `online`, or at the latest 10 s later (savedCopyRetryMs).
+  await notice.waitFor({ state: 'detached', timeout: 30_000 });
+  const refreshedMs = performance.now() - started - offlineMs;
+  const onlineEvent = await page.evaluate(() => sessionStorage.getItem('bench-online') === 'yes');
+  await context.close();
+  await rm(profile, { recursive: true, force: true });
+  return [
+    `installable (Chromium's Page.getInstallabilityErrors): ${errors.length === 0 ? 'yes, no errors' : `no: ${errors.join('; ')}`}`,
+    `manifest (Page.getAppManifest): ${new URL(manifest.url).pathname}, ${manifest.errors.length} parse errors, ` +
+      `name «${parsed.name ?? ''}», display ${parsed.display ?? '?'}, ${parsed.icons?.length ?? 0} icons`,
+    `service worker: scope ${new URL(scope).pathname}, controls the page after one visit, ${shell} responses saved`,
+    `offline: ${new URL(url).pathname} reopened with the network off in ${Math.round(offlineMs)} ms ` +
+      `(instruction and the saved-copy notice shown); back online, current again in ${Math.round(refreshedMs)} ms ` +
+      `(the page ${onlineEvent ? 'had' : 'had no'} \`online\` event; without one the 10 s retry reads it)`,
+  ];
 }
 
 /** The largest chunk a route loads lazily (from the build manifest), and the largest JS file. */
@@ -190,6 +273,8 @@ async function main() {
     console.log(`\nweb client, first load (cold cache, as served by ${process.env.PORTAL_BIN})`);
     console.log(rows.join('\n'));
     console.log(largestFiles().join('\n'));
+    console.log('\nweb client, installable and offline (Chromium over CDP, public instruction page)');
+    console.log((await installability(`${portal.url}/short-instruction/1`)).join('\n'));
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
+import { registerServiceWorker } from '@/app/service-worker';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -18,3 +19,5 @@ createRoot(root).render(
     </AppProvider>
   </StrictMode>,
 );
+
+registerServiceWorker();

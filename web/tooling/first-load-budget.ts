@@ -1,32 +1,49 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-import type { Plugin } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 
 /** The part of Vite's build manifest (`.vite/manifest.json`) that says which file needs which. */
-export type Manifest = Record<string, { file: string; imports?: string[] }>;
+export type Manifest = Record<string, { file: string; imports?: string[]; css?: string[] }>;
 
 /** A page whose first load has a ceiling: the lazy route modules it loads besides the entry. */
 export type Budget = { page: string; routeModules: string[]; maxBrotliBytes: number };
 
+/** The build manifest of a bundle being written (`build.manifest` must be on). */
+export function bundleManifest(bundle: Rolldown.OutputBundle): Manifest {
+  const asset = bundle['.vite/manifest.json'];
+  if (asset?.type !== 'asset') throw new Error('the build wrote no manifest (build.manifest)');
+  return JSON.parse(String(asset.source)) as Manifest;
+}
+
 /**
- * The JavaScript files a browser fetches to show a page: the entry (`index.html`'s script)
- * with everything it imports, then each lazy route module the page matches with its imports.
+ * The files a browser fetches to show a page: the entry (`index.html`'s script) with
+ * everything it imports, then each lazy route module the page matches with its imports;
+ * the JavaScript, then the styles those modules import.
  */
-export function firstLoadFiles(manifest: Manifest, routeModules: readonly string[]): string[] {
-  const files = new Set<string>();
+export function pageFiles(
+  manifest: Manifest,
+  routeModules: readonly string[],
+): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
     if (chunk === undefined) {
       throw new Error(`${key} is not in the build manifest: has the route module moved?`);
     }
-    if (files.has(chunk.file)) return;
-    files.add(chunk.file);
+    if (scripts.has(chunk.file)) return;
+    scripts.add(chunk.file);
+    chunk.css?.forEach((file) => styles.add(file));
     chunk.imports?.forEach(visit);
   };
   visit('index.html');
   routeModules.forEach(visit);
-  return [...files];
+  return { scripts: [...scripts], styles: [...styles] };
 }
+
+/** The JavaScript files a browser fetches to show a page (see `pageFiles`). */
+export const firstLoadFiles = (manifest: Manifest, routeModules: readonly string[]): string[] =>
+  pageFiles(manifest, routeModules).scripts;
 
 export type Weight = { files: number; bytes: number; gzipBytes: number; brotliBytes: number };
 
@@ -80,9 +97,7 @@ export function firstLoadBudget(budgets: readonly Budget[]): Plugin {
     name: 'portal-first-load-budget',
     apply: 'build',
     writeBundle(_, bundle) {
-      const manifestAsset = bundle['.vite/manifest.json'];
-      if (manifestAsset?.type !== 'asset') this.error('the build wrote no manifest (build.manifest)');
-      const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
+      const manifest = bundleManifest(bundle);
       const weights = new Map<string, Weight>();
       const weightOf = (file: string) => {
         const output = bundle[file];

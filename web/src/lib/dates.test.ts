@@ -1,7 +1,16 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 
-import { formatDate, formatInstant, formatMoment, formatTime, isOverdue, localDay, today } from './dates';
+import {
+  formatDate,
+  formatDayAndTime,
+  formatInstant,
+  formatMoment,
+  formatTime,
+  isOverdue,
+  localDay,
+  today,
+} from './dates';
 
 describe('dates', () => {
   it("shows a test's completion as spec §9's DD-MM-YYYY: HH-MM of the local clock", () => {
@@ -19,6 +28,7 @@ describe('dates', () => {
 
   it('shows a REST instant as DD.MM.YYYY, HH:MM of the local clock, and nothing for none', () => {
     expect(formatMoment(new Date(2026, 10, 25, 9, 7).toISOString())).toBe('25.11.2026, 09:07');
+    expect(formatDayAndTime(new Date(2026, 10, 5, 9, 7))).toBe('05.11.2026 09:07');
     expect(formatMoment(null)).toBe('');
     expect(formatMoment('')).toBe('');
     expect(formatMoment('вчера')).toBe('');

@@ -7,6 +7,8 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 // own clock.
 
 const two = (value: number) => String(value).padStart(2, '0');
+const russianDay = (date: Date) => `${two(date.getDate())}.${two(date.getMonth() + 1)}.${date.getFullYear()}`;
+const clock = (date: Date) => `${two(date.getHours())}:${two(date.getMinutes())}`;
 
 /** A calendar day `YYYY-MM-DD` of the reader's clock: what the server stores and date inputs hold. */
 export const localDay = (date: Date) =>
@@ -37,15 +39,16 @@ export function formatMoment(instant: string | null | undefined): string {
   if (!instant) return '';
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return '';
-  const day = `${two(date.getDate())}.${two(date.getMonth() + 1)}.${date.getFullYear()}`;
-  return `${day}, ${two(date.getHours())}:${two(date.getMinutes())}`;
+  return `${russianDay(date)}, ${clock(date)}`;
 }
+
+/** `DD.MM.YYYY HH:MM` of the reader's clock: a moment in a sentence (when a copy was saved). */
+export const formatDayAndTime = (date: Date) => `${russianDay(date)} ${clock(date)}`;
 
 /** `HH:MM` of an instant, in the reader's time zone. */
 export function formatTime(timestamp: Timestamp | undefined): string {
   if (!timestamp) return '';
-  const date = timestampDate(timestamp);
-  return `${two(date.getHours())}:${two(date.getMinutes())}`;
+  return clock(timestampDate(timestamp));
 }
 
 /** A test not yet passed whose deadline (`YYYY-MM-DD`) is a day before today. */

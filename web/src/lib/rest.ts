@@ -57,15 +57,26 @@ export async function readEnvelope<T>(response: Response): Promise<RestResult<T>
   };
 }
 
-/** `fetch` to the gateway's REST surface (same origin, with cookies), its envelope unwrapped. */
-export async function fetchRest<T>(path: string, init: RequestInit = {}): Promise<RestResult<T>> {
+/**
+ * `fetch` to the gateway's REST surface (same origin, with cookies), its envelope unwrapped,
+ * with the answer's headers (none when the server could not be reached).
+ */
+export async function fetchRestWithHeaders<T>(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ result: RestResult<T>; headers?: Headers }> {
   let response: Response;
   try {
     response = await fetch(path, { credentials: 'same-origin', ...init });
   } catch {
-    return { ok: false, status: 0, message: strings.errors.network };
+    return { result: { ok: false, status: 0, message: strings.errors.network } };
   }
-  return readEnvelope<T>(response);
+  return { result: await readEnvelope<T>(response), headers: response.headers };
+}
+
+/** `fetch` to the gateway's REST surface (same origin, with cookies), its envelope unwrapped. */
+export async function fetchRest<T>(path: string, init: RequestInit = {}): Promise<RestResult<T>> {
+  return (await fetchRestWithHeaders<T>(path, init)).result;
 }
 
 /** POSTs JSON (or nothing) to the gateway's REST surface; see `fetchRest`. */

@@ -239,6 +239,8 @@ export const strings = {
     empty: 'Инструкция пока не написана.',
     failed: 'ОШИБКА',
     notFound: 'Инструкция не найдена.',
+    /** Shown over the copy the phone saved on an earlier visit, while the network is down. */
+    savedCopy: (moment: string) => `Сохранённая копия от ${moment} — нет связи`,
   },
   admin: {
     sectionsLabel: 'Разделы админ-панели',

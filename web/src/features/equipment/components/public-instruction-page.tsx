@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Paper, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useParams } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
@@ -7,13 +7,11 @@ import { externalLinks } from '@/config/links';
 import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
-import { fetchPublicInstruction, type PublicInstruction } from '../api/public-instruction';
+import { usePublicInstruction } from '../api/public-instruction';
 import { InstructionHtml } from './instruction-html';
+import { SavedCopyNotice } from './saved-copy-notice';
 
 const text = strings.publicInstruction;
-
-type State =
-  { kind: 'loading' } | { kind: 'loaded'; value: PublicInstruction } | { kind: 'failed'; message: string };
 
 /**
  * The page an equipment model's QR code opens on a phone next to the device: no sign-in,
@@ -22,21 +20,7 @@ type State =
  */
 export function PublicInstructionPage() {
   const modelId = parseId(useParams().environmentId);
-  const [state, setState] = useState<State>({ kind: 'loading' });
-
-  useEffect(() => {
-    if (modelId === undefined) return;
-    let current = true;
-    void fetchPublicInstruction(modelId).then((result) => {
-      if (!current) return;
-      setState(
-        result.ok ? { kind: 'loaded', value: result.data } : { kind: 'failed', message: result.message },
-      );
-    });
-    return () => {
-      current = false;
-    };
-  }, [modelId]);
+  const state = usePublicInstruction(modelId);
 
   useEffect(() => {
     if (state.kind === 'loaded') document.title = state.value.name;
@@ -87,6 +71,7 @@ export function PublicInstructionPage() {
 
   return (
     <StandalonePage>
+      {state.kind === 'loaded' && state.savedAt && <SavedCopyNotice savedAt={state.savedAt} />}
       {content}
       <Box sx={{ mt: 3, textAlign: 'center' }}>
         <Button href={externalLinks.mainSite} size="large">
