@@ -13,6 +13,7 @@ pub mod error;
 pub mod idempotency;
 pub mod metrics;
 pub mod net;
+pub mod read_marks;
 pub mod readiness;
 pub mod revocation;
 pub mod rich_text;

@@ -22,7 +22,7 @@ pub struct ComplianceRow {
 }
 
 /// The tests of the course `cu.course_id` (the assignment's).
-const COURSE_TESTS: &str = "SELECT t.id FROM course_articles ca JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE ca.course_id = cu.course_id";
+pub(super) const COURSE_TESTS: &str = "SELECT t.id FROM course_articles ca JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE ca.course_id = cu.course_id";
 
 impl Store {
     /// The tests of a course's articles.
