@@ -28,6 +28,8 @@ pub mod token;
 pub mod upstream;
 
 #[cfg(any(test, feature = "testing"))]
+pub mod smtp_sink;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use access::{Caller, Right};

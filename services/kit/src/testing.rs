@@ -186,6 +186,9 @@ pub struct ServiceHarness<C> {
     // First, so the service is told to stop before its database goes.
     _serving: DropGuard,
     pub client: C,
+    /// The channel `client` wraps, for the clients of the service's other
+    /// contracts served beside it.
+    pub channel: Channel,
     pub keys: TestKeys,
     pub backend: Backend,
     pub database: TestDatabase,
@@ -227,7 +230,8 @@ impl<C> ServiceHarness<C> {
         let (channel, serving) = serve(service_name, routes).await;
         ServiceHarness {
             _serving: serving,
-            client: client(channel),
+            client: client(channel.clone()),
+            channel,
             keys,
             backend,
             database,
@@ -245,7 +249,8 @@ impl<C> ServiceHarness<C> {
     ) {
         let (channel, serving) = serve(service_name, routes).await;
         self._serving = serving;
-        self.client = client(channel);
+        self.client = client(channel.clone());
+        self.channel = channel;
     }
 }
 
