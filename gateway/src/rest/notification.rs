@@ -40,9 +40,9 @@ pub fn endpoints() -> Vec<Endpoint> {
         Endpoint::post(
             "/api/notification/send-digests-now",
             "Разослать сегодняшние письма-напоминания сейчас (каждому не более одного в день); UserManagement или EducationManagement",
-            docs::Input::Message("portal.education.v1.SendDigestsNowRequest"),
+            docs::Input::Empty,
             post(forward(
-                |Body(body): Body<pb_education::SendDigestsNowRequest>| body,
+                |()| pb_education::SendDigestsNowRequest {},
                 method!(education, send_digests_now),
                 |reply| reply,
             )),
