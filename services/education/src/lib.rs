@@ -68,6 +68,8 @@ pub struct EducationArgs {
     /// off when unset.
     #[arg(long, env = "PORTAL_SMTP_URL", value_name = "PORTAL_SMTP_URL", value_parser = parse_smtp_url)]
     pub smtp_url: Option<SecretString>,
+    #[arg(long, env = "PORTAL_SMTP_URL_FILE", value_name = "PORTAL_SMTP_URL_FILE", value_parser = portal_kit::secret_file::parse_with(parse_smtp_url), conflicts_with = "smtp_url")]
+    pub smtp_url_file: Option<SecretString>,
 
     /// The digest's sender, e.g. `Портал <portal@hospital.local>`.
     #[arg(long, env = "PORTAL_SMTP_FROM", value_name = "PORTAL_SMTP_FROM", default_value = "portal@localhost", value_parser = parse_mailbox)]
@@ -87,7 +89,7 @@ impl EducationArgs {
     /// The digest's settings; `public_url` is `PORTAL_PUBLIC_URL`.
     pub fn digests(&self, public_url: &str) -> DigestSettings {
         DigestSettings {
-            mail: self.smtp_url.clone().map(|relay| MailSettings {
+            mail: self.smtp_url.as_ref().or(self.smtp_url_file.as_ref()).cloned().map(|relay| MailSettings {
                 relay,
                 from: self.smtp_from.clone(),
             }),

@@ -8,5 +8,6 @@ mod content;
 mod helpers;
 mod idempotency;
 mod integration;
+mod notification_access;
 mod notifications;
 mod statistics;

@@ -84,7 +84,7 @@ describe('NotificationBell', () => {
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Уведомления: новых 2' }));
     const list = await screen.findByRole('dialog', { name: 'Уведомления' });
-    await userEvent.click(within(list).getAllByRole('link')[0]);
+    await userEvent.click(within(list).getByRole('link', { name: /Работа с ИВЛ/ }));
     await waitFor(() => expect(server.marked).toEqual([[course.id]]));
     expect(await screen.findByRole('button', { name: 'Уведомления: новых 1' })).toBeInTheDocument();
 
