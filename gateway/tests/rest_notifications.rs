@@ -89,7 +89,11 @@ async fn the_bell_lists_marks_read_and_only_admins_send_digests() {
     assert_eq!(mine["unread"], 1, "{mine}");
     assert_eq!(mine["complete"], true);
     let item = &mine["notifications"][0];
-    let id = format!("education:course:{}:{}", course["id"], Day::today().plus_days(-1));
+    let id = format!(
+        "education:course:{}:{}",
+        course["id"],
+        Day::today().plus_days(-1)
+    );
     assert_eq!(item["id"], id.as_str());
     assert_eq!(item["kind"], "course");
     assert_eq!(item["title"], "ИВЛ: допуск");
@@ -115,24 +119,49 @@ async fn the_bell_lists_marks_read_and_only_admins_send_digests() {
     assert_eq!(theirs["notifications"], json!([]), "{theirs}");
 
     let too_many: Vec<String> = (0..501).map(|i| format!("education:x:{i}")).collect();
-    let (status, body) =
-        post_json(&portal, "/api/notification/mark-read", &token, json!({ "ids": too_many })).await;
+    let (status, body) = post_json(
+        &portal,
+        "/api/notification/mark-read",
+        &token,
+        json!({ "ids": too_many }),
+    )
+    .await;
     assert!(error(400, status, &body).contains("500"), "{body}");
 
-    let (status, body) =
-        post_json(&portal, "/api/notification/send-digests-now", &token, json!({})).await;
+    let (status, body) = post_json(
+        &portal,
+        "/api/notification/send-digests-now",
+        &token,
+        json!({}),
+    )
+    .await;
     error(403, status, &body);
     assert!(sink.mails().is_empty());
     let (status, _, _) = portal.get("/api/notification/get-mine", None).await;
     assert_eq!(status, 401);
 
-    let sent = post_data(&portal, "/api/notification/send-digests-now", &admin, json!({})).await;
+    let sent = post_data(
+        &portal,
+        "/api/notification/send-digests-now",
+        &admin,
+        json!({}),
+    )
+    .await;
     assert_eq!(sent["sent"], 1, "{sent}");
     let mails = sink.wait_for(1, Duration::from_secs(5)).await;
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, ["morozova@hospital.example"]);
     assert!(mails[0].text().contains("/courses/"), "{}", mails[0].text());
-    let again = post_data(&portal, "/api/notification/send-digests-now", &admin, json!({})).await;
-    assert_eq!((again["sent"].as_i64(), again["alreadySent"].as_i64()), (Some(0), Some(1)));
+    let again = post_data(
+        &portal,
+        "/api/notification/send-digests-now",
+        &admin,
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (again["sent"].as_i64(), again["alreadySent"].as_i64()),
+        (Some(0), Some(1))
+    );
     portal.running.stop().await.unwrap();
 }

@@ -139,9 +139,8 @@ async fn get_mine(State(state): State<AppState>, caller: Caller) -> ApiResult<Mi
     let mut from_education = education(&state);
     let mut from_wiki = wiki(&state);
     let (courses, equipment) = tokio::join!(
-        from_education.list_my_notifications(
-            caller.request(pb_education::ListMyNotificationsRequest {})
-        ),
+        from_education
+            .list_my_notifications(caller.request(pb_education::ListMyNotificationsRequest {})),
         from_wiki.list_my_notifications(caller.request(pb_wiki::ListMyNotificationsRequest {})),
     );
     let mut complete = true;
@@ -156,9 +155,8 @@ async fn get_mine(State(state): State<AppState>, caller: Caller) -> ApiResult<Mi
     if notifications.is_empty() && !complete {
         return Err(Status::unavailable(portal_kit::error::MSG_UNAVAILABLE).into());
     }
-    notifications.sort_by(|a, b| {
-        (!a.overdue, &a.due_date, &a.id).cmp(&(!b.overdue, &b.due_date, &b.id))
-    });
+    notifications
+        .sort_by(|a, b| (!a.overdue, &a.due_date, &a.id).cmp(&(!b.overdue, &b.due_date, &b.id)));
     let unread = notifications.iter().filter(|item| !item.read).count();
     Ok(Data(Mine {
         notifications,
@@ -197,9 +195,9 @@ async fn mark_read(
             return Ok(());
         }
         to_education
-            .mark_notifications_read(caller.request(pb_education::MarkNotificationsReadRequest {
-                ids: education_ids,
-            }))
+            .mark_notifications_read(
+                caller.request(pb_education::MarkNotificationsReadRequest { ids: education_ids }),
+            )
             .await
             .map(|_| ())
     };
@@ -208,9 +206,9 @@ async fn mark_read(
             return Ok(());
         }
         to_wiki
-            .mark_notifications_read(caller.request(pb_wiki::MarkNotificationsReadRequest {
-                ids: wiki_ids,
-            }))
+            .mark_notifications_read(
+                caller.request(pb_wiki::MarkNotificationsReadRequest { ids: wiki_ids }),
+            )
             .await
             .map(|_| ())
     };

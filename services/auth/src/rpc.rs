@@ -29,8 +29,8 @@ use portal_kit::revocation::{AccessVersions, Holder};
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
-use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
+use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientService;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountService;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -526,7 +526,10 @@ impl MailRecipientService for MailRecipientRpc {
         }
         let recipients = self.store.mail_recipients(&ids).await?;
         reply(pb::ListMailRecipientsResponse {
-            recipients: recipients.into_iter().map(convert::mail_recipient).collect(),
+            recipients: recipients
+                .into_iter()
+                .map(convert::mail_recipient)
+                .collect(),
         })
     }
 }

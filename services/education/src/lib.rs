@@ -89,10 +89,15 @@ impl EducationArgs {
     /// The digest's settings; `public_url` is `PORTAL_PUBLIC_URL`.
     pub fn digests(&self, public_url: &str) -> DigestSettings {
         DigestSettings {
-            mail: self.smtp_url.as_ref().or(self.smtp_url_file.as_ref()).cloned().map(|relay| MailSettings {
-                relay,
-                from: self.smtp_from.clone(),
-            }),
+            mail: self
+                .smtp_url
+                .as_ref()
+                .or(self.smtp_url_file.as_ref())
+                .cloned()
+                .map(|relay| MailSettings {
+                    relay,
+                    from: self.smtp_from.clone(),
+                }),
             reminder_hour: self.reminder_hour,
             time_zone: self.time_zone.clone(),
             public_url: public_url.to_owned(),
@@ -186,7 +191,8 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let digests = Digests::new(store.clone(), settings.digests, settings.auth.clone())
         .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
     digests.spawn_daily(settings.shutdown.clone());
-    let notifications = NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
+    let notifications =
+        NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
     let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);
     let server = EducationServiceServer::new(rpc).max_decoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(

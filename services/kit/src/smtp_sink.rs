@@ -107,7 +107,9 @@ pub struct SmtpSink {
 
 impl SmtpSink {
     pub async fn start() -> SmtpSink {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the sink");
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the sink");
         let addr = listener.local_addr().expect("the sink's address");
         let mails = Arc::new(Mutex::new(Vec::new()));
         let refusals = Arc::new(AtomicUsize::new(0));

@@ -19,7 +19,10 @@ pub const MAX_RECIPIENT_IDS: usize = 1000;
 impl Store {
     /// Of `user_ids`, those whose status does not block sign-in and who have
     /// an e-mail address, by id.
-    pub async fn mail_recipients(&self, user_ids: &[i64]) -> ServiceResult<Vec<MailRecipientRecord>> {
+    pub async fn mail_recipients(
+        &self,
+        user_ids: &[i64],
+    ) -> ServiceResult<Vec<MailRecipientRecord>> {
         let mut conn = self.pool.acquire().await?;
         let mut rows: Vec<MailRecipientRecord> = fetch_in(
             &mut conn,

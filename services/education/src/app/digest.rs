@@ -241,7 +241,13 @@ impl Digests {
             let now = now_millis();
             let lease_until = now + millis(LEASE);
             match store
-                .claim_digest(recipient.user_id, &day_key, now, lease_until, wait_for_retry)
+                .claim_digest(
+                    recipient.user_id,
+                    &day_key,
+                    now,
+                    lease_until,
+                    wait_for_retry,
+                )
                 .await?
             {
                 Claim::AlreadySent => counts.already_sent += 1,
@@ -348,4 +354,3 @@ impl Digests {
 fn millis(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
-

@@ -33,9 +33,7 @@ impl DueCourse {
 
 /// Overdue first, then the soonest due, then by course.
 pub fn sort(items: &mut [DueCourse]) {
-    items.sort_by(|a, b| {
-        (!a.overdue, a.due, a.course_id).cmp(&(!b.overdue, b.due, b.course_id))
-    });
+    items.sort_by_key(|item| (!item.overdue, item.due, item.course_id));
 }
 
 /// One person's digest: whom it greets and what is due, sorted.
@@ -150,9 +148,15 @@ mod tests {
         let text = digest.plain_text();
         assert!(text.contains("Здравствуйте, Анна Петровна!"), "{text}");
         assert!(text.contains("просрочен, срок был 09.03.2026"), "{text}");
-        assert!(text.contains("https://portal.hospital.local/courses/5"), "{text}");
+        assert!(
+            text.contains("https://portal.hospital.local/courses/5"),
+            "{text}"
+        );
         let html = digest.html();
         assert!(html.contains("Работа с ИВЛ &lt;Hamilton&gt;"), "{html}");
-        assert!(html.contains("href=\"https://portal.hospital.local/courses/5\""), "{html}");
+        assert!(
+            html.contains("href=\"https://portal.hospital.local/courses/5\""),
+            "{html}"
+        );
     }
 }

@@ -14,8 +14,7 @@ use crate::helpers::*;
 const IDS: [i64; 5] = [0, LEARNER_ID, 20, 30, 40];
 
 use Code::{
-    FailedPrecondition as MAIL_OFF, Ok as OK, PermissionDenied as DENIED,
-    Unauthenticated as UNAUTH,
+    FailedPrecondition as MAIL_OFF, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH,
 };
 
 const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
@@ -25,7 +24,10 @@ const MATRIX: &[AccessRule] = &[
     ("MarkNotificationsRead", SIGNED_IN),
     ("GetMyDigestSettings", SIGNED_IN),
     ("SetMyDigestSettings", SIGNED_IN),
-    ("SendDigestsNow", [UNAUTH, DENIED, MAIL_OFF, MAIL_OFF, DENIED]),
+    (
+        "SendDigestsNow",
+        [UNAUTH, DENIED, MAIL_OFF, MAIL_OFF, DENIED],
+    ),
 ];
 
 portal_kit::access_matrix_tests!("portal.education.v1", "NotificationService");

@@ -133,9 +133,7 @@ fn to(mails: &[Mail], address: &str) -> usize {
 #[tokio::test]
 async fn the_bell_lists_due_courses_with_the_callers_read_marks() {
     on_each_backend(|app| async move {
-        let soon = app
-            .course_due_in(3, &[LEARNER_ID, OTHER_LEARNER_ID])
-            .await;
+        let soon = app.course_due_in(3, &[LEARNER_ID, OTHER_LEARNER_ID]).await;
         let overdue = app.course_due_in(-2, &[LEARNER_ID]).await;
         app.course_due_in(30, &[LEARNER_ID]).await;
         // A course without tests asks nothing of anyone.
@@ -295,7 +293,10 @@ async fn two_replicas_send_each_person_one_digest_and_none_to_the_blocked_or_uns
         assert_eq!(mail.from, "portal@hospital.example");
         let text = mail.text();
         assert!(text.contains("multipart/alternative"), "{text}");
-        assert!(text.contains("text/plain") && text.contains("text/html"), "{text}");
+        assert!(
+            text.contains("text/plain") && text.contains("text/html"),
+            "{text}"
+        );
         assert!(text.contains("Здравствуйте, Анна Петровна!"), "{text}");
         assert!(text.contains("Профилактика ИСМП"), "{text}");
         assert!(
