@@ -225,6 +225,43 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_digest_settings_are_checked_at_start() {
+        let args = parse(&[]).unwrap();
+        assert!(
+            args.digests("http://127.0.0.1:8080").mail.is_none(),
+            "off by default"
+        );
+        assert_eq!(args.reminder_hour, 8);
+        assert_eq!(args.time_zone.iana_name(), Some("Europe/Moscow"));
+        let on = parse(&[
+            "--smtp-url",
+            "smtps://portal:secret@relay.hospital.local:465",
+            "--smtp-from",
+            "Портал <portal@hospital.local>",
+            "--reminder-hour",
+            "7",
+            "--time-zone",
+            "Asia/Yekaterinburg",
+        ])
+        .unwrap();
+        assert!(on.digests("https://portal").mail.is_some());
+        assert!(
+            !format!("{on:?}").contains("secret"),
+            "the relay's password never printed"
+        );
+        for bad in [
+            ["--smtp-url", "http://relay:25"],
+            ["--smtp-from", "not an address"],
+            ["--reminder-hour", "24"],
+            ["--time-zone", "Moscow"],
+        ] {
+            let err = parse(&bad).unwrap_err();
+            let variable = format!("PORTAL_{}", bad[0][2..].replace('-', "_").to_uppercase());
+            assert!(err.contains(&variable), "{bad:?}: {err}");
+        }
+    }
+
     #[tokio::test]
     async fn migrations_apply_twice_cleanly_on_every_backend() {
         portal_kit::testing::assert_migrations_apply_twice(&migrations()).await;
