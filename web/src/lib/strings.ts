@@ -182,7 +182,8 @@ export const strings = {
   },
   notifications: {
     title: 'Уведомления',
-    bellLabel: (unread: number) => (unread === 0 ? 'Уведомления: новых нет' : `Уведомления: новых ${unread}`),
+    bellLabel: (unread: string) =>
+      unread === '' ? 'Уведомления: новых нет' : `Уведомления: новых ${unread}`,
     empty: 'Сроков, которые подходят, нет.',
     loadFailed: 'Не удалось загрузить уведомления.',
     incomplete: 'Часть уведомлений сейчас недоступна.',

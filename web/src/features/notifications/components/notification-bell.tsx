@@ -24,6 +24,9 @@ function dueLine(item: Notification): string {
   return item.overdue ? text.overdueSince(formatDate(item.dueDate)) : text.dueBy(formatDate(item.dueDate));
 }
 
+/** The count as the badge shows it: past 99 only that there are more. */
+const shownCount = (unread: number) => (unread > 99 ? '99+' : String(unread));
+
 /** The header's bell: how many items are unread, and the list of them all behind it. */
 export function NotificationBell() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -41,12 +44,13 @@ export function NotificationBell() {
   return (
     <>
       <IconButton
-        aria-label={text.bellLabel(unread)}
+        aria-label={text.bellLabel(unread > 0 ? shownCount(unread) : '')}
         aria-haspopup="dialog"
         onClick={(event) => setAnchor(event.currentTarget)}
         color="inherit"
       >
-        <Badge badgeContent={unread} color="error" max={99}>
+        {/* The badge's text is part of the button's name, so it says what the label says. */}
+        <Badge badgeContent={unread > 0 ? shownCount(unread) : undefined} color="error">
           <NotificationsOutlined />
         </Badge>
       </IconButton>
