@@ -347,6 +347,7 @@ async fn service_routes(
                 seed_demo: shared.seed_demo,
                 auth: peers.auth()?.service_channel(),
                 shutdown: shutdown.clone(),
+                digests: config.education.digests(&shared.public_url),
             };
             (
                 portal_education::SERVICE_NAME,

@@ -70,6 +70,8 @@ impl Upstreams {
             .map(|upstream| (upstream.service, upstream))
             .collect();
         services.push((portal_auth::SERVICE_ACCOUNT_SERVICE_NAME, &self.auth));
+        services.push((portal_education::NOTIFICATION_SERVICE_NAME, &self.education));
+        services.push((portal_wiki::NOTIFICATION_SERVICE_NAME, &self.wiki));
         services
     }
 

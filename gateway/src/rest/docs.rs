@@ -664,8 +664,13 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    /// The only POSTs that read no body: the session calls carry a cookie.
-    const BODYLESS: [&str; 2] = ["/api/auth/refresh-token", "/api/auth/logout"];
+    /// The only POSTs that read no body: the session calls carry a cookie,
+    /// and "send today's digests now" has nothing to say but the call.
+    const BODYLESS: [&str; 3] = [
+        "/api/auth/refresh-token",
+        "/api/auth/logout",
+        "/api/notification/send-digests-now",
+    ];
 
     /// Statuses whose answers every operation must document.
     const STANDARD: [&str; 7] = ["400", "401", "403", "404", "409", "429", "503"];

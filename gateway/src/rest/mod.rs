@@ -11,6 +11,7 @@ mod education;
 mod files;
 mod forward;
 mod integration;
+mod notification;
 mod oauth;
 mod origin;
 mod reference;
@@ -189,6 +190,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(reference::endpoints())
         .chain(files::endpoints())
         .chain(integration::endpoints())
+        .chain(notification::endpoints())
         .collect()
 }
 

@@ -7,6 +7,7 @@ use portal_proto::auth::v1 as pb;
 use crate::app::service_tokens::ServiceToken;
 use crate::app::sessions::{IssuedTokens, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
+use crate::store::mail::MailRecipientRecord;
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
 use crate::store::service_account::{SecretRecord, ServiceAccountRecord};
 use crate::store::staff::{ReferenceChange, ReferenceCounts, ResolvedStaff, SyncOutcome};
@@ -285,5 +286,14 @@ pub fn access_changes(changes: Changes) -> pb::ListAccessChangesResponse {
             })
             .collect(),
         cursor: changes.cursor,
+    }
+}
+
+pub fn mail_recipient(record: MailRecipientRecord) -> pb::MailRecipient {
+    pb::MailRecipient {
+        user_id: record.id,
+        email: record.email,
+        name: record.name,
+        last_name: record.last_name,
     }
 }

@@ -27,6 +27,7 @@ use portal_kit::start::StartError;
 use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
+use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientServiceServer;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use tonic::service::Routes;
@@ -36,7 +37,7 @@ use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
-use crate::rpc::{AccessRevocationRpc, AuthRpc, ServiceAccountRpc};
+use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
@@ -202,10 +203,12 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         ),
         verifier.with_access_versions(versions),
     );
+    let mail_recipients = MailRecipientServiceServer::new(MailRecipientRpc::new(store.clone()));
     let revocation = AccessRevocationServiceServer::new(AccessRevocationRpc::new(store));
     Ok(Routes::new(service)
         .add_service(service_accounts)
-        .add_service(revocation))
+        .add_service(revocation)
+        .add_service(mail_recipients))
 }
 
 /// Connections of the known devices' lane ([`store::Store::for_sign_in`]),

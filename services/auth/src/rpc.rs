@@ -30,6 +30,7 @@ use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
+use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientService;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountService;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -45,6 +46,7 @@ use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
 use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
+use crate::store::mail::MAX_RECIPIENT_IDS;
 use crate::store::service_account::ServiceAccountRecord;
 use crate::store::user::{SessionsEnded, UserUpdated};
 
@@ -499,6 +501,40 @@ impl AccessRevocationService for AccessRevocationRpc {
         reply(convert::access_changes(changes))
     }
 }
+
+/// Whom the digest's mail may reach (internal: the gateway does not forward
+/// it; education's background job asks it with no person's token).
+pub struct MailRecipientRpc {
+    store: Store,
+}
+
+impl MailRecipientRpc {
+    pub fn new(store: Store) -> MailRecipientRpc {
+        MailRecipientRpc { store }
+    }
+}
+
+#[tonic::async_trait]
+impl MailRecipientService for MailRecipientRpc {
+    async fn list_mail_recipients(
+        &self,
+        request: Request<pb::ListMailRecipientsRequest>,
+    ) -> RpcResult<pb::ListMailRecipientsResponse> {
+        let ids = request.into_inner().user_ids;
+        if ids.len() > MAX_RECIPIENT_IDS {
+            return Err(ServiceError::invalid(MSG_TOO_MANY_RECIPIENTS).into());
+        }
+        let recipients = self.store.mail_recipients(&ids).await?;
+        reply(pb::ListMailRecipientsResponse {
+            recipients: recipients
+                .into_iter()
+                .map(convert::mail_recipient)
+                .collect(),
+        })
+    }
+}
+
+const MSG_TOO_MANY_RECIPIENTS: &str = "Не более 1000 сотрудников за один запрос";
 
 /// Other hospital systems' accounts, and their tokens.
 pub struct ServiceAccountRpc {

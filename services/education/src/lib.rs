@@ -9,16 +9,25 @@
 //! [`demo`] the demo courses; `migrations/{sqlite,postgres}` the schema.
 //! [`app::staff`] asks auth for the HR system's keys (the one call education
 //! makes to another service besides following auth's access changes), for
-//! the integration calls of [`app::integration`].
+//! the integration calls of [`app::integration`], and for the e-mail
+//! addresses of the daily digest ([`app::digest`], auth's internal
+//! `MailRecipientService`). [`notification_rpc`] serves the bell's items and
+//! the digest's calls (`NotificationService`).
 
 pub mod app;
 pub mod convert;
 pub mod demo;
 pub mod domain;
+pub mod notification_rpc;
 pub mod rpc;
 pub mod store;
 
 use std::path::PathBuf;
+use std::time::Duration;
+
+use jiff::tz::TimeZone;
+use lettre::message::Mailbox;
+use secrecy::SecretString;
 
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
@@ -27,17 +36,23 @@ use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
+use portal_proto::education::v1::notification_service_server::NotificationServiceServer;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::digest::{DigestSettings, Digests, MailSettings};
 use crate::app::staff::Staff;
 use crate::domain::article::ContentCleaner;
+use crate::notification_rpc::NotificationRpc;
 use crate::rpc::EducationRpc;
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.education.v1.EducationService";
+/// The bell's and the digest's service, served beside it.
+pub const NOTIFICATION_SERVICE_NAME: &str =
+    portal_proto::education::v1::notification_service_server::SERVICE_NAME;
 
 /// Education's own part of the `portal` command line.
 #[derive(Clone, Debug, clap::Args)]
@@ -47,6 +62,71 @@ pub struct EducationArgs {
     /// CSP's `frame-src` names the same [default: none, only the portal].
     #[arg(long, env = "PORTAL_FRAME_HOSTS", value_name = "PORTAL_FRAME_HOSTS", default_value = "", value_parser = FrameHosts::parse)]
     pub frame_hosts: FrameHosts,
+
+    /// The SMTP relay of the daily e-mail digest: `smtp://host:25` (STARTTLS
+    /// with `?tls=required`) or `smtps://user:password@host:465`; digests are
+    /// off when unset.
+    #[arg(long, env = "PORTAL_SMTP_URL", value_name = "PORTAL_SMTP_URL", value_parser = parse_smtp_url)]
+    pub smtp_url: Option<SecretString>,
+    #[arg(long, env = "PORTAL_SMTP_URL_FILE", value_name = "PORTAL_SMTP_URL_FILE", value_parser = portal_kit::secret_file::parse_with(parse_smtp_url), conflicts_with = "smtp_url")]
+    pub smtp_url_file: Option<SecretString>,
+
+    /// The digest's sender, e.g. `Портал <portal@hospital.local>`.
+    #[arg(long, env = "PORTAL_SMTP_FROM", value_name = "PORTAL_SMTP_FROM", default_value = "portal@localhost", value_parser = parse_mailbox)]
+    pub smtp_from: Mailbox,
+
+    /// The hour (0–23, in PORTAL_TIME_ZONE) from which each day's digests
+    /// are sent.
+    #[arg(long, env = "PORTAL_REMINDER_HOUR", value_name = "PORTAL_REMINDER_HOUR", default_value_t = 8, value_parser = clap::value_parser!(i8).range(0..=23))]
+    pub reminder_hour: i8,
+
+    /// The time zone of the reminder hour and of a digest's day (IANA name).
+    #[arg(long, env = "PORTAL_TIME_ZONE", value_name = "PORTAL_TIME_ZONE", default_value = "Europe/Moscow", value_parser = parse_time_zone)]
+    pub time_zone: TimeZone,
+}
+
+impl EducationArgs {
+    /// The digest's settings; `public_url` is `PORTAL_PUBLIC_URL`.
+    pub fn digests(&self, public_url: &str) -> DigestSettings {
+        DigestSettings {
+            mail: self
+                .smtp_url
+                .as_ref()
+                .or(self.smtp_url_file.as_ref())
+                .cloned()
+                .map(|relay| MailSettings {
+                    relay,
+                    from: self.smtp_from.clone(),
+                }),
+            reminder_hour: self.reminder_hour,
+            time_zone: self.time_zone.clone(),
+            public_url: public_url.to_owned(),
+            retry_after: DIGEST_RETRY_AFTER,
+        }
+    }
+}
+
+/// How long after a relay's failure the daily job tries a digest again.
+pub const DIGEST_RETRY_AFTER: Duration = Duration::from_secs(5 * 60);
+
+fn parse_smtp_url(value: &str) -> Result<SecretString, String> {
+    if !(value.starts_with("smtp://") || value.starts_with("smtps://")) {
+        return Err("expected smtp://host:port or smtps://user:password@host:port".into());
+    }
+    let relay = SecretString::from(value.to_owned());
+    app::digest::relay_transport(&relay)
+        .map(|_| relay)
+        .map_err(|error| format!("not a relay URL: {error}"))
+}
+
+fn parse_mailbox(value: &str) -> Result<Mailbox, String> {
+    value
+        .parse()
+        .map_err(|error| format!("not an e-mail address: {error}"))
+}
+
+fn parse_time_zone(value: &str) -> Result<TimeZone, String> {
+    TimeZone::get(value).map_err(|_| format!("unknown time zone {value:?} (e.g. Europe/Moscow)"))
 }
 
 /// What education needs to start.
@@ -67,8 +147,10 @@ pub struct EducationSettings {
     /// department codes) into user ids and back for the integration calls.
     pub auth: ServiceChannel,
     /// The server's shutdown: open WatchTrainingRecords streams end then, so
-    /// the drain does not wait for them.
+    /// the drain does not wait for them; the daily digest job stops then.
     pub shutdown: CancellationToken,
+    /// The daily e-mail digest ([`EducationArgs::digests`]).
+    pub digests: DigestSettings,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -106,10 +188,19 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
+    let digests = Digests::new(store.clone(), settings.digests, settings.auth.clone())
+        .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
+    digests.spawn_daily(settings.shutdown.clone());
+    let notifications =
+        NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
     let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);
     let server = EducationServiceServer::new(rpc).max_decoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(
-        Idempotent::new(server, idempotency_keys),
+        Idempotent::new(server, idempotency_keys.clone()),
+        verifier.clone(),
+    ))
+    .add_service(InterceptedService::new(
+        Idempotent::new(notifications, idempotency_keys),
         verifier,
     )))
 }
@@ -132,6 +223,43 @@ mod tests {
             parse(&[]).unwrap().frame_hosts.hosts().is_empty(),
             "frames only from the portal"
         );
+    }
+
+    #[test]
+    fn the_digest_settings_are_checked_at_start() {
+        let args = parse(&[]).unwrap();
+        assert!(
+            args.digests("http://127.0.0.1:8080").mail.is_none(),
+            "off by default"
+        );
+        assert_eq!(args.reminder_hour, 8);
+        assert_eq!(args.time_zone.iana_name(), Some("Europe/Moscow"));
+        let on = parse(&[
+            "--smtp-url",
+            "smtps://portal:secret@relay.hospital.local:465",
+            "--smtp-from",
+            "Портал <portal@hospital.local>",
+            "--reminder-hour",
+            "7",
+            "--time-zone",
+            "Asia/Yekaterinburg",
+        ])
+        .unwrap();
+        assert!(on.digests("https://portal").mail.is_some());
+        assert!(
+            !format!("{on:?}").contains("secret"),
+            "the relay's password never printed"
+        );
+        for bad in [
+            ["--smtp-url", "http://relay:25"],
+            ["--smtp-from", "not an address"],
+            ["--reminder-hour", "24"],
+            ["--time-zone", "Moscow"],
+        ] {
+            let err = parse(&bad).unwrap_err();
+            let variable = format!("PORTAL_{}", bad[0][2..].replace('-', "_").to_uppercase());
+            assert!(err.contains(&variable), "{bad:?}: {err}");
+        }
     }
 
     #[tokio::test]

@@ -13,6 +13,7 @@ pub mod error;
 pub mod idempotency;
 pub mod metrics;
 pub mod net;
+pub mod read_marks;
 pub mod readiness;
 pub mod revocation;
 pub mod rich_text;
@@ -27,6 +28,8 @@ pub mod text;
 pub mod token;
 pub mod upstream;
 
+#[cfg(any(test, feature = "testing"))]
+pub mod smtp_sink;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 

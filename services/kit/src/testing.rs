@@ -198,6 +198,9 @@ pub struct ServiceHarness<C> {
     // First, so the service is told to stop before its database goes.
     _serving: DropGuard,
     pub client: C,
+    /// The channel `client` wraps, for the clients of the service's other
+    /// contracts served beside it.
+    pub channel: Channel,
     pub keys: TestKeys,
     pub backend: Backend,
     pub database: TestDatabase,
@@ -239,7 +242,8 @@ impl<C> ServiceHarness<C> {
         let (channel, serving) = serve(service_name, routes).await;
         ServiceHarness {
             _serving: serving,
-            client: client(channel),
+            client: client(channel.clone()),
+            channel,
             keys,
             backend,
             database,
@@ -257,7 +261,8 @@ impl<C> ServiceHarness<C> {
     ) {
         let (channel, serving) = serve(service_name, routes).await;
         self._serving = serving;
-        self.client = client(channel);
+        self.client = client(channel.clone());
+        self.channel = channel;
     }
 }
 

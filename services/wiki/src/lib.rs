@@ -14,6 +14,7 @@ pub mod app;
 pub mod convert;
 pub mod demo;
 pub mod domain;
+pub mod notification_rpc;
 pub mod rpc;
 pub mod store;
 
@@ -24,16 +25,21 @@ use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::start::StartError;
+use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
 use crate::domain::instruction::Sanitizer;
+use crate::notification_rpc::NotificationRpc;
 use crate::rpc::WikiRpc;
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
 pub const SERVICE_NAME: &str = "portal.wiki.v1.WikiService";
+/// The wiki's part of the bell, served beside it.
+pub const NOTIFICATION_SERVICE_NAME: &str =
+    portal_proto::wiki::v1::notification_service_server::SERVICE_NAME;
 
 /// What the wiki needs to start.
 #[derive(Clone, Debug)]
@@ -85,11 +91,16 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
             .await
             .map_err(StartError::step("loading demo equipment"))?;
     }
+    let notifications = NotificationServiceServer::new(NotificationRpc::new(store.clone()));
     let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(
-        Idempotent::new(server, idempotency_keys),
+        Idempotent::new(server, idempotency_keys.clone()),
+        verifier.clone(),
+    ))
+    .add_service(InterceptedService::new(
+        Idempotent::new(notifications, idempotency_keys),
         verifier,
     )))
 }

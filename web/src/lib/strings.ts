@@ -175,6 +175,31 @@ export const strings = {
     departments: 'Отделения',
     rights: 'Права',
     noRights: 'Нет прав администрирования',
+    digestTitle: 'Напоминания по электронной почте',
+    digestLabel: 'Присылать ежедневное письмо о курсах, срок которых подходит или прошёл',
+    digestOn: 'Ежедневные напоминания включены',
+    digestOff: 'Ежедневные напоминания отключены',
+  },
+  notifications: {
+    title: 'Уведомления',
+    bellLabel: (unread: string) =>
+      unread === '' ? 'Уведомления: новых нет' : `Уведомления: новых ${unread}`,
+    empty: 'Сроков, которые подходят, нет.',
+    loadFailed: 'Не удалось загрузить уведомления.',
+    incomplete: 'Часть уведомлений сейчас недоступна.',
+    markAllRead: 'Прочитать все',
+    unread: 'новое',
+    dueBy: (day: string) => `срок ${day}`,
+    overdueSince: (day: string) => `просрочено, срок был ${day}`,
+    kinds: {
+      course: 'Курс · ',
+      maintenance: 'Обслуживание · ',
+      clearance: 'Допуск · ',
+    } as Record<string, string>,
+    sendDigests: 'Разослать сегодняшние напоминания',
+    sendDigestsHint: 'Каждый сотрудник получит не более одного письма в день.',
+    digestsSent: (sent: number, already: number, failed: number) =>
+      `Отправлено писем: ${sent}; уже отправлены сегодня: ${already}${failed > 0 ? `; не удалось: ${failed} (будет повтор)` : ''}`,
   },
   education: {
     noCourses: 'Вам пока не назначено ни одного курса.',

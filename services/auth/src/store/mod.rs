@@ -14,6 +14,7 @@
 pub mod access;
 pub mod department;
 pub mod device;
+pub mod mail;
 pub mod reference;
 pub mod service_account;
 pub mod session;

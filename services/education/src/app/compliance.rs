@@ -2,11 +2,13 @@
 //! deadline (their own when AssignCourse gave one, else the course's) and,
 //! for a course whose passes expire, their pass's validity.
 
+use std::collections::BTreeSet;
+
 use portal_kit::ServiceResult;
 
 use crate::domain::compliance::{Assessment, Terms, assess, lead_days};
 use crate::domain::date::Day;
-use crate::store::{AssigneeDeadline, CourseRecord, Store, Viewer};
+use crate::store::{AssigneeDeadline, ComplianceRow, CourseRecord, Store, Viewer};
 
 pub struct CourseCompliance {
     pub course: CourseRecord,
@@ -72,4 +74,35 @@ pub async fn course_compliance(store: &Store, course_id: i64) -> ServiceResult<C
         assignees,
         today,
     })
+}
+
+/// Where each assignment's person stands on `today`: the other systems'
+/// standings, the bell and the digest all count them so.
+pub async fn assess_rows(
+    store: &Store,
+    rows: Vec<ComplianceRow>,
+    today: Day,
+) -> ServiceResult<Vec<(ComplianceRow, Assessment)>> {
+    let user_ids: BTreeSet<i64> = rows.iter().map(|row| row.user_id).collect();
+    let course_ids: BTreeSet<i64> = rows.iter().map(|row| row.course_id).collect();
+    let tests = store
+        .tests_of_courses(&course_ids.into_iter().collect::<Vec<_>>())
+        .await?;
+    let passes = store
+        .latest_passes_of(&user_ids.into_iter().collect::<Vec<_>>())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let terms = terms(
+                row.validity_months,
+                row.course_created,
+                &row.course_deadline,
+                row.own_deadline.as_deref(),
+            );
+            let course_tests = tests.get(&row.course_id).map_or(&[][..], Vec::as_slice);
+            let assessment = assess(&passes.of(row.user_id, course_tests), terms, today);
+            (row, assessment)
+        })
+        .collect())
 }

@@ -14,9 +14,9 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
 
-use crate::app::compliance::terms;
+use crate::app::compliance::assess_rows;
 use crate::app::staff::{OnBehalf, Staff};
-use crate::domain::compliance::{Assessment, assess};
+use crate::domain::compliance::Assessment;
 use crate::domain::date::Day;
 use crate::domain::integration::{AssignmentKeys, Author, Page};
 use crate::store::{AssignOutcome, ComplianceRow, Store, TrainingRow};
@@ -163,29 +163,17 @@ pub async fn compliance(
 ) -> ServiceResult<(Vec<ComplianceItem>, Day)> {
     let rows = store.compliance_rows(course_id, after, page_limit).await?;
     let user_ids: BTreeSet<i64> = rows.iter().map(|row| row.user_id).collect();
-    let course_ids: BTreeSet<i64> = rows.iter().map(|row| row.course_id).collect();
-    let user_ids: Vec<i64> = user_ids.into_iter().collect();
-    let tests = store
-        .tests_of_courses(&course_ids.into_iter().collect::<Vec<_>>())
+    let numbers = staff
+        .employee_numbers(caller, user_ids.into_iter().collect())
         .await?;
-    let passes = store.latest_passes_of(&user_ids).await?;
-    let numbers = staff.employee_numbers(caller, user_ids).await?;
     let today = Day::today();
-    let items = rows
+    let items = assess_rows(store, rows, today)
+        .await?
         .into_iter()
-        .map(|row| {
-            let terms = terms(
-                row.validity_months,
-                row.course_created,
-                &row.course_deadline,
-                row.own_deadline.as_deref(),
-            );
-            let course_tests = tests.get(&row.course_id).map_or(&[][..], Vec::as_slice);
-            ComplianceItem {
-                employee_number: numbers.get(&row.user_id).cloned().unwrap_or_default(),
-                assessment: assess(&passes.of(row.user_id, course_tests), terms, today),
-                row,
-            }
+        .map(|(row, assessment)| ComplianceItem {
+            employee_number: numbers.get(&row.user_id).cloned().unwrap_or_default(),
+            assessment,
+            row,
         })
         .collect();
     Ok((items, today))

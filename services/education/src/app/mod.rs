@@ -4,7 +4,9 @@
 
 pub mod attempts;
 pub mod compliance;
+pub mod digest;
 pub mod housekeeping;
 pub mod integration;
 pub mod my_tests;
+pub mod notifications;
 pub mod staff;

@@ -56,6 +56,11 @@ fn placeholders(n: usize) -> String {
 
 /// Ids per query: far below either backend's limit on binds.
 const CHUNK: usize = 1000;
+/// Assignments with the course terms their standing is counted from
+/// ([`ComplianceRow`]); the caller adds the condition.
+const COMPLIANCE_ROWS: &str = "SELECT cu.course_id, c.title AS course_title, cu.user_id, cu.date_deadline AS own_deadline, c.date_deadline AS course_deadline, \
+     c.date_creation AS course_created, c.validity_months \
+     FROM course_users cu JOIN courses c ON c.id = cu.course_id";
 
 impl Store {
     /// The tests of each course's articles, each once, ascending.
@@ -116,20 +121,27 @@ impl Store {
         (after_course, after_user): (i64, i64),
         limit: i64,
     ) -> ServiceResult<Vec<ComplianceRow>> {
-        Ok(sqlx::query_as(
-            "SELECT cu.course_id, c.title AS course_title, cu.user_id, cu.date_deadline AS own_deadline, c.date_deadline AS course_deadline, \
-             c.date_creation AS course_created, c.validity_months \
-             FROM course_users cu JOIN courses c ON c.id = cu.course_id \
-             WHERE ($1 = 0 OR cu.course_id = $2) AND (cu.course_id > $3 OR (cu.course_id = $4 AND cu.user_id > $5)) \
-             ORDER BY cu.course_id, cu.user_id LIMIT $6",
-        )
-        .bind(course_id)
-        .bind(course_id)
-        .bind(after_course)
-        .bind(after_course)
-        .bind(after_user)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?)
+        let sql = format!(
+            "{COMPLIANCE_ROWS} WHERE ($1 = 0 OR cu.course_id = $2) AND (cu.course_id > $3 OR (cu.course_id = $4 AND cu.user_id > $5)) \
+             ORDER BY cu.course_id, cu.user_id LIMIT $6"
+        );
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(course_id)
+            .bind(course_id)
+            .bind(after_course)
+            .bind(after_course)
+            .bind(after_user)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// Every course assigned to `user_id`, by course id.
+    pub async fn compliance_rows_of(&self, user_id: i64) -> ServiceResult<Vec<ComplianceRow>> {
+        let sql = format!("{COMPLIANCE_ROWS} WHERE cu.user_id = $1 ORDER BY cu.course_id");
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?)
     }
 }

@@ -6,6 +6,7 @@
 use std::future::Future;
 use std::ops::Deref;
 
+use portal_education::app::digest::DigestSettings;
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
 use portal_kit::db::Backend;
@@ -82,6 +83,13 @@ pub fn settings(
                 .map_err(|error| Status::from_error(Box::new(error))),
         ),
         shutdown: shutdown.clone(),
+        digests: DigestSettings {
+            mail: None,
+            reminder_hour: 0,
+            time_zone: jiff::tz::TimeZone::UTC,
+            public_url: PORTAL.into(),
+            retry_after: portal_education::DIGEST_RETRY_AFTER,
+        },
     }
 }
 
@@ -275,6 +283,11 @@ impl TestApp {
         .expect("the assignment");
         pool.close().await;
         author
+    }
+
+    /// Auth's database, where tests set what auth's calls do not (a status).
+    pub fn auth_database_url(&self) -> String {
+        self._auth.1.url.clone()
     }
 
     pub fn admin_token(&self) -> String {

@@ -8,5 +8,7 @@ mod content;
 mod helpers;
 mod idempotency;
 mod integration;
+mod notification_access;
+mod notifications;
 mod recertification;
 mod statistics;

@@ -6,5 +6,6 @@
 pub mod housekeeping;
 pub mod labels;
 pub mod maintenance;
+pub mod notifications;
 pub mod qr_codes;
 pub mod register;

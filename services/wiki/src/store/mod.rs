@@ -14,6 +14,7 @@
 pub mod journal;
 pub mod logbook;
 pub mod model;
+pub mod notification;
 pub mod reference;
 pub mod register;
 pub mod unit;

@@ -7,4 +7,5 @@ mod content;
 mod equipment;
 mod helpers;
 mod logbook;
+mod notifications;
 mod register;

@@ -6,6 +6,7 @@ import { Link, Outlet, useNavigate } from 'react-router';
 
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { fullName } from '@/lib/person-name';
 import { signOut } from '@/lib/session/auth-api';
 import { useIsAdmin } from '@/lib/session/rights';
@@ -73,6 +74,7 @@ export function AppLayout() {
               {fullName(user)}
             </Typography>
           )}
+          <NotificationBell />
           <Button color="inherit" onClick={() => void exit()} startIcon={<LogoutOutlined />}>
             {strings.app.signOut}
           </Button>

@@ -1,4 +1,3 @@
-import { Typography } from '@mui/material';
 import { type RouteObject } from 'react-router';
 
 import { paths } from '@/config/paths';
@@ -24,7 +23,7 @@ export const adminRoutes: RouteObject[] = [
         children: [
           {
             index: true,
-            element: <Typography sx={{ color: 'text.secondary' }}>{strings.admin.chooseSection}</Typography>,
+            lazy: async () => ({ Component: (await import('./components/admin-home')).AdminHome }),
           },
           {
             path: paths.adminEducation,

@@ -9,6 +9,8 @@ import { fullName } from '@/lib/person-name';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
+import { DigestSetting } from './digest-setting';
+
 const text = (value: string | undefined) => value || strings.common.notSet;
 
 const chips = (labels: string[], none: string = strings.common.notSet) =>
@@ -82,6 +84,8 @@ export function CabinetPage() {
           </Fragment>
         ))}
       </Box>
+      <Divider sx={{ mt: 3 }} />
+      <DigestSetting />
     </Paper>
   );
 }

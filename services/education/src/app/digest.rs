@@ -1,0 +1,361 @@
+//! The daily e-mail digest (issue 24): each person with courses due within 7
+//! days or overdue gets one message a day, in Russian, as plain text and
+//! HTML, with links to the portal, through the hospital's SMTP relay.
+//!
+//! Every education replica runs the job ([`Digests::spawn_daily`]): once a
+//! minute, from `PORTAL_REMINDER_HOUR` in `PORTAL_TIME_ZONE` on, it sends the
+//! day's digests not yet sent. Once a day per person however many replicas
+//! run: before sending, a replica takes the person's lease for the day in the
+//! database (`store::Claim`); the relay's acceptance is recorded as sent, a
+//! failure releases the lease and the job tries again after
+//! [`DigestSettings::retry_after`]. A replica that dies between the relay's
+//! acceptance and the record leaves a lease that ends after [`LEASE`]: that
+//! person may get the day's digest twice, never none.
+//!
+//! Whom mail may reach is auth's: the job asks auth's internal
+//! `MailRecipientService` for the e-mail addresses of the people it has
+//! something for, and auth leaves out the blocked and those without an
+//! address. The job runs for no person, so it carries no token: that
+//! service, like `AccessRevocationService`, is reached only inside the
+//! cluster and is never forwarded by the gateway.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jiff::tz::TimeZone;
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use portal_kit::db::now_millis;
+use portal_kit::serve::ServiceChannel;
+use portal_kit::{ServiceError, ServiceResult};
+use portal_proto::auth::v1::ListMailRecipientsRequest;
+use portal_proto::auth::v1::MailRecipient;
+use portal_proto::auth::v1::mail_recipient_service_client::MailRecipientServiceClient;
+use secrecy::{ExposeSecret, SecretString};
+use tokio_util::sync::CancellationToken;
+
+use crate::app::compliance::assess_rows;
+use crate::app::notifications::due_course;
+use crate::domain::date::Day;
+use crate::domain::notification::{self, DIGEST_SUBJECT, Digest, DueCourse, MSG_MAIL_OFF};
+use crate::store::{Claim, Store};
+
+/// How often the job looks whether digests are due.
+const TICK: Duration = Duration::from_secs(60);
+/// How long a replica holds a person's digest while sending it: well over
+/// the relay's time-out, so a live send is never taken over.
+const LEASE: Duration = Duration::from_secs(10 * 60);
+/// The relay's time-out per SMTP command.
+const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one question to auth may take.
+const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+/// Auth's limit of ids per question.
+const RECIPIENTS_PER_CALL: usize = 1000;
+/// Assignments read per page while gathering the day's items.
+const ROWS_PER_PAGE: i64 = 1000;
+/// How much of a relay's refusal is kept with the delivery.
+const ERROR_CHARS: usize = 500;
+
+const MSG_AUTH_UNAVAILABLE: &str =
+    "Сервис сотрудников временно недоступен, напоминания будут отправлены позже";
+
+/// The relay and the sender, when mail is on (`PORTAL_SMTP_URL` set).
+#[derive(Clone, Debug)]
+pub struct MailSettings {
+    /// `smtp://host:25` or `smtps://user:password@host:465`.
+    pub relay: SecretString,
+    /// `PORTAL_SMTP_FROM`.
+    pub from: Mailbox,
+}
+
+#[derive(Clone, Debug)]
+pub struct DigestSettings {
+    /// Off when `None`: nothing is sent and SendDigestsNow says so.
+    pub mail: Option<MailSettings>,
+    /// `PORTAL_REMINDER_HOUR`, 0–23, in `time_zone`.
+    pub reminder_hour: i8,
+    /// `PORTAL_TIME_ZONE`: when the hour is, and which day a digest is of.
+    pub time_zone: TimeZone,
+    /// `PORTAL_PUBLIC_URL`, for the links.
+    pub public_url: String,
+    /// How long after a failed send the daily job tries again.
+    pub retry_after: Duration,
+}
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunCounts {
+    pub sent: i32,
+    pub failed: i32,
+    pub already_sent: i32,
+    /// Held by another replica, or a failed send waiting for its retry.
+    pub busy: i32,
+}
+
+struct Relay {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+}
+
+struct Inner {
+    store: Store,
+    relay: Option<Relay>,
+    auth: MailRecipientServiceClient<ServiceChannel>,
+    settings: DigestSettings,
+    /// The last day this replica's job finished with nothing left to send.
+    finished_day: Mutex<Option<String>>,
+}
+
+/// The digests of one replica: its daily job and the admin's "send now".
+#[derive(Clone)]
+pub struct Digests {
+    inner: Arc<Inner>,
+}
+
+/// The transport for a relay URL; the URL's own errors name no secret.
+pub fn relay_transport(
+    relay: &SecretString,
+) -> Result<AsyncSmtpTransport<Tokio1Executor>, lettre::transport::smtp::Error> {
+    Ok(
+        AsyncSmtpTransport::<Tokio1Executor>::from_url(relay.expose_secret())?
+            .timeout(Some(RELAY_TIMEOUT))
+            .build(),
+    )
+}
+
+impl Digests {
+    /// `auth`: every auth replica, asked for the recipients' addresses.
+    pub fn new(
+        store: Store,
+        settings: DigestSettings,
+        auth: ServiceChannel,
+    ) -> Result<Digests, lettre::transport::smtp::Error> {
+        let relay = match &settings.mail {
+            Some(mail) => Some(Relay {
+                transport: relay_transport(&mail.relay)?,
+                from: mail.from.clone(),
+            }),
+            None => None,
+        };
+        Ok(Digests {
+            inner: Arc::new(Inner {
+                store,
+                relay,
+                auth: MailRecipientServiceClient::new(auth),
+                settings,
+                finished_day: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// Runs the daily job until `shutdown`, if mail is on.
+    pub fn spawn_daily(&self, shutdown: CancellationToken) {
+        if self.inner.relay.is_none() {
+            tracing::info!("e-mail digests are off (PORTAL_SMTP_URL is not set)");
+            return;
+        }
+        let digests = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(TICK);
+            loop {
+                tokio::select! {
+                    () = shutdown.cancelled() => break,
+                    _ = ticks.tick() => digests.tick().await,
+                }
+            }
+        });
+    }
+
+    /// Today in the digest's time zone, and whether its hour has come.
+    fn today(&self) -> (Day, bool) {
+        let now = jiff::Timestamp::now().to_zoned_datetime(self.inner.settings.time_zone.clone());
+        let day = Day::stored(&now.date().to_string()).unwrap_or_else(Day::today);
+        (day, now.hour() >= self.inner.settings.reminder_hour)
+    }
+
+    async fn tick(&self) {
+        let (day, due) = self.today();
+        let key = day.to_string();
+        if !due || self.finished_day().as_deref() == Some(key.as_str()) {
+            return;
+        }
+        match self.run(day, true).await {
+            Ok(counts) => {
+                if counts.sent > 0 || counts.failed > 0 {
+                    tracing::info!(day = %key, ?counts, "daily digests");
+                }
+                if counts.failed == 0 && counts.busy == 0 {
+                    *self.lock_finished() = Some(key);
+                }
+            }
+            Err(error) => tracing::warn!(day = %key, %error, "daily digests: will try again"),
+        }
+    }
+
+    fn lock_finished(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.inner
+            .finished_day
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn finished_day(&self) -> Option<String> {
+        self.lock_finished().clone()
+    }
+
+    /// The admin's "send today's digests now": everyone not yet sent today's,
+    /// a failed send tried again at once.
+    pub async fn send_today(&self) -> ServiceResult<RunCounts> {
+        if self.inner.relay.is_none() {
+            return Err(ServiceError::conflict(MSG_MAIL_OFF).because("mail-off"));
+        }
+        let (day, _) = self.today();
+        self.run(day, false).await
+    }
+
+    /// Sends `day`'s digests not yet sent; `wait_for_retry`: a failed send
+    /// waits for its retry time.
+    async fn run(&self, day: Day, wait_for_retry: bool) -> ServiceResult<RunCounts> {
+        let Some(relay) = &self.inner.relay else {
+            return Ok(RunCounts::default());
+        };
+        let store = &self.inner.store;
+        let mut due = self.due_by_person(day).await?;
+        for user_id in store.digest_opted_out().await? {
+            due.remove(&user_id);
+        }
+        let recipients = self.recipients(due.keys().copied().collect()).await?;
+        let day_key = day.to_string();
+        let mut counts = RunCounts::default();
+        for recipient in recipients {
+            let Some(items) = due.get(&recipient.user_id) else {
+                continue;
+            };
+            let message = match self.message(relay, &recipient, items) {
+                Ok(message) => message,
+                Err(error) => {
+                    tracing::warn!(user_id = recipient.user_id, %error, "digest: address refused, not sent");
+                    continue;
+                }
+            };
+            let now = now_millis();
+            let lease_until = now + millis(LEASE);
+            match store
+                .claim_digest(
+                    recipient.user_id,
+                    &day_key,
+                    now,
+                    lease_until,
+                    wait_for_retry,
+                )
+                .await?
+            {
+                Claim::AlreadySent => counts.already_sent += 1,
+                Claim::Busy => counts.busy += 1,
+                Claim::Taken => match relay.transport.send(message).await {
+                    Ok(_) => {
+                        store
+                            .digest_sent(recipient.user_id, &day_key, now_millis())
+                            .await?;
+                        counts.sent += 1;
+                    }
+                    Err(error) => {
+                        let now = now_millis();
+                        let retry_at = now + millis(self.inner.settings.retry_after);
+                        let error: String = error.to_string().chars().take(ERROR_CHARS).collect();
+                        tracing::warn!(user_id = recipient.user_id, %error, "digest: the relay did not take it, will retry");
+                        store
+                            .digest_failed(recipient.user_id, &day_key, (now, retry_at), &error)
+                            .await?;
+                        counts.failed += 1;
+                    }
+                },
+            }
+        }
+        Ok(counts)
+    }
+
+    /// Every person's due courses on `day`, by user id.
+    async fn due_by_person(&self, day: Day) -> ServiceResult<BTreeMap<i64, Vec<DueCourse>>> {
+        let mut due: BTreeMap<i64, Vec<DueCourse>> = BTreeMap::new();
+        let mut after = (0, 0);
+        loop {
+            let rows = self
+                .inner
+                .store
+                .compliance_rows(0, after, ROWS_PER_PAGE)
+                .await?;
+            let Some(last) = rows.last() else {
+                break;
+            };
+            after = (last.course_id, last.user_id);
+            let assessed = assess_rows(&self.inner.store, rows, day).await?;
+            for course in assessed
+                .iter()
+                .filter_map(|(row, assessment)| due_course(row, assessment))
+            {
+                due.entry(course.user_id).or_default().push(course);
+            }
+        }
+        for items in due.values_mut() {
+            notification::sort(items);
+        }
+        Ok(due)
+    }
+
+    /// Of `user_ids`, those mail may reach (auth's answer), by id.
+    async fn recipients(&self, user_ids: Vec<i64>) -> ServiceResult<Vec<MailRecipient>> {
+        let mut recipients = Vec::new();
+        for chunk in user_ids.chunks(RECIPIENTS_PER_CALL) {
+            let mut request = tonic::Request::new(ListMailRecipientsRequest {
+                user_ids: chunk.to_vec(),
+            });
+            portal_kit::deadline::limit(&mut request, AUTH_TIMEOUT);
+            let reply = self
+                .inner
+                .auth
+                .clone()
+                .list_mail_recipients(request)
+                .await
+                .map_err(|status| {
+                    tracing::warn!(%status, "digest: auth's recipients not read");
+                    ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
+                })?;
+            recipients.extend(reply.into_inner().recipients);
+        }
+        Ok(recipients)
+    }
+
+    fn message(
+        &self,
+        relay: &Relay,
+        recipient: &MailRecipient,
+        items: &[DueCourse],
+    ) -> Result<Message, Box<dyn std::error::Error + Send + Sync>> {
+        let greeting_name = [recipient.name.as_str(), recipient.last_name.as_str()]
+            .iter()
+            .filter(|part| !part.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let digest = Digest {
+            greeting_name,
+            items,
+            portal_url: self.inner.settings.public_url.trim_end_matches('/'),
+        };
+        let to = Mailbox::new(None, recipient.email.parse()?);
+        Ok(Message::builder()
+            .from(relay.from.clone())
+            .to(to)
+            .subject(DIGEST_SUBJECT)
+            .multipart(MultiPart::alternative_plain_html(
+                digest.plain_text(),
+                digest.html(),
+            ))?)
+    }
+}
+
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,88 @@
+//! Read marks of the portal's bell (issue 24): which of a person's items they
+//! marked read, by the item's stable key. Each service that lists items keeps
+//! the marks of its own in a `notification_reads (user_id, item_key,
+//! read_at)` table of its database; an item's key starts with its service's
+//! prefix (`education:`, `wiki:`), so the gateway sends a mark to its owner
+//! and a service ignores the keys of others.
+
+use std::collections::HashSet;
+
+use sqlx::AnyPool;
+
+use crate::db::{Backend, begin_write};
+use crate::{ServiceError, ServiceResult};
+
+/// The most ids one mark-read call takes.
+pub const MAX_MARKS: usize = 500;
+/// The longest key a service makes is far shorter; longer ones are nobody's.
+const MAX_KEY_CHARS: usize = 200;
+pub const MSG_TOO_MANY_MARKS: &str = "Можно отметить не более 500 уведомлений за один раз";
+
+/// The ids of a mark-read call that start with `prefix` (the service's own),
+/// each once; more than [`MAX_MARKS`] ids are refused.
+pub fn own_keys(prefix: &str, ids: Vec<String>) -> ServiceResult<Vec<String>> {
+    if ids.len() > MAX_MARKS {
+        return Err(ServiceError::invalid(MSG_TOO_MANY_MARKS));
+    }
+    let mut keys: Vec<String> = ids
+        .into_iter()
+        .filter(|id| id.starts_with(prefix) && id.chars().count() <= MAX_KEY_CHARS)
+        .collect();
+    keys.sort();
+    keys.dedup();
+    Ok(keys)
+}
+
+/// The keys `user_id` marked read.
+pub async fn read_marks(pool: &AnyPool, user_id: i64) -> ServiceResult<HashSet<String>> {
+    let keys: Vec<String> =
+        sqlx::query_scalar("SELECT item_key FROM notification_reads WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_all(pool)
+            .await?;
+    Ok(keys.into_iter().collect())
+}
+
+/// Marks `keys` read for `user_id` in one transaction; a mark made before
+/// stays as it was.
+pub async fn mark_read(
+    pool: &AnyPool,
+    backend: Backend,
+    user_id: i64,
+    keys: &[String],
+    now: i64,
+) -> ServiceResult<()> {
+    let mut tx = begin_write(pool, backend).await?;
+    for key in keys {
+        sqlx::query(
+            "INSERT INTO notification_reads (user_id, item_key, read_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, item_key) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(key)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_services_own_ids_are_marked_and_at_most_500() {
+        let keys = own_keys(
+            "education:",
+            vec![
+                "wiki:maintenance:1:2026-03-01".into(),
+                "education:course:5:2026-03-17".into(),
+                "education:course:5:2026-03-17".into(),
+            ],
+        )
+        .unwrap();
+        assert_eq!(keys, ["education:course:5:2026-03-17"]);
+        assert!(own_keys("wiki:", vec![String::new(); 501]).is_err());
+    }
+}

@@ -1,0 +1,66 @@
+//! The wiki's part of the bell (issue 24): for an equipment editor, the units
+//! of the departments of their token whose maintenance is due within 30 days
+//! or overdue, with their read marks. This is where the wiki's items are
+//! gathered: a lapsing equipment clearance is another kind (`clearance`)
+//! added to [`my_items`] beside maintenance, with a key of the same shape.
+
+use portal_kit::day::Day;
+use portal_kit::{Caller, Right, ServiceResult};
+
+use crate::app::maintenance::{DueUnit, due};
+use crate::domain::maintenance::Standing;
+use crate::domain::scope::Scope;
+use crate::store::Store;
+
+/// The prefix of every item id the wiki lists.
+pub const ITEM_PREFIX: &str = "wiki:";
+
+/// One item of the bell.
+pub struct Item {
+    /// `wiki:<kind>:<entity id>:<due date>`: a new due date is a new item.
+    pub key: String,
+    pub kind: &'static str,
+    pub title: String,
+    pub link: String,
+    pub due: Day,
+    pub overdue: bool,
+    pub read: bool,
+}
+
+/// The caller's items on `today`, overdue first, then the soonest due.
+pub async fn my_items(store: &Store, caller: &Caller, today: Day) -> ServiceResult<Vec<Item>> {
+    let claims = caller.claims()?;
+    let mut items = Vec::new();
+    if caller.has(Right::EquipmentEditing) {
+        let scope = Scope::Departments(claims.departments.clone());
+        items.extend(
+            due(store, &scope, today)
+                .await?
+                .into_iter()
+                .filter_map(|unit| maintenance_item(unit, today)),
+        );
+    }
+    let read = store.read_marks(claims.user_id).await?;
+    for item in &mut items {
+        item.read = read.contains(&item.key);
+    }
+    items.sort_by(|a, b| (!a.overdue, a.due, &a.key).cmp(&(!b.overdue, b.due, &b.key)));
+    Ok(items)
+}
+
+fn maintenance_item(due_unit: DueUnit, today: Day) -> Option<Item> {
+    let DueUnit { unit, model_name } = due_unit;
+    let due = unit.next_due.as_deref().and_then(Day::stored)?;
+    Some(Item {
+        key: format!("{ITEM_PREFIX}maintenance:{}:{due}", unit.id),
+        kind: "maintenance",
+        title: format!("{model_name}, инв. № {}", unit.inventory_number),
+        link: format!(
+            "/departments/environments/{}/environment/{}/maintenance-logbook?unit={}",
+            unit.department_id, unit.environment_model_id, unit.id
+        ),
+        overdue: unit.standing(today) == Standing::Overdue,
+        due,
+        read: false,
+    })
+}

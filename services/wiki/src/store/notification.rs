@@ -1,0 +1,19 @@
+//! The read marks of the wiki's bell items (`portal_kit::read_marks`).
+
+use std::collections::HashSet;
+
+use portal_kit::{ServiceResult, read_marks};
+
+use super::Store;
+
+impl Store {
+    /// The items `user_id` marked read.
+    pub async fn read_marks(&self, user_id: i64) -> ServiceResult<HashSet<String>> {
+        read_marks::read_marks(&self.pool, user_id).await
+    }
+
+    /// Marks `keys` read for `user_id`.
+    pub async fn mark_read(&self, user_id: i64, keys: &[String], now: i64) -> ServiceResult<()> {
+        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now).await
+    }
+}
