@@ -6,7 +6,9 @@
 //!   ages out. A browser that has signed in as the person before (a device
 //!   token) is not counted here, so strangers' guesses never lock them out.
 //! - Per known device and person: [`DEVICE_MAX_FAILURES`], after which that
-//!   device counts as unknown, so a stolen device cookie buys few guesses.
+//!   device counts as unknown, so a stolen device cookie buys few guesses. Its
+//!   attempts beyond the limit while earlier ones are still being checked (a
+//!   burst of parallel guesses) are refused, as a login's are.
 //! - Per client address (IPv6 by /64): [`ADDRESS_MAX_FAILURES`], high enough for
 //!   a whole hospital behind one NAT address. Beyond it, attempts from unknown
 //!   devices are slowed (one at a time, [`ADDRESS_SLOWDOWN`] apart), never
@@ -37,6 +39,10 @@ pub use portal_kit::error::MSG_OVERLOADED as MSG_BUSY;
 
 /// The retry announced to an attempt turned away from a full slow lane.
 const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// The retry announced to a known device's attempt beyond its limit: by then
+/// its earlier attempts have settled, and the device is known again (one was
+/// right) or counts as unknown, under the login's limit.
+const DEVICE_RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// What one attempt counts against. A key that does not apply is `None`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,18 +55,22 @@ pub struct AttemptKeys {
 }
 
 impl AttemptKeys {
-    /// Whether the window's counts can change this attempt's [`verdict`]: a known
-    /// device's never do, so its attempt is only recorded, not counted against.
-    pub fn needs_counts(&self) -> bool {
-        self.login.is_some() || self.device.is_none()
+    /// The device key of an attempt from a device known to the person: its
+    /// [`verdict`] reads only that key's count, so the count is taken with the
+    /// attempt's record in one statement, which stays cheap during a storm.
+    pub fn known_device(&self) -> Option<&str> {
+        self.device.as_deref().filter(|_| self.login.is_none())
     }
 }
 
-/// What the window holds for an attempt's keys, itself included.
+/// What the window holds for an attempt's keys, itself included. A key the
+/// attempt's verdict does not read counts zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub login: i64,
     pub address: i64,
+    /// Attempts under the known device's key, failed or not yet settled.
+    pub device: i64,
     /// When the oldest attempt counted against the login started (Unix ms).
     pub login_oldest_at: Option<i64>,
 }
@@ -71,7 +81,7 @@ pub enum Verdict {
     Open,
     /// The address is over its limit: the attempt waits its turn in the slow lane.
     Slowed,
-    /// The login is over its limit for unknown devices.
+    /// The login is over its limit for unknown devices, or a known device over its own.
     Refused {
         retry_after: Duration,
     },
@@ -79,7 +89,11 @@ pub enum Verdict {
 
 /// The verdict for an attempt whose keys hold `counts` at `now` (Unix ms).
 pub fn verdict(keys: &AttemptKeys, counts: Counts, now: i64) -> Verdict {
-    if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
+    if keys.device.is_some() && counts.device > DEVICE_MAX_FAILURES {
+        Verdict::Refused {
+            retry_after: DEVICE_RETRY_AFTER,
+        }
+    } else if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
         let oldest = counts.login_oldest_at.unwrap_or(now);
         let elapsed = Duration::from_millis(u64::try_from(now - oldest).unwrap_or(0));
         let retry_after = WINDOW.saturating_sub(elapsed).max(Duration::from_secs(1));
@@ -174,6 +188,7 @@ mod tests {
         Counts {
             login,
             address,
+            device: 1,
             login_oldest_at: Some(NOW - 60_000),
         }
     }
@@ -201,16 +216,36 @@ mod tests {
     }
 
     #[test]
-    fn only_a_known_devices_verdict_needs_no_counts() {
-        assert!(unknown_device().needs_counts());
-        assert!(!known_device().needs_counts());
-        // Whatever the window holds, a known device's attempt goes on.
+    fn a_known_devices_verdict_reads_only_the_devices_count() {
+        assert_eq!(unknown_device().known_device(), None);
+        assert_eq!(known_device().known_device(), Some("device:7"));
+        // Whatever the window holds for the login and address, a known device's
+        // attempt goes on while its own count allows.
         for (login, address) in [(0, 0), (i64::MAX, i64::MAX)] {
             assert_eq!(
                 verdict(&known_device(), counts(login, address), NOW),
                 Verdict::Open
             );
         }
+    }
+
+    #[test]
+    fn a_known_devices_attempt_beyond_its_limit_is_refused_until_the_earlier_ones_settle() {
+        let at_limit = Counts {
+            device: DEVICE_MAX_FAILURES,
+            ..Counts::default()
+        };
+        assert_eq!(verdict(&known_device(), at_limit, NOW), Verdict::Open);
+        let beyond = Counts {
+            device: DEVICE_MAX_FAILURES + 1,
+            ..Counts::default()
+        };
+        assert_eq!(
+            verdict(&known_device(), beyond, NOW),
+            Verdict::Refused {
+                retry_after: DEVICE_RETRY_AFTER
+            }
+        );
     }
 
     #[test]

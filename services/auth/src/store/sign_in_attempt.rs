@@ -9,14 +9,41 @@ use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
 impl Store {
     /// Records an attempt before its password is checked and returns its id with
     /// what the window holds for its keys, itself and earlier attempts included:
-    /// of parallel attempts, each sees those that started before it. Keys whose
-    /// verdict needs no count ([`AttemptKeys::needs_counts`]) get zeros.
+    /// of parallel attempts, each sees those that started before it. A known
+    /// device's attempt counts only its device key, in the same statement as
+    /// its record ([`AttemptKeys::known_device`]); the other keys count zero.
     pub async fn begin_sign_in_attempt(
         &self,
         keys: &AttemptKeys,
         now: i64,
     ) -> ServiceResult<(i64, Counts)> {
         let mut conn = self.read().await?;
+        if let Some(device_key) = keys.known_device() {
+            // One statement, not two, while strangers' guesses queue at the pool
+            // and the writer. On SQLite it sees every earlier attempt (one
+            // writer at a time); on PostgreSQL not those inserted by a statement
+            // running at the same moment, which a device's own connections
+            // bound: at most one more per auth replica than the limit.
+            let (id, device): (i64, i64) = sqlx::query_as(
+                "INSERT INTO sign_in_attempts (at, address_key, device_key) VALUES ($1, $2, $3) \
+                 RETURNING id, 1 + (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
+                   WHERE earlier.device_key = $3 AND earlier.at > $4 \
+                     AND earlier.id < sign_in_attempts.id)",
+            )
+            .bind(now)
+            .bind(keys.address.as_str())
+            .bind(device_key)
+            .bind(window_start(now))
+            .fetch_one(&mut *conn)
+            .await?;
+            return Ok((
+                id,
+                Counts {
+                    device,
+                    ..Counts::default()
+                },
+            ));
+        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO sign_in_attempts (at, address_key, login_key, device_key) VALUES ($1, $2, $3, $4) RETURNING id",
         )
@@ -26,11 +53,6 @@ impl Store {
         .bind(keys.device.as_deref())
         .fetch_one(&mut *conn)
         .await?;
-        if !keys.needs_counts() {
-            // A known device's verdict reads no count: one statement, not two,
-            // while strangers' guesses queue at the pool and the writer.
-            return Ok((id, Counts::default()));
-        }
         let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
             "SELECT \
                COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
@@ -50,6 +72,7 @@ impl Store {
             Counts {
                 login,
                 address,
+                device: 0,
                 login_oldest_at,
             },
         ))
