@@ -8,7 +8,8 @@
 //! - Per known device and person: [`DEVICE_MAX_FAILURES`], after which that
 //!   device counts as unknown, so a stolen device cookie buys few guesses. Its
 //!   attempts beyond the limit while earlier ones are still being checked (a
-//!   burst of parallel guesses) are refused, as a login's are.
+//!   burst of parallel guesses, or of a person's own sign-ins) wait for those
+//!   to settle: right ones let them go on, wrong ones refuse them.
 //! - Per client address (IPv6 by /64): [`ADDRESS_MAX_FAILURES`], high enough for
 //!   a whole hospital behind one NAT address. Beyond it, attempts from unknown
 //!   devices are slowed (one at a time, [`ADDRESS_SLOWDOWN`] apart), never
@@ -39,10 +40,14 @@ pub use portal_kit::error::MSG_OVERLOADED as MSG_BUSY;
 
 /// The retry announced to an attempt turned away from a full slow lane.
 const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
-/// The retry announced to a known device's attempt beyond its limit: by then
-/// its earlier attempts have settled, and the device is known again (one was
-/// right) or counts as unknown, under the login's limit.
+/// The retry announced to a known device's attempt refused for its earlier
+/// failures: by then the device counts as unknown, under the login's limit.
 const DEVICE_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// How often a known device's waiting attempt counts its earlier ones again,
+/// and for how long at most (then it is turned away as busy): earlier
+/// attempts settle within a password check each.
+pub const DEVICE_WAIT_POLL: Duration = Duration::from_millis(20);
+pub const DEVICE_MAX_WAIT: Duration = Duration::from_secs(3);
 
 /// What one attempt counts against. A key that does not apply is `None`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +76,8 @@ pub struct Counts {
     pub address: i64,
     /// Attempts under the known device's key, failed or not yet settled.
     pub device: i64,
+    /// Of the earlier ones, those that failed.
+    pub device_failed: i64,
     /// When the oldest attempt counted against the login started (Unix ms).
     pub login_oldest_at: Option<i64>,
 }
@@ -81,6 +88,9 @@ pub enum Verdict {
     Open,
     /// The address is over its limit: the attempt waits its turn in the slow lane.
     Slowed,
+    /// A known device's attempt beyond its limit while earlier ones are
+    /// unsettled: it waits until they are, and is judged again.
+    Waiting,
     /// The login is over its limit for unknown devices, or a known device over its own.
     Refused {
         retry_after: Duration,
@@ -89,10 +99,12 @@ pub enum Verdict {
 
 /// The verdict for an attempt whose keys hold `counts` at `now` (Unix ms).
 pub fn verdict(keys: &AttemptKeys, counts: Counts, now: i64) -> Verdict {
-    if keys.device.is_some() && counts.device > DEVICE_MAX_FAILURES {
+    if keys.device.is_some() && counts.device_failed >= DEVICE_MAX_FAILURES {
         Verdict::Refused {
             retry_after: DEVICE_RETRY_AFTER,
         }
+    } else if keys.device.is_some() && counts.device > DEVICE_MAX_FAILURES {
+        Verdict::Waiting
     } else if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
         let oldest = counts.login_oldest_at.unwrap_or(now);
         let elapsed = Duration::from_millis(u64::try_from(now - oldest).unwrap_or(0));
@@ -117,7 +129,7 @@ pub fn too_many_attempts(retry_after: Duration) -> ServiceError {
     }
 }
 
-fn busy() -> ServiceError {
+pub fn busy() -> ServiceError {
     ServiceError::RateLimited {
         message: MSG_BUSY.into(),
         retry_after: BUSY_RETRY_AFTER,
@@ -189,6 +201,7 @@ mod tests {
             login,
             address,
             device: 1,
+            device_failed: 0,
             login_oldest_at: Some(NOW - 60_000),
         }
     }
@@ -230,18 +243,27 @@ mod tests {
     }
 
     #[test]
-    fn a_known_devices_attempt_beyond_its_limit_is_refused_until_the_earlier_ones_settle() {
-        let at_limit = Counts {
-            device: DEVICE_MAX_FAILURES,
-            ..Counts::default()
-        };
-        assert_eq!(verdict(&known_device(), at_limit, NOW), Verdict::Open);
-        let beyond = Counts {
-            device: DEVICE_MAX_FAILURES + 1,
+    fn a_known_devices_attempt_beyond_its_limit_waits_for_the_earlier_ones_then_goes_on_or_is_refused()
+     {
+        let device = |device, device_failed| Counts {
+            device,
+            device_failed,
             ..Counts::default()
         };
         assert_eq!(
-            verdict(&known_device(), beyond, NOW),
+            verdict(&known_device(), device(DEVICE_MAX_FAILURES, 4), NOW),
+            Verdict::Open
+        );
+        assert_eq!(
+            verdict(&known_device(), device(DEVICE_MAX_FAILURES + 1, 4), NOW),
+            Verdict::Waiting
+        );
+        assert_eq!(
+            verdict(
+                &known_device(),
+                device(DEVICE_MAX_FAILURES + 1, DEVICE_MAX_FAILURES),
+                NOW
+            ),
             Verdict::Refused {
                 retry_after: DEVICE_RETRY_AFTER
             }

@@ -24,11 +24,15 @@ impl Store {
             // writer at a time); on PostgreSQL not those inserted by a statement
             // running at the same moment, which a device's own connections
             // bound: at most one more per auth replica than the limit.
-            let (id, device): (i64, i64) = sqlx::query_as(
+            let (id, device, device_failed): (i64, i64, i64) = sqlx::query_as(
                 "INSERT INTO sign_in_attempts (at, address_key, device_key) VALUES ($1, $2, $3) \
-                 RETURNING id, 1 + (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
-                   WHERE earlier.device_key = $3 AND earlier.at > $4 \
-                     AND earlier.id < sign_in_attempts.id)",
+                 RETURNING id, \
+                   1 + (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
+                        WHERE earlier.device_key = $3 AND earlier.at > $4 \
+                          AND earlier.id < sign_in_attempts.id), \
+                   (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
+                    WHERE earlier.device_key = $3 AND earlier.at > $4 AND earlier.failed = 1 \
+                      AND earlier.id < sign_in_attempts.id)",
             )
             .bind(now)
             .bind(keys.address.as_str())
@@ -40,6 +44,7 @@ impl Store {
                 id,
                 Counts {
                     device,
+                    device_failed,
                     ..Counts::default()
                 },
             ));
@@ -73,9 +78,35 @@ impl Store {
                 login,
                 address,
                 device: 0,
+                device_failed: 0,
                 login_oldest_at,
             },
         ))
+    }
+
+    /// A known device's attempts in the window before attempt `id` under its
+    /// key `device_key`, itself included, and how many of the earlier failed:
+    /// asked again by an attempt waiting for them to settle.
+    pub async fn device_attempts_before(
+        &self,
+        device_key: &str,
+        id: i64,
+        now: i64,
+    ) -> ServiceResult<Counts> {
+        let (device, device_failed): (i64, i64) = sqlx::query_as(
+            "SELECT 1 + COUNT(*), COALESCE(SUM(failed), 0) FROM sign_in_attempts \
+             WHERE device_key = $1 AND at > $2 AND id < $3",
+        )
+        .bind(device_key)
+        .bind(window_start(now))
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Counts {
+            device,
+            device_failed,
+            ..Counts::default()
+        })
     }
 
     /// Counts a failed attempt and forgets the attempts no window holds any
