@@ -416,10 +416,14 @@ async fn measure(setup: &Setup<'_>) -> Figures {
 #[tokio::main]
 async fn main() {
     sqlx::any::install_default_drivers();
+    // Metrics recorded as in production, in both columns (a process of its
+    // own always serves them).
+    let metrics_addr = format!("127.0.0.1:{}", support::free_ports(1));
     let portal = Portal::start(&[
         ("PORTAL_SEED_DEMO", "true"),
         // The storm's rotating addresses arrive as X-Forwarded-For from loopback.
         ("PORTAL_TRUSTED_PROXIES", "127.0.0.1/32"),
+        ("PORTAL_METRICS_ADDR", &metrics_addr),
     ])
     .await;
     let binary_mib = std::fs::metadata(PORTAL).map_or(0.0, |m| m.len() as f64 / 1048576.0);
