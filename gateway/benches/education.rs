@@ -19,7 +19,6 @@
 
 mod support;
 
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -33,7 +32,7 @@ use tonic::transport::Channel;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;
 
-use support::{CONCURRENCY, Load, Portal, channel, free_ports, load};
+use support::{CONCURRENCY, Load, Portal, PostgresDatabase, Process, channel, free_ports, load};
 
 /// Learners sitting the exam on one morning.
 const LEARNERS: i64 = 400;
@@ -384,106 +383,6 @@ async fn pool_timeouts(metrics: &str) -> String {
         .to_owned()
 }
 
-/// An education service of its own on a fresh PostgreSQL database, as the
-/// split topology runs it, trusting the portal's tokens and asking its auth.
-struct PostgresEducation {
-    child: Child,
-    server: String,
-    database: String,
-    url: String,
-    grpc: String,
-    metrics: String,
-}
-
-impl PostgresEducation {
-    async fn start(server: &str, portal: &Portal) -> PostgresEducation {
-        let database = format!("portal_bench_education_{}", std::process::id());
-        let mut admin = sqlx::AnyConnection::connect(server)
-            .await
-            .expect("PORTAL_TEST_POSTGRES_URL: the PostgreSQL server");
-        for statement in [
-            format!("DROP DATABASE IF EXISTS {database}"),
-            format!("CREATE DATABASE {database}"),
-        ] {
-            sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
-                .execute(&mut admin)
-                .await
-                .expect("a fresh bench database");
-        }
-        let (address, options) = server.split_once('?').unwrap_or((server, ""));
-        let (host, _) = address.rsplit_once('/').expect("a database URL");
-        let url = match options {
-            "" => format!("{host}/{database}"),
-            options => format!("{host}/{database}?{options}"),
-        };
-        let port = free_ports(2);
-        let data = portal.data.path().join("education-postgres");
-        std::fs::create_dir_all(&data).expect("data dir");
-        let child = Command::new(support::PORTAL)
-            .env("PORTAL_TARGET", "education")
-            .env("PORTAL_DATABASE_URL", &url)
-            .env("PORTAL_DATA_DIR", &data)
-            .env("PORTAL_GRPC_ADDR", format!("127.0.0.1:{port}"))
-            .env("PORTAL_METRICS_ADDR", format!("127.0.0.1:{}", port + 1))
-            .env(
-                "PORTAL_JWT_PUBLIC_KEY_FILE",
-                portal.data.path().join("jwt-public.pem"),
-            )
-            .env("PORTAL_AUTH_URL", &portal.auth)
-            .env("PORTAL_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("spawn the education service");
-        let grpc = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let serving = match tonic::transport::Endpoint::from_shared(grpc.clone())
-                .expect("endpoint")
-                .connect()
-                .await
-            {
-                Ok(channel) => HealthClient::new(channel)
-                    .check(HealthCheckRequest::default())
-                    .await
-                    .is_ok(),
-                Err(_) => false,
-            };
-            if serving {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "education on PostgreSQL not ready in 60 s"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        PostgresEducation {
-            child,
-            server: server.to_owned(),
-            database,
-            url,
-            grpc,
-            metrics: format!("http://127.0.0.1:{}/metrics", port + 1),
-        }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let mut admin = sqlx::AnyConnection::connect(&self.server)
-            .await
-            .expect("the PostgreSQL server");
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-            self.database
-        )))
-        .execute(&mut admin)
-        .await
-        .expect("drop the bench database");
-    }
-}
-
 /// A statistics line's cells for one backend: p50 / p99 at both sizes and the
 /// p99's growth.
 fn statistics_cells(small: &Load, large: &Load) -> String {
@@ -569,15 +468,25 @@ async fn main() {
         &admin,
     )
     .await;
-    let postgres = match std::env::var("PORTAL_TEST_POSTGRES_URL") {
-        Ok(server) if !server.is_empty() => {
-            let education = PostgresEducation::start(&server, &portal).await;
+    // An education service of its own on a fresh PostgreSQL database, as the
+    // split topology runs it, trusting the portal's tokens and asking its auth.
+    let postgres = match support::postgres_server() {
+        Some(server) => {
+            let database = PostgresDatabase::create(&server, "education").await;
+            let education = Process::service(
+                "education",
+                &portal,
+                &database.url,
+                &[("PORTAL_AUTH_URL", &portal.auth)],
+            )
+            .await;
             let measured =
-                statistics(&education.grpc, &education.url, &education.metrics, &admin).await;
-            education.stop().await;
+                statistics(&education.url, &database.url, &education.metrics, &admin).await;
+            drop(education);
+            database.drop().await;
             Some(measured)
         }
-        _ => None,
+        None => None,
     };
     println!(
         "\n| statistics, first page of {PAGE_SIZE} ({PAGE_READS} calls) | SQLite p50 / p99 at 10k | at 1M | p99 1M / 10k | PostgreSQL p50 / p99 at 10k | at 1M | p99 1M / 10k | failed calls |\n|---|---|---|---|---|---|---|---|"

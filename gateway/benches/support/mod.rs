@@ -1,5 +1,7 @@
 //! What the benches share: the release `portal` binary started on free ports with
-//! demo data, and a bounded-concurrency load that records each call's latency.
+//! demo data, single services of the split topology beside it (on a fresh
+//! PostgreSQL database), and a bounded-concurrency load that records each
+//! call's latency.
 // Each bench compiles this module for itself and uses only part of it.
 #![allow(dead_code)]
 
@@ -9,7 +11,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use futures_util::stream;
+use sqlx::Connection;
 use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_client::HealthClient;
 
 pub const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
 /// Callers in flight at once: more than the machine's cores, as on a ward morning.
@@ -22,6 +27,9 @@ pub struct Portal {
     pub auth: String,
     /// The education service's own port inside `all` (the next one).
     pub education: String,
+    /// The wiki's and the files service's, the two after.
+    pub wiki: String,
+    pub files: String,
     /// `PORTAL_DATA_DIR`: the SQLite files and the generated key pair.
     pub data: tempfile::TempDir,
 }
@@ -47,21 +55,31 @@ impl Portal {
             .spawn()
             .expect("spawn portal");
         let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !reqwest::get(format!("{base}/readyz"))
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            assert!(Instant::now() < deadline, "portal not ready in 60 s");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        wait_until_ready("portal", || http_ready(&base)).await;
+        let service = |offset: u16| format!("http://127.0.0.1:{}", loopback + offset);
         Portal {
             child,
             base,
-            auth: format!("http://127.0.0.1:{loopback}"),
-            education: format!("http://127.0.0.1:{}", loopback + 1),
+            auth: service(0),
+            education: service(1),
+            wiki: service(2),
+            files: service(3),
             data,
         }
+    }
+
+    /// The key its auth signs access tokens with, for an auth of its own.
+    pub fn private_key_file(&self) -> String {
+        self.data
+            .path()
+            .join("jwt-private.pem")
+            .display()
+            .to_string()
+    }
+
+    /// The key every service verifies access tokens with.
+    pub fn public_key_file(&self) -> std::path::PathBuf {
+        self.data.path().join("jwt-public.pem")
     }
 
     /// Resident memory now.
@@ -75,18 +93,214 @@ impl Portal {
     }
 
     fn status_mib(&self, field: &str) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("/proc status");
-        let kib: f64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix(field))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("a memory figure");
-        kib / 1024.0
+        proc_status_mib(self.child.id(), field)
     }
 }
 
+/// A memory `field` of `/proc/<pid>/status`, in MiB.
+fn proc_status_mib(pid: u32, field: &str) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    let kib: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a memory figure");
+    kib / 1024.0
+}
+
 impl Drop for Portal {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `ready` until it says so, for at most a minute.
+async fn wait_until_ready<F, Fut>(what: &str, ready: F)
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready().await {
+        assert!(Instant::now() < deadline, "{what} not ready in 60 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn http_ready(base: &str) -> bool {
+    reqwest::get(format!("{base}/readyz"))
+        .await
+        .is_ok_and(|r| r.status().is_success())
+}
+
+async fn grpc_ready(url: &str) -> bool {
+    let Ok(channel) = Endpoint::from_shared(url.to_owned())
+        .expect("endpoint")
+        .connect()
+        .await
+    else {
+        return false;
+    };
+    HealthClient::new(channel)
+        .check(HealthCheckRequest::default())
+        .await
+        .is_ok()
+}
+
+/// The PostgreSQL server the benches also measure on (`PORTAL_TEST_POSTGRES_URL`),
+/// if one is named.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("PORTAL_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|server| !server.is_empty())
+}
+
+/// A fresh database of its own on a PostgreSQL server, for one service.
+pub struct PostgresDatabase {
+    server: String,
+    name: String,
+    pub url: String,
+}
+
+impl PostgresDatabase {
+    pub async fn create(server: &str, service: &str) -> PostgresDatabase {
+        let name = format!("portal_bench_{service}_{}", std::process::id());
+        let mut admin = sqlx::AnyConnection::connect(server)
+            .await
+            .expect("PORTAL_TEST_POSTGRES_URL: the PostgreSQL server");
+        for statement in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+                .execute(&mut admin)
+                .await
+                .expect("a fresh bench database");
+        }
+        let (address, options) = server.split_once('?').unwrap_or((server, ""));
+        let (host, _) = address.rsplit_once('/').expect("a database URL");
+        let url = match options {
+            "" => format!("{host}/{name}"),
+            options => format!("{host}/{name}?{options}"),
+        };
+        PostgresDatabase {
+            server: server.to_owned(),
+            name,
+            url,
+        }
+    }
+
+    /// Drops the database, once the services on it have stopped.
+    pub async fn drop(self) {
+        let mut admin = sqlx::AnyConnection::connect(&self.server)
+            .await
+            .expect("the PostgreSQL server");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        )))
+        .execute(&mut admin)
+        .await
+        .expect("drop the bench database");
+    }
+}
+
+/// One process of the split topology (`PORTAL_TARGET`: a service or the
+/// gateway) from the release binary, beside `portal`, whose tokens it
+/// trusts; stopped when dropped.
+pub struct Process {
+    child: Child,
+    /// A service's gRPC URL, or the gateway's HTTP base.
+    pub url: String,
+    /// Its `/metrics` address.
+    pub metrics: String,
+}
+
+impl Process {
+    /// The service `target` on the database at `database`, with `env` on top.
+    pub async fn service(
+        target: &str,
+        portal: &Portal,
+        database: &str,
+        env: &[(&str, &str)],
+    ) -> Process {
+        let port = free_ports(2);
+        let url = format!("http://127.0.0.1:{port}");
+        let child = Self::spawn(
+            target,
+            portal,
+            &[
+                ("PORTAL_DATABASE_URL", database),
+                ("PORTAL_GRPC_ADDR", &format!("127.0.0.1:{port}")),
+            ],
+            port + 1,
+            env,
+        );
+        wait_until_ready(target, || grpc_ready(&url)).await;
+        Process {
+            child,
+            url,
+            metrics: format!("http://127.0.0.1:{}/metrics", port + 1),
+        }
+    }
+
+    /// A gateway in front of `auth` and the portal's other services.
+    pub async fn gateway(portal: &Portal, auth: &str, env: &[(&str, &str)]) -> Process {
+        let port = free_ports(2);
+        let url = format!("http://127.0.0.1:{port}");
+        let child = Self::spawn(
+            "gateway",
+            portal,
+            &[
+                ("PORTAL_HTTP_ADDR", &format!("127.0.0.1:{port}")),
+                ("PORTAL_WEB_DIR", &portal.data.path().display().to_string()),
+                ("PORTAL_AUTH_URL", auth),
+                ("PORTAL_EDUCATION_URL", &portal.education),
+                ("PORTAL_WIKI_URL", &portal.wiki),
+                ("PORTAL_FILES_URL", &portal.files),
+            ],
+            port + 1,
+            env,
+        );
+        wait_until_ready("gateway", || http_ready(&url)).await;
+        Process {
+            child,
+            url,
+            metrics: format!("http://127.0.0.1:{}/metrics", port + 1),
+        }
+    }
+
+    fn spawn(
+        target: &str,
+        portal: &Portal,
+        listen: &[(&str, &str)],
+        metrics_port: u16,
+        env: &[(&str, &str)],
+    ) -> Child {
+        let data = portal.data.path().join(format!("{target}-of-its-own"));
+        std::fs::create_dir_all(&data).expect("data dir");
+        Command::new(PORTAL)
+            .env("PORTAL_TARGET", target)
+            .env("PORTAL_DATA_DIR", &data)
+            .env("PORTAL_METRICS_ADDR", format!("127.0.0.1:{metrics_port}"))
+            .env("PORTAL_JWT_PUBLIC_KEY_FILE", portal.public_key_file())
+            .env("PORTAL_LOG", "warn")
+            .envs(listen.iter().copied())
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("spawn the {target} target: {error}"))
+    }
+
+    /// Resident memory now.
+    pub fn rss_mib(&self) -> f64 {
+        proc_status_mib(self.child.id(), "VmRSS:")
+    }
+}
+
+impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -4,7 +4,10 @@
 use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
 
-use crate::domain::rate_limit::{AttemptKeys, SlowLanes, Verdict, too_many_attempts, verdict};
+use crate::domain::rate_limit::{
+    AttemptKeys, DEVICE_MAX_WAIT, DEVICE_WAIT_POLL, SlowLanes, Verdict, busy, too_many_attempts,
+    verdict,
+};
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -33,12 +36,31 @@ impl SignInLimits {
             id,
             settled: false,
         };
-        match verdict(keys, counts, now) {
-            Verdict::Open => {}
-            Verdict::Slowed => self.slow_lanes.wait_turn(&keys.address).await?,
-            Verdict::Refused { retry_after } => return Err(too_many_attempts(retry_after)),
+        let mut verdict_now = verdict(keys, counts, now);
+        let waiting_since = tokio::time::Instant::now();
+        loop {
+            match verdict_now {
+                Verdict::Open => return Ok(attempt),
+                Verdict::Slowed => {
+                    self.slow_lanes.wait_turn(&keys.address).await?;
+                    return Ok(attempt);
+                }
+                Verdict::Refused { retry_after } => return Err(too_many_attempts(retry_after)),
+                Verdict::Waiting => {
+                    if waiting_since.elapsed() >= DEVICE_MAX_WAIT {
+                        return Err(busy());
+                    }
+                    tokio::time::sleep(DEVICE_WAIT_POLL).await;
+                    let now = now_millis();
+                    let device_key = keys.device.as_deref().unwrap_or_default();
+                    let counts = attempt
+                        .store
+                        .device_attempts_before(device_key, attempt.id, now)
+                        .await?;
+                    verdict_now = verdict(keys, counts, now);
+                }
+            }
         }
-        Ok(attempt)
     }
 }
 

@@ -250,7 +250,9 @@ impl Sessions {
 }
 
 /// The limit key of a device token that has signed in as `user_id` before
-/// and has not failed too often since; `None` for any other.
+/// and has not failed too often since; `None` for any other. Read before the
+/// attempt is recorded, so parallel guesses all pass it: the count taken with
+/// the attempt's record ([`SignInLimits::begin`]) stops those beyond the limit.
 async fn known_device(
     store: &Store,
     device: &SecretToken,

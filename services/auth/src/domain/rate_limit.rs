@@ -6,7 +6,10 @@
 //!   ages out. A browser that has signed in as the person before (a device
 //!   token) is not counted here, so strangers' guesses never lock them out.
 //! - Per known device and person: [`DEVICE_MAX_FAILURES`], after which that
-//!   device counts as unknown, so a stolen device cookie buys few guesses.
+//!   device counts as unknown, so a stolen device cookie buys few guesses. Its
+//!   attempts beyond the limit while earlier ones are still being checked (a
+//!   burst of parallel guesses, or of a person's own sign-ins) wait for those
+//!   to settle: right ones let them go on, wrong ones refuse them.
 //! - Per client address (IPv6 by /64): [`ADDRESS_MAX_FAILURES`], high enough for
 //!   a whole hospital behind one NAT address. Beyond it, attempts from unknown
 //!   devices are slowed (one at a time, [`ADDRESS_SLOWDOWN`] apart), never
@@ -37,6 +40,14 @@ pub use portal_kit::error::MSG_OVERLOADED as MSG_BUSY;
 
 /// The retry announced to an attempt turned away from a full slow lane.
 const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// The retry announced to a known device's attempt refused for its earlier
+/// failures: by then the device counts as unknown, under the login's limit.
+const DEVICE_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// How often a known device's waiting attempt counts its earlier ones again,
+/// and for how long at most (then it is turned away as busy): earlier
+/// attempts settle within a password check each.
+pub const DEVICE_WAIT_POLL: Duration = Duration::from_millis(20);
+pub const DEVICE_MAX_WAIT: Duration = Duration::from_secs(3);
 
 /// What one attempt counts against. A key that does not apply is `None`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,18 +60,24 @@ pub struct AttemptKeys {
 }
 
 impl AttemptKeys {
-    /// Whether the window's counts can change this attempt's [`verdict`]: a known
-    /// device's never do, so its attempt is only recorded, not counted against.
-    pub fn needs_counts(&self) -> bool {
-        self.login.is_some() || self.device.is_none()
+    /// The device key of an attempt from a device known to the person: its
+    /// [`verdict`] reads only that key's count, so the count is taken with the
+    /// attempt's record in one statement, which stays cheap during a storm.
+    pub fn known_device(&self) -> Option<&str> {
+        self.device.as_deref().filter(|_| self.login.is_none())
     }
 }
 
-/// What the window holds for an attempt's keys, itself included.
+/// What the window holds for an attempt's keys, itself included. A key the
+/// attempt's verdict does not read counts zero.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub login: i64,
     pub address: i64,
+    /// Attempts under the known device's key, failed or not yet settled.
+    pub device: i64,
+    /// Of the earlier ones, those that failed.
+    pub device_failed: i64,
     /// When the oldest attempt counted against the login started (Unix ms).
     pub login_oldest_at: Option<i64>,
 }
@@ -71,7 +88,10 @@ pub enum Verdict {
     Open,
     /// The address is over its limit: the attempt waits its turn in the slow lane.
     Slowed,
-    /// The login is over its limit for unknown devices.
+    /// A known device's attempt beyond its limit while earlier ones are
+    /// unsettled: it waits until they are, and is judged again.
+    Waiting,
+    /// The login is over its limit for unknown devices, or a known device over its own.
     Refused {
         retry_after: Duration,
     },
@@ -79,7 +99,13 @@ pub enum Verdict {
 
 /// The verdict for an attempt whose keys hold `counts` at `now` (Unix ms).
 pub fn verdict(keys: &AttemptKeys, counts: Counts, now: i64) -> Verdict {
-    if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
+    if keys.device.is_some() && counts.device_failed >= DEVICE_MAX_FAILURES {
+        Verdict::Refused {
+            retry_after: DEVICE_RETRY_AFTER,
+        }
+    } else if keys.device.is_some() && counts.device > DEVICE_MAX_FAILURES {
+        Verdict::Waiting
+    } else if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
         let oldest = counts.login_oldest_at.unwrap_or(now);
         let elapsed = Duration::from_millis(u64::try_from(now - oldest).unwrap_or(0));
         let retry_after = WINDOW.saturating_sub(elapsed).max(Duration::from_secs(1));
@@ -103,7 +129,7 @@ pub fn too_many_attempts(retry_after: Duration) -> ServiceError {
     }
 }
 
-fn busy() -> ServiceError {
+pub fn busy() -> ServiceError {
     ServiceError::RateLimited {
         message: MSG_BUSY.into(),
         retry_after: BUSY_RETRY_AFTER,
@@ -174,6 +200,8 @@ mod tests {
         Counts {
             login,
             address,
+            device: 1,
+            device_failed: 0,
             login_oldest_at: Some(NOW - 60_000),
         }
     }
@@ -201,16 +229,45 @@ mod tests {
     }
 
     #[test]
-    fn only_a_known_devices_verdict_needs_no_counts() {
-        assert!(unknown_device().needs_counts());
-        assert!(!known_device().needs_counts());
-        // Whatever the window holds, a known device's attempt goes on.
+    fn a_known_devices_verdict_reads_only_the_devices_count() {
+        assert_eq!(unknown_device().known_device(), None);
+        assert_eq!(known_device().known_device(), Some("device:7"));
+        // Whatever the window holds for the login and address, a known device's
+        // attempt goes on while its own count allows.
         for (login, address) in [(0, 0), (i64::MAX, i64::MAX)] {
             assert_eq!(
                 verdict(&known_device(), counts(login, address), NOW),
                 Verdict::Open
             );
         }
+    }
+
+    #[test]
+    fn a_known_devices_attempt_beyond_its_limit_waits_for_the_earlier_ones_then_goes_on_or_is_refused()
+     {
+        let device = |device, device_failed| Counts {
+            device,
+            device_failed,
+            ..Counts::default()
+        };
+        assert_eq!(
+            verdict(&known_device(), device(DEVICE_MAX_FAILURES, 4), NOW),
+            Verdict::Open
+        );
+        assert_eq!(
+            verdict(&known_device(), device(DEVICE_MAX_FAILURES + 1, 4), NOW),
+            Verdict::Waiting
+        );
+        assert_eq!(
+            verdict(
+                &known_device(),
+                device(DEVICE_MAX_FAILURES + 1, DEVICE_MAX_FAILURES),
+                NOW
+            ),
+            Verdict::Refused {
+                retry_after: DEVICE_RETRY_AFTER
+            }
+        );
     }
 
     #[test]

@@ -9,14 +9,46 @@ use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
 impl Store {
     /// Records an attempt before its password is checked and returns its id with
     /// what the window holds for its keys, itself and earlier attempts included:
-    /// of parallel attempts, each sees those that started before it. Keys whose
-    /// verdict needs no count ([`AttemptKeys::needs_counts`]) get zeros.
+    /// of parallel attempts, each sees those that started before it. A known
+    /// device's attempt counts only its device key, in the same statement as
+    /// its record ([`AttemptKeys::known_device`]); the other keys count zero.
     pub async fn begin_sign_in_attempt(
         &self,
         keys: &AttemptKeys,
         now: i64,
     ) -> ServiceResult<(i64, Counts)> {
         let mut conn = self.read().await?;
+        if let Some(device_key) = keys.known_device() {
+            // One statement, not two, while strangers' guesses queue at the pool
+            // and the writer. On SQLite it sees every earlier attempt (one
+            // writer at a time); on PostgreSQL not those inserted by a statement
+            // running at the same moment, which a device's own connections
+            // bound: at most one more per auth replica than the limit.
+            let (id, device, device_failed): (i64, i64, i64) = sqlx::query_as(
+                "INSERT INTO sign_in_attempts (at, address_key, device_key) VALUES ($1, $2, $3) \
+                 RETURNING id, \
+                   1 + (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
+                        WHERE earlier.device_key = $3 AND earlier.at > $4 \
+                          AND earlier.id < sign_in_attempts.id), \
+                   (SELECT COUNT(*) FROM sign_in_attempts AS earlier \
+                    WHERE earlier.device_key = $3 AND earlier.at > $4 AND earlier.failed = 1 \
+                      AND earlier.id < sign_in_attempts.id)",
+            )
+            .bind(now)
+            .bind(keys.address.as_str())
+            .bind(device_key)
+            .bind(window_start(now))
+            .fetch_one(&mut *conn)
+            .await?;
+            return Ok((
+                id,
+                Counts {
+                    device,
+                    device_failed,
+                    ..Counts::default()
+                },
+            ));
+        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO sign_in_attempts (at, address_key, login_key, device_key) VALUES ($1, $2, $3, $4) RETURNING id",
         )
@@ -26,11 +58,6 @@ impl Store {
         .bind(keys.device.as_deref())
         .fetch_one(&mut *conn)
         .await?;
-        if !keys.needs_counts() {
-            // A known device's verdict reads no count: one statement, not two,
-            // while strangers' guesses queue at the pool and the writer.
-            return Ok((id, Counts::default()));
-        }
         let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
             "SELECT \
                COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
@@ -50,9 +77,36 @@ impl Store {
             Counts {
                 login,
                 address,
+                device: 0,
+                device_failed: 0,
                 login_oldest_at,
             },
         ))
+    }
+
+    /// A known device's attempts in the window before attempt `id` under its
+    /// key `device_key`, itself included, and how many of the earlier failed:
+    /// asked again by an attempt waiting for them to settle.
+    pub async fn device_attempts_before(
+        &self,
+        device_key: &str,
+        id: i64,
+        now: i64,
+    ) -> ServiceResult<Counts> {
+        let (device, device_failed): (i64, i64) = sqlx::query_as(
+            "SELECT 1 + COUNT(*), COALESCE(SUM(failed), 0) FROM sign_in_attempts \
+             WHERE device_key = $1 AND at > $2 AND id < $3",
+        )
+        .bind(device_key)
+        .bind(window_start(now))
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Counts {
+            device,
+            device_failed,
+            ..Counts::default()
+        })
     }
 
     /// Counts a failed attempt and forgets the attempts no window holds any

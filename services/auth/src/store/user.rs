@@ -65,10 +65,19 @@ impl UserRecord {
     }
 }
 
+/// A line of GetMe's one query: the user (kind 0, the user's columns set),
+/// then a department (1), position (2) or right (3) with its name in `title`.
 #[derive(Clone, Debug, FromRow)]
-struct MeRow {
-    #[sqlx(flatten)]
-    user: UserRow,
+struct MeLine {
+    kind: i64,
+    id: i64,
+    title: String,
+    surname: Option<String>,
+    last_name: Option<String>,
+    login: Option<String>,
+    email: Option<String>,
+    status_id: Option<i64>,
+    created_at: Option<i64>,
     status_name: Option<String>,
     blocks_sign_in: Option<i64>,
 }
@@ -85,10 +94,13 @@ pub struct Me {
 }
 
 impl Me {
-    /// `links` are (kind, id, name) rows, departments and positions in reading order.
-    fn from_rows(row: MeRow, links: Vec<(String, i64, String)>) -> Me {
+    /// From GetMe's lines, the user's first, departments and positions in
+    /// reading order; `None` without the user's.
+    fn from_lines(lines: Vec<MeLine>) -> Option<Me> {
+        let mut lines = lines.into_iter();
+        let user = lines.next().filter(|line| line.kind == 0)?;
         let mut me = Me {
-            status: match (row.user.status_id, row.status_name, row.blocks_sign_in) {
+            status: match (user.status_id, user.status_name, user.blocks_sign_in) {
                 (Some(id), Some(name), Some(blocks_sign_in)) => Some(StatusRecord {
                     id,
                     name,
@@ -96,16 +108,33 @@ impl Me {
                 }),
                 _ => None,
             },
-            user: UserRecord::from_row(row.user, Vec::new(), Vec::new(), Vec::new()),
+            user: UserRecord::from_row(
+                UserRow {
+                    id: user.id,
+                    name: user.title,
+                    surname: user.surname.unwrap_or_default(),
+                    last_name: user.last_name.unwrap_or_default(),
+                    login: user.login.unwrap_or_default(),
+                    email: user.email.unwrap_or_default(),
+                    status_id: user.status_id,
+                    created_at: user.created_at.unwrap_or_default(),
+                },
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+            ),
             departments: Vec::new(),
             positions: Vec::new(),
             rights: Vec::new(),
         };
-        for (kind, id, name) in links {
-            match kind.as_str() {
-                "department" => me.departments.push(DepartmentRecord { id, title: name }),
-                "position" => me.positions.push(PositionRecord { id, title: name }),
-                _ /* "right" */ => me.rights.push(RightRecord { id, name }),
+        for MeLine {
+            kind, id, title, ..
+        } in lines
+        {
+            match kind {
+                1 => me.departments.push(DepartmentRecord { id, title }),
+                2 => me.positions.push(PositionRecord { id, title }),
+                _ /* 3 */ => me.rights.push(RightRecord { id, name: title }),
             }
         }
         me.rights.sort_by_key(|right| right.id);
@@ -115,7 +144,7 @@ impl Me {
         me.user.position_ids = me.positions.iter().map(|p| p.id).collect();
         me.user.position_ids.sort_unstable();
         me.user.right_ids = me.rights.iter().map(|r| r.id).collect();
-        me
+        Some(me)
     }
 }
 
@@ -204,33 +233,26 @@ impl Store {
     /// user with their status, then every department, position and right of
     /// theirs with its name.
     pub async fn me(&self, id: i64) -> ServiceResult<Me> {
-        let mut conn = self.read().await?;
-        let row: Option<MeRow> = sqlx::query_as(
-            "SELECT u.id, u.name, u.surname, u.last_name, u.login, u.email, u.status_id, u.created_at, \
-             s.name AS status_name, s.blocks_sign_in \
-             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(row) = row else {
-            return Err(ServiceError::not_found(MSG_USER_NOT_FOUND));
-        };
+        // One statement, not two: most of a GetMe's cost is its round trips
+        // to the database (SQLite's worker thread, PostgreSQL's server).
         // Departments and positions come in the order people read them (title,
-        // then id), as every other list of them; rights are sorted by id below.
-        let links: Vec<(String, i64, String)> = sqlx::query_as(
-            "SELECT 'department', d.id, d.title FROM department_users du \
-             JOIN departments d ON d.id = du.department_id WHERE du.user_id = $1 \
-             UNION ALL SELECT 'position', p.id, p.title FROM user_positions up \
-             JOIN positions p ON p.id = up.position_id WHERE up.user_id = $1 \
-             UNION ALL SELECT 'right', r.id, r.name FROM user_rights ur \
-             JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 \
+        // then id), as every other list of them; rights are sorted by id.
+        let lines: Vec<MeLine> = sqlx::query_as(
+            "SELECT CAST(0 AS BIGINT) AS kind, u.id, u.name AS title, u.surname, u.last_name, \
+               u.login, u.email, u.status_id, u.created_at, s.name AS status_name, s.blocks_sign_in \
+             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1 \
+             UNION ALL SELECT 1, d.id, d.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             FROM department_users du JOIN departments d ON d.id = du.department_id WHERE du.user_id = $1 \
+             UNION ALL SELECT 2, p.id, p.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             FROM user_positions up JOIN positions p ON p.id = up.position_id WHERE up.user_id = $1 \
+             UNION ALL SELECT 3, r.id, r.name, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 \
              ORDER BY 1, 3, 2",
         )
         .bind(id)
-        .fetch_all(&mut *conn)
+        .fetch_all(&self.pool)
         .await?;
-        Ok(Me::from_rows(row, links))
+        Me::from_lines(lines).ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))
     }
 
     /// What sign-in needs to know about the person of `login`, if any.

@@ -1,5 +1,6 @@
 //! Sign-in, rate limiting, refresh-token rotation and the ends of sessions.
 
+use portal_kit::db::Backend;
 use portal_kit::error::RETRY_AFTER_KEY;
 use portal_kit::net::TrustedProxies;
 use portal_kit::token::MSG_SESSION_EXPIRED;
@@ -9,6 +10,7 @@ use std::time::Duration;
 
 use portal_auth::domain::login::LoginKey;
 use portal_auth::domain::password::QUEUE_LIMIT;
+use portal_auth::domain::rate_limit::{DEVICE_MAX_FAILURES, LOGIN_MAX_FAILURES};
 use portal_auth::store::Store;
 use portal_proto::auth::v1 as pb;
 use sqlx::any::AnyPoolOptions;
@@ -262,6 +264,119 @@ async fn a_known_device_that_keeps_failing_is_treated_as_unknown() {
             .login(login_from_device("nurse", "guess", &device))
             .await;
         assert_status(limited, Code::ResourceExhausted, TOO_MANY);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn parallel_guesses_with_a_stolen_device_cookie_buy_no_more_than_the_limits() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        app.staff("doctor", "doctor-password", &[], &[]).await;
+        let stolen = app.login("nurse", "nurse-password").await.unwrap();
+        let own = app.login("nurse", "nurse-password").await.unwrap();
+        assert_ne!(stolen.device_token, own.device_token);
+        let doctors = app.login("doctor", "doctor-password").await.unwrap();
+        let attacker = "198.51.100.1";
+        let guess = || {
+            let mut client = app.client.clone();
+            let request = from_address(
+                login_from_device("nurse", "guess", &stolen.device_token),
+                attacker,
+            );
+            async move { client.login(request).await }
+        };
+        let checked = |answer: &Result<_, tonic::Status>| {
+            answer
+                .as_ref()
+                .is_err_and(|status| status.code() == Code::Unauthenticated)
+        };
+
+        // Twenty guesses at once with one stolen device cookie: each is checked
+        // before any has failed.
+        let storm = futures_util::future::join_all((0..20).map(|_| guess())).await;
+        let mut guessed = storm.iter().filter(|answer| checked(answer)).count();
+        for answer in &storm {
+            assert!(
+                checked(answer) || answer.as_ref().is_err_and(|s| s.message() == TOO_MANY),
+                "{answer:?}"
+            );
+        }
+        // On PostgreSQL two attempts recorded at the same moment on the known
+        // devices' two connections do not see each other: one more at most.
+        let slack = match app.backend {
+            Backend::Sqlite => 0,
+            Backend::Postgres => 1,
+        };
+        let device_failures: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sign_in_attempts WHERE device_key IS NOT NULL AND failed = 1",
+        )
+        .fetch_one(&app.database().await)
+        .await
+        .unwrap();
+        assert!(
+            device_failures <= DEVICE_MAX_FAILURES + slack,
+            "{device_failures} guesses counted against the device"
+        );
+        // Then the device counts as unknown, and the login's limit stops it too.
+        let refused = loop {
+            let answer = guess().await;
+            if !checked(&answer) {
+                break answer;
+            }
+            guessed += 1;
+            assert!(guessed <= 30, "the guesses never stop");
+        };
+        assert_status(refused, Code::ResourceExhausted, TOO_MANY);
+        let budget = DEVICE_MAX_FAILURES + LOGIN_MAX_FAILURES + slack;
+        assert!(
+            i64::try_from(guessed).unwrap() <= budget,
+            "{guessed} guesses checked, the limits allow {budget}"
+        );
+        let right = app
+            .client
+            .clone()
+            .login(from_address(
+                login_from_device("nurse", "nurse-password", &stolen.device_token),
+                attacker,
+            ))
+            .await;
+        assert_status(right, Code::ResourceExhausted, TOO_MANY);
+
+        // The nurse's own browser and her colleague's sign in at once.
+        let mut client = app.client.clone();
+        for (login, password, device) in [
+            ("nurse", "nurse-password", &own.device_token),
+            ("doctor", "doctor-password", &doctors.device_token),
+        ] {
+            let signed_in = client
+                .login(login_from_device(login, password, device))
+                .await;
+            assert!(signed_in.is_ok(), "{login}: {signed_in:?}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_persons_own_browser_signing_in_many_times_at_once_always_gets_in() {
+    on_each_backend(false, |app| async move {
+        app.staff("nurse", "nurse-password", &[], &[]).await;
+        let device = app
+            .login("nurse", "nurse-password")
+            .await
+            .unwrap()
+            .device_token;
+        // More at once than the device's limit: those beyond it wait for the
+        // earlier ones, which were right.
+        let sign_ins = (0..3 * DEVICE_MAX_FAILURES).map(|_| {
+            let mut client = app.client.clone();
+            let request = login_from_device("nurse", "nurse-password", &device);
+            async move { client.login(request).await }
+        });
+        for result in futures_util::future::join_all(sign_ins).await {
+            assert!(result.is_ok(), "{result:?}");
+        }
     })
     .await;
 }
