@@ -7,4 +7,5 @@ pub mod compliance;
 pub mod housekeeping;
 pub mod integration;
 pub mod my_tests;
+pub mod passes;
 pub mod staff;

@@ -8,6 +8,7 @@ pub mod compliance;
 pub mod course;
 pub mod date;
 pub mod integration;
+pub mod pass;
 pub mod statistics;
 pub mod test;
 pub mod text;
