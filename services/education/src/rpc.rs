@@ -284,10 +284,7 @@ impl EducationService for EducationRpc {
         // equipment by their passes (the wiki names whom: a department's
         // members auth lists to the editor).
         let own = m.user_ids.iter().all(|id| *id == claims.user_id);
-        if !own
-            && !caller.has(Right::EducationManagement)
-            && !caller.has(Right::EquipmentEditing)
-        {
+        if !own && !caller.has(Right::EducationManagement) && !caller.has(Right::EquipmentEditing) {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
         let query = PassQuery::parse(&m.user_ids, &m.course_ids)?;

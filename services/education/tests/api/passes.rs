@@ -49,14 +49,20 @@ async fn a_course_is_passed_once_every_test_of_it_is_and_never_expires_yet() {
         let learner = app.learner_token();
         let asked = [course.id, empty.id, 9999];
 
-        app.complete(&learner, &first, 3, 0).await.expect("first passed");
-        app.complete(&learner, &second, 0, 0).await.expect("second failed");
+        app.complete(&learner, &first, 3, 0)
+            .await
+            .expect("first passed");
+        app.complete(&learner, &second, 0, 0)
+            .await
+            .expect("second failed");
         let answer = passes(&app, &learner, &[LEARNER_ID], &asked).await.unwrap();
         assert!(answer.passes.is_empty(), "one test of two is not a pass");
         let known: Vec<i64> = answer.courses.iter().map(|c| c.id).collect();
         assert_eq!(known, [course.id, empty.id], "unknown ids are left out");
 
-        app.complete(&learner, &second, 3, 0).await.expect("second passed");
+        app.complete(&learner, &second, 3, 0)
+            .await
+            .expect("second passed");
         let answer = passes(&app, &learner, &[LEARNER_ID], &asked).await.unwrap();
         let [pass] = &answer.passes[..] else {
             panic!("one pass: {:?}", answer.passes);
