@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { admin, nurse } from '../support/accounts';
+import { admin, engineer, nurse } from '../support/accounts';
 import { assignFreshTest } from '../support/education';
 import { signIn, signOut } from './session';
 import { expect, test } from './test';
@@ -70,6 +70,18 @@ test('an editor requires a course; a nurse without it needs training, passes it,
   await page.goto(`/short-instruction/${modelId}`);
   await expect(page.getByRole('heading', { name: ventilator })).toBeVisible();
   await expect(clearance(page)).toHaveText('Вы допущены к работе');
+
+  // The department's view: for each model who is cleared and who is not (the demo doctor has
+  // passed neither course).
+  await page.goto('/home');
+  await page.getByRole('button', { name: 'Выход' }).click();
+  await signIn(page, engineer);
+  await page.goto('/departments');
+  await page.getByRole('link', { name: new RegExp(icu) }).click();
+  const model = page.getByRole('region', { name: ventilator });
+  await expect(model.getByRole('region', { name: 'Допущены', exact: true })).toContainText('Смирнова');
+  await expect(model.getByRole('region', { name: 'Не допущены', exact: true })).toContainText(fresh.course);
+  await saveScreenshot('clearance-department');
 });
 
 test('the public QR page stays public for a phone that is not signed in', async ({ browser }) => {
