@@ -133,8 +133,9 @@ async fn start_all(
         config.gateway.call_timeout(),
     )?;
     // Files asks the wiki who sees a model, education asks auth for the HR
-    // system's keys, and every service asks auth whose tokens are stale: over
-    // the gateway's own upstreams.
+    // system's keys, the wiki asks education and auth who is cleared to
+    // operate equipment, and every service asks auth whose tokens are stale:
+    // over the gateway's own upstreams.
     let peers = Peers::Gateway(&upstreams);
     for (service, listener) in Target::SERVICES.into_iter().zip(listeners) {
         let (name, routes) = service_routes(service, config, &keys, &peers, shutdown).await?;
@@ -276,6 +277,20 @@ impl Peers<'_> {
         }
     }
 
+    /// Every education replica (`PORTAL_EDUCATION_URL`).
+    fn education(&self) -> anyhow::Result<Upstream> {
+        match self {
+            Peers::Gateway(upstreams) => Ok(upstreams.education.clone()),
+            Peers::Configured(config) => connect(
+                portal_education::SERVICE_NAME,
+                &config.shared.education_url,
+                || {
+                    "PORTAL_EDUCATION_URL: required for the wiki target, which asks education who is cleared to operate equipment".to_owned()
+                },
+            ),
+        }
+    }
+
     /// Every wiki replica (`PORTAL_WIKI_URL`).
     fn wiki(&self) -> anyhow::Result<Upstream> {
         match self {
@@ -361,6 +376,8 @@ async fn service_routes(
                 access_versions: peers.access_versions()?,
                 public_url: shared.public_url.clone(),
                 seed_demo: shared.seed_demo,
+                education: peers.education()?.service_channel(),
+                auth: peers.auth()?.service_channel(),
             };
             (
                 portal_wiki::SERVICE_NAME,

@@ -1,8 +1,8 @@
 //! The wiki host's calls (spec §7): equipment models under
 //! `/api/environment-model` and equipment units under `/api/environment`, plus
 //! the public instruction a device's QR code opens and the unit edits beyond
-//! the spec, and the equipment register of other hospital systems
-//! ([`integration`]). Request bodies are the contract's messages themselves
+//! the spec, required training and clearance ([`clearance`]), and the
+//! equipment register of other hospital systems ([`integration`]). Request bodies are the contract's messages themselves
 //! (their JSON names are the spec's).
 
 use axum::extract::State;
@@ -18,6 +18,7 @@ use utoipa::IntoParams;
 use super::forward::{forward, method};
 use super::{ApiResult, AppState, Body, Data, Endpoint, Query, docs, rich_text_write};
 
+mod clearance;
 mod integration;
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -138,6 +139,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             )),
         ),
     ];
+    endpoints.extend(clearance::endpoints());
     endpoints.extend(integration::endpoints());
     endpoints
 }

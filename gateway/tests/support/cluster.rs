@@ -241,6 +241,17 @@ impl Topology {
                 format!("http://{}", self.auth),
             )),
         }
+        if target == "wiki" {
+            // The wiki asks education who is cleared (k8s/base/wiki.yaml).
+            env.push((
+                "PORTAL_EDUCATION_URL".to_owned(),
+                self.education
+                    .iter()
+                    .map(|a| format!("http://{a}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ));
+        }
         if target == "files" {
             env.extend(owned([
                 (

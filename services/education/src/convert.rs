@@ -349,3 +349,14 @@ impl From<Assignment> for pb::AssignCourseResponse {
         }
     }
 }
+
+impl From<crate::app::passes::Pass> for pb::CoursePass {
+    fn from(pass: crate::app::passes::Pass) -> pb::CoursePass {
+        pb::CoursePass {
+            user_id: pass.user_id,
+            course_id: pass.course_id,
+            passed_at: Some(timestamp_from_millis(pass.passed_at)),
+            valid_until: pass.valid_until.map(timestamp_from_millis),
+        }
+    }
+}

@@ -230,11 +230,14 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
         )?;
         store.create_course(&draft, Author::Demo, now).await?;
     }
-    if let Some(&hygiene) = test_ids.first() {
+    if let [hygiene, cpr, ..] = test_ids[..] {
         // The nurse passed hand hygiene on the second try; the doctor failed once.
         complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 2).await?;
         complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5).await?;
         complete(store, hygiene, DEMO_DOCTOR_ID, &DOCTOR_DEPARTMENTS, 3).await?;
+        // The wiki's demo ventilator requires basic CPR: the nurse passed it
+        // (cleared to operate it), the doctor has not (not cleared).
+        complete(store, cpr, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5).await?;
     }
     tracing::info!(courses = COURSES.len(), "demo courses loaded");
     Ok(())

@@ -35,12 +35,14 @@ use crate::app::attempts;
 use crate::app::compliance::course_compliance;
 use crate::app::integration::{self, Watch};
 use crate::app::my_tests::my_tests;
+use crate::app::passes;
 use crate::app::staff::{OnBehalf, Staff};
 use crate::convert;
 use crate::domain::article::{ArticleDraft, ContentCleaner};
 use crate::domain::attempt::Submission;
 use crate::domain::course::CourseDraft;
 use crate::domain::integration::{AssignmentKeys, Author, Page};
+use crate::domain::pass::PassQuery;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
 use crate::store::{AttemptChoice, Store, Viewer};
@@ -268,6 +270,31 @@ impl EducationService for EducationRpc {
         let courses = self.store.courses(Viewer::Assignee(user_id)).await?;
         reply(pb::ListCoursesByUserResponse {
             courses: courses.into_iter().map(pb::CourseRef::from).collect(),
+        })
+    }
+
+    async fn list_course_passes(
+        &self,
+        request: Request<pb::ListCoursePassesRequest>,
+    ) -> RpcResult<pb::ListCoursePassesResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.claims()?;
+        let m = request.get_ref();
+        // Anyone for themselves; an equipment editor clears people to operate
+        // equipment by their passes (the wiki names whom: a department's
+        // members auth lists to the editor).
+        let own = m.user_ids.iter().all(|id| *id == claims.user_id);
+        if !own && !caller.has(Right::EducationManagement) && !caller.has(Right::EquipmentEditing) {
+            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
+        }
+        let query = PassQuery::parse(&m.user_ids, &m.course_ids)?;
+        let (courses, passes) = passes::course_passes(&self.store, &query).await?;
+        reply(pb::ListCoursePassesResponse {
+            courses: courses
+                .into_iter()
+                .map(|(id, title)| pb::CourseRef { id, title })
+                .collect(),
+            passes: passes.into_iter().map(Into::into).collect(),
         })
     }
 

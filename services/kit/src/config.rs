@@ -52,7 +52,8 @@ pub struct Shared {
     /// second whose access tokens are stale (blocked, rights changed).
     #[arg(long, env = "PORTAL_AUTH_URL", value_name = "PORTAL_AUTH_URL", value_parser = parse_upstream_urls)]
     pub auth_url: Option<String>,
-    /// The gateway's upstream education service.
+    /// The gateway's upstream education service; also the wiki's, which asks
+    /// it who is cleared to operate equipment (required for the wiki target).
     #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_urls)]
     pub education_url: Option<String>,
     /// The gateway's upstream wiki service; also the files service's, which

@@ -4,9 +4,11 @@ use portal_kit::day::Day;
 use portal_kit::db::timestamp_from_millis;
 use portal_proto::wiki::v1 as pb;
 
+use crate::app::clearance::{Course, MemberClearance};
 use crate::app::labels::Label;
 use crate::app::maintenance::{DepartmentModel, DueUnit};
 use crate::app::register::{Outcome, Upsert};
+use crate::domain::clearance::Clearance;
 use crate::domain::maintenance::{Kind, Standing};
 use crate::store::journal::{JournalEntryRecord, JournalRecord};
 use crate::store::logbook::EntryRecord;
@@ -30,11 +32,13 @@ pub fn unit(record: UnitRecord, today: Day) -> pb::Environment {
     }
 }
 
-/// A model with `units` and its QR code (empty in lists).
+/// A model with `units`, its QR code (empty in lists) and the courses it
+/// requires.
 pub fn model(
     record: ModelRecord,
     units: Vec<UnitRecord>,
     qr_code: Vec<u8>,
+    required_course_ids: Vec<i64>,
 ) -> pb::EnvironmentModel {
     let today = Day::today();
     pb::EnvironmentModel {
@@ -47,6 +51,7 @@ pub fn model(
         environments: units.into_iter().map(|u| unit(u, today)).collect(),
         manufacturer_id: record.manufacturer_id.unwrap_or(0),
         environment_type_id: record.environment_type_id.unwrap_or(0),
+        required_course_ids,
     }
 }
 
@@ -261,5 +266,49 @@ impl From<Upsert> for pb::UpsertEquipmentUnitsResponse {
                 })
                 .collect(),
         }
+    }
+}
+
+impl From<Course> for pb::RequiredCourse {
+    fn from(course: Course) -> pb::RequiredCourse {
+        pb::RequiredCourse {
+            id: course.id,
+            title: course.title,
+        }
+    }
+}
+
+/// A person's clearance, naming their `missing` courses.
+pub fn clearance(clearance: &Clearance, missing: Vec<Course>) -> pb::GetClearanceResponse {
+    pb::GetClearanceResponse {
+        cleared: clearance.cleared(),
+        missing_courses: missing.into_iter().map(Into::into).collect(),
+        valid_until: clearance.valid_until.map(timestamp_from_millis),
+    }
+}
+
+/// A member's clearance on `now`, naming their missing courses from
+/// `required` (the model's, titled).
+pub fn member_clearance(
+    person: MemberClearance,
+    required: &[Course],
+    now: i64,
+) -> pb::PersonClearance {
+    let MemberClearance { member, clearance } = person;
+    let missing_courses = required
+        .iter()
+        .filter(|course| clearance.missing.contains(&course.id))
+        .cloned()
+        .map(Into::into)
+        .collect();
+    pb::PersonClearance {
+        user_id: member.id,
+        name: member.name,
+        surname: member.surname,
+        last_name: member.last_name,
+        cleared: clearance.cleared(),
+        lapsing: clearance.lapsing(now),
+        valid_until: clearance.valid_until.map(timestamp_from_millis),
+        missing_courses,
     }
 }

@@ -6,7 +6,9 @@
 //! (реанимация) and 2 (хирургия); the engineer `engineer` (EquipmentEditing) is
 //! user 6. Both demos run on the same first start of `make run`. Dates are
 //! relative to the day of loading: one unit is overdue for maintenance, one
-//! due within the month.
+//! due within the month. The ventilator requires education's demo course of
+//! basic CPR (course 2 on a fresh database), so one demo person is cleared to
+//! operate it and another is not.
 
 use std::collections::HashMap;
 
@@ -27,6 +29,10 @@ const ICU: i64 = 1;
 const SURGERY: i64 = 2;
 const ENGINEER_ID: i64 = 6;
 const ENGINEER_NAME: &str = "Волков Дмитрий Олегович";
+/// Education's demo course «Базовая сердечно-лёгочная реанимация» (its second):
+/// the ventilator requires it; education's demo nurse has passed it, its
+/// demo doctor has not.
+const BASIC_CPR_COURSE: i64 = 2;
 
 struct DemoEntry {
     /// Days before the day of loading.
@@ -62,6 +68,8 @@ struct DemoModel {
     instruction: &'static str,
     units: &'static [DemoUnit],
     journals: &'static [DemoJournal],
+    /// Education's demo courses the model requires for clearance.
+    required_courses: &'static [i64],
 }
 
 const MODELS: [DemoModel; 4] = [
@@ -108,6 +116,7 @@ const MODELS: [DemoModel; 4] = [
                 (1, "Ежедневная обработка поверхностей."),
             ],
         }],
+        required_courses: &[],
     },
     DemoModel {
         name: "Аппарат ИВЛ HAMILTON-C3",
@@ -145,6 +154,7 @@ const MODELS: [DemoModel; 4] = [
                 "Пациент переведён на самостоятельное дыхание; аппарат обработан и отправлен в резерв.",
             )],
         }],
+        required_courses: &[BASIC_CPR_COURSE],
     },
     DemoModel {
         name: "Дефибриллятор HeartStart XL+",
@@ -174,6 +184,7 @@ const MODELS: [DemoModel; 4] = [
             },
         ],
         journals: &[],
+        required_courses: &[],
     },
     DemoModel {
         name: "Электрохирургический аппарат Force FX",
@@ -195,6 +206,7 @@ const MODELS: [DemoModel; 4] = [
             }],
         }],
         journals: &[],
+        required_courses: &[],
     },
 ];
 
@@ -295,6 +307,11 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
                 )?;
                 store.create_entry(unit.id, &draft, &engineer, now).await?;
             }
+        }
+        if !demo.required_courses.is_empty() {
+            store
+                .set_required_courses(model.id, demo.required_courses)
+                .await?;
         }
         for demo_journal in demo.journals {
             let journal = store

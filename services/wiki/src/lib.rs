@@ -5,7 +5,8 @@
 //! Reading order: this file wires the parts; [`rpc`] is the gRPC face (caller
 //! check → parse → app or store → reply); [`convert`] turns records into the
 //! contract's messages; [`app`] what goes beyond one store call (the start-up
-//! housekeeping, the kept QR codes, label sheets, maintenance overviews);
+//! housekeeping, the kept QR codes, label sheets, maintenance overviews,
+//! clearance to operate equipment, which asks education and auth);
 //! [`domain`] the types that cannot be invalid and the rules; [`store`] the
 //! queries, one module per aggregate; [`demo`] the demo equipment;
 //! `migrations/{sqlite,postgres}` the schema.
@@ -24,12 +25,14 @@ use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
+use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::clearance::Training;
 use crate::domain::instruction::Sanitizer;
 use crate::notification_rpc::NotificationRpc;
 use crate::rpc::WikiRpc;
@@ -54,6 +57,11 @@ pub struct WikiSettings {
     /// may embed.
     pub public_url: String,
     pub seed_demo: bool,
+    /// The education service, which knows courses and who passed them
+    /// (clearance to operate equipment).
+    pub education: ServiceChannel,
+    /// The auth service, which lists a department's members.
+    pub auth: ServiceChannel,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -92,7 +100,8 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
             .map_err(StartError::step("loading demo equipment"))?;
     }
     let notifications = NotificationServiceServer::new(NotificationRpc::new(store.clone()));
-    let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url))
+    let training = Training::new(settings.education, settings.auth);
+    let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url, training))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(

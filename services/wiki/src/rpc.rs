@@ -7,22 +7,30 @@
 //! PERMISSION_DENIED; reference data is for anyone signed in; the public
 //! instruction needs nothing. Service accounts (other hospital systems) call
 //! only the register's calls and the list of models, by their scopes.
+//! Clearance to operate equipment asks education (passes) and auth (a
+//! department's members) with the caller's own token: GetClearance is the
+//! caller's own for any model; GetDepartmentClearance needs EquipmentEditing
+//! or EducationManagement, the department in the caller's scope, and auth's
+//! leave to list its members.
 //! Writes record who made them (a person or a service account).
 
 use std::collections::HashMap;
 
 use portal_kit::access::{Actor, Scope as Grant};
 use portal_kit::db::now_millis;
+use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
-use portal_kit::{Caller, Right, ServiceResult};
+use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_server::WikiService;
 use tonic::{Request, Response, Status};
 
+use crate::app::clearance::{self, OnBehalf, Training};
 use crate::app::qr_codes::QrCodes;
 use crate::app::{labels, maintenance, register};
-use crate::convert::{due_unit, equipment_unit, model, unit};
+use crate::convert::{due_unit, equipment_unit, member_clearance, model, unit};
+use crate::domain::clearance::RequiredCourses;
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
 use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
@@ -39,15 +47,18 @@ use portal_kit::day::Day;
 
 pub struct WikiRpc {
     store: Store,
+    /// Education and auth, for clearance to operate equipment.
+    training: Training,
     sanitizer: Sanitizer,
     /// What QR codes point to (`PORTAL_PUBLIC_URL`), each code drawn once.
     qr_codes: QrCodes,
 }
 
 impl WikiRpc {
-    pub fn new(store: Store, public_url: &str) -> WikiRpc {
+    pub fn new(store: Store, public_url: &str, training: Training) -> WikiRpc {
         WikiRpc {
             store,
+            training,
             sanitizer: Sanitizer::new(public_url),
             qr_codes: QrCodes::new(public_url),
         }
@@ -87,7 +98,8 @@ impl WikiRpc {
         };
         let units = self.store.units(scope, filter).await?;
         let qr_code = self.qr_codes.png(record.id)?;
-        Ok(model(record, units, qr_code))
+        let required = self.store.required_courses(record.id).await?;
+        Ok(model(record, units, qr_code, required))
     }
 }
 
@@ -133,6 +145,7 @@ impl WikiService for WikiRpc {
         for u in self.store.units(&scope, UnitFilter::default()).await? {
             units.entry(u.environment_model_id).or_default().push(u);
         }
+        let mut required = self.store.every_required_course().await?;
         let environment_models = self
             .store
             .models(&scope)
@@ -140,7 +153,8 @@ impl WikiService for WikiRpc {
             .into_iter()
             .map(|record| {
                 let units = units.remove(&record.id).unwrap_or_default();
-                model(record, units, Vec::new())
+                let required = required.remove(&record.id).unwrap_or_default();
+                model(record, units, Vec::new(), required)
             })
             .collect();
         reply(pb::ListEnvironmentModelsResponse { environment_models })
@@ -257,6 +271,88 @@ impl WikiService for WikiRpc {
         reply(pb::GetPublicInstructionResponse {
             name: record.name,
             short_instruction: record.short_instruction,
+        })
+    }
+
+    // --- Required training (clearance to operate) ---
+
+    async fn set_required_courses(
+        &self,
+        request: Request<pb::SetRequiredCoursesRequest>,
+    ) -> RpcResult<pb::SetRequiredCoursesResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let required = RequiredCourses::parse(&m.course_ids)?;
+        let model_id = m.environment_model_id;
+        // An unknown model is NOT_FOUND before education is asked anything.
+        self.store
+            .require_visible_model(&Scope::Everything, model_id)
+            .await?;
+        let course_ids = clearance::set_required(
+            &self.store,
+            &self.training,
+            OnBehalf::of(&request),
+            model_id,
+            &required,
+        )
+        .await?;
+        reply(pb::SetRequiredCoursesResponse { course_ids })
+    }
+
+    async fn get_clearance(
+        &self,
+        request: Request<pb::GetClearanceRequest>,
+    ) -> RpcResult<pb::GetClearanceResponse> {
+        let user_id = Caller::of(&request).user_id()?;
+        let model_id = request.get_ref().environment_model_id;
+        // Any model that exists: the public QR page a device carries shows the
+        // reader their clearance whatever their department.
+        self.store
+            .require_visible_model(&Scope::Everything, model_id)
+            .await?;
+        let (found, missing) = clearance::of_person(
+            &self.store,
+            &self.training,
+            OnBehalf::of(&request),
+            user_id,
+            model_id,
+            now_millis(),
+        )
+        .await?;
+        reply(crate::convert::clearance(&found, missing))
+    }
+
+    async fn get_department_clearance(
+        &self,
+        request: Request<pb::GetDepartmentClearanceRequest>,
+    ) -> RpcResult<pb::GetDepartmentClearanceResponse> {
+        let caller = Caller::of(&request);
+        caller.claims()?;
+        if !caller.has(Right::EquipmentEditing) && !caller.has(Right::EducationManagement) {
+            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
+        }
+        let scope = Scope::of(&caller)?;
+        let m = request.get_ref();
+        scope.require(m.department_id)?;
+        self.store
+            .require_visible_model(&scope, m.environment_model_id)
+            .await?;
+        let now = now_millis();
+        let (required, people) = clearance::of_department(
+            &self.store,
+            &self.training,
+            OnBehalf::of(&request),
+            m.environment_model_id,
+            m.department_id,
+            now,
+        )
+        .await?;
+        reply(pb::GetDepartmentClearanceResponse {
+            people: people
+                .into_iter()
+                .map(|person| member_clearance(person, &required, now))
+                .collect(),
+            required_courses: required.into_iter().map(Into::into).collect(),
         })
     }
 

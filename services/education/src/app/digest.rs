@@ -83,6 +83,19 @@ pub struct DigestSettings {
     pub retry_after: Duration,
 }
 
+impl DigestSettings {
+    /// No mail: the bell still lists due courses; SendDigestsNow says digests are off.
+    pub fn off(public_url: &str) -> DigestSettings {
+        DigestSettings {
+            mail: None,
+            reminder_hour: 0,
+            time_zone: TimeZone::UTC,
+            public_url: public_url.to_owned(),
+            retry_after: crate::DIGEST_RETRY_AFTER,
+        }
+    }
+}
+
 /// What one run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunCounts {

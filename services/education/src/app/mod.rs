@@ -9,4 +9,5 @@ pub mod housekeeping;
 pub mod integration;
 pub mod my_tests;
 pub mod notifications;
+pub mod passes;
 pub mod staff;

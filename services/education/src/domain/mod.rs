@@ -9,6 +9,7 @@ pub mod course;
 pub mod date;
 pub mod integration;
 pub mod notification;
+pub mod pass;
 pub mod statistics;
 pub mod test;
 pub mod text;

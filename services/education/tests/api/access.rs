@@ -18,6 +18,8 @@ const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 const EDUCATION_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, DENIED];
 /// Something assigned to nobody: only education managers see it exists.
 const UNASSIGNED: [Code; 5] = [UNAUTH, MISSING, MISSING, OK, MISSING];
+/// Passes of other people: what clears them to operate equipment.
+const EDUCATION_OR_EQUIPMENT: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, OK];
 const NOBODY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, DENIED];
 
 /// Every RPC of EducationService (some in two situations) and who may call it.
@@ -37,6 +39,8 @@ const MATRIX: &[AccessRule] = &[
     ("ListCoursesByUser/another user", EDUCATION_MANAGEMENT),
     ("CreateCourse", EDUCATION_MANAGEMENT),
     ("UpdateCourse", EDUCATION_MANAGEMENT),
+    ("ListCoursePasses/themself", SIGNED_IN),
+    ("ListCoursePasses/another user", EDUCATION_OR_EQUIPMENT),
     ("ListTests", SIGNED_IN),
     ("GetTest/assigned", SIGNED_IN),
     ("GetTest/unassigned", UNASSIGNED),
@@ -225,6 +229,13 @@ async fn call_as(
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![article_id],
                 validity_months: Some(0),
+            }
+        ),
+        "ListCoursePasses" => done!(
+            list_course_passes,
+            pb::ListCoursePassesRequest {
+                user_ids: vec![user_id],
+                course_ids: vec![course_id],
             }
         ),
         "ListTests" => done!(list_tests, pb::ListTestsRequest {}),

@@ -83,13 +83,7 @@ pub fn settings(
                 .map_err(|error| Status::from_error(Box::new(error))),
         ),
         shutdown: shutdown.clone(),
-        digests: DigestSettings {
-            mail: None,
-            reminder_hour: 0,
-            time_zone: jiff::tz::TimeZone::UTC,
-            public_url: PORTAL.into(),
-            retry_after: portal_education::DIGEST_RETRY_AFTER,
-        },
+        digests: DigestSettings::off(PORTAL),
     }
 }
 

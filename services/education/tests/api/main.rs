@@ -10,5 +10,6 @@ mod idempotency;
 mod integration;
 mod notification_access;
 mod notifications;
+mod passes;
 mod recertification;
 mod statistics;

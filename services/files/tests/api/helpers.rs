@@ -178,6 +178,15 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
     app
 }
 
+/// A channel to nothing that listens (the discard port): UNAVAILABLE.
+fn nowhere() -> ServiceChannel {
+    ServiceChannel::new(
+        tonic::transport::Endpoint::from_static("http://127.0.0.1:9")
+            .connect_lazy()
+            .map_err(|error| Status::from_error(Box::new(error))),
+    )
+}
+
 /// The real wiki service on a free port, verifying tokens with `keys`.
 async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, TestDatabase) {
     let database = TestDatabase::new(backend).await;
@@ -187,6 +196,9 @@ async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         access_versions: Default::default(),
         public_url: PUBLIC_URL.into(),
         seed_demo: false,
+        // Files asks the wiki only who sees a model, which asks no one.
+        education: nowhere(),
+        auth: nowhere(),
     })
     .await
     .expect("wiki starts");

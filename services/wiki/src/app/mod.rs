@@ -1,8 +1,10 @@
-//! What a call or the start does beyond one store call: the start-up
+//! What a call or the start does beyond one store call: [`clearance`] to
+//! operate equipment (asking education and auth), the start-up
 //! [`housekeeping`], the kept [`qr_codes`] of instructions, the [`labels`]
 //! sheet of a department, how [`maintenance`] stands across units, and a
 //! [`register`]'s batch of units in one transaction.
 
+pub mod clearance;
 pub mod housekeeping;
 pub mod labels;
 pub mod maintenance;

@@ -2,6 +2,7 @@
 //! valid by construction: handlers parse requests into them, so storage never
 //! sees invalid input. Nothing here touches the database or the network.
 
+pub mod clearance;
 pub mod instruction;
 pub mod journal;
 pub mod maintenance;

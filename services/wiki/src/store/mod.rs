@@ -4,13 +4,15 @@
 //!
 //! Every write is one statement, so none needs a transaction, except a
 //! register's batch ([`register`]), which runs in one (`BEGIN IMMEDIATE` on
-//! SQLite) and is rolled back for a dry run. The unique and
+//! SQLite) and is rolled back for a dry run, and the replacement of a model's
+//! required courses ([`clearance`]). The unique and
 //! foreign-key indexes are the one check of what they guard: a taken inventory
 //! number or name becomes a Russian 409 message, an unknown linked id a 400 or
 //! 404, never a database error. Retired units (`retired_at`) are left out of
 //! every read. A read or change of one entity by id that finds none (or none
 //! the reader sees) is NOT_FOUND here, with the entity's message.
 
+pub mod clearance;
 pub mod journal;
 pub mod logbook;
 pub mod model;

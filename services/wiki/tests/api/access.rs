@@ -9,13 +9,19 @@ use tonic::Code;
 
 use crate::helpers::*;
 
-use Code::{NotFound as MISSING, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
+use Code::{
+    NotFound as MISSING, Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH,
+    Unavailable as AWAY,
+};
 
 const PUBLIC: [Code; 5] = [OK, OK, OK, OK, OK];
 const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 const EQUIPMENT_EDITING: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
 /// A department that is not the caller's: only editors read it.
 const OTHER_DEPARTMENT_ONLY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, OK];
+/// EquipmentEditing or EducationManagement; the department in their scope.
+const DEPARTMENT_CLEARANCE_OWN: [Code; 5] = [UNAUTH, DENIED, DENIED, AWAY, AWAY];
+const DEPARTMENT_CLEARANCE_OTHER: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, AWAY];
 /// Equipment of another department: only editors see it exists.
 const HIDDEN: [Code; 5] = [UNAUTH, MISSING, MISSING, MISSING, OK];
 
@@ -38,6 +44,15 @@ const MATRIX: &[AccessRule] = &[
     ("SaveInstruction", EQUIPMENT_EDITING),
     ("GetPublicInstruction/own", PUBLIC),
     ("GetPublicInstruction/other", PUBLIC),
+    // A model that requires nothing: the wiki asks education nothing.
+    ("SetRequiredCourses", EQUIPMENT_EDITING),
+    ("GetClearance/own", SIGNED_IN),
+    ("GetClearance/other", SIGNED_IN),
+    // Past the wiki's own checks auth is asked for the members, and neither
+    // auth nor education runs here (UNAVAILABLE): tests/api/clearance.rs
+    // runs them for what they decide.
+    ("GetDepartmentClearance/own", DEPARTMENT_CLEARANCE_OWN),
+    ("GetDepartmentClearance/other", DEPARTMENT_CLEARANCE_OTHER),
     ("ListEnvironmentsByModel/own", SIGNED_IN),
     ("ListEnvironmentsByModel/other", HIDDEN),
     ("CreateEnvironment", EQUIPMENT_EDITING),
@@ -213,6 +228,26 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
             get_public_instruction,
             pb::GetPublicInstructionRequest {
                 environment_model_id
+            }
+        ),
+        "SetRequiredCourses" => done!(
+            set_required_courses,
+            pb::SetRequiredCoursesRequest {
+                environment_model_id,
+                course_ids: Vec::new(),
+            }
+        ),
+        "GetClearance" => done!(
+            get_clearance,
+            pb::GetClearanceRequest {
+                environment_model_id
+            }
+        ),
+        "GetDepartmentClearance" => done!(
+            get_department_clearance,
+            pb::GetDepartmentClearanceRequest {
+                environment_model_id,
+                department_id,
             }
         ),
         "ListEnvironmentsByModel" => done!(

@@ -1,18 +1,25 @@
 //! Spawns the real wiki service on a random port with a fresh database and
-//! talks to it through the generated tonic client.
+//! talks to it through the generated tonic client. Education and auth, which
+//! clearance to operate equipment asks, are not running unless a test starts
+//! them ([`spawn_with_training`]): elsewhere they answer UNAVAILABLE.
 
 use std::future::Future;
+use std::ops::Deref;
 
 use portal_kit::Right;
 use portal_kit::day::Day;
 use portal_kit::db::Backend;
-use portal_kit::testing::{self, ServiceHarness, TestKeys};
+use portal_kit::net::TrustedProxies;
+use portal_kit::serve::ServiceChannel;
+use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
 pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_wiki::{SERVICE_NAME, WikiSettings};
+use tokio_util::sync::{CancellationToken, DropGuard};
 use tonic::Status;
-use tonic::transport::Channel;
+use tonic::transport::{Channel, Endpoint};
+use tower::ServiceExt;
 
 pub type Client = WikiServiceClient<Channel>;
 
@@ -31,16 +38,103 @@ pub async fn on_each_backend<F: Future<Output = ()>>(scenario: impl Fn(TestApp) 
 }
 
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
+    // Nothing listens on the discard port: a call there is UNAVAILABLE.
+    let nowhere = Endpoint::from_static("http://127.0.0.1:9").connect_lazy();
     let routes = |database_url: String, keys: &TestKeys| {
-        portal_wiki::routes(WikiSettings {
-            database: database_url.into(),
-            public_key_file: keys.public_key_file.clone(),
-            access_versions: Default::default(),
-            public_url: PUBLIC_URL.into(),
-            seed_demo,
-        })
+        portal_wiki::routes(settings(database_url, keys, seed_demo, &nowhere, &nowhere))
     };
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+fn settings(
+    database_url: String,
+    keys: &TestKeys,
+    seed_demo: bool,
+    education: &Channel,
+    auth: &Channel,
+) -> WikiSettings {
+    WikiSettings {
+        database: database_url.into(),
+        public_key_file: keys.public_key_file.clone(),
+        access_versions: Default::default(),
+        public_url: PUBLIC_URL.into(),
+        seed_demo,
+        education: service_channel(education),
+        auth: service_channel(auth),
+    }
+}
+
+fn service_channel(channel: &Channel) -> ServiceChannel {
+    ServiceChannel::new(
+        channel
+            .clone()
+            .map_err(|error| Status::from_error(Box::new(error))),
+    )
+}
+
+/// The wiki with the real auth and education beside it (each on its own
+/// database of `backend`, trusting the same keys), all three with their demo
+/// data: auth's demo staff and departments, education's demo courses and
+/// passes, the wiki's demo equipment (its ventilator requires the CPR course).
+pub struct TrainingApp {
+    wiki: TestApp,
+    /// Stop education (and its watches), then auth; their databases.
+    _education: (DropGuard, DropGuard, TestDatabase),
+    _auth: (DropGuard, TestDatabase),
+}
+
+impl Deref for TrainingApp {
+    type Target = TestApp;
+
+    fn deref(&self) -> &TestApp {
+        &self.wiki
+    }
+}
+
+pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
+    let keys = TestKeys::new();
+    let auth_database = TestDatabase::new(backend).await;
+    let auth_routes = portal_auth::routes(portal_auth::AuthSettings {
+        database: auth_database.url.clone().into(),
+        private_key_file: keys.private_key_file.clone(),
+        public_key_file: keys.public_key_file.clone(),
+        admin_login: "admin".into(),
+        admin_password: Some("admin-password-1".to_owned().into()),
+        seed_demo: true,
+        public_url: PUBLIC_URL.into(),
+        trusted_proxies: TrustedProxies::loopback(),
+    })
+    .await
+    .expect("auth starts");
+    let (auth, auth_serving) = serve(portal_auth::SERVICE_NAME, auth_routes).await;
+    let education_database = TestDatabase::new(backend).await;
+    let shutdown = CancellationToken::new();
+    let education_routes = portal_education::routes(portal_education::EducationSettings {
+        database: education_database.url.clone().into(),
+        public_key_file: keys.public_key_file.clone(),
+        public_url: PUBLIC_URL.into(),
+        frame_hosts: Default::default(),
+        access_versions: Default::default(),
+        seed_demo: true,
+        auth: service_channel(&auth),
+        shutdown: shutdown.clone(),
+        digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
+    })
+    .await
+    .expect("education starts");
+    let (education, education_serving) =
+        serve(portal_education::SERVICE_NAME, education_routes).await;
+    let routes = |database_url: String, keys: &TestKeys| {
+        portal_wiki::routes(settings(database_url, keys, true, &education, &auth))
+    };
+    let wiki = TestApp(
+        ServiceHarness::start_with_keys(backend, keys, SERVICE_NAME, routes, Client::new).await,
+    );
+    TrainingApp {
+        wiki,
+        _education: (shutdown.drop_guard(), education_serving, education_database),
+        _auth: (auth_serving, auth_database),
+    }
 }
 
 pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentModelRequest {

@@ -106,3 +106,17 @@ export const useCreateJournalEntry = () =>
 export const useSaveInstruction = () => useMutation(wiki.saveInstruction);
 
 export const useDeleteDocument = () => useMutation(files.deleteFile, { onSuccess: useRefresh(FilesService) });
+
+/** Whether the reader is cleared to operate a model (the courses it requires, passed). */
+export const useClearance = (modelId: bigint | undefined) =>
+  useQuery(
+    wiki.getClearance,
+    skipUntilKnown(modelId, (id) => ({ environmentModelId: id })),
+  );
+
+/** Who in a department is cleared to operate a model; for editors and education managers. */
+export const useDepartmentClearance = (modelId: bigint, departmentId: bigint | undefined) =>
+  useQuery(
+    wiki.getDepartmentClearance,
+    skipUntilKnown(departmentId, (id) => ({ environmentModelId: modelId, departmentId: id })),
+  );

@@ -13,11 +13,15 @@ import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
 import { useDepartment, useModelsByDepartment } from '../api/equipment-queries';
+import { DepartmentClearance } from './department-clearance';
 import { ModelMaintenanceMark } from './maintenance-mark';
 
 const collator = new Intl.Collator('ru-RU');
 
-/** Spec §2: the equipment models of a department, each a '+' title linking to its page. */
+/**
+ * Spec §2: the equipment models of a department, each a '+' title linking to its page; for
+ * editors and education managers also who of the department is cleared to operate each.
+ */
 export function EquipmentListPage() {
   const departmentId = parseId(useParams().departmentId);
   const query = useModelsByDepartment(departmentId);
@@ -25,7 +29,9 @@ export function EquipmentListPage() {
   // itself says whether it exists and is the reader's (its breadcrumb asks the same: one call).
   const department = useDepartment(departmentId);
   const editor = useHasRight(Right.EquipmentEditing) === true;
+  const educator = useHasRight(Right.EducationManagement) === true;
   const refs = query.data?.environmentModels ?? [];
+  const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
 
   let content;
   if (departmentId === undefined || (department.isError && isClientError(department.error))) {
@@ -35,7 +41,6 @@ export function EquipmentListPage() {
   else if (refs.length === 0) {
     content = <Typography sx={{ color: 'text.secondary' }}>{equipmentStrings.modelsEmpty}</Typography>;
   } else {
-    const sorted = [...refs].sort((a, b) => collator.compare(a.name, b.name));
     content = (
       <LinkList>
         {sorted.map((model) => (
@@ -66,6 +71,9 @@ export function EquipmentListPage() {
         }
       />
       {content}
+      {(editor || educator) && departmentId !== undefined && refs.length > 0 && (
+        <DepartmentClearance models={sorted} departmentId={departmentId} />
+      )}
     </>
   );
 }

@@ -44,7 +44,10 @@ function renderModel(departmentId: string, readable: bigint[]) {
         return { department: { id, title } };
       },
     });
-    service(WikiService, { getEnvironmentModel: () => ({ environmentModel: monitor }) });
+    service(WikiService, {
+      getEnvironmentModel: () => ({ environmentModel: monitor }),
+      getClearance: () => ({ cleared: false, missingCourses: [{ id: 2n, title: 'Базовая СЛР' }] }),
+    });
   });
   renderPage(<ModelPage />, {
     transport,
@@ -64,6 +67,8 @@ describe('ModelPage', () => {
 
     expect(await screen.findByRole('heading', { name: 'Монитор пациента' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Инвентарный номер: ИН-1' })).toBeVisible();
+    expect(await screen.findByText('Требуется обучение:', { exact: false })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Базовая СЛР' })).toHaveAttribute('href', '/courses/2');
   });
 
   it('says the model is not found in her department where it has no unit', async () => {

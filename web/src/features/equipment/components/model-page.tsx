@@ -11,12 +11,13 @@ import { parseId } from '@/lib/ids';
 import { strings } from '@/lib/strings';
 
 import { useModelHere } from '../api/model-here';
+import { ModelClearance } from './model-clearance';
 import { UnitsList } from './units-list';
 
 /**
  * Spec §2: an equipment model of a department: its name ('Загрузка...' while it loads), an
- * illustration, its sections (documentation, short instruction, logbook, journals) and the
- * department's units of it. The page is the model *in that department* (`useModelHere`); one
+ * illustration, the reader's clearance to operate it (issue 24), its sections (documentation,
+ * short instruction, logbook, journals) and the department's units of it. The page is the model *in that department* (`useModelHere`); one
  * that is missing says so once, and its sections, which would only fail too, are not asked for.
  */
 export function ModelPage() {
@@ -80,6 +81,7 @@ export function ModelPage() {
           </Box>
         </Stack>
       </Paper>
+      {model && <ModelClearance modelId={model.id} />}
       {model && (
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
           <Box sx={{ minWidth: 0 }}>

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Paper, Typography } from '@mui/material';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useParams } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
@@ -13,10 +13,21 @@ import { SavedCopyNotice } from './saved-copy-notice';
 
 const text = strings.publicInstruction;
 
+// The reader's clearance, loaded apart: a phone that is not signed in needs none of it. The
+// offline copy's shell does not hold this module, so a phone with no signal shows the
+// instruction without it rather than fail.
+const PublicClearance = lazy(() =>
+  import('./public-clearance').then(
+    (module) => ({ default: module.PublicClearance }),
+    () => ({ default: () => null }),
+  ),
+);
+
 /**
  * The page an equipment model's QR code opens on a phone next to the device: no sign-in,
  * big type, pictures and video as wide as the screen. It reads the instruction over one
- * small public REST call, so a phone loads neither grpc-web nor the portal's layout.
+ * small public REST call, so a phone loads neither grpc-web nor the portal's layout. A phone
+ * that is signed in also shows the reader's clearance to operate the model.
  */
 export function PublicInstructionPage() {
   const modelId = parseId(useParams().environmentId);
@@ -38,34 +49,39 @@ export function PublicInstructionPage() {
     );
   } else {
     content = (
-      <Paper variant="outlined" component="article" sx={{ p: { xs: 2, sm: 3 } }}>
-        <Typography
-          variant="h4"
-          component="h1"
-          sx={{
-            fontWeight: 700,
-            fontSize: { xs: '1.75rem', sm: '2.125rem' },
-            mb: 2,
-            overflowWrap: 'anywhere',
-          }}
-        >
-          {state.value.name}
-        </Typography>
-        {state.value.shortInstruction.trim() === '' ? (
-          <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{text.empty}</Typography>
-        ) : (
-          <InstructionHtml
-            html={state.value.shortInstruction}
+      <>
+        <Suspense fallback={null}>
+          <PublicClearance modelId={modelId} />
+        </Suspense>
+        <Paper variant="outlined" component="article" sx={{ p: { xs: 2, sm: 3 } }}>
+          <Typography
+            variant="h4"
+            component="h1"
             sx={{
-              fontSize: '1.25rem',
-              lineHeight: 1.6,
-              '& h1': { fontSize: '1.75rem' },
-              '& h2': { fontSize: '1.5rem' },
-              '& h3': { fontSize: '1.3rem' },
+              fontWeight: 700,
+              fontSize: { xs: '1.75rem', sm: '2.125rem' },
+              mb: 2,
+              overflowWrap: 'anywhere',
             }}
-          />
-        )}
-      </Paper>
+          >
+            {state.value.name}
+          </Typography>
+          {state.value.shortInstruction.trim() === '' ? (
+            <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{text.empty}</Typography>
+          ) : (
+            <InstructionHtml
+              html={state.value.shortInstruction}
+              sx={{
+                fontSize: '1.25rem',
+                lineHeight: 1.6,
+                '& h1': { fontSize: '1.75rem' },
+                '& h2': { fontSize: '1.5rem' },
+                '& h3': { fontSize: '1.3rem' },
+              }}
+            />
+          )}
+        </Paper>
+      </>
     );
   }
 

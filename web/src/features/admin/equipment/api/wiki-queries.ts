@@ -2,6 +2,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { EducationService } from '@/gen/portal/education/v1/education_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
 import { skipUntilKnown } from '@/lib/skip-until-known';
 
@@ -56,3 +57,14 @@ export const useCreateEnvironmentType = () =>
 
 export const useCreateCommonDocument = () =>
   useMutation(wiki.createCommonDocument, { onSuccess: useRefreshWiki() });
+
+/** Every course (an education manager's list; anyone else's own courses). */
+export const useCourses = () => useQuery(EducationService.method.listCourses);
+
+export const useSetRequiredCourses = () =>
+  useMutation(wiki.setRequiredCourses, { onSuccess: useRefreshWiki() });
+
+/** A department's members, read when a course is assigned to them. */
+export const useDepartmentMembers = () => useMutation(AuthService.method.getDepartmentWithUsers);
+
+export const useAssignCourse = () => useMutation(EducationService.method.assignCourse);

@@ -11,6 +11,7 @@ import { parseId } from '@/lib/ids';
 import { useDepartments, useModel, useUpdateModel } from '../api/wiki-queries';
 import { CreateUnitDialog } from './create-unit-dialog';
 import { ModelForm, type ModelFormValues } from './model-form';
+import { RequiredCourses } from './required-courses';
 import { UnitRow } from './unit-row';
 
 const collator = new Intl.Collator('ru-RU', { numeric: true });
@@ -41,7 +42,10 @@ function Units({ model }: { model: EnvironmentModel }) {
   );
 }
 
-/** One equipment model: its fields to edit, and its units with a way to add one. */
+/**
+ * One equipment model: its fields to edit, the courses it requires for clearance, and its
+ * units with a way to add one.
+ */
 export function ModelPage() {
   const modelId = parseId(useParams().adminEnvironmentModelId);
   const query = useModel(modelId);
@@ -67,7 +71,12 @@ export function ModelPage() {
       saved={equipmentStrings.saved}
       failed={errorMessage}
       maxWidth={880}
-      below={(model) => <Units model={model} />}
+      below={(model) => (
+        <>
+          <RequiredCourses model={model} />
+          <Units model={model} />
+        </>
+      )}
     >
       {(model, form) => (
         <ModelForm

@@ -1,0 +1,132 @@
+//! Required training and clearance over REST (issue 24): the spec-style
+//! routes under `/api/environment-model`, on the demo data of every service —
+//! the ventilator requires basic CPR, which the demo nurse passed and the
+//! demo doctor did not.
+
+mod support;
+
+use portal_kit::Right;
+use serde_json::{Value, json};
+use support::{Portal, data, error, get_data, post_json, start};
+
+const NURSE: i64 = 2;
+const DOCTOR: i64 = 3;
+const ENGINEER: i64 = 6;
+const ICU: i64 = 1;
+const HYGIENE_COURSE: i64 = 1;
+const CPR_COURSE: i64 = 2;
+
+async fn ventilator(portal: &Portal, engineer: &str) -> Value {
+    get_data(portal, "/api/environment-model/get-all", engineer)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"].as_str().unwrap().starts_with("Аппарат ИВЛ"))
+        .cloned()
+        .expect("the demo ventilator")
+}
+
+#[tokio::test]
+async fn clearance_routes_answer_the_spec_s_fields() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let engineer = portal.token_in(ENGINEER, &[Right::EquipmentEditing], &[ICU]);
+    let nurse = portal.token_in(NURSE, &[], &[ICU, 2]);
+    let doctor = portal.token_in(DOCTOR, &[], &[ICU]);
+    let model = ventilator(&portal, &engineer).await;
+    assert_eq!(model["requiredCourseIds"], json!([CPR_COURSE]));
+    let id = model["id"].as_i64().unwrap();
+    let clearance = format!("/api/environment-model/get-clearance?environmentModelId={id}");
+
+    let cleared = get_data(&portal, &clearance, &nurse).await;
+    assert_eq!(
+        cleared,
+        json!({"cleared": true, "missingCourses": [], "validUntil": null})
+    );
+    let refused = get_data(&portal, &clearance, &doctor).await;
+    assert_eq!(refused["cleared"], false);
+    assert_eq!(
+        refused["missingCourses"],
+        json!([{"id": CPR_COURSE, "title": "Базовая сердечно-лёгочная реанимация"}])
+    );
+
+    let department = get_data(
+        &portal,
+        &format!(
+            "/api/environment-model/get-department-clearance?environmentModelId={id}&departmentId={ICU}"
+        ),
+        &engineer,
+    )
+    .await;
+    assert_eq!(department["requiredCourses"][0]["id"], CPR_COURSE);
+    let person = |user: i64| {
+        department["people"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["userId"] == user)
+            .cloned()
+            .unwrap_or_else(|| panic!("{user} in {department}"))
+    };
+    assert_eq!(person(NURSE)["cleared"], true);
+    assert_eq!(person(NURSE)["lapsing"], false);
+    assert_eq!(person(DOCTOR)["cleared"], false);
+    assert_eq!(person(DOCTOR)["missingCourses"][0]["id"], CPR_COURSE);
+
+    let body = json!({"environmentModelId": id, "courseIds": [CPR_COURSE, HYGIENE_COURSE]});
+    let (status, answer) = post_json(
+        &portal,
+        "/api/environment-model/set-required-courses",
+        &engineer,
+        body.clone(),
+    )
+    .await;
+    assert_eq!(
+        data(status, &answer),
+        json!({"courseIds": [HYGIENE_COURSE, CPR_COURSE]})
+    );
+    assert_eq!(
+        ventilator(&portal, &engineer).await["requiredCourseIds"],
+        json!([HYGIENE_COURSE, CPR_COURSE])
+    );
+}
+
+#[tokio::test]
+async fn clearance_routes_refuse_the_wrong_callers() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let engineer = portal.token_in(ENGINEER, &[Right::EquipmentEditing], &[ICU]);
+    let nurse = portal.token_in(NURSE, &[], &[ICU, 2]);
+    let id = ventilator(&portal, &engineer).await["id"].as_i64().unwrap();
+
+    let (status, body) = post_json(
+        &portal,
+        "/api/environment-model/set-required-courses",
+        &nurse,
+        json!({"environmentModelId": id, "courseIds": [HYGIENE_COURSE]}),
+    )
+    .await;
+    error(403, status, &body);
+    let (status, body) = post_json(
+        &portal,
+        "/api/environment-model/set-required-courses",
+        &engineer,
+        json!({"environmentModelId": id, "courseIds": [9999]}),
+    )
+    .await;
+    assert_eq!(error(400, status, &body), "Курс не найден: 9999");
+
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/environment-model/get-department-clearance?environmentModelId={id}&departmentId={ICU}"),
+            Some(&nurse),
+        )
+        .await;
+    error(403, status, &body);
+    let (status, _, body) = portal
+        .get(
+            &format!("/api/environment-model/get-clearance?environmentModelId={id}"),
+            None,
+        )
+        .await;
+    error(401, status, &body);
+}

@@ -1,0 +1,252 @@
+//! Clearance to operate equipment: the courses a model requires are the
+//! wiki's, the passes of them education's, a department's members auth's. So
+//! setting a model's courses asks education whether they exist, and a
+//! clearance asks education for passes (and auth for a department's members),
+//! each with the caller's own token, so each service applies its own rule to
+//! the caller, within what is left of the caller's call (`grpc-timeout`).
+
+use std::collections::HashMap;
+
+use portal_kit::deadline::Deadline;
+use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
+use portal_kit::serve::ServiceChannel;
+use portal_kit::token::MSG_SESSION_EXPIRED;
+use portal_kit::{ServiceError, ServiceResult};
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use portal_proto::auth::v1::{DepartmentMember, GetDepartmentWithUsersRequest};
+use portal_proto::education::v1::education_service_client::EducationServiceClient;
+use portal_proto::education::v1::{ListCoursePassesRequest, ListCoursePassesResponse};
+use tonic::Request;
+use tonic::metadata::MetadataMap;
+
+use crate::domain::clearance::{Clearance, RequiredCourses};
+use crate::store::Store;
+
+pub const MSG_EDUCATION_UNAVAILABLE: &str = "Сервис обучения временно недоступен, попробуйте позже";
+pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников временно недоступен, попробуйте позже";
+
+/// The metadata forwarded: only the caller's credentials.
+const AUTHORIZATION: &str = "authorization";
+
+/// The caller on whose behalf another service is asked: their metadata (the
+/// token) and the deadline of their call.
+#[derive(Clone, Copy)]
+pub struct OnBehalf<'a> {
+    pub metadata: &'a MetadataMap,
+    pub deadline: Deadline,
+}
+
+impl<'a> OnBehalf<'a> {
+    pub fn of<T>(request: &'a Request<T>) -> OnBehalf<'a> {
+        OnBehalf {
+            metadata: request.metadata(),
+            deadline: Deadline::of_call(request.metadata()),
+        }
+    }
+
+    fn request<T>(self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        self.deadline.bound(&mut request);
+        if let Some(token) = self.metadata.get(AUTHORIZATION) {
+            request.metadata_mut().insert(AUTHORIZATION, token.clone());
+        }
+        request
+    }
+}
+
+/// A course the clearance names: id and title.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Course {
+    pub id: i64,
+    pub title: String,
+}
+
+/// A member of a department with their clearance.
+#[derive(Clone, Debug)]
+pub struct MemberClearance {
+    pub member: DepartmentMember,
+    pub clearance: Clearance,
+}
+
+/// Education (passes, courses) and auth (a department's members).
+#[derive(Clone)]
+pub struct Training {
+    education: EducationServiceClient<ServiceChannel>,
+    auth: AuthServiceClient<ServiceChannel>,
+}
+
+impl Training {
+    /// `education` and `auth`: every replica of each.
+    pub fn new(education: ServiceChannel, auth: ServiceChannel) -> Training {
+        Training {
+            education: EducationServiceClient::new(education),
+            auth: AuthServiceClient::new(auth),
+        }
+    }
+
+    /// Education's passes of `user_ids` of `course_ids`, and which of the
+    /// courses exist.
+    async fn passes(
+        &self,
+        caller: OnBehalf<'_>,
+        user_ids: Vec<i64>,
+        course_ids: &[i64],
+    ) -> ServiceResult<ListCoursePassesResponse> {
+        let request = caller.request(ListCoursePassesRequest {
+            user_ids,
+            course_ids: course_ids.to_vec(),
+        });
+        match self.education.clone().list_course_passes(request).await {
+            Ok(reply) => Ok(reply.into_inner()),
+            Err(status) => Err(refusal(&status, MSG_EDUCATION_UNAVAILABLE)),
+        }
+    }
+
+    /// The members of `department_id` as auth lists them to the caller.
+    async fn members(
+        &self,
+        caller: OnBehalf<'_>,
+        department_id: i64,
+    ) -> ServiceResult<Vec<DepartmentMember>> {
+        let request = caller.request(GetDepartmentWithUsersRequest { department_id });
+        match self.auth.clone().get_department_with_users(request).await {
+            Ok(reply) => Ok(reply
+                .into_inner()
+                .department
+                .map(|department| department.users)
+                .unwrap_or_default()),
+            Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
+        }
+    }
+}
+
+/// Replaces the courses model `model_id` requires, once education knows each
+/// of them; answers them as stored.
+pub async fn set_required(
+    store: &Store,
+    training: &Training,
+    caller: OnBehalf<'_>,
+    model_id: i64,
+    required: &RequiredCourses,
+) -> ServiceResult<Vec<i64>> {
+    if !required.ids().is_empty() {
+        let known = training.passes(caller, Vec::new(), required.ids()).await?;
+        let known: Vec<i64> = known.courses.iter().map(|course| course.id).collect();
+        required.require_known(&known)?;
+    }
+    store.set_required_courses(model_id, required.ids()).await?;
+    store.required_courses(model_id).await
+}
+
+/// The clearance of `user_id` (the caller) for model `model_id` on `now`, and
+/// the courses it names (the missing ones), by id.
+pub async fn of_person(
+    store: &Store,
+    training: &Training,
+    caller: OnBehalf<'_>,
+    user_id: i64,
+    model_id: i64,
+    now: i64,
+) -> ServiceResult<(Clearance, Vec<Course>)> {
+    let required = store.required_courses(model_id).await?;
+    if required.is_empty() {
+        return Ok((Clearance::of(&[], &HashMap::new(), now), Vec::new()));
+    }
+    let answer = training.passes(caller, vec![user_id], &required).await?;
+    let passes = passes_of(&answer).remove(&user_id).unwrap_or_default();
+    let clearance = Clearance::of(&required, &passes, now);
+    let missing = titled(&answer, &clearance.missing);
+    Ok((clearance, missing))
+}
+
+/// Each member of `department_id` with their clearance for model `model_id`
+/// on `now`, and the courses the model requires, by id.
+pub async fn of_department(
+    store: &Store,
+    training: &Training,
+    caller: OnBehalf<'_>,
+    model_id: i64,
+    department_id: i64,
+    now: i64,
+) -> ServiceResult<(Vec<Course>, Vec<MemberClearance>)> {
+    let members = training.members(caller, department_id).await?;
+    let required = store.required_courses(model_id).await?;
+    let user_ids = members.iter().map(|member| member.id).collect();
+    let answer = if required.is_empty() {
+        ListCoursePassesResponse::default()
+    } else {
+        training.passes(caller, user_ids, &required).await?
+    };
+    let mut passes = passes_of(&answer);
+    let people = members
+        .into_iter()
+        .map(|member| {
+            let theirs = passes.remove(&member.id).unwrap_or_default();
+            MemberClearance {
+                clearance: Clearance::of(&required, &theirs, now),
+                member,
+            }
+        })
+        .collect();
+    Ok((titled(&answer, &required), people))
+}
+
+/// Each person's passes: course → expiry (`None`: never), Unix ms.
+fn passes_of(answer: &ListCoursePassesResponse) -> HashMap<i64, HashMap<i64, Option<i64>>> {
+    let mut by_person: HashMap<i64, HashMap<i64, Option<i64>>> = HashMap::new();
+    for pass in &answer.passes {
+        let until = pass.valid_until.as_ref().map(millis);
+        by_person
+            .entry(pass.user_id)
+            .or_default()
+            .insert(pass.course_id, until);
+    }
+    by_person
+}
+
+/// A timestamp as Unix ms, the wiki's form of an instant.
+fn millis(at: &prost_types::Timestamp) -> i64 {
+    at.seconds.saturating_mul(1000) + i64::from(at.nanos) / 1_000_000
+}
+
+/// `ids` with education's titles; a course education no longer has keeps
+/// its id with an empty title.
+fn titled(answer: &ListCoursePassesResponse, ids: &[i64]) -> Vec<Course> {
+    ids.iter()
+        .map(|id| Course {
+            id: *id,
+            title: answer
+                .courses
+                .iter()
+                .find(|course| course.id == *id)
+                .map(|course| course.title.clone())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// What another service's refusal means for the caller here.
+fn refusal(status: &tonic::Status, unavailable: &str) -> ServiceError {
+    match status.code() {
+        // The other service learned of a block or a change of rights before
+        // the wiki did: the caller's token is as stale here.
+        tonic::Code::Unauthenticated
+            if status
+                .metadata()
+                .get(REASON_KEY)
+                .is_some_and(|reason| reason.as_bytes() == REASON_ACCESS_REVOKED.as_bytes()) =>
+        {
+            ServiceError::AccessRevoked
+        }
+        // The token expired between the wiki's check and theirs.
+        tonic::Code::Unauthenticated => ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into()),
+        // Their own rule refused the caller (or knows no such department):
+        // their Russian message stands.
+        tonic::Code::PermissionDenied => ServiceError::PermissionDenied(status.message().into()),
+        tonic::Code::NotFound => ServiceError::NotFound(status.message().into()),
+        _ => {
+            tracing::warn!(%status, "another service did not answer for a clearance");
+            ServiceError::Unavailable(unavailable.into())
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! The courses each model requires (education's ids): what clearance to
+//! operate it is decided against.
+
+use std::collections::HashMap;
+
+use portal_kit::{ServiceError, ServiceResult};
+
+use super::Store;
+use crate::domain::model::MSG_MODEL_NOT_FOUND;
+
+impl Store {
+    /// The courses model `model_id` requires, ascending.
+    pub async fn required_courses(&self, model_id: i64) -> ServiceResult<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT course_id FROM model_required_courses WHERE environment_model_id = $1 ORDER BY course_id",
+        )
+        .bind(model_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Every model's required courses (ascending), by model id; a model that
+    /// requires nothing is absent.
+    pub async fn every_required_course(&self) -> ServiceResult<HashMap<i64, Vec<i64>>> {
+        let rows: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT environment_model_id, course_id FROM model_required_courses ORDER BY environment_model_id, course_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut by_model: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (model_id, course_id) in rows {
+            by_model.entry(model_id).or_default().push(course_id);
+        }
+        Ok(by_model)
+    }
+
+    /// Replaces the courses model `model_id` requires with `course_ids` (each
+    /// once), in one transaction; NOT_FOUND for an unknown model.
+    pub async fn set_required_courses(
+        &self,
+        model_id: i64,
+        course_ids: &[i64],
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let known: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM environment_models WHERE id = $1")
+                .bind(model_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if known.is_none() {
+            return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
+        }
+        sqlx::query("DELETE FROM model_required_courses WHERE environment_model_id = $1")
+            .bind(model_id)
+            .execute(&mut *tx)
+            .await?;
+        for course_id in course_ids {
+            sqlx::query(
+                "INSERT INTO model_required_courses (environment_model_id, course_id) VALUES ($1, $2)",
+            )
+            .bind(model_id)
+            .bind(*course_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

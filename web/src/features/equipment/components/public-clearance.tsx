@@ -1,0 +1,50 @@
+import { Box } from '@mui/material';
+import { useEffect, useState } from 'react';
+
+import { callRest } from '@/lib/authorized-fetch';
+import { getSession } from '@/lib/session/session';
+
+import { ClearanceBanner, type ClearanceView } from './clearance-banner';
+
+/** GetClearance as REST answers it. */
+type ClearanceAnswer = {
+  cleared: boolean;
+  missingCourses: { id: number; title: string }[];
+  validUntil: string | null;
+};
+
+/**
+ * On the public instruction page, the reader's clearance for the model when the phone is
+ * signed in; nothing when it is not, or when the answer does not come (the instruction is
+ * what the page is for). One REST GET with the session's token, no grpc-web.
+ */
+export function PublicClearance({ modelId }: { modelId: bigint }) {
+  const [view, setView] = useState<ClearanceView>();
+
+  useEffect(() => {
+    if (getSession() === null) return;
+    let current = true;
+    callRest<ClearanceAnswer>(
+      `/api/environment-model/get-clearance?environmentModelId=${String(modelId)}`,
+    ).then(
+      (answer) => {
+        if (!current) return;
+        setView({
+          cleared: answer.cleared,
+          missingCourses: answer.missingCourses,
+          validUntil: answer.validUntil ? new Date(answer.validUntil) : undefined,
+        });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [modelId]);
+
+  return view ? (
+    <Box sx={{ mb: 2 }}>
+      <ClearanceBanner clearance={view} />
+    </Box>
+  ) : null;
+}
