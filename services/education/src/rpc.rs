@@ -458,7 +458,7 @@ impl EducationService for EducationRpc {
             0 => AttemptChoice::Open,
             id => AttemptChoice::Started(id),
         };
-        let completed = self
+        let (completed, used) = self
             .store
             .complete_attempt(
                 &test,
@@ -469,7 +469,6 @@ impl EducationService for EducationRpc {
                 now_millis(),
             )
             .await?;
-        let used = self.store.tries_used(test.id, claims.user_id).await?;
         reply(convert::completed(completed, &test, used))
     }
 
