@@ -181,7 +181,7 @@ async fn sit_exam(
         took[call] = clock.elapsed();
         clock = Instant::now();
     };
-    let failed = |call: usize| move |status| (SITTING_CALLS[call], status);
+    let failed = |call: usize| move |status: tonic::Status| (SITTING_CALLS[call], status);
     client
         .get_test_summary(authed(
             pb::GetTestSummaryRequest {
@@ -268,7 +268,8 @@ async fn exam_morning(education: &str, admin: &str, learners: &[(String, i64)]) 
     let floor = load(4 * learners.len(), health).await;
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
-    let calls = std::sync::Mutex::new(std::array::from_fn(|_| Vec::with_capacity(learners.len())));
+    let calls: std::sync::Mutex<[Vec<Duration>; 4]> =
+        std::sync::Mutex::new(std::array::from_fn(|_| Vec::with_capacity(learners.len())));
     let sittings = load(learners.len(), || async {
         let index = next.fetch_add(1, Ordering::Relaxed);
         match sit_exam(&client, &learners[index].0, exam.id).await {
@@ -286,7 +287,7 @@ async fn exam_morning(education: &str, admin: &str, learners: &[(String, i64)]) 
         }
     })
     .await;
-    let mut calls: [Vec<Duration>; 4] = calls.into_inner().expect("call latencies");
+    let mut calls = calls.into_inner().expect("call latencies");
     for call in &mut calls {
         call.sort_unstable();
     }

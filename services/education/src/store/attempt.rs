@@ -34,8 +34,8 @@ use super::records::next_record_seq;
 use super::{Store, TestRecord};
 use crate::domain::attempt::{
     AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND,
-    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission,
-    is_expired, mark,
+    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, is_expired,
+    mark,
 };
 
 /// A user's attempts on one test.
@@ -208,7 +208,8 @@ impl Store {
             (tries, attempt, asked, key)
         };
         let marked = mark(&asked, &key, submission)?;
-        let total_point = i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
+        let total_point =
+            i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
         let is_passed = total_point >= test.total_points_required;
         let completed = Completed {
             attempt_id,

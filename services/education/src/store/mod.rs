@@ -74,10 +74,7 @@ impl WriteTransaction {
     /// Commits after an `outcome` that is Ok, else rolls back, before the
     /// writer's turn passes: a dropped transaction's rollback runs later, and
     /// the next writer would meet SQLite's lock still held.
-    pub(crate) async fn end<T, E: From<ServiceError>>(
-        self,
-        outcome: Result<T, E>,
-    ) -> Result<T, E> {
+    pub(crate) async fn end<T, E: From<ServiceError>>(self, outcome: Result<T, E>) -> Result<T, E> {
         match outcome {
             Ok(done) => {
                 self.tx.commit().await.map_err(ServiceError::from)?;
