@@ -395,7 +395,9 @@ async fn a_hand_in_writes_its_departments_with_its_completion_and_test() {
             .expect("connect to the test database");
         // The row as the writer left it: no trigger carries the completion
         // from the attempt any more (migration 0008).
-        let written: Vec<(i64, Option<i64>, Option<i64>, Option<i64>)> = sqlx::query_as(
+        // (department, its completed_at, its test, the attempt's completed_at)
+        type Written = (i64, Option<i64>, Option<i64>, Option<i64>);
+        let written: Vec<Written> = sqlx::query_as(
             "SELECT d.department_id, d.completed_at, d.test_id, a.completed_at FROM attempt_departments d JOIN attempts a ON a.id = d.attempt_id WHERE d.attempt_id = $1",
         )
         .bind(handed_in.test_result_id)
