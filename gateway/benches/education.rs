@@ -2,15 +2,20 @@
 //! baseline measured in the same run on the same machine. Figures are ratios to
 //! read in a closing note; nothing here asserts a time.
 //!
-//! - the exam morning: `LEARNERS` learners each open the test page, start an
-//!   attempt and hand it in, `CONCURRENCY` at once, vs the education service's
-//!   own health check (the transport floor) at the same concurrency;
+//! - the exam morning: `PORTAL_BENCH_LEARNERS` learners (10,000 unless set)
+//!   each open the test page, start an attempt and hand it in, `CONCURRENCY` at
+//!   once, vs the education service's own health check (the transport floor) at
+//!   the same concurrency, with each call's own p50 and p99;
 //! - the statistics page at 10,000 and at 1,000,000 results: the first page under
 //!   each filter an educator uses, p50 and p99, how the p99 grows, calls that
 //!   failed and the pool's time-outs; on the portal's SQLite and on an education
 //!   service of its own on PostgreSQL (the split topology's setup), when
 //!   `PORTAL_TEST_POSTGRES_URL` names a server (a fresh database is made there
-//!   and dropped after).
+//!   and dropped after). The exam morning runs on both too.
+//!
+//! `PORTAL_BENCH_EDUCATION=morning` runs the exam morning alone (the statistics
+//! at 1M take minutes to seed), for work on the attempt path; `make bench` sets
+//! nothing and runs everything.
 //!
 //! Learners and the educator hold access tokens signed with the portal's own key
 //! (its data directory), so the figures are education's alone, not sign-in's.
@@ -34,8 +39,8 @@ use tonic_health::pb::health_client::HealthClient;
 
 use support::{CONCURRENCY, Load, Portal, PostgresDatabase, Process, channel, free_ports, load};
 
-/// Learners sitting the exam on one morning.
-const LEARNERS: i64 = 400;
+/// Learners sitting the exam on one morning unless `PORTAL_BENCH_LEARNERS` says.
+const LEARNERS: usize = 10_000;
 /// Learner ids start here, clear of the demo staff.
 const FIRST_LEARNER: i64 = 10_000;
 /// Departments the learners belong to (the statistics filter).
@@ -47,9 +52,31 @@ const PAGE_READS: usize = 400;
 const PAGE_SIZE: i32 = 50;
 const DAY_MS: i64 = 86_400_000;
 
-fn learner(index: i64) -> (i64, i64) {
-    let user_id = FIRST_LEARNER + index;
-    (user_id, 1 + user_id % DEPARTMENTS)
+/// A learner of the morning and their department: one of `DEPARTMENTS` after
+/// the seeded results' own, so the statistics filters by department read only
+/// seeded results.
+fn learner(index: usize) -> (i64, i64) {
+    let user_id = FIRST_LEARNER + i64::try_from(index).expect("a learner index");
+    (user_id, 1 + DEPARTMENTS + user_id % DEPARTMENTS)
+}
+
+/// `PORTAL_BENCH_LEARNERS`, else `LEARNERS`.
+fn learners() -> usize {
+    std::env::var("PORTAL_BENCH_LEARNERS").map_or(LEARNERS, |count| {
+        count
+            .parse()
+            .expect("PORTAL_BENCH_LEARNERS: a number of learners")
+    })
+}
+
+/// Whether `PORTAL_BENCH_EDUCATION=morning` asks for the exam morning alone.
+fn morning_only() -> bool {
+    match std::env::var("PORTAL_BENCH_EDUCATION") {
+        Ok(part) if part == "morning" => true,
+        Ok(part) if part.is_empty() || part == "all" => false,
+        Ok(part) => panic!("PORTAL_BENCH_EDUCATION: `morning` or `all`, not {part:?}"),
+        Err(_) => false,
+    }
 }
 
 struct Tokens(TokenIssuer);
@@ -131,10 +158,30 @@ async fn create_exam(
     test
 }
 
+/// The calls of one sitting, in order.
+const SITTING_CALLS: [&str; 4] = [
+    "GetTestSummary",
+    "ListUserTestResults",
+    "StartAttempt",
+    "CompleteTest",
+];
+
 /// What the learner's browser calls for one sitting: the test page (its summary
-/// and earlier results), the start, and the hand-in with an answer to each question.
-async fn sit_exam(client: &EducationServiceClient<Channel>, token: &str, test_id: i64) {
+/// and earlier results), the start, and the hand-in with an answer to each
+/// question. Each call's latency, or the first call that failed.
+async fn sit_exam(
+    client: &EducationServiceClient<Channel>,
+    token: &str,
+    test_id: i64,
+) -> Result<[Duration; 4], (&'static str, tonic::Status)> {
     let mut client = client.clone();
+    let mut took = [Duration::ZERO; 4];
+    let mut clock = Instant::now();
+    let mut lap = |call: usize| {
+        took[call] = clock.elapsed();
+        clock = Instant::now();
+    };
+    let failed = |call: usize| move |status: tonic::Status| (SITTING_CALLS[call], status);
     client
         .get_test_summary(authed(
             pb::GetTestSummaryRequest {
@@ -144,7 +191,8 @@ async fn sit_exam(client: &EducationServiceClient<Channel>, token: &str, test_id
             token,
         ))
         .await
-        .expect("GetTestSummary");
+        .map_err(failed(0))?;
+    lap(0);
     client
         .list_user_test_results(authed(
             pb::ListUserTestResultsRequest {
@@ -154,12 +202,14 @@ async fn sit_exam(client: &EducationServiceClient<Channel>, token: &str, test_id
             token,
         ))
         .await
-        .expect("ListUserTestResults");
+        .map_err(failed(1))?;
+    lap(1);
     let attempt = client
         .start_attempt(authed(pb::StartAttemptRequest { test_id }, token))
         .await
-        .expect("StartAttempt")
+        .map_err(failed(2))?
         .into_inner();
+    lap(2);
     let question_with_answers = attempt
         .questions
         .iter()
@@ -179,7 +229,133 @@ async fn sit_exam(client: &EducationServiceClient<Channel>, token: &str, test_id
             token,
         ))
         .await
-        .expect("CompleteTest");
+        .map_err(failed(3))?;
+    lap(3);
+    Ok(took)
+}
+
+/// One backend's exam morning: its health-check floor, the sittings, each
+/// call's latencies and the sittings that failed.
+struct Morning {
+    floor: Load,
+    sittings: Load,
+    /// Per call of `SITTING_CALLS`, sorted.
+    calls: [Vec<Duration>; 4],
+    failed: usize,
+}
+
+impl Morning {
+    /// Four health checks' time per call: what a sitting's four calls cost at least.
+    fn floor_micros(&self) -> f64 {
+        4.0 * self.floor.per_call_micros()
+    }
+}
+
+/// Creates the exam on `education` for every learner in `tokens`, measures the
+/// floor, then sits the exam once per learner, `CONCURRENCY` at once.
+async fn exam_morning(education: &str, admin: &str, learners: &[(String, i64)]) -> Morning {
+    let channel = channel(education).await;
+    let client = EducationServiceClient::new(channel.clone());
+    let assignees: Vec<i64> = learners.iter().map(|(_, id)| *id).collect();
+    let exam = create_exam(&client, admin, &assignees).await;
+    let health = || async {
+        HealthClient::new(channel.clone())
+            .check(HealthCheckRequest::default())
+            .await
+            .expect("Health/Check");
+    };
+    load(1_000, health).await;
+    let floor = load(4 * learners.len(), health).await;
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    let calls: std::sync::Mutex<[Vec<Duration>; 4]> =
+        std::sync::Mutex::new(std::array::from_fn(|_| Vec::with_capacity(learners.len())));
+    let sittings = load(learners.len(), || async {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        match sit_exam(&client, &learners[index].0, exam.id).await {
+            Ok(took) => {
+                let mut calls = calls.lock().expect("call latencies");
+                for (call, took) in calls.iter_mut().zip(took) {
+                    call.push(took);
+                }
+            }
+            Err((call, status)) => {
+                if failed.fetch_add(1, Ordering::Relaxed) < 10 {
+                    eprintln!("{call}: {status}");
+                }
+            }
+        }
+    })
+    .await;
+    let mut calls = calls.into_inner().expect("call latencies");
+    for call in &mut calls {
+        call.sort_unstable();
+    }
+    Morning {
+        floor,
+        sittings,
+        calls,
+        failed: failed.into_inner(),
+    }
+}
+
+/// The `percent` percentile of sorted `latencies`, in milliseconds.
+fn percentile_millis(latencies: &[Duration], percent: usize) -> f64 {
+    latencies
+        .get((latencies.len() * percent / 100).min(latencies.len().saturating_sub(1)))
+        .map_or(f64::NAN, |took| millis(*took))
+}
+
+/// The exam morning's table: a column group per backend.
+fn print_morning(learners: usize, sqlite: &Morning, postgres: Option<&Morning>) {
+    println!(
+        "\n| exam morning: {learners} learners, {CONCURRENCY} callers | SQLite per learner | sittings/s | p50 | p99 | vs 4 health checks | PostgreSQL per learner | sittings/s | p50 | p99 | vs 4 health checks | failed sittings |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    let floor = |morning: &Morning| {
+        format!(
+            "{:.0} µs | {:.0} | {:.2} ms | {:.2} ms | 1.00×",
+            morning.floor_micros(),
+            morning.floor.per_second() / 4.0,
+            morning.floor.percentile_millis(50) * 4.0,
+            morning.floor.percentile_millis(99) * 4.0,
+        )
+    };
+    let sittings = |morning: &Morning| {
+        format!(
+            "{:.0} µs | {:.0} | {:.2} ms | {:.2} ms | {:.2}×",
+            morning.sittings.per_call_micros(),
+            morning.sittings.per_second(),
+            morning.sittings.percentile_millis(50),
+            morning.sittings.percentile_millis(99),
+            morning.sittings.per_call_micros() / morning.floor_micros(),
+        )
+    };
+    let call = |morning: &Morning, index: usize| {
+        format!(
+            " | | {:.2} ms | {:.2} ms | ",
+            percentile_millis(&morning.calls[index], 50),
+            percentile_millis(&morning.calls[index], 99),
+        )
+    };
+    let absent = " | | | | ".to_owned();
+    println!(
+        "| 4 × grpc.health.v1 Check (the floor) | {} | {} | |",
+        floor(sqlite),
+        postgres.map_or_else(|| "not measured | | | | ".to_owned(), floor),
+    );
+    println!(
+        "| summary + results + StartAttempt + CompleteTest | {} | {} | {} |",
+        sittings(sqlite),
+        postgres.map_or_else(|| absent.clone(), sittings),
+        sqlite.failed + postgres.map_or(0, |morning| morning.failed),
+    );
+    for (index, name) in SITTING_CALLS.iter().enumerate() {
+        println!(
+            "| of which {name} | {} | {} | |",
+            call(sqlite, index),
+            postgres.map_or_else(|| absent.clone(), |morning| call(morning, index)),
+        );
+    }
 }
 
 fn now_millis() -> i64 {
@@ -195,11 +371,15 @@ async fn seed_results(url: &str, first_test: i64, total: i64) {
     let mut db = sqlx::AnyConnection::connect(url)
         .await
         .expect("the education database");
-    let held: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM attempts WHERE completed_at IS NOT NULL")
-            .fetch_one(&mut db)
-            .await
-            .expect("count");
+    // Only the seeded tests' results count: the exam morning's sit on a test of
+    // their own.
+    let held: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM attempts WHERE completed_at IS NOT NULL AND test_id >= $1",
+    )
+    .bind(first_test)
+    .fetch_one(&mut db)
+    .await
+    .expect("count");
     let mut tx = db.begin().await.expect("transaction");
     let (from, until) = (held, total.max(held));
     let per_try = SEEDED_TESTS * 5_000;
@@ -407,54 +587,74 @@ async fn main() {
     let metrics_addr = format!("127.0.0.1:{metrics_port}");
     let portal = Portal::start(&[("PORTAL_METRICS_ADDR", &metrics_addr)]).await;
     let tokens = Tokens::new(&portal);
-    let education = channel(&portal.education).await;
-    let client = EducationServiceClient::new(education.clone());
     let admin = tokens.issue(1, &Right::ALL, &[]);
+    // An education service of its own on a fresh PostgreSQL database, as the
+    // split topology runs it, trusting the portal's tokens and asking its auth.
+    let postgres = match support::postgres_server() {
+        Some(server) => {
+            let database = PostgresDatabase::create(&server, "education").await;
+            let education = Process::service(
+                "education",
+                &portal,
+                &database.url,
+                &[("PORTAL_AUTH_URL", &portal.auth)],
+            )
+            .await;
+            Some((education, database))
+        }
+        None => None,
+    };
 
-    // The exam morning.
-    let learners: Vec<(String, i64)> = (0..LEARNERS)
+    // The exam morning, on each backend.
+    let learner_count = learners();
+    let learners: Vec<(String, i64)> = (0..learner_count)
         .map(|index| {
             let (user_id, department) = learner(index);
             (tokens.issue(user_id, &[], &[department]), user_id)
         })
         .collect();
-    let assignees: Vec<i64> = learners.iter().map(|(_, id)| *id).collect();
-    let exam = create_exam(&client, &admin, &assignees).await;
-    let health = || async {
-        HealthClient::new(education.clone())
-            .check(HealthCheckRequest::default())
-            .await
-            .expect("Health/Check");
+    let sqlite_morning = exam_morning(&portal.education, &admin, &learners).await;
+    let postgres_morning = match &postgres {
+        Some((education, _)) => Some(exam_morning(&education.url, &admin, &learners).await),
+        None => None,
     };
-    load(1_000, health).await;
-    let floor = load(4 * LEARNERS as usize, health).await;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let morning = load(LEARNERS as usize, || async {
-        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        sit_exam(&client, &learners[index].0, exam.id).await;
-    })
-    .await;
-    let flow_floor = 4.0 * floor.per_call_micros();
     println!(
-        "portal (target all, SQLite), {CONCURRENCY} callers in flight, straight to the education service"
+        "portal (target all, SQLite) and an education service on PostgreSQL, {CONCURRENCY} callers in flight, straight to the education service"
     );
+    print_morning(learner_count, &sqlite_morning, postgres_morning.as_ref());
+    let slowest = |morning: &Morning| {
+        morning
+            .sittings
+            .latencies
+            .last()
+            .copied()
+            .map_or(f64::NAN, millis)
+    };
     println!(
-        "\n| exam morning: {LEARNERS} learners | per learner | sittings/s | p50 | p99 | vs 4 health checks |\n|---|---|---|---|---|---|"
+        "\nhealth check p99 (the floor): SQLite {:.2} ms, PostgreSQL {}; slowest sitting: SQLite {:.1} ms, PostgreSQL {}; portal RSS {:.1} MiB",
+        sqlite_morning.floor.percentile_millis(99),
+        postgres_morning
+            .as_ref()
+            .map_or("not measured".to_owned(), |morning| format!(
+                "{:.2} ms",
+                morning.floor.percentile_millis(99)
+            )),
+        slowest(&sqlite_morning),
+        postgres_morning
+            .as_ref()
+            .map_or("not measured".to_owned(), |morning| format!(
+                "{:.1} ms",
+                slowest(morning)
+            )),
+        portal.rss_mib(),
     );
-    println!(
-        "| 4 × grpc.health.v1 Check (the floor) | {flow_floor:.0} µs | {:.0} | {:.2} ms | {:.2} ms | 1.00× |",
-        floor.per_second() / 4.0,
-        floor.percentile_millis(50) * 4.0,
-        floor.percentile_millis(99) * 4.0,
-    );
-    println!(
-        "| summary + results + StartAttempt + CompleteTest | {:.0} µs | {:.0} | {:.2} ms | {:.2} ms | {:.2}× |",
-        morning.per_call_micros(),
-        morning.per_second(),
-        morning.percentile_millis(50),
-        morning.percentile_millis(99),
-        morning.per_call_micros() / flow_floor,
-    );
+    if morning_only() {
+        if let Some((education, database)) = postgres {
+            drop(education);
+            database.drop().await;
+        }
+        return;
+    }
 
     // The statistics page at two sizes, on each backend.
     let sqlite_url = format!(
@@ -468,18 +668,8 @@ async fn main() {
         &admin,
     )
     .await;
-    // An education service of its own on a fresh PostgreSQL database, as the
-    // split topology runs it, trusting the portal's tokens and asking its auth.
-    let postgres = match support::postgres_server() {
-        Some(server) => {
-            let database = PostgresDatabase::create(&server, "education").await;
-            let education = Process::service(
-                "education",
-                &portal,
-                &database.url,
-                &[("PORTAL_AUTH_URL", &portal.auth)],
-            )
-            .await;
+    let postgres = match postgres {
+        Some((education, database)) => {
             let measured =
                 statistics(&education.url, &database.url, &education.metrics, &admin).await;
             drop(education);
@@ -516,11 +706,5 @@ async fn main() {
             .map_or("not measured (set PORTAL_TEST_POSTGRES_URL)", |measured| {
                 measured.pool_timeouts.as_str()
             }),
-    );
-    let health_p99 = floor.percentile_millis(99);
-    println!(
-        "\nhealth check p99 (the floor): {health_p99:.2} ms; slowest call of the morning: {:.1} ms; portal RSS {:.1} MiB",
-        morning.latencies.last().copied().map_or(f64::NAN, millis),
-        portal.rss_mib(),
     );
 }

@@ -261,7 +261,7 @@ async fn complete(
         .map(|q| q.question.id)
         .collect();
     let now = now_millis();
-    let attempt = store
+    let (attempt, _) = store
         .start_attempt(&test, user_id, now, |_| first.clone())
         .await?;
     let answers = questions

@@ -493,7 +493,7 @@ impl EducationService for EducationRpc {
             0 => AttemptChoice::Open,
             id => AttemptChoice::Started(id),
         };
-        let completed = self
+        let (completed, used) = self
             .store
             .complete_attempt(
                 &test,
@@ -504,7 +504,6 @@ impl EducationService for EducationRpc {
                 now,
             )
             .await?;
-        let used = self.store.tries_used(test.id, claims.user_id, now).await?;
         reply(convert::completed(completed, &test, used))
     }
 

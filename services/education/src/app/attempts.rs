@@ -33,10 +33,9 @@ pub async fn start(
     }
     let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
     let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
-    let attempt = store
+    let (attempt, used) = store
         .start_attempt(&test, user_id, now, |seen| draw(&all, seen, count))
         .await?;
-    let used = store.tries_used(test.id, user_id, now).await?;
     let mut by_id: HashMap<i64, FullQuestion> =
         questions.into_iter().map(|q| (q.question.id, q)).collect();
     let questions = attempt

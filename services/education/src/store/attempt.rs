@@ -1,35 +1,45 @@
 //! Attempts: taking a try, and handing in its answers.
 //!
-//! An attempt row is a try taken. It is inserted by one conditional
-//! statement that numbers it after the user's attempts on the test and only
-//! while the count of those in the current cycle ([`super::cycle`]) is below
-//! `number_of_tries` and no attempt of the user on the test is open; the unique `(test_id, user_id, try_number)` makes two
-//! concurrent writers on PostgreSQL collide rather than both take a try. The
-//! loser's transaction is run again from the start and sees the winner's row.
-//! Starting looks for the open attempt inside the same write transaction
-//! (`BEGIN IMMEDIATE` on SQLite), so parallel starts return one attempt.
+//! An attempt row is a try taken. The tries of a user on a test are read once
+//! per call into [`Tries`], the one place they are counted: how many were
+//! taken and passed, which one is open, the number of the next. A start reads
+//! them inside its write transaction and inserts the next try only while one
+//! is left and none is open; the unique `(test_id, user_id, try_number)` makes
+//! two concurrent starts on PostgreSQL (whose writers do not queue) collide
+//! rather than both take a try. The loser's transaction is run again from the
+//! start and sees the winner's row, so parallel starts return one attempt. On
+//! SQLite the writers queue (`BEGIN IMMEDIATE`, and this process's writers take
+//! turns before that), so the read in the transaction is already the last word.
 //!
 //! An attempt not completed within `ATTEMPT_TIME_LIMIT_MS` of its start has
 //! expired: it is no longer anyone's open attempt and cannot be completed, and
 //! its row still counts as a try. Nothing rewrites it; every read compares its
 //! `started_at` with the time of the call.
+//!
+//! A completion reads what it needs before its write transaction (the tries,
+//! the asked questions and their answers: none changes once the attempt
+//! started, but for its completion), so SQLite's one writer holds the database
+//! only for the writes; the completing UPDATE checks that the attempt is still
+//! open, so of two concurrent hand-ins one records and the other is refused.
 
 use std::collections::HashSet;
 
 use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::AnyConnection;
+use sqlx::any::{Any, AnyArguments};
+use sqlx::query::Query;
+use sqlx::{AnyConnection, FromRow};
 
 use super::cycle::cycle_start;
-use super::records::number_record;
+use super::records::next_record_seq;
 use super::{Store, TestRecord};
 use crate::domain::attempt::{
-    ATTEMPT_TIME_LIMIT_MS, AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED,
-    MSG_ATTEMPT_NOT_FOUND, MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT,
-    Submission, is_expired, mark,
+    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND,
+    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, is_expired,
+    mark,
 };
 
-/// A user's attempts on one test in the current cycle.
+/// A user's attempts on one test.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TriesUsed {
     pub started: i64,
@@ -62,52 +72,112 @@ pub struct Completed {
     pub is_passed: bool,
 }
 
+/// An attempt as the try rules read it.
+#[derive(Debug, FromRow)]
+struct TryRow {
+    id: i64,
+    started_at: i64,
+    points_possible: i64,
+    completed_at: Option<i64>,
+    is_passed: Option<i64>,
+}
+
+const TRY_COLUMNS: &str =
+    "SELECT id, started_at, points_possible, completed_at, is_passed FROM attempts";
+
+/// A user's tries on one test, oldest first, and when their current cycle
+/// began ([`super::cycle`]: a lapsed pass starts a new one with fresh tries):
+/// every rule about tries reads them here.
+#[derive(Debug)]
+struct Tries {
+    rows: Vec<TryRow>,
+    cycle_start: i64,
+}
+
+impl Tries {
+    async fn of(
+        conn: &mut AnyConnection,
+        test_id: i64,
+        user_id: i64,
+        now: i64,
+    ) -> ServiceResult<Tries> {
+        let cycle_start = cycle_start(conn, test_id, user_id, now).await?;
+        let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{TRY_COLUMNS} WHERE test_id = $1 AND user_id = $2 ORDER BY id"
+        )))
+        .bind(test_id)
+        .bind(user_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(Tries { rows, cycle_start })
+    }
+
+    /// Every try taken in the current cycle counts, expired ones too.
+    fn used(&self) -> TriesUsed {
+        let cycle: Vec<&TryRow> = self
+            .rows
+            .iter()
+            .filter(|attempt| attempt.started_at >= self.cycle_start)
+            .collect();
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        TriesUsed {
+            started: count(cycle.len()),
+            passed: count(cycle.iter().filter(|a| a.is_passed == Some(1)).count()),
+        }
+    }
+
+    /// The newest attempt neither completed nor expired at `now`.
+    fn open(&self, now: i64) -> Option<&TryRow> {
+        self.rows
+            .iter()
+            .rev()
+            .find(|attempt| attempt.completed_at.is_none() && !is_expired(attempt.started_at, now))
+    }
+
+    /// The number of the next try, if `test` leaves one in the cycle; numbers
+    /// count every cycle's tries, so they stay unique.
+    fn next(&self, test: &TestRecord) -> Option<i64> {
+        let taken = i64::try_from(self.rows.len()).unwrap_or(i64::MAX);
+        (self.used().started < test.number_of_tries).then_some(taken + 1)
+    }
+
+    fn attempt(&self, id: i64) -> Option<&TryRow> {
+        self.rows.iter().find(|attempt| attempt.id == id)
+    }
+
+    /// The tries after the attempt `id` completed at `now` with `is_passed`.
+    fn record(&mut self, id: i64, now: i64, is_passed: bool) {
+        if let Some(attempt) = self.rows.iter_mut().find(|attempt| attempt.id == id) {
+            attempt.completed_at = Some(now);
+            attempt.is_passed = Some(i64::from(is_passed));
+        }
+    }
+}
+
 impl Store {
     /// The user's open attempt on the test, or else a try taken now with the
-    /// questions `draw` picks given those the user saw before; CONFLICT when no
-    /// try is left. One write transaction decides, so parallel starts by one
-    /// user open one attempt and use one try.
+    /// questions `draw` picks given those the user saw before, and the tries
+    /// used with it; CONFLICT when no try is left. One write transaction
+    /// decides, so parallel starts by one user open one attempt and use one try.
     pub async fn start_attempt(
         &self,
         test: &TestRecord,
         user_id: i64,
         now: i64,
         draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
-    ) -> ServiceResult<OpenAttempt> {
+    ) -> ServiceResult<(OpenAttempt, TriesUsed)> {
         let draw = &draw;
         retry_on_collision(|| async move {
             let mut tx = self.write().await?;
-            let open = match open_attempt(&mut tx, test.id, user_id, now).await? {
-                Some(open) => open,
-                None => {
-                    let drawn = draw(&seen_questions(&mut tx, test.id, user_id).await?);
-                    // Tries count from the start of the current cycle (recertification).
-                    let since = cycle_start(&mut tx, test.id, user_id, now).await?;
-                    match take_try(&mut tx, test, user_id, now, drawn.len(), since).await? {
-                        Some(id) => {
-                            insert_attempt_questions(&mut tx, id, &drawn).await?;
-                            OpenAttempt {
-                                id,
-                                started_at: now,
-                                question_ids: drawn,
-                            }
-                        }
-                        // Either no try is left or, on PostgreSQL, a parallel start
-                        // committed its attempt after this transaction looked.
-                        None => open_attempt(&mut tx, test.id, user_id, now)
-                            .await?
-                            .ok_or_else(|| ServiceError::conflict(MSG_NO_TRIES_LEFT))?,
-                    }
-                }
-            };
-            tx.commit().await?;
-            Ok(open)
+            let started = start(&mut tx, test, user_id, now, draw).await;
+            tx.end(started).await
         })
         .await
     }
 
-    /// Scores `submission` for the chosen attempt and records the result, all in
-    /// one transaction; an attempt is completed once only.
+    /// Scores `submission` for the chosen attempt and records the result in one
+    /// transaction, with the tries used after it; an attempt is completed once
+    /// only.
     pub async fn complete_attempt(
         &self,
         test: &TestRecord,
@@ -116,42 +186,108 @@ impl Store {
         submission: &Submission,
         departments: &[i64],
         now: i64,
-    ) -> ServiceResult<Completed> {
-        let completed = retry_on_collision(|| async move {
-            let mut tx = self.write().await?;
-            let completed =
-                complete(&mut tx, test, user_id, choice, submission, departments, now).await?;
-            tx.commit().await?;
-            Ok(completed)
-        })
-        .await?;
+    ) -> ServiceResult<(Completed, TriesUsed)> {
+        let (mut tries, (attempt_id, points_possible), asked, key) = {
+            let mut conn = self.pool.acquire().await?;
+            let tries = Tries::of(&mut conn, test.id, user_id, now).await?;
+            let attempt = chosen(&tries, choice, now).map(|a| (a.id, a.points_possible))?;
+            let (asked, key) = asked_with_key(&mut conn, attempt.0).await?;
+            (tries, attempt, asked, key)
+        };
+        let marked = mark(&asked, &key, submission)?;
+        let total_point =
+            i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
+        let is_passed = total_point >= test.total_points_required;
+        let completed = Completed {
+            attempt_id,
+            total_point,
+            points_possible,
+            is_passed,
+        };
+        let mut tx = self.write().await?;
+        let recorded = record(&mut tx, test, &completed, &marked, departments, now).await;
+        tx.end(recorded).await?;
         self.ring_record_bell();
-        Ok(completed)
+        tries.record(attempt_id, now, is_passed);
+        Ok((completed, tries.used()))
     }
 }
 
-async fn open_attempt(
+/// The start in `conn`'s write transaction: the open attempt, or the next try
+/// taken with the questions `draw` picks.
+async fn start(
     conn: &mut AnyConnection,
-    test_id: i64,
+    test: &TestRecord,
     user_id: i64,
     now: i64,
-) -> ServiceResult<Option<OpenAttempt>> {
-    let found: Option<(i64, i64)> = sqlx::query_as(
-        "SELECT id, started_at FROM attempts WHERE test_id = $1 AND user_id = $2 AND completed_at IS NULL AND started_at > $3 ORDER BY id DESC LIMIT 1",
-    )
-    .bind(test_id)
-    .bind(user_id)
-    .bind(now.saturating_sub(ATTEMPT_TIME_LIMIT_MS))
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some((id, started_at)) = found else {
-        return Ok(None);
+    draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
+) -> Result<(OpenAttempt, TriesUsed), WriteError> {
+    let mut tries = Tries::of(conn, test.id, user_id, now).await?;
+    if let Some(open) = tries.open(now) {
+        let open = OpenAttempt {
+            id: open.id,
+            started_at: open.started_at,
+            question_ids: attempt_question_ids(conn, open.id).await?,
+        };
+        return Ok((open, tries.used()));
+    }
+    let try_number = tries
+        .next(test)
+        .ok_or_else(|| ServiceError::conflict(MSG_NO_TRIES_LEFT))?;
+    // A first try has seen nothing: no need to ask.
+    let seen = if tries.rows.is_empty() {
+        HashSet::new()
+    } else {
+        seen_questions(conn, test.id, user_id).await?
     };
-    Ok(Some(OpenAttempt {
+    let drawn = draw(&seen);
+    let points_possible = i64::try_from(drawn.len()).unwrap_or(i64::MAX);
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(test.id)
+    .bind(user_id)
+    .bind(try_number)
+    .bind(now)
+    .bind(points_possible)
+    .fetch_one(&mut *conn)
+    .await?;
+    insert_attempt_questions(conn, id, &drawn).await?;
+    tries.rows.push(TryRow {
         id,
-        started_at,
-        question_ids: attempt_question_ids(conn, id).await?,
-    }))
+        started_at: now,
+        points_possible,
+        completed_at: None,
+        is_passed: None,
+    });
+    let open = OpenAttempt {
+        id,
+        started_at: now,
+        question_ids: drawn,
+    };
+    Ok((open, tries.used()))
+}
+
+/// The attempt `choice` names among the user's tries on the test, if it can
+/// still be completed at `now`.
+fn chosen(tries: &Tries, choice: AttemptChoice, now: i64) -> ServiceResult<&TryRow> {
+    match choice {
+        // Another user's attempt, or one on another test, is not among these.
+        AttemptChoice::Started(id) => match tries.attempt(id) {
+            None => Err(ServiceError::not_found(MSG_ATTEMPT_NOT_FOUND)),
+            Some(attempt) if attempt.completed_at.is_some() => {
+                Err(ServiceError::conflict(MSG_ATTEMPT_COMPLETED))
+            }
+            Some(attempt) if is_expired(attempt.started_at, now) => {
+                Err(ServiceError::conflict(MSG_ATTEMPT_EXPIRED))
+            }
+            Some(attempt) => Ok(attempt),
+        },
+        AttemptChoice::Open => tries.open(now).ok_or_else(|| {
+            ServiceError::conflict(MSG_NO_OPEN_ATTEMPT).because(REASON_NO_OPEN_ATTEMPT)
+        }),
+    }
 }
 
 /// Question ids of the test the user was shown in earlier attempts.
@@ -182,173 +318,156 @@ async fn attempt_question_ids(
     .await?)
 }
 
-/// Inserts the next try of `user_id` on `test` if one is left among those
-/// started since `since` (the current cycle's start) and no attempt of theirs
-/// is open: one statement that checks, counts and inserts, so no
-/// read-then-write gap. The try's number counts every cycle, so it stays
-/// unique. `None` when it inserted nothing.
-async fn take_try(
+/// The attempt's questions in their order and the answer key of those
+/// questions, in one read: marking needs no other question's answers.
+async fn asked_with_key(
     conn: &mut AnyConnection,
-    test: &TestRecord,
-    user_id: i64,
-    now: i64,
-    points_possible: usize,
-    since: i64,
-) -> Result<Option<i64>, WriteError> {
-    Ok(sqlx::query_scalar(
-        "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) \
-         SELECT t.id, $1, COUNT(a.id) + 1, $2, $3 FROM tests t \
-         LEFT JOIN attempts a ON a.test_id = t.id AND a.user_id = $4 \
-         WHERE t.id = $5 AND NOT EXISTS (SELECT 1 FROM attempts o WHERE o.test_id = $6 \
-         AND o.user_id = $7 AND o.completed_at IS NULL AND o.started_at > $8) \
-         GROUP BY t.id, t.number_of_tries \
-         HAVING COUNT(CASE WHEN a.started_at >= $9 THEN 1 END) < t.number_of_tries RETURNING id",
+    attempt_id: i64,
+) -> ServiceResult<(Vec<i64>, AnswerKey)> {
+    let rows: Vec<(i64, Option<i64>, Option<i64>)> = sqlx::query_as(
+        "SELECT aq.question_id, an.id, an.is_correct FROM attempt_questions aq \
+         LEFT JOIN answers an ON an.question_id = aq.question_id \
+         WHERE aq.attempt_id = $1 ORDER BY aq.position, an.id",
     )
-    .bind(user_id)
-    .bind(now)
-    .bind(i64::try_from(points_possible).unwrap_or(i64::MAX))
-    .bind(user_id)
-    .bind(test.id)
-    .bind(test.id)
-    .bind(user_id)
-    .bind(now.saturating_sub(ATTEMPT_TIME_LIMIT_MS))
-    .bind(since)
-    .fetch_optional(&mut *conn)
-    .await?)
+    .bind(attempt_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut asked = Vec::new();
+    let mut key = AnswerKey::new();
+    for (question_id, answer_id, is_correct) in rows {
+        if asked.last() != Some(&question_id) {
+            asked.push(question_id);
+        }
+        let entry = key.entry(question_id).or_insert_with(|| (Vec::new(), 0));
+        if let Some(answer_id) = answer_id {
+            entry.0.push(answer_id);
+            if is_correct == Some(1) {
+                entry.1 = answer_id;
+            }
+        }
+    }
+    Ok((asked, key))
 }
 
+/// `rows` rows of `columns` binds each, numbered from `$first`: `($2, $3),
+/// ($4, $5)` for 2, 2 and 2.
+fn value_rows(first: usize, rows: usize, columns: usize) -> String {
+    let row = |from: usize| {
+        let binds: Vec<String> = (from..from + columns).map(|i| format!("${i}")).collect();
+        format!("({})", binds.join(", "))
+    };
+    let all: Vec<String> = (0..rows).map(|r| row(first + r * columns)).collect();
+    all.join(", ")
+}
+
+/// A statement of `sql` with its `{}` replaced by `rows` rows of `columns`
+/// binds numbered from `$first`.
+fn with_rows(
+    sql: &str,
+    first: usize,
+    rows: usize,
+    columns: usize,
+) -> Query<'static, Any, AnyArguments> {
+    sqlx::query(sqlx::AssertSqlSafe(sql.replacen(
+        "{}",
+        &value_rows(first, rows, columns),
+        1,
+    )))
+}
+
+/// The drawn questions in their order, one statement.
 async fn insert_attempt_questions(
     conn: &mut AnyConnection,
     attempt_id: i64,
     question_ids: &[i64],
 ) -> ServiceResult<()> {
-    for (position, question_id) in (0_i64..).zip(question_ids) {
-        sqlx::query(
-            "INSERT INTO attempt_questions (attempt_id, question_id, position) VALUES ($1, $2, $3)",
-        )
-        .bind(attempt_id)
-        .bind(*question_id)
-        .bind(position)
-        .execute(&mut *conn)
-        .await?;
+    if question_ids.is_empty() {
+        return Ok(());
     }
+    let mut insert = with_rows(
+        "INSERT INTO attempt_questions (attempt_id, question_id, position) VALUES {}",
+        1,
+        question_ids.len(),
+        3,
+    );
+    for (position, question_id) in (0_i64..).zip(question_ids) {
+        insert = insert.bind(attempt_id).bind(*question_id).bind(position);
+    }
+    insert.execute(&mut *conn).await?;
     Ok(())
 }
 
-async fn complete(
+/// The writes of a completion: the answers, the departments, the record
+/// number and last the completing UPDATE, which matches only an attempt still
+/// open; CONFLICT (and everything rolled back) when another hand-in came first.
+async fn record(
     conn: &mut AnyConnection,
     test: &TestRecord,
-    user_id: i64,
-    choice: AttemptChoice,
-    submission: &Submission,
+    completed: &Completed,
+    marked: &[Marked],
     departments: &[i64],
     now: i64,
-) -> Result<Completed, WriteError> {
-    let (attempt_id, asked) = match choice {
-        AttemptChoice::Started(attempt_id) => {
-            let owner: Option<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
-                "SELECT test_id, user_id, started_at, completed_at FROM attempts WHERE id = $1",
-            )
-            .bind(attempt_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-            match owner {
-                Some((test_id, owner, _, _)) if test_id != test.id || owner != user_id => {
-                    return Err(ServiceError::not_found(MSG_ATTEMPT_NOT_FOUND).into());
-                }
-                None => return Err(ServiceError::not_found(MSG_ATTEMPT_NOT_FOUND).into()),
-                Some((_, _, _, Some(_))) => {
-                    return Err(ServiceError::conflict(MSG_ATTEMPT_COMPLETED).into());
-                }
-                Some((_, _, started_at, None)) if is_expired(started_at, now) => {
-                    return Err(ServiceError::conflict(MSG_ATTEMPT_EXPIRED).into());
-                }
-                Some((_, _, _, None)) => {
-                    (attempt_id, attempt_question_ids(conn, attempt_id).await?)
-                }
-            }
+) -> ServiceResult<()> {
+    if !marked.is_empty() {
+        // SQLite and PostgreSQL both name a VALUES list's columns column1, ….
+        let mut answers = with_rows(
+            "UPDATE attempt_questions SET answer_id = v.column2, is_correct = v.column3 \
+             FROM (VALUES {}) AS v WHERE attempt_questions.attempt_id = $1 \
+             AND attempt_questions.question_id = v.column1",
+            2,
+            marked.len(),
+            3,
+        )
+        .bind(completed.attempt_id);
+        for answer in marked {
+            answers = answers
+                .bind(answer.question_id)
+                .bind(answer.answer_id)
+                .bind(i64::from(answer.is_correct));
         }
-        AttemptChoice::Open => match open_attempt(conn, test.id, user_id, now).await? {
-            Some(open) => (open.id, open.question_ids),
-            None => {
-                return Err(ServiceError::conflict(MSG_NO_OPEN_ATTEMPT)
-                    .because(REASON_NO_OPEN_ATTEMPT)
-                    .into());
-            }
-        },
-    };
-    let key = answer_key(conn, test.id).await?;
-    let marked = mark(&asked, &key, submission)?;
-    let total_point = i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
-    let is_passed = total_point >= test.total_points_required;
-    record_answers(conn, attempt_id, &marked).await?;
-    let completed = sqlx::query(
-        "UPDATE attempts SET completed_at = $1, total_point = $2, is_passed = $3 WHERE id = $4 AND completed_at IS NULL",
+        answers.execute(&mut *conn).await?;
+    }
+    let departments: Vec<i64> = departments
+        .iter()
+        .copied()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if !departments.is_empty() {
+        // Nothing to do for a department already written: only a second
+        // hand-in of the attempt meets one, and the completing UPDATE below
+        // refuses it and rolls this back.
+        let mut insert = with_rows(
+            "INSERT INTO attempt_departments (attempt_id, department_id, completed_at, test_id) \
+             VALUES {} ON CONFLICT DO NOTHING",
+            1,
+            departments.len(),
+            4,
+        );
+        for department_id in departments {
+            insert = insert
+                .bind(completed.attempt_id)
+                .bind(department_id)
+                .bind(now)
+                .bind(test.id);
+        }
+        insert.execute(&mut *conn).await?;
+    }
+    // Last: the number holds the record sequence until the commit.
+    let seq = next_record_seq(conn).await?;
+    let done = sqlx::query(
+        "UPDATE attempts SET completed_at = $1, total_point = $2, is_passed = $3, record_seq = $4 \
+         WHERE id = $5 AND completed_at IS NULL",
     )
     .bind(now)
-    .bind(total_point)
-    .bind(i64::from(is_passed))
-    .bind(attempt_id)
+    .bind(completed.total_point)
+    .bind(i64::from(completed.is_passed))
+    .bind(seq)
+    .bind(completed.attempt_id)
     .execute(&mut *conn)
     .await?;
-    if completed.rows_affected() == 0 {
-        return Err(ServiceError::conflict(MSG_ATTEMPT_COMPLETED).into());
-    }
-    for department_id in departments.iter().collect::<HashSet<_>>() {
-        sqlx::query("INSERT INTO attempt_departments (attempt_id, department_id) VALUES ($1, $2)")
-            .bind(attempt_id)
-            .bind(*department_id)
-            .execute(&mut *conn)
-            .await?;
-    }
-    let points_possible: i64 =
-        sqlx::query_scalar("SELECT points_possible FROM attempts WHERE id = $1")
-            .bind(attempt_id)
-            .fetch_one(&mut *conn)
-            .await?;
-    // Last: it holds the record sequence until the commit.
-    number_record(conn, attempt_id).await?;
-    Ok(Completed {
-        attempt_id,
-        total_point,
-        points_possible,
-        is_passed,
-    })
-}
-
-async fn answer_key(conn: &mut AnyConnection, test_id: i64) -> ServiceResult<AnswerKey> {
-    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
-        "SELECT an.question_id, an.id, an.is_correct FROM answers an JOIN questions q ON q.id = an.question_id WHERE q.test_id = $1",
-    )
-    .bind(test_id)
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut key = AnswerKey::new();
-    for (question_id, answer_id, is_correct) in rows {
-        let entry = key.entry(question_id).or_insert_with(|| (Vec::new(), 0));
-        entry.0.push(answer_id);
-        if is_correct == 1 {
-            entry.1 = answer_id;
-        }
-    }
-    Ok(key)
-}
-
-async fn record_answers(
-    conn: &mut AnyConnection,
-    attempt_id: i64,
-    marked: &[Marked],
-) -> ServiceResult<()> {
-    for answer in marked {
-        sqlx::query(
-            "UPDATE attempt_questions SET answer_id = $1, is_correct = $2 WHERE attempt_id = $3 AND question_id = $4",
-        )
-        .bind(answer.answer_id)
-        .bind(i64::from(answer.is_correct))
-        .bind(attempt_id)
-        .bind(answer.question_id)
-        .execute(&mut *conn)
-        .await?;
+    if done.rows_affected() == 0 {
+        return Err(ServiceError::conflict(MSG_ATTEMPT_COMPLETED));
     }
     Ok(())
 }

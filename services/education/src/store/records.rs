@@ -6,9 +6,10 @@
 //! later; a PostgreSQL identity is handed out before its transaction commits,
 //! so two concurrent completions can commit in the other order, and a reader
 //! who already read past the higher number would never look back for the lower
-//! one. So the number is given in the completing transaction itself, as its
-//! last statement, by raising the one row of `training_record_sequence`
-//! (`next_record_seq`). The writer holds that row's lock until it commits (on
+//! one. So the number is given in the completing transaction itself, in its
+//! last two statements: raising the one row of `training_record_sequence`
+//! ([`next_record_seq`]), then the completing UPDATE of the attempt that
+//! writes it. The writer holds that row's lock until it commits (on
 //! SQLite every writer already holds the database from `BEGIN IMMEDIATE`), so
 //! the next writer gets its number only after the previous one committed:
 //! numbers follow commit order, and once a reader sees `seq` n every record
@@ -91,19 +92,13 @@ impl Store {
     }
 }
 
-/// Gives the attempt `attempt_id`, completed in the transaction on `conn`,
-/// the next record number. Must be that transaction's last write (see the
-/// module's comment): it holds the sequence's row until the commit.
-pub(super) async fn number_record(conn: &mut AnyConnection, attempt_id: i64) -> ServiceResult<()> {
-    let seq: i64 = sqlx::query_scalar(
+/// The next record number, for the attempt completed in the transaction on
+/// `conn`. Must come after that transaction's other writes but the completing
+/// one (see the module's comment): it holds the sequence's row until the commit.
+pub(super) async fn next_record_seq(conn: &mut AnyConnection) -> ServiceResult<i64> {
+    Ok(sqlx::query_scalar(
         "UPDATE training_record_sequence SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq",
     )
     .fetch_one(&mut *conn)
-    .await?;
-    sqlx::query("UPDATE attempts SET record_seq = $1 WHERE id = $2")
-        .bind(seq)
-        .bind(attempt_id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+    .await?)
 }

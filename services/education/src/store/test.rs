@@ -1,6 +1,6 @@
 //! Tests with their questions and answers, and which tests reach a learner.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
@@ -284,29 +284,38 @@ async fn full_questions(
     conn: &mut AnyConnection,
     test_id: i64,
 ) -> ServiceResult<Vec<FullQuestion>> {
-    let questions: Vec<QuestionRecord> =
-        sqlx::query_as("SELECT id, title FROM questions WHERE test_id = $1 ORDER BY position, id")
-            .bind(test_id)
-            .fetch_all(&mut *conn)
-            .await?;
-    let answers: Vec<AnswerRecord> = sqlx::query_as(
-        "SELECT an.id, an.question_id, an.title, an.is_correct FROM answers an JOIN questions q ON q.id = an.question_id WHERE q.test_id = $1 ORDER BY an.position, an.id",
+    // One read for the questions and their answers: a question without answers
+    // comes once with NULLs.
+    type Row = (i64, String, Option<i64>, Option<String>, Option<i64>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT q.id, q.title, an.id, an.title, an.is_correct FROM questions q \
+         LEFT JOIN answers an ON an.question_id = q.id WHERE q.test_id = $1 \
+         ORDER BY q.position, q.id, an.position, an.id",
     )
     .bind(test_id)
     .fetch_all(&mut *conn)
     .await?;
-    let mut by_question: HashMap<i64, Vec<AnswerRecord>> = HashMap::new();
-    for answer in answers {
-        by_question
-            .entry(answer.question_id)
-            .or_default()
-            .push(answer);
+    let mut questions: Vec<FullQuestion> = Vec::new();
+    for (question_id, question_title, answer_id, answer_title, is_correct) in rows {
+        if questions.last().map(|q| q.question.id) != Some(question_id) {
+            questions.push(FullQuestion {
+                question: QuestionRecord {
+                    id: question_id,
+                    title: question_title,
+                },
+                answers: Vec::new(),
+            });
+        }
+        if let (Some(question), Some(id), Some(title), Some(is_correct)) =
+            (questions.last_mut(), answer_id, answer_title, is_correct)
+        {
+            question.answers.push(AnswerRecord {
+                id,
+                question_id,
+                title,
+                is_correct,
+            });
+        }
     }
-    Ok(questions
-        .into_iter()
-        .map(|question| FullQuestion {
-            answers: by_question.remove(&question.id).unwrap_or_default(),
-            question,
-        })
-        .collect())
+    Ok(questions)
 }

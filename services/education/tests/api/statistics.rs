@@ -384,44 +384,42 @@ async fn department_and_test_filters_are_exact_on_their_own_rows_and_the_count_s
 }
 
 #[tokio::test]
-async fn a_department_written_before_its_attempt_completes_still_carries_the_completion() {
+async fn a_hand_in_writes_its_departments_with_its_completion_and_test() {
     on_each_backend(|app| async move {
         let assigned = app.assigned([1, 1, 10], 1).await;
+        let handed_in = app
+            .complete(&app.learner_token(), &assigned.test, 1, 0)
+            .await
+            .expect("hand in");
         let pool = sqlx::AnyPool::connect(&app.database.url)
             .await
             .expect("connect to the test database");
-        // An open attempt, its department recorded first (the order a writer
-        // may choose), then its completion.
-        sqlx::query(
-            "INSERT INTO attempts (test_id, user_id, try_number, started_at, points_possible) VALUES ($1, $2, 1, 1000, 1)",
+        // The row as the writer left it: no trigger carries the completion
+        // from the attempt any more (migration 0008).
+        // (department, its completed_at, its test, the attempt's completed_at)
+        type Written = (i64, Option<i64>, Option<i64>, Option<i64>);
+        let written: Vec<Written> = sqlx::query_as(
+            "SELECT d.department_id, d.completed_at, d.test_id, a.completed_at FROM attempt_departments d JOIN attempts a ON a.id = d.attempt_id WHERE d.attempt_id = $1",
         )
-        .bind(assigned.test.id)
-        .bind(LEARNER_ID)
-        .execute(&pool)
+        .bind(handed_in.test_result_id)
+        .fetch_all(&pool)
         .await
-        .expect("open attempt");
-        sqlx::query(
-            "INSERT INTO attempt_departments (attempt_id, department_id) SELECT id, $1 FROM attempts",
-        )
-        .bind(LEARNER_DEPARTMENT)
-        .execute(&pool)
-        .await
-        .expect("department");
-        let open = results(
-            &app,
-            pb::ListAllTestResultsRequest {
-                department_id: LEARNER_DEPARTMENT,
-                ..Default::default()
-            },
-        )
-        .await;
-        assert_eq!(open.total_count, 0);
-        sqlx::query("UPDATE attempts SET completed_at = 2000, total_point = 1, is_passed = 1")
-            .execute(&pool)
-            .await
-            .expect("completion");
+        .expect("departments");
         pool.close().await;
-        let completed = results(
+        let completed_at = written.first().and_then(|row| row.3);
+        assert!(completed_at.is_some(), "on {:?}", app.backend);
+        assert_eq!(
+            written,
+            vec![(
+                LEARNER_DEPARTMENT,
+                completed_at,
+                Some(assigned.test.id),
+                completed_at
+            )],
+            "on {:?}",
+            app.backend
+        );
+        let found = results(
             &app,
             pb::ListAllTestResultsRequest {
                 department_id: LEARNER_DEPARTMENT,
@@ -430,8 +428,8 @@ async fn a_department_written_before_its_attempt_completes_still_carries_the_com
             },
         )
         .await;
-        assert_eq!(completed.total_count, 1);
-        assert_eq!(completed.results[0].user_id, LEARNER_ID);
+        assert_eq!(found.total_count, 1);
+        assert_eq!(found.results[0].id, handed_in.test_result_id);
     })
     .await;
 }

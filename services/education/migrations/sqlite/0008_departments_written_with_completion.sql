@@ -1,0 +1,12 @@
+-- The completing writer now writes a result's departments with its completion
+-- instant and test itself, before the completing UPDATE of the attempt (issue
+-- 23, the exam morning: fewer statements per hand-in). The trigger that carried
+-- the completion from the attempt to its departments would now rewrite rows
+-- just written with the same values, and for the writers before this release
+-- (which write the departments after the completion) it never matched: dropped.
+--
+-- Kept: attempt_departments_carry_completion, which fills a department row
+-- written without its completion, as a writer of an older release still does
+-- (OLDEST_COMPATIBLE_READER); it does nothing for this release's rows. The
+-- rows written before 0007 were filled by its backfill.
+DROP TRIGGER attempts_carry_completion_to_departments;
