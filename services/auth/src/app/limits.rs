@@ -5,8 +5,8 @@ use portal_kit::ServiceResult;
 use portal_kit::db::now_millis;
 
 use crate::domain::rate_limit::{
-    AttemptKeys, DEVICE_MAX_WAIT, DEVICE_WAIT_POLL, SlowLanes, Verdict, busy, too_many_attempts,
-    verdict,
+    AttemptKeys, DEVICE_MAX_WAIT, DEVICE_WAIT_POLL, DEVICE_WAIT_POLL_LONGEST, SlowLanes, Verdict,
+    busy, too_many_attempts, verdict,
 };
 use crate::store::Store;
 
@@ -38,6 +38,7 @@ impl SignInLimits {
         };
         let mut verdict_now = verdict(keys, counts, now);
         let waiting_since = tokio::time::Instant::now();
+        let mut pause = DEVICE_WAIT_POLL;
         loop {
             match verdict_now {
                 Verdict::Open => return Ok(attempt),
@@ -50,7 +51,8 @@ impl SignInLimits {
                     if waiting_since.elapsed() >= DEVICE_MAX_WAIT {
                         return Err(busy());
                     }
-                    tokio::time::sleep(DEVICE_WAIT_POLL).await;
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(DEVICE_WAIT_POLL_LONGEST);
                     let now = now_millis();
                     let device_key = keys.device.as_deref().unwrap_or_default();
                     let counts = attempt

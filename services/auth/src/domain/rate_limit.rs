@@ -43,10 +43,14 @@ const BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
 /// The retry announced to a known device's attempt refused for its earlier
 /// failures: by then the device counts as unknown, under the login's limit.
 const DEVICE_RETRY_AFTER: Duration = Duration::from_secs(1);
-/// How often a known device's waiting attempt counts its earlier ones again,
-/// and for how long at most (then it is turned away as busy): earlier
-/// attempts settle within a password check each.
+/// How soon a known device's waiting attempt counts its earlier ones again,
+/// the pause doubling up to the longest, and for how long at most it waits
+/// (then it is turned away as busy): earlier attempts settle within a password
+/// check each. The doubling keeps a thousand parallel guesses with one stolen
+/// cookie to about a dozen counts each on the known devices' lane, not a
+/// hundred and fifty.
 pub const DEVICE_WAIT_POLL: Duration = Duration::from_millis(20);
+pub const DEVICE_WAIT_POLL_LONGEST: Duration = Duration::from_millis(320);
 pub const DEVICE_MAX_WAIT: Duration = Duration::from_secs(3);
 
 /// What one attempt counts against. A key that does not apply is `None`.
