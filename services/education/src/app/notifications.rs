@@ -109,8 +109,13 @@ mod tests {
     #[test]
     fn an_expired_pass_makes_the_course_due_again_by_its_renewal_deadline() {
         let today = Day::parse("2026-03-10").unwrap();
-        // Passed over a year ago: valid 12 months, so expired.
-        let lapsed = due(&row(None, "2025-01-01"), Some(millis("2025-02-01")), today).unwrap();
+        // Created a month before its deadline and passed over a year ago:
+        // valid 12 months, expired on 2026-02-01, due again a month later.
+        let course = ComplianceRow {
+            course_created: millis("2024-12-01"),
+            ..row(None, "2025-01-01")
+        };
+        let lapsed = due(&course, Some(millis("2025-02-01")), today).unwrap();
         assert!(lapsed.overdue);
         assert_ne!(
             lapsed.key(),
