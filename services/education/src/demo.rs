@@ -23,7 +23,13 @@ use crate::store::{AttemptChoice, Store, Viewer};
 pub const DEMO_NURSE_ID: i64 = 2;
 pub const DEMO_DOCTOR_ID: i64 = 3;
 pub const DEMO_CARDIOLOGIST_ID: i64 = 4;
+/// Лебедева, the senior nurse (auth's demo educator).
+const DEMO_SENIOR_NURSE_ID: i64 = 5;
 const NURSE_DEPARTMENTS: [i64; 2] = [1, 2];
+const SENIOR_NURSE_DEPARTMENTS: [i64; 2] = [1, 3];
+/// How long before today the nurse passed basic CPR: its 12 months' validity
+/// ends next week, so her clearance for the ventilator is lapsing.
+const LAPSING_PASS_DAYS_AGO: i64 = 358;
 const DOCTOR_DEPARTMENTS: [i64; 1] = [1];
 
 struct DemoQuestion {
@@ -52,6 +58,8 @@ struct DemoCourse {
     description: &'static str,
     /// Days from today to the deadline.
     deadline_in_days: i64,
+    /// Months a pass stays valid; 0: never expires.
+    validity_months: i32,
     assignees: &'static [i64],
     articles: &'static [DemoArticle],
 }
@@ -133,6 +141,7 @@ const COURSES: [DemoCourse; 2] = [
         title: "Профилактика инфекций, связанных с оказанием медицинской помощи",
         description: "Ежегодный обязательный курс для среднего медицинского персонала: гигиена рук, средства защиты, обращение с отходами.",
         deadline_in_days: 5,
+        validity_months: 0,
         assignees: &[DEMO_NURSE_ID, DEMO_DOCTOR_ID, DEMO_CARDIOLOGIST_ID],
         articles: &[
             DemoArticle {
@@ -158,7 +167,8 @@ const COURSES: [DemoCourse; 2] = [
         title: "Базовая сердечно-лёгочная реанимация",
         description: "Алгоритм базовой СЛР у взрослых и работа с автоматическим наружным дефибриллятором.",
         deadline_in_days: 30,
-        assignees: &[DEMO_NURSE_ID, DEMO_DOCTOR_ID],
+        validity_months: 12,
+        assignees: &[DEMO_NURSE_ID, DEMO_DOCTOR_ID, DEMO_SENIOR_NURSE_ID],
         articles: &[DemoArticle {
             title: "Алгоритм базовой СЛР у взрослых",
             description: "Оценка состояния, компрессии грудной клетки, искусственное дыхание, дефибрилляция.",
@@ -224,7 +234,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
             demo.title,
             demo.description,
             &today.plus_days(demo.deadline_in_days).to_string(),
-            Some(0),
+            Some(demo.validity_months),
             demo.assignees,
             &article_ids,
         )?;
@@ -232,12 +242,23 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
     }
     if let [hygiene, cpr, ..] = test_ids[..] {
         // The nurse passed hand hygiene on the second try; the doctor failed once.
-        complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 2).await?;
-        complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5).await?;
-        complete(store, hygiene, DEMO_DOCTOR_ID, &DOCTOR_DEPARTMENTS, 3).await?;
-        // The wiki's demo ventilator requires basic CPR: the nurse passed it
-        // (cleared to operate it), the doctor has not (not cleared).
-        complete(store, cpr, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5).await?;
+        complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 2, now).await?;
+        complete(store, hygiene, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5, now).await?;
+        complete(store, hygiene, DEMO_DOCTOR_ID, &DOCTOR_DEPARTMENTS, 3, now).await?;
+        // The wiki's demo ventilator requires basic CPR, valid 12 months: the
+        // senior nurse passed it today (cleared), the nurse 358 days ago
+        // (cleared, lapsing next week), the doctor has not (not cleared).
+        complete(
+            store,
+            cpr,
+            DEMO_SENIOR_NURSE_ID,
+            &SENIOR_NURSE_DEPARTMENTS,
+            5,
+            now,
+        )
+        .await?;
+        let lapsing = now - LAPSING_PASS_DAYS_AGO * 86_400_000;
+        complete(store, cpr, DEMO_NURSE_ID, &NURSE_DEPARTMENTS, 5, lapsing).await?;
     }
     tracing::info!(courses = COURSES.len(), "demo courses loaded");
     Ok(())
@@ -251,6 +272,7 @@ async fn complete(
     user_id: i64,
     departments: &[i64],
     right: usize,
+    at: i64,
 ) -> ServiceResult<()> {
     let test = store.test(Viewer::Everything, test_id).await?;
     let questions = store.full_questions(test_id).await?;
@@ -260,9 +282,8 @@ async fn complete(
         .take(limit)
         .map(|q| q.question.id)
         .collect();
-    let now = now_millis();
     let (attempt, _) = store
-        .start_attempt(&test, user_id, now, |_| first.clone())
+        .start_attempt(&test, user_id, at, |_| first.clone())
         .await?;
     let answers = questions
         .iter()
@@ -283,7 +304,7 @@ async fn complete(
             AttemptChoice::Started(attempt.id),
             &submission,
             departments,
-            now,
+            at,
         )
         .await?;
     Ok(())

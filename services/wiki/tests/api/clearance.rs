@@ -14,6 +14,7 @@ use crate::helpers::*;
 const ADMIN: i64 = 1;
 const NURSE: i64 = 2;
 const DOCTOR: i64 = 3;
+const SENIOR_NURSE: i64 = 5;
 const ICU: i64 = 1;
 const SURGERY: i64 = 2;
 const CARDIOLOGY: i64 = 3;
@@ -111,7 +112,15 @@ async fn a_person_is_cleared_when_they_passed_every_required_course() {
         let cleared = app.clearance(&nurse, ventilator.id).await.unwrap();
         assert!(cleared.cleared);
         assert!(cleared.missing_courses.is_empty());
-        assert_eq!(cleared.valid_until, None, "a pass never expires yet");
+        // The demo's CPR is valid 12 months and she passed it 358 days ago.
+        let until = cleared
+            .valid_until
+            .expect("a pass of a 12-month course expires");
+        let days_left = (until.seconds - portal_kit::db::now_millis() / 1000) / 86_400;
+        assert!(
+            (5..=9).contains(&days_left),
+            "lapses next week: {days_left} days"
+        );
 
         let refused = app.clearance(&doctor, ventilator.id).await.unwrap();
         assert!(!refused.cleared);
@@ -172,7 +181,12 @@ async fn a_department_s_clearance_lists_each_member() {
                 .unwrap_or_else(|| panic!("member {id}: {:?}", answer.people));
             (person.cleared, person.lapsing, person.missing_courses.len())
         };
-        assert_eq!(standing(NURSE), (true, false, 0));
+        assert_eq!(
+            standing(NURSE),
+            (true, true, 0),
+            "cleared, lapsing next week"
+        );
+        assert_eq!(standing(SENIOR_NURSE), (true, false, 0));
         assert_eq!(standing(DOCTOR), (false, false, 1));
         let nurse = answer.people.iter().find(|p| p.user_id == NURSE).unwrap();
         assert_eq!(nurse.surname, "Смирнова");
