@@ -15,6 +15,7 @@ pub mod access;
 pub mod department;
 pub mod device;
 pub mod reference;
+pub mod search;
 pub mod service_account;
 pub mod session;
 pub mod sign_in_attempt;

@@ -17,6 +17,7 @@ mod attempt;
 mod compliance;
 mod course;
 mod records;
+pub mod search;
 mod statistics;
 mod test;
 

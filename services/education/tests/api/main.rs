@@ -8,4 +8,5 @@ mod content;
 mod helpers;
 mod idempotency;
 mod integration;
+mod search;
 mod statistics;

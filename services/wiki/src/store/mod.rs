@@ -2,8 +2,9 @@
 //! driver, one module per aggregate: [`model`], [`unit`](mod@unit), the maintenance
 //! [`logbook`], [`journal`] and the [`reference`](mod@reference) data.
 //!
-//! Every write is one statement, so none needs a transaction, except a
-//! register's batch ([`register`]), which runs in one (`BEGIN IMMEDIATE` on
+//! A write of a model or unit runs in a transaction with its search entry
+//! ([`search`]); any other write is one statement, needing none; a
+//! register's batch ([`register`]) runs in one (`BEGIN IMMEDIATE` on
 //! SQLite) and is rolled back for a dry run. The unique and
 //! foreign-key indexes are the one check of what they guard: a taken inventory
 //! number or name becomes a Russian 409 message, an unknown linked id a 400 or
@@ -16,6 +17,7 @@ pub mod logbook;
 pub mod model;
 pub mod reference;
 pub mod register;
+pub mod search;
 pub mod unit;
 
 use portal_kit::access::Actor;

@@ -8,3 +8,4 @@ mod equipment;
 mod helpers;
 mod logbook;
 mod register;
+mod search;
