@@ -14,6 +14,7 @@ mod integration;
 mod oauth;
 mod origin;
 mod reference;
+mod search;
 mod service_accounts;
 mod wiki;
 
@@ -189,6 +190,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(reference::endpoints())
         .chain(files::endpoints())
         .chain(integration::endpoints())
+        .chain(search::endpoints())
         .collect()
 }
 
