@@ -6,6 +6,7 @@ import { Link, Outlet, useNavigate } from 'react-router';
 
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
+import { SearchBox } from '@/features/search/components/search-box';
 import { fullName } from '@/lib/person-name';
 import { signOut } from '@/lib/session/auth-api';
 import { useIsAdmin } from '@/lib/session/rights';
@@ -64,7 +65,9 @@ export function AppLayout() {
               </Typography>
             </Box>
           </Stack>
-          <Box sx={{ flexGrow: 1 }} />
+          <Box sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', minWidth: 0 }}>
+            <SearchBox />
+          </Box>
           {user && (
             <Typography
               noWrap
