@@ -16,7 +16,11 @@ const OTHER_WARD: i64 = 2;
 
 async fn search(portal: &Portal, token: &str, query: &str) -> Vec<Value> {
     let path = format!("/api/search?q={}", urlencoding(query));
-    get_data(portal, &path, token).await.as_array().unwrap().clone()
+    get_data(portal, &path, token)
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// The query string's form of `text`.
@@ -26,7 +30,12 @@ fn urlencoding(text: &str) -> String {
 
 fn found(hits: &[Value]) -> Vec<(String, i64)> {
     hits.iter()
-        .map(|h| (h["kind"].as_str().unwrap().to_owned(), h["id"].as_i64().unwrap()))
+        .map(|h| {
+            (
+                h["kind"].as_str().unwrap().to_owned(),
+                h["id"].as_i64().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -82,8 +91,13 @@ async fn course(portal: &Portal, title: &str, learner: i64) -> i64 {
 async fn a_learner_finds_their_equipment_and_courses_by_any_form_and_nothing_else() {
     let portal = start(&[]).await;
     let (model, unit) = equipment(&portal, "Дефибриллятор Zoll AED", WARD, "ИН-2024-0012").await;
-    let (hidden_model, hidden_unit) =
-        equipment(&portal, "Дефибриллятор реанимационный", OTHER_WARD, "ИН-7777-0001").await;
+    let (hidden_model, hidden_unit) = equipment(
+        &portal,
+        "Дефибриллятор реанимационный",
+        OTHER_WARD,
+        "ИН-7777-0001",
+    )
+    .await;
     let assigned = course(&portal, "Дефибрилляция для медсестёр", LEARNER).await;
     let unassigned = course(&portal, "Дефибрилляция скрытая", OTHER_LEARNER).await;
     let learner = portal.token_in(LEARNER, &[], &[WARD]);
@@ -103,7 +117,11 @@ async fn a_learner_finds_their_equipment_and_courses_by_any_form_and_nothing_els
         hits[0]["url"],
         format!("/departments/environments/{WARD}/environment/{model}")
     );
-    assert!(hits[0]["snippet"].as_str().unwrap().contains("<mark>"), "{}", hits[0]);
+    assert!(
+        hits[0]["snippet"].as_str().unwrap().contains("<mark>"),
+        "{}",
+        hits[0]
+    );
 
     // "Дeфибрилляция" with a Latin e, and «ё» typed as «е».
     let hits = search(&portal, &learner, "Дeфибрилляция для медсестер").await;
@@ -140,9 +158,18 @@ async fn people_are_found_by_user_managers_only_and_a_blank_query_is_refused() {
     let hits = search(&portal, &manager, "системный админ").await;
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!(hits[0]["kind"], "user");
-    assert!(hits[0]["url"].as_str().unwrap().starts_with("/admin/users-management/admin-users/"));
+    assert!(
+        hits[0]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("/admin/users-management/admin-users/")
+    );
     let learner = portal.token_in(LEARNER, &[], &[WARD]);
-    assert!(search(&portal, &learner, "системный админ").await.is_empty());
+    assert!(
+        search(&portal, &learner, "системный админ")
+            .await
+            .is_empty()
+    );
 
     let (status, _, body) = portal.get("/api/search?q=%20-%20", Some(&learner)).await;
     assert_eq!(error(400, status, &body), "Введите слово для поиска");

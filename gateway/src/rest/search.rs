@@ -124,7 +124,11 @@ async fn search(
     hits.extend(answered("education", education.map(|reply| found!(reply)))?);
     hits.extend(answered("wiki", wiki.map(|reply| found!(reply)))?);
     hits.extend(answered("files", files.map(|reply| found!(reply)))?);
-    hits.sort_by(|a, b| b.rank.total_cmp(&a.rank).then_with(|| a.title.cmp(&b.title)));
+    hits.sort_by(|a, b| {
+        b.rank
+            .total_cmp(&a.rank)
+            .then_with(|| a.title.cmp(&b.title))
+    });
     hits.truncate(limit);
     Ok(Data(hits))
 }
@@ -201,6 +205,9 @@ mod tests {
             url("document", 7, &[4, 5]),
             "/departments/environments/4/environment/5/documentation"
         );
-        assert_eq!(url("document", 7, &[5]), "/admin/equipments/equipment-models/5");
+        assert_eq!(
+            url("document", 7, &[5]),
+            "/admin/equipments/equipment-models/5"
+        );
     }
 }

@@ -24,9 +24,9 @@ use std::net::IpAddr;
 use portal_kit::access::{Actor, Scope};
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
-use portal_kit::search::Asked;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
 use portal_kit::revocation::{AccessVersions, Holder};
+use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
@@ -491,7 +491,10 @@ impl AuthService for AuthRpc {
             Vec::new()
         };
         reply(pb::SearchResponse {
-            hits: found.into_iter().map(portal_kit::search_hit!(pb::SearchHit)).collect(),
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
         })
     }
 }

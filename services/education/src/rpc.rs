@@ -704,7 +704,10 @@ impl EducationService for EducationRpc {
         let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
         let found = self.store.search(viewer, &asked).await?;
         reply(pb::SearchResponse {
-            hits: found.into_iter().map(portal_kit::search_hit!(pb::SearchHit)).collect(),
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
         })
     }
 }

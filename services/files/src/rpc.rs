@@ -35,8 +35,8 @@ use crate::domain::file_name::SafeFileName;
 use crate::domain::range::{self, Span};
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
-use crate::store::search;
 use crate::store::file::MSG_FILE_NOT_FOUND;
+use crate::store::search;
 
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";
 pub const MSG_MODEL_NOT_FOUND: &str =
@@ -265,10 +265,7 @@ impl FilesService for FilesRpc {
             saved_video_url: self.video_url(id, &public_key),
         }))
     }
-    async fn search(
-        &self,
-        request: Request<pb::SearchRequest>,
-    ) -> RpcResult<pb::SearchResponse> {
+    async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
         let deadline = Deadline::of_call(request.metadata());
         Caller::of(&request).claims()?;
         let m = request.get_ref();

@@ -590,7 +590,8 @@ mod tests {
     #[test]
     fn a_request_keeps_the_kinds_the_service_has_and_bounds_the_limit() {
         let offered = ["course", "article"];
-        let asked = Asked::parse("курс", &["article".into(), "user".into()], 500, &offered).unwrap();
+        let asked =
+            Asked::parse("курс", &["article".into(), "user".into()], 500, &offered).unwrap();
         assert!(asked.wants("article") && !asked.wants("course") && !asked.wants("user"));
         assert_eq!(asked.limit, MAX_LIMIT);
         let every = Asked::parse("курс", &[], 0, &offered).unwrap();

@@ -34,8 +34,8 @@ use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
-use crate::store::unit::{UnitFilter, UnitRecord};
 use crate::store::search;
+use crate::store::unit::{UnitFilter, UnitRecord};
 use crate::store::{Author, Store, Writer};
 use portal_kit::day::Day;
 
@@ -645,7 +645,10 @@ impl WikiService for WikiRpc {
         let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
         let found = self.store.search(&scope, &asked).await?;
         reply(pb::SearchResponse {
-            hits: found.into_iter().map(portal_kit::search_hit!(pb::SearchHit)).collect(),
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
         })
     }
 }

@@ -4,8 +4,8 @@
 //! allowed scopes are the ids assigned to them, the same `assigned_ids` the
 //! reads use.
 
-use portal_kit::search::{self, Allowed, Asked, Entry, Found, Hit};
 use portal_kit::ServiceResult;
+use portal_kit::search::{self, Allowed, Asked, Entry, Found, Hit};
 use sqlx::AnyConnection;
 
 use super::{ARTICLES, Assignable, COURSES, Store, TESTS, Viewer};
@@ -104,7 +104,8 @@ impl Store {
                 scopes: ids.as_deref(),
             })
             .collect();
-        let hits = search::find(&mut conn, self.backend, &asked.query, &allowed, asked.limit).await?;
+        let hits =
+            search::find(&mut conn, self.backend, &asked.query, &allowed, asked.limit).await?;
         let mut found = Vec::with_capacity(hits.len());
         for hit in hits {
             let path_ids = path_ids(&mut conn, viewer, &hit).await?;

@@ -50,7 +50,10 @@ async fn course(app: &TestApp, title: &str, users: &[i64], articles: &[i64]) -> 
 #[tokio::test]
 async fn a_learner_finds_only_what_is_assigned_to_them() {
     on_each_backend(|app| async move {
-        let test = app.create_test(test_request([1, 1, 1], questions(1))).await.unwrap();
+        let test = app
+            .create_test(test_request([1, 1, 1], questions(1)))
+            .await
+            .unwrap();
         let article = app
             .create_article("<p>Перед <b>обработкой</b> рук снимите кольца</p>", test.id)
             .await;
@@ -63,16 +66,27 @@ async fn a_learner_finds_only_what_is_assigned_to_them() {
         assert_eq!(found(&hits), [("article", article.id)]);
         assert_eq!(hits[0].path_ids, [assigned.id]);
         assert!(
-            hits[0].snippet.contains("<mark>обработкой</mark> <mark>рук</mark>"),
+            hits[0]
+                .snippet
+                .contains("<mark>обработкой</mark> <mark>рук</mark>"),
             "{}",
             hits[0].snippet
         );
         let tests = search(&app, &learner, &test.title).await;
-        assert!(tests.iter().any(|h| h.kind == "test" && h.path_ids == [assigned.id, article.id]), "{tests:?}");
+        assert!(
+            tests
+                .iter()
+                .any(|h| h.kind == "test" && h.path_ids == [assigned.id, article.id]),
+            "{tests:?}"
+        );
 
         // A prefix of a course not theirs finds nothing; a manager finds it.
         assert!(search(&app, &learner, "секретн").await.is_empty());
-        assert!(search(&app, &app.token(OTHER_LEARNER_ID, &[]), "гигиен").await.is_empty());
+        assert!(
+            search(&app, &app.token(OTHER_LEARNER_ID, &[]), "гигиен")
+                .await
+                .is_empty()
+        );
         let manager = search(&app, &app.admin_token(), "секретн").await;
         assert_eq!(found(&manager), [("course", hidden.id)]);
 
@@ -92,7 +106,10 @@ async fn a_learner_finds_only_what_is_assigned_to_them() {
             ))
             .await
             .unwrap();
-        assert_eq!(found(&search(&app, &learner, "антисептику").await), [("course", assigned.id)]);
+        assert_eq!(
+            found(&search(&app, &learner, "антисептику").await),
+            [("course", assigned.id)]
+        );
     })
     .await;
 }

@@ -12,10 +12,10 @@ use portal_kit::deadline::Deadline;
 use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
+use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_proto::wiki::v1::{
     CheckEnvironmentModelVisibleRequest, CheckEnvironmentModelVisibleResponse,
 };
-use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use tonic::Request;
 use tonic::metadata::MetadataMap;
 

@@ -68,10 +68,11 @@ impl Store {
             search::find(&mut conn, self.backend, &asked.query, &allowed, candidates).await?;
         let mut found = Vec::with_capacity(hits.len());
         for hit in hits {
-            let model: Option<i64> = sqlx::query_scalar("SELECT id_related FROM files WHERE id = $1")
-                .bind(hit.entity_id)
-                .fetch_optional(&mut *conn)
-                .await?;
+            let model: Option<i64> =
+                sqlx::query_scalar("SELECT id_related FROM files WHERE id = $1")
+                    .bind(hit.entity_id)
+                    .fetch_optional(&mut *conn)
+                    .await?;
             // A document deleted since the index was read is left out.
             if let Some(model) = model {
                 found.push(Found {

@@ -6,8 +6,8 @@
 //! model's name and serial number as text) by its department, as units are
 //! read.
 
-use portal_kit::search::{self, Allowed, Asked, Entry, Found, Hit};
 use portal_kit::ServiceResult;
+use portal_kit::search::{self, Allowed, Asked, Entry, Found, Hit};
 use sqlx::AnyConnection;
 
 use super::{Store, placeholders, sees_model};
@@ -103,7 +103,11 @@ impl Store {
 
     /// The first department by id `scope` sees with an active unit of model
     /// `model_id`, whose page shows the model.
-    pub async fn model_department(&self, scope: &Scope, model_id: i64) -> ServiceResult<Option<i64>> {
+    pub async fn model_department(
+        &self,
+        scope: &Scope,
+        model_id: i64,
+    ) -> ServiceResult<Option<i64>> {
         let mut conn = self.pool.acquire().await?;
         Ok(first_department(&mut conn, scope, model_id).await?)
     }
@@ -141,7 +145,8 @@ impl Store {
                 scopes: departments.as_deref(),
             });
         }
-        let hits = search::find(&mut conn, self.backend, &asked.query, &allowed, asked.limit).await?;
+        let hits =
+            search::find(&mut conn, self.backend, &asked.query, &allowed, asked.limit).await?;
         let mut found = Vec::with_capacity(hits.len());
         for hit in hits {
             let path_ids = path_ids(&mut conn, scope, &hit).await?;

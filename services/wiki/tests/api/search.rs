@@ -32,7 +32,10 @@ fn found(hits: &[pb::SearchHit]) -> Vec<(&str, i64)> {
 async fn a_reader_finds_their_departments_equipment_by_any_form_of_a_word() {
     on_each_backend(|app| async move {
         let ours = app
-            .create_model("Дефибриллятор Zoll", "<p>Перед <b>обработкой</b> рук отключите</p>")
+            .create_model(
+                "Дефибриллятор Zoll",
+                "<p>Перед <b>обработкой</b> рук отключите</p>",
+            )
             .await;
         let unit = app
             .create_unit(ours.id, OWN_DEPARTMENT, "ИН-2024-0012")
@@ -47,12 +50,22 @@ async fn a_reader_finds_their_departments_equipment_by_any_form_of_a_word() {
 
         // The model by its name, then its unit by its model's name.
         let hits = search(&app, &learner, "дефибрилляторы").await;
-        assert_eq!(found(&hits), [("environment-model", ours.id), ("environment", unit.id)]);
+        assert_eq!(
+            found(&hits),
+            [("environment-model", ours.id), ("environment", unit.id)]
+        );
         assert_eq!(hits[0].path_ids, [OWN_DEPARTMENT]);
-        assert!(hits[0].snippet.contains("<mark>Дефибриллятор</mark>"), "{}", hits[0].snippet);
+        assert!(
+            hits[0].snippet.contains("<mark>Дефибриллятор</mark>"),
+            "{}",
+            hits[0].snippet
+        );
 
         // A word of the instruction, in another form; "Дeфибр" typed with a Latin e.
-        assert_eq!(found(&search(&app, &learner, "обработка").await), [("environment-model", ours.id)]);
+        assert_eq!(
+            found(&search(&app, &learner, "обработка").await),
+            [("environment-model", ours.id)]
+        );
         assert_eq!(found(&search(&app, &learner, "Дeфибр").await), found(&hits));
         // The start of a hidden model's name finds nothing hidden.
         assert!(search(&app, &learner, "скрыт").await.is_empty());
@@ -73,7 +86,10 @@ async fn a_reader_finds_their_departments_equipment_by_any_form_of_a_word() {
 async fn edits_are_found_at_once_and_a_retired_unit_no_more() {
     on_each_backend(|app| async move {
         let model = app.create_model("Монитор", "").await;
-        let unit = app.create_unit(model.id, OWN_DEPARTMENT, "М-1").await.unwrap();
+        let unit = app
+            .create_unit(model.id, OWN_DEPARTMENT, "М-1")
+            .await
+            .unwrap();
         app.client
             .clone()
             .save_instruction(authed(
@@ -98,7 +114,12 @@ async fn edits_are_found_at_once_and_a_retired_unit_no_more() {
             ))
             .await
             .unwrap();
-        assert!(search(&app, &app.editor_token(), "М-1").await.iter().all(|h| h.kind != "environment"));
+        assert!(
+            search(&app, &app.editor_token(), "М-1")
+                .await
+                .iter()
+                .all(|h| h.kind != "environment")
+        );
         // Without units in their department the model is no longer theirs either.
         assert!(search(&app, &learner, "монитор").await.is_empty());
 
