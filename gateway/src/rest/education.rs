@@ -347,7 +347,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Articles carry rich text up to its limit both ways.
-fn client(state: &AppState) -> EducationServiceClient<Balanced> {
+pub(super) fn client(state: &AppState) -> EducationServiceClient<Balanced> {
     EducationServiceClient::new(state.upstreams.education.channel.clone())
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)

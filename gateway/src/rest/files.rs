@@ -109,7 +109,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-fn client(state: &AppState) -> FilesServiceClient<Balanced> {
+pub(super) fn client(state: &AppState) -> FilesServiceClient<Balanced> {
     FilesServiceClient::new(state.upstreams.files.channel.clone())
 }
 

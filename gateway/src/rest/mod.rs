@@ -15,6 +15,7 @@ mod notification;
 mod oauth;
 mod origin;
 mod reference;
+mod search;
 mod service_accounts;
 mod wiki;
 
@@ -191,6 +192,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(files::endpoints())
         .chain(integration::endpoints())
         .chain(notification::endpoints())
+        .chain(search::endpoints())
         .collect()
 }
 

@@ -161,6 +161,9 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     app::housekeeping::tidy(&store)
         .await
         .map_err(StartError::step(HOUSEKEEPING))?;
+    store.index_missing().await.map_err(StartError::step(
+        "indexing people and departments for search",
+    ))?;
     let passwords = Passwords::new()
         .await
         .map_err(StartError::step("preparing password hashing"))?;

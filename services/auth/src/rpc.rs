@@ -26,6 +26,7 @@ use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
 use portal_kit::revocation::{AccessVersions, Holder};
+use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
@@ -47,6 +48,7 @@ use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
 use crate::store::mail::MAX_RECIPIENT_IDS;
+use crate::store::search;
 use crate::store::service_account::ServiceAccountRecord;
 use crate::store::user::{SessionsEnded, UserUpdated};
 
@@ -475,6 +477,26 @@ impl AuthService for AuthRpc {
         }
         reply(pb::UpdateUserResponse {
             user: Some(updated.into()),
+        })
+    }
+
+    /// UserManagement finds people and departments; anyone else signed in
+    /// nothing (the gateway asks every service on everyone's behalf).
+    async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
+        let caller = Caller::of(&request);
+        caller.claims()?;
+        let m = request.get_ref();
+        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
+        let found = if caller.has(Right::UserManagement) {
+            self.store.search(&asked).await?
+        } else {
+            Vec::new()
+        };
+        reply(pb::SearchResponse {
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
         })
     }
 }

@@ -181,6 +181,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
+    store.index_missing().await.map_err(StartError::step(
+        "indexing courses, articles and tests for search",
+    ))?;
     if settings.seed_demo {
         demo::load(&store, &cleaner)
             .await

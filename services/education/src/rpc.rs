@@ -22,6 +22,7 @@ use portal_kit::access::{Actor, Scope};
 use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
@@ -45,6 +46,7 @@ use crate::domain::integration::{AssignmentKeys, Author, Page};
 use crate::domain::pass::PassQuery;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
+use crate::store::search;
 use crate::store::{AttemptChoice, Store, Viewer};
 
 pub struct EducationRpc {
@@ -728,6 +730,19 @@ impl EducationService for EducationRpc {
         )
         .await?;
         reply(assignment.into())
+    }
+
+    async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
+        let viewer = viewer(&Caller::of(&request))?;
+        let m = request.get_ref();
+        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
+        let found = self.store.search(viewer, &asked).await?;
+        reply(pb::SearchResponse {
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
+        })
     }
 }
 

@@ -170,7 +170,11 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    let store = Store::new(database.pool);
+    let store = Store::new(database.pool, database.backend);
+    store
+        .index_missing()
+        .await
+        .map_err(StartError::step("indexing documents for search"))?;
     let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(
         store.clone(),

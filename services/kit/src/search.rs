@@ -212,6 +212,122 @@ pub async fn remove(
     Ok(())
 }
 
+/// The reason code of a search without a word to look for.
+pub const REASON_EMPTY_QUERY: &str = "search-query-empty";
+pub const MSG_EMPTY_QUERY: &str = "Введите слово для поиска";
+/// Hits of one search when the caller names no limit, and at most.
+pub const DEFAULT_LIMIT: usize = 20;
+pub const MAX_LIMIT: usize = 50;
+
+/// A `Search` call's request as a service reads it: the query analysed, the
+/// kinds asked for among those the service has, and the limit.
+#[derive(Clone, Debug)]
+pub struct Asked {
+    pub query: Query,
+    kinds: Vec<&'static str>,
+    pub limit: usize,
+}
+
+impl Asked {
+    /// `kinds` empty asks for every one of `offered`; a kind the service does
+    /// not have is ignored (the gateway sends one list to every service).
+    pub fn parse(
+        query: &str,
+        kinds: &[String],
+        limit: i32,
+        offered: &[&'static str],
+    ) -> Result<Asked, crate::ServiceError> {
+        let query = Query::parse(query).ok_or_else(|| {
+            crate::ServiceError::invalid(MSG_EMPTY_QUERY).because(REASON_EMPTY_QUERY)
+        })?;
+        let kinds = offered
+            .iter()
+            .copied()
+            .filter(|kind| kinds.is_empty() || kinds.iter().any(|k| k == kind))
+            .collect();
+        let limit = usize::try_from(limit)
+            .ok()
+            .filter(|limit| *limit > 0)
+            .map_or(DEFAULT_LIMIT, |limit| limit.min(MAX_LIMIT));
+        Ok(Asked {
+            query,
+            kinds,
+            limit,
+        })
+    }
+
+    pub fn wants(&self, kind: &str) -> bool {
+        self.kinds.contains(&kind)
+    }
+}
+
+/// A hit as a service answers it: with the ids above the item on its web
+/// page's path, outermost first, from which the gateway makes its link.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub hit: Hit,
+    pub path_ids: Vec<i64>,
+}
+
+/// A closure making a service's `SearchHit` (its contract's `$hit`) of a
+/// [`Found`]: every service's message has the same fields.
+#[macro_export]
+macro_rules! search_hit {
+    ($($hit:ident)::+) => {
+        |found: $crate::search::Found| $($hit)::+ {
+            kind: found.hit.kind,
+            id: found.hit.entity_id,
+            title: found.hit.title,
+            snippet: found.hit.snippet,
+            rank: found.hit.rank,
+            path_ids: found.path_ids,
+        }
+    };
+}
+
+/// The words of a rich text (sanitised HTML) for the index: tags dropped,
+/// the entities the sanitiser writes read back as characters.
+pub fn plain_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The ids of `table`'s rows (`SELECT id FROM …` with its own conditions)
+/// not indexed as `kind`: what a start indexes of rows written before the
+/// index existed. Cheap when nothing is missing.
+pub async fn unindexed(
+    connection: &mut AnyConnection,
+    kind: &str,
+    rows: &'static str,
+) -> sqlx::Result<Vec<i64>> {
+    let sql = format!(
+        "SELECT r.id FROM ({rows}) r WHERE NOT EXISTS (SELECT 1 FROM search_entries s WHERE s.kind = $1 AND s.entity_id = r.id) ORDER BY r.id"
+    );
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(kind)
+        .fetch_all(connection)
+        .await
+}
+
 /// What a reader may find of one kind: everything of it, or only the items
 /// whose scope is among these.
 #[derive(Clone, Debug)]
@@ -266,6 +382,9 @@ pub async fn find(
 /// One kind's candidates: `$1` the query, `$2` the kind, then the scopes, then
 /// how many. The database's own rank picks them; the final order is ours, the
 /// same on both backends.
+/// On SQLite the `CROSS JOIN` keeps the full-text index the outer loop: left
+/// to itself the planner may scan the rows and run the whole full-text query
+/// once per row (a minute over 10,000 rows whose words are common).
 fn select_sql(backend: Backend, scopes: usize) -> String {
     let in_scopes = if scopes == 0 {
         String::new()
@@ -277,7 +396,7 @@ fn select_sql(backend: Backend, scopes: usize) -> String {
     match backend {
         Backend::Sqlite => format!(
             "SELECT e.kind, e.entity_id, e.title, e.body FROM search_terms
-             JOIN search_entries e ON e.id = search_terms.rowid
+             CROSS JOIN search_entries e ON e.id = search_terms.rowid
              WHERE search_terms MATCH $1 AND e.kind = $2{in_scopes}
              ORDER BY bm25(search_terms) LIMIT ${limit}"
         ),
@@ -461,6 +580,28 @@ mod tests {
         assert_eq!(stems("Mонитоp"), stems("монитор"));
         // A Latin word stays Latin.
         assert_eq!(stems("Philips"), vec!["philip".to_owned()]);
+    }
+
+    #[test]
+    fn a_rich_text_is_indexed_as_its_words() {
+        assert_eq!(
+            plain_text("<p>Обработка&nbsp;<b>рук</b></p><p>&lt;до&gt; &amp; после</p>"),
+            "Обработка рук <до> & после"
+        );
+    }
+
+    #[test]
+    fn a_request_keeps_the_kinds_the_service_has_and_bounds_the_limit() {
+        let offered = ["course", "article"];
+        let asked =
+            Asked::parse("курс", &["article".into(), "user".into()], 500, &offered).unwrap();
+        assert!(asked.wants("article") && !asked.wants("course") && !asked.wants("user"));
+        assert_eq!(asked.limit, MAX_LIMIT);
+        let every = Asked::parse("курс", &[], 0, &offered).unwrap();
+        assert!(every.wants("course") && every.wants("article"));
+        assert_eq!(every.limit, DEFAULT_LIMIT);
+        let blank = Asked::parse(" , ", &[], 0, &offered).unwrap_err();
+        assert_eq!(blank.reason(), Some(REASON_EMPTY_QUERY));
     }
 
     #[test]

@@ -94,6 +94,10 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         .map_err(StartError::step(
             "keying reference names or cleaning instructions at start",
         ))?;
+    store
+        .index_missing()
+        .await
+        .map_err(StartError::step("indexing equipment for search"))?;
     if settings.seed_demo {
         demo::load(&store, &sanitizer)
             .await

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use portal_kit::access::{Actor, Scope as Grant};
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::search::Asked;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
@@ -41,6 +42,7 @@ use crate::domain::scope::Scope;
 use crate::domain::unit::UnitDraft;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
+use crate::store::search;
 use crate::store::unit::{UnitFilter, UnitRecord};
 use crate::store::{Author, Store, Writer};
 use portal_kit::day::Day;
@@ -197,7 +199,18 @@ impl WikiService for WikiRpc {
             .store
             .is_model_visible(&scope, request.get_ref().environment_model_id)
             .await?;
-        reply(pb::CheckEnvironmentModelVisibleResponse { visible })
+        let department_id = if visible {
+            self.store
+                .model_department(&scope, request.get_ref().environment_model_id)
+                .await?
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        reply(pb::CheckEnvironmentModelVisibleResponse {
+            visible,
+            department_id,
+        })
     }
 
     async fn create_environment_model(
@@ -720,6 +733,19 @@ impl WikiService for WikiRpc {
         let batch = Batch::parse(&inputs)?;
         let done = register::upsert(&self.store, &batch, writer, m.dry_run, now_millis()).await?;
         reply(done.into())
+    }
+
+    async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let m = request.get_ref();
+        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
+        let found = self.store.search(&scope, &asked).await?;
+        reply(pb::SearchResponse {
+            hits: found
+                .into_iter()
+                .map(portal_kit::search_hit!(pb::SearchHit))
+                .collect(),
+        })
     }
 }
 

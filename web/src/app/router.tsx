@@ -9,6 +9,7 @@ import { educationRoutes } from '@/features/education/routes';
 import { equipmentPrintRoutes, equipmentRoutes, publicInstructionRoute } from '@/features/equipment/routes';
 import { noAccessRoute, notFoundRoute } from '@/features/errors/routes';
 import { homeRoutes } from '@/features/home/routes';
+import { searchRoutes } from '@/features/search/routes';
 import { RequireSession } from '@/lib/session/guards';
 
 import { PageLoad } from './layout/page-load';
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
                   ...educationRoutes,
                   ...equipmentRoutes,
                   ...adminRoutes,
+                  ...searchRoutes,
                 ],
               },
             ],

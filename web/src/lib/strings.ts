@@ -313,4 +313,24 @@ export const strings = {
       placeholder: 'Настройка права появится в одной из следующих версий портала.',
     },
   },
+  // Search across the portal (issue 25): the header's box and the /search page.
+  search: {
+    label: 'Поиск по порталу',
+    placeholder: 'Поиск: курсы, оборудование, инструкции…',
+    page: 'Поиск',
+    searching: 'Ищем…',
+    nothing: 'Ничего не найдено. Попробуйте другое слово.',
+    typeSomething: 'Введите слово, номер или название.',
+    allResults: 'Все результаты',
+    kinds: {
+      course: 'Курсы',
+      article: 'Статьи',
+      test: 'Тесты',
+      'environment-model': 'Оборудование и инструкции',
+      environment: 'Единицы оборудования',
+      document: 'Документы',
+      user: 'Сотрудники',
+      department: 'Отделения',
+    },
+  },
 } as const;

@@ -8,6 +8,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::access::raise_access_version;
+use super::search;
 use super::{Link, Store, check_links, links, write_links};
 use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN};
 use crate::domain::ids::{IdSet, LinkTo};
@@ -129,6 +130,7 @@ impl Store {
         let department = department_with_members(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("a created department vanished"))?;
+        search::index_department(&mut tx, id).await?;
         tx.commit().await?;
         Ok(department)
     }
@@ -173,6 +175,7 @@ impl Store {
         let department = department_with_members(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated department vanished"))?;
+        search::index_department(&mut tx, id).await?;
         tx.commit().await?;
         Ok((department, raised))
     }

@@ -16,6 +16,7 @@ pub mod department;
 pub mod device;
 pub mod mail;
 pub mod reference;
+pub mod search;
 pub mod service_account;
 pub mod session;
 pub mod sign_in_attempt;

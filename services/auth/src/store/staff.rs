@@ -8,6 +8,7 @@ use portal_kit::text::name_key;
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
+use super::search;
 use super::{IN_CHUNK, Link, Store, all_links, fetch_in, placeholders};
 use crate::domain::department::MSG_TITLE_TAKEN;
 use crate::domain::login::Login;
@@ -265,7 +266,11 @@ impl Reference {
                     .bind(code.to_owned())
             }
         };
-        Ok(query.fetch_one(&mut *conn).await?)
+        let id = query.fetch_one(&mut *conn).await?;
+        if let Reference::Department = self {
+            search::index_department(conn, id).await?;
+        }
+        Ok(id)
     }
 
     async fn update(
@@ -291,6 +296,9 @@ impl Reference {
             }
         };
         query.execute(&mut *conn).await?;
+        if let Reference::Department = self {
+            search::index_department(conn, id).await?;
+        }
         Ok(())
     }
 }
@@ -957,6 +965,7 @@ async fn insert_people(
                 .bind(now);
         }
         for (id, number) in query.fetch_all(&mut *conn).await? {
+            search::index_user(conn, id).await?;
             ids.insert(number, id);
         }
     }
@@ -994,6 +1003,7 @@ async fn update_person(
         .bind(id)
         .fetch_one(&mut *conn)
         .await?;
+    search::index_user(conn, id).await?;
     Ok(stale.then_some(version))
 }
 

@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::access::{raise_access_version, subject};
 use super::department::DepartmentRecord;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
+use super::search;
 use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
 use crate::domain::login::LoginKey;
@@ -301,6 +302,7 @@ impl Store {
         let user = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("a created user vanished"))?;
+        search::index_user(&mut tx, id).await?;
         tx.commit().await?;
         Ok(user)
     }
@@ -386,6 +388,7 @@ impl Store {
         let user = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated user vanished"))?;
+        search::index_user(&mut tx, id).await?;
         tx.commit().await?;
         Ok(UserUpdated {
             user,

@@ -4,6 +4,7 @@ use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
+use super::search;
 use super::test::check_test;
 use super::{ARTICLES, Store, Viewer};
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
@@ -50,6 +51,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
+        search::index(&mut tx, search::ARTICLE, id).await?;
         tx.commit().await?;
         self.article(Viewer::Everything, id).await
     }
@@ -81,6 +83,7 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
         }
+        search::index(&mut tx, search::ARTICLE, id).await?;
         tx.commit().await?;
         self.article(Viewer::Everything, id).await
     }

@@ -5,6 +5,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ARTICLE_COLUMNS, ArticleRecord, check_article};
 use super::assignment::insert_assignee;
+use super::search;
 use super::{COURSES, Store, Viewer};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
 use crate::domain::integration::Author;
@@ -69,6 +70,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
+        search::index(&mut tx, search::COURSE, id).await?;
         tx.commit().await?;
         self.course(Viewer::Everything, id).await
     }
@@ -117,6 +119,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
+        search::index(&mut tx, search::COURSE, id).await?;
         tx.commit().await?;
         self.course(Viewer::Everything, id).await
     }

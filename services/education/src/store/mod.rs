@@ -21,6 +21,7 @@ mod cycle;
 mod notification;
 mod passes;
 mod records;
+pub mod search;
 mod statistics;
 mod test;
 

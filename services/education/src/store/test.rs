@@ -6,6 +6,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ArticleRecord, check_article};
+use super::search;
 use super::{Store, TESTS, Viewer};
 use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
 
@@ -115,6 +116,7 @@ impl Store {
         .await?;
         write_questions(&mut tx, id, &draft.questions).await?;
         link_article(&mut tx, draft.article_id, id).await?;
+        search::index(&mut tx, search::TEST, id).await?;
         tx.commit().await?;
         self.test(Viewer::Everything, id).await
     }
@@ -139,6 +141,7 @@ impl Store {
         }
         write_questions(&mut tx, id, &draft.questions).await?;
         link_article(&mut tx, draft.article_id, id).await?;
+        search::index(&mut tx, search::TEST, id).await?;
         tx.commit().await?;
         self.test(Viewer::Everything, id).await
     }

@@ -12,4 +12,5 @@ mod notification_access;
 mod notifications;
 mod passes;
 mod recertification;
+mod search;
 mod statistics;

@@ -12,8 +12,10 @@ use portal_kit::deadline::Deadline;
 use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
-use portal_proto::wiki::v1::CheckEnvironmentModelVisibleRequest;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
+use portal_proto::wiki::v1::{
+    CheckEnvironmentModelVisibleRequest, CheckEnvironmentModelVisibleResponse,
+};
 use tonic::Request;
 use tonic::metadata::MetadataMap;
 
@@ -46,6 +48,22 @@ impl Models {
         model_id: i64,
         not_found: &str,
     ) -> ServiceResult<()> {
+        if self.check(metadata, deadline, model_id).await?.visible {
+            Ok(())
+        } else {
+            Err(ServiceError::not_found(not_found))
+        }
+    }
+
+    /// Whether the caller behind `metadata` may see model `model_id` (not
+    /// when it does not exist) and from which department's page, by the
+    /// `deadline` of the call being answered.
+    pub async fn check(
+        &self,
+        metadata: &MetadataMap,
+        deadline: Deadline,
+        model_id: i64,
+    ) -> ServiceResult<CheckEnvironmentModelVisibleResponse> {
         let mut request = Request::new(CheckEnvironmentModelVisibleRequest {
             environment_model_id: model_id,
         });
@@ -59,8 +77,7 @@ impl Models {
             .check_environment_model_visible(request)
             .await
         {
-            Ok(reply) if reply.get_ref().visible => Ok(()),
-            Ok(_) => Err(ServiceError::not_found(not_found)),
+            Ok(reply) => Ok(reply.into_inner()),
             // The wiki learned of a block or a change of rights before files
             // did: the caller's token is as stale here.
             Err(status)

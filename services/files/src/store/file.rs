@@ -3,7 +3,7 @@
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
-use super::Store;
+use super::{Store, search};
 use crate::domain::content::Kind;
 
 pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
@@ -52,6 +52,7 @@ const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, siz
 
 impl Store {
     pub async fn insert(&self, file: &NewFile<'_>) -> ServiceResult<i64> {
+        let mut tx = self.write().await?;
         let id = sqlx::query_scalar(
             "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
              sha256, blob_key, uploaded_by, created_at, public_key) \
@@ -68,8 +69,10 @@ impl Store {
         .bind(file.uploaded_by)
         .bind(file.created_at)
         .bind(file.public_key)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await?;
+        search::index_document(&mut tx, id).await?;
+        tx.commit().await?;
         Ok(id)
     }
 
@@ -104,10 +107,15 @@ impl Store {
 
     /// Forgets a file; its blob key, for the caller to remove.
     pub async fn delete(&self, id: i64) -> ServiceResult<String> {
-        sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
+        let mut tx = self.write().await?;
+        let blob_key: String =
+            sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))?;
+        search::index_document(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(blob_key)
     }
 }

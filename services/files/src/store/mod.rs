@@ -7,16 +7,24 @@
 pub mod backup;
 pub mod blobs;
 pub mod file;
+pub mod search;
 
-use sqlx::AnyPool;
+use portal_kit::ServiceResult;
+use portal_kit::db::{Backend, begin_write};
+use sqlx::{Any, AnyPool, Transaction};
 
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    backend: Backend,
 }
 
 impl Store {
-    pub fn new(pool: AnyPool) -> Store {
-        Store { pool }
+    pub fn new(pool: AnyPool, backend: Backend) -> Store {
+        Store { pool, backend }
+    }
+
+    async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
+        begin_write(&self.pool, self.backend).await
     }
 }

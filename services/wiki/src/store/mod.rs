@@ -2,10 +2,11 @@
 //! driver, one module per aggregate: [`model`], [`unit`](mod@unit), the maintenance
 //! [`logbook`], [`journal`] and the [`reference`](mod@reference) data.
 //!
-//! Every write is one statement, so none needs a transaction, except a
-//! register's batch ([`register`]), which runs in one (`BEGIN IMMEDIATE` on
-//! SQLite) and is rolled back for a dry run, and the replacement of a model's
-//! required courses ([`clearance`]). The unique and
+//! A write of a model or unit runs in a transaction with its search entry
+//! ([`search`]), as does the replacement of a model's required courses
+//! ([`clearance`]); any other write is one statement, needing none; a
+//! register's batch ([`register`]) runs in one (`BEGIN IMMEDIATE` on
+//! SQLite) and is rolled back for a dry run. The unique and
 //! foreign-key indexes are the one check of what they guard: a taken inventory
 //! number or name becomes a Russian 409 message, an unknown linked id a 400 or
 //! 404, never a database error. Retired units (`retired_at`) are left out of
@@ -19,6 +20,7 @@ pub mod model;
 pub mod notification;
 pub mod reference;
 pub mod register;
+pub mod search;
 pub mod unit;
 
 use portal_kit::access::Actor;

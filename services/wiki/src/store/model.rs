@@ -7,6 +7,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
 use super::reference::NamedRecord;
+use super::search;
 use super::{Store, bind_all, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
@@ -110,6 +111,7 @@ impl Store {
     }
 
     pub async fn create_model(&self, draft: &ModelDraft, now: i64) -> ServiceResult<ModelRecord> {
+        let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO environment_models (name, brand_name, description, short_instruction, manufacturer_id, environment_type_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
         )
@@ -120,9 +122,11 @@ impl Store {
         .bind(draft.manufacturer_id)
         .bind(draft.environment_type_id)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| refused(e, link_not_found, link_not_found))?;
+        search::index_model(&mut tx, id).await?;
+        tx.commit().await?;
         self.model(id).await
     }
 
@@ -132,6 +136,7 @@ impl Store {
         draft: &ModelDraft,
         now: i64,
     ) -> ServiceResult<ModelRecord> {
+        let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET name = $1, brand_name = $2, description = $3, short_instruction = $4, manufacturer_id = $5, environment_type_id = $6, updated_at = $7 WHERE id = $8",
         )
@@ -143,27 +148,32 @@ impl Store {
         .bind(draft.environment_type_id)
         .bind(now)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|e| refused(e, link_not_found, link_not_found))?;
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        search::index_model(&mut tx, id).await?;
+        tx.commit().await?;
         self.model(id).await
     }
 
     pub async fn save_instruction(&self, id: i64, html: &str, now: i64) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
         )
         .bind(html)
         .bind(now)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        search::index_model(&mut tx, id).await?;
+        tx.commit().await?;
         Ok(())
     }
 

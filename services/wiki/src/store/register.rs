@@ -10,6 +10,7 @@ use portal_kit::day::Day;
 use portal_kit::db::WriteError;
 use sqlx::{AnyConnection, FromRow};
 
+use super::search;
 use super::unit::latest_entry;
 use super::{Store, Writer, bind_all, placeholders};
 use crate::domain::maintenance::{Standing, standing};
@@ -184,6 +185,7 @@ impl Store {
                     .bind(writer.service_account_id);
             }
             for (id, number) in query.fetch_all(&mut *conn).await? {
+                search::index_unit(conn, id).await?;
                 ids.insert(number, id);
             }
         }
@@ -213,6 +215,7 @@ impl Store {
         .bind(id)
         .execute(&mut *conn)
         .await?;
+        search::index_unit(conn, id).await?;
         Ok(())
     }
 }

@@ -5,6 +5,7 @@ use portal_kit::day::Day;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
+use super::search;
 use super::{Store, Writer, bind_all, placeholders, refused};
 use crate::domain::maintenance::{Standing, standing};
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
@@ -106,6 +107,7 @@ impl Store {
         writer: Writer,
         now: i64,
     ) -> ServiceResult<UnitRecord> {
+        let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO environments (environment_model_id, department_id, serial_number, inventory_number, created_at, created_by_user_id, created_by_service_account_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
@@ -116,7 +118,7 @@ impl Store {
         .bind(now)
         .bind(writer.user_id)
         .bind(writer.service_account_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| {
             refused(
@@ -125,6 +127,8 @@ impl Store {
                 || ServiceError::not_found(MSG_MODEL_NOT_FOUND),
             )
         })?;
+        search::index_unit(&mut tx, id).await?;
+        tx.commit().await?;
         self.visible_unit(&Scope::Everything, id).await
     }
 
@@ -135,6 +139,7 @@ impl Store {
         writer: Writer,
         now: i64,
     ) -> ServiceResult<UnitRecord> {
+        let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE environments SET department_id = $1, serial_number = $2, inventory_number = $3, changed_at = $4, changed_by_user_id = $5, changed_by_service_account_id = $6 WHERE id = $7 AND retired_at IS NULL",
         )
@@ -145,7 +150,7 @@ impl Store {
         .bind(writer.user_id)
         .bind(writer.service_account_id)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|e| {
             refused(
@@ -157,10 +162,13 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_UNIT_NOT_FOUND));
         }
+        search::index_unit(&mut tx, id).await?;
+        tx.commit().await?;
         self.visible_unit(&Scope::Everything, id).await
     }
 
     pub async fn retire_unit(&self, id: i64, writer: Writer, now: i64) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE environments SET retired_at = $1, changed_at = $1, changed_by_user_id = $2, changed_by_service_account_id = $3 WHERE id = $4 AND retired_at IS NULL",
         )
@@ -168,11 +176,13 @@ impl Store {
         .bind(writer.user_id)
         .bind(writer.service_account_id)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_UNIT_NOT_FOUND));
         }
+        search::index_unit(&mut tx, id).await?;
+        tx.commit().await?;
         Ok(())
     }
 }

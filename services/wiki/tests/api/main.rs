@@ -10,3 +10,4 @@ mod helpers;
 mod logbook;
 mod notifications;
 mod register;
+mod search;

@@ -7,6 +7,7 @@ import { Link, Outlet, useNavigate } from 'react-router';
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
+import { SearchBox } from '@/features/search/components/search-box';
 import { fullName } from '@/lib/person-name';
 import { signOut } from '@/lib/session/auth-api';
 import { useIsAdmin } from '@/lib/session/rights';
@@ -65,7 +66,9 @@ export function AppLayout() {
               </Typography>
             </Box>
           </Stack>
-          <Box sx={{ flexGrow: 1 }} />
+          <Box sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', minWidth: 0 }}>
+            <SearchBox />
+          </Box>
           {user && (
             <Typography
               noWrap
