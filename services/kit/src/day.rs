@@ -58,6 +58,11 @@ impl Day {
         Day(self.0.saturating_add(time::Duration::days(days)))
     }
 
+    /// The day (UTC) holding the instant `millis` (Unix ms).
+    pub fn of_millis(millis: i64) -> Day {
+        Day(OffsetDateTime::UNIX_EPOCH.date()).plus_days(millis.div_euclid(MILLIS_PER_DAY))
+    }
+
     /// The first millisecond of this day, UTC.
     pub fn start_millis(self) -> i64 {
         self.0.midnight().assume_utc().unix_timestamp() * 1000
@@ -81,6 +86,14 @@ impl std::fmt::Display for Day {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_instant_falls_on_its_utc_day() {
+        let day = Day::parse("2026-12-31").unwrap();
+        assert_eq!(Day::of_millis(day.start_millis()), day);
+        assert_eq!(Day::of_millis(day.end_millis() - 1), day);
+        assert_eq!(Day::of_millis(day.end_millis()), day.plus_days(1));
+    }
 
     #[test]
     fn a_day_or_a_full_timestamp_gives_the_day() {

@@ -103,8 +103,9 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
             .await
             .map_err(StartError::step("loading demo equipment"))?;
     }
-    let notifications = NotificationServiceServer::new(NotificationRpc::new(store.clone()));
     let training = Training::new(settings.education, settings.auth);
+    let notifications =
+        NotificationServiceServer::new(NotificationRpc::new(store.clone(), training.clone()));
     let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url, training))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);

@@ -9,16 +9,18 @@ use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::notification_service_server::NotificationService;
 use tonic::{Request, Response, Status};
 
+use crate::app::clearance::{OnBehalf, Training};
 use crate::app::notifications::{ITEM_PREFIX, my_items};
 use crate::store::Store;
 
 pub struct NotificationRpc {
     store: Store,
+    training: Training,
 }
 
 impl NotificationRpc {
-    pub fn new(store: Store) -> NotificationRpc {
-        NotificationRpc { store }
+    pub fn new(store: Store, training: Training) -> NotificationRpc {
+        NotificationRpc { store, training }
     }
 }
 
@@ -31,7 +33,15 @@ impl NotificationService for NotificationRpc {
         request: Request<pb::ListMyNotificationsRequest>,
     ) -> RpcResult<pb::ListMyNotificationsResponse> {
         let caller = Caller::of(&request);
-        let items = my_items(&self.store, &caller, Day::today()).await?;
+        let on_behalf = OnBehalf::of(&request);
+        let items = my_items(
+            &self.store,
+            &self.training,
+            on_behalf,
+            &caller,
+            Day::today(),
+        )
+        .await?;
         Ok(Response::new(pb::ListMyNotificationsResponse {
             notifications: items
                 .into_iter()

@@ -191,6 +191,38 @@ pub async fn of_department(
     Ok((titled(&answer, &required), people))
 }
 
+/// The models `user_id` (the caller) is cleared for on `now` whose clearance
+/// lapses within 30 days, each with when it ends (Unix ms): one question to
+/// education for every course any model requires.
+pub async fn lapsing_for(
+    store: &Store,
+    training: &Training,
+    caller: OnBehalf<'_>,
+    user_id: i64,
+    now: i64,
+) -> ServiceResult<Vec<(i64, i64)>> {
+    let required = store.every_required_course().await?;
+    let mut courses: Vec<i64> = required.values().flatten().copied().collect();
+    courses.sort_unstable();
+    courses.dedup();
+    if courses.is_empty() {
+        return Ok(Vec::new());
+    }
+    let answer = training.passes(caller, vec![user_id], &courses).await?;
+    let passes = passes_of(&answer).remove(&user_id).unwrap_or_default();
+    let mut lapsing: Vec<(i64, i64)> = required
+        .iter()
+        .filter_map(|(model_id, courses)| {
+            let clearance = Clearance::of(courses, &passes, now);
+            clearance
+                .lapsing(now)
+                .then_some((*model_id, clearance.valid_until?))
+        })
+        .collect();
+    lapsing.sort_unstable();
+    Ok(lapsing)
+}
+
 /// Each person's passes: course → expiry (`None`: never), Unix ms.
 fn passes_of(answer: &ListCoursePassesResponse) -> HashMap<i64, HashMap<i64, Option<i64>>> {
     let mut by_person: HashMap<i64, HashMap<i64, Option<i64>>> = HashMap::new();

@@ -1,12 +1,13 @@
-//! The wiki's part of the bell (issue 24): for an equipment editor, the units
+//! The wiki's part of the bell (issue 24): anyone's clearances to operate
+//! equipment that lapse within 30 days, and for an equipment editor the units
 //! of the departments of their token whose maintenance is due within 30 days
-//! or overdue, with their read marks. This is where the wiki's items are
-//! gathered: a lapsing equipment clearance is another kind (`clearance`)
-//! added to [`my_items`] beside maintenance, with a key of the same shape.
+//! or overdue, with their read marks.
 
 use portal_kit::day::Day;
+use portal_kit::db::now_millis;
 use portal_kit::{Caller, Right, ServiceResult};
 
+use crate::app::clearance::{OnBehalf, Training, lapsing_for};
 use crate::app::maintenance::{DueUnit, due};
 use crate::domain::maintenance::Standing;
 use crate::domain::scope::Scope;
@@ -28,9 +29,24 @@ pub struct Item {
 }
 
 /// The caller's items on `today`, overdue first, then the soonest due.
-pub async fn my_items(store: &Store, caller: &Caller, today: Day) -> ServiceResult<Vec<Item>> {
+pub async fn my_items(
+    store: &Store,
+    training: &Training,
+    on_behalf: OnBehalf<'_>,
+    caller: &Caller,
+    today: Day,
+) -> ServiceResult<Vec<Item>> {
     let claims = caller.claims()?;
     let mut items = Vec::new();
+    // Education away leaves the clearances out, not the bell.
+    match lapsing_for(store, training, on_behalf, claims.user_id, now_millis()).await {
+        Ok(lapsing) => {
+            for (model_id, until) in lapsing {
+                items.push(clearance_item(store, model_id, until, today).await?);
+            }
+        }
+        Err(error) => tracing::warn!(%error, "the bell's clearances are left out"),
+    }
     if caller.has(Right::EquipmentEditing) {
         let scope = Scope::Departments(claims.departments.clone());
         items.extend(
@@ -46,6 +62,26 @@ pub async fn my_items(store: &Store, caller: &Caller, today: Day) -> ServiceResu
     }
     items.sort_by(|a, b| (!a.overdue, a.due, &a.key).cmp(&(!b.overdue, b.due, &b.key)));
     Ok(items)
+}
+
+async fn clearance_item(
+    store: &Store,
+    model_id: i64,
+    until: i64,
+    today: Day,
+) -> ServiceResult<Item> {
+    let model = store.model(model_id).await?;
+    let due = Day::of_millis(until);
+    Ok(Item {
+        key: format!("{ITEM_PREFIX}clearance:{model_id}:{due}"),
+        kind: "clearance",
+        title: format!("Допуск к работе: {}", model.name),
+        // The model's own page needs a department; this one shows the clearance to anyone signed in.
+        link: format!("/short-instruction/{model_id}"),
+        overdue: due < today,
+        due,
+        read: false,
+    })
 }
 
 fn maintenance_item(due_unit: DueUnit, today: Day) -> Option<Item> {

@@ -247,3 +247,42 @@ async fn clearance_refuses_the_wrong_people() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_clearance_lapsing_within_30_days_rings_the_bell_of_its_person_alone() {
+    use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
+    on_each_backend_with_training(|app| async move {
+        let ventilator = app.ventilator().await;
+        let bell = |token: String| {
+            let channel = app.channel.clone();
+            async move {
+                NotificationServiceClient::new(channel)
+                    .list_my_notifications(authed(pb::ListMyNotificationsRequest {}, &token))
+                    .await
+                    .expect("the bell")
+                    .into_inner()
+                    .notifications
+            }
+        };
+        // The demo nurse's CPR pass (valid 12 months) ends next week.
+        let nurse = bell(app.keys.token(NURSE, &[], &[ICU, SURGERY])).await;
+        let [item] = &nurse[..] else {
+            panic!("one item: {nurse:?}");
+        };
+        assert_eq!(item.kind, "clearance");
+        assert!(
+            item.id
+                .starts_with(&format!("wiki:clearance:{}:", ventilator.id))
+        );
+        assert_eq!(item.link, format!("/short-instruction/{}", ventilator.id));
+        assert!(item.title.contains(&ventilator.name) && !item.overdue && !item.read);
+        // The senior nurse's pass is new, the doctor has none: nothing lapses for them.
+        assert!(
+            bell(app.keys.token(SENIOR_NURSE, &[], &[ICU]))
+                .await
+                .is_empty()
+        );
+        assert!(bell(app.keys.token(DOCTOR, &[], &[ICU])).await.is_empty());
+    })
+    .await;
+}
