@@ -66,6 +66,8 @@ const MATRIX: &[AccessRule] = &[
     ("WatchTrainingRecords", EDUCATION_MANAGEMENT),
     ("ListTrainingCompliance", EDUCATION_MANAGEMENT),
     ("AssignCourse", EDUCATION_MANAGEMENT),
+    // Anyone signed in; each finds only what they may open.
+    ("Search", SIGNED_IN),
 ];
 
 /// The rows other systems may call, and the scope that opens each; every
@@ -311,6 +313,13 @@ async fn call_as(
                 course_id,
                 user_ids: vec![LEARNER_ID],
                 date_deadline: "2030-06-30".into(),
+                ..Default::default()
+            }
+        ),
+        "Search" => done!(
+            search,
+            pb::SearchRequest {
+                query: "курс".into(),
                 ..Default::default()
             }
         ),

@@ -32,6 +32,8 @@ const MATRIX: &[AccessRule] = &[
     ("DownloadFile/video-key", ANYONE),
     ("DeleteFile", EQUIPMENT_EDITING),
     ("SaveVideo", RICH_TEXT_EDITORS),
+    // Anyone signed in; each finds only the documents of models they may see.
+    ("Search", SIGNED_IN),
 ];
 
 #[tokio::test]
@@ -170,6 +172,17 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
             )
         }
         "SaveVideo" => code(&app.save_video(token, "w.mp4", &mp4(100)).await),
+        "Search" => code(
+            &client
+                .search(with_token(
+                    pb::SearchRequest {
+                        query: "инструкция".into(),
+                        ..Default::default()
+                    },
+                    token,
+                ))
+                .await,
+        ),
         other => panic!("unknown RPC {other}"),
     }
 }

@@ -80,6 +80,8 @@ const MATRIX: &[AccessRule] = &[
     ("CreateCommonDocument", EQUIPMENT_EDITING),
     ("ListEquipmentUnits", EQUIPMENT_EDITING),
     ("UpsertEquipmentUnits", EQUIPMENT_EDITING),
+    // Anyone signed in; each finds only what they may open.
+    ("Search", SIGNED_IN),
 ];
 
 /// The rows open to service accounts, by scope; every other row refuses them.
@@ -373,6 +375,13 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                     department_id,
                     retired: None,
                 }],
+            }
+        ),
+        "Search" => done!(
+            search,
+            pb::SearchRequest {
+                query: "монитор".into(),
+                ..Default::default()
             }
         ),
         other => panic!("the matrix names an unknown call {other}"),
