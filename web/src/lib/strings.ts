@@ -30,6 +30,8 @@ export const strings = {
     education: 'Раздел 3. Обучение и развитие',
     equipment: 'Раздел 7. Медицинское оборудование',
     unknown: 'Неизвестный раздел',
+    // Beyond spec §1: search spans every section, so it names itself.
+    search: 'Поиск по порталу',
   },
   placeholder: {
     text: 'Раздел в разработке',

@@ -21,6 +21,7 @@ describe('section heading', () => {
     ['/home', 'Неизвестный раздел'],
     ['/admin/statistics', 'Неизвестный раздел'],
     ['/coursesque', 'Неизвестный раздел'],
+    ['/search', 'Поиск по порталу'],
   ])('names the section of %s', (pathname, title) => {
     expect(sectionTitle(pathname)).toBe(title);
   });

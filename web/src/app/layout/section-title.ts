@@ -10,5 +10,6 @@ export function sectionTitle(pathname: string): string {
     return strings.sections.education;
   }
   if (isUnder(pathname, paths.departments)) return strings.sections.equipment;
+  if (isUnder(pathname, paths.search)) return strings.sections.search;
   return strings.sections.unknown;
 }
