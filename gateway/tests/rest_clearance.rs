@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use support::{Portal, data, error, get_data, post_json, start};
 
 const NURSE: i64 = 2;
+const SENIOR_NURSE: i64 = 5;
 const DOCTOR: i64 = 3;
 const ENGINEER: i64 = 6;
 const ICU: i64 = 1;
@@ -38,10 +39,16 @@ async fn clearance_routes_answer_the_spec_s_fields() {
     let id = model["id"].as_i64().unwrap();
     let clearance = format!("/api/environment-model/get-clearance?environmentModelId={id}");
 
+    // The demo's CPR is valid 12 months; the nurse passed it 358 days ago.
     let cleared = get_data(&portal, &clearance, &nurse).await;
-    assert_eq!(
-        cleared,
-        json!({"cleared": true, "missingCourses": [], "validUntil": null})
+    assert_eq!(cleared["cleared"], true);
+    assert_eq!(cleared["missingCourses"], json!([]));
+    let until = cleared["validUntil"].as_str().expect("an RFC 3339 instant");
+    let in_a_week = portal_kit::day::Day::today().plus_days(7).to_string();
+    let in_eight_days = portal_kit::day::Day::today().plus_days(8).to_string();
+    assert!(
+        until.starts_with(&in_a_week) || until.starts_with(&in_eight_days),
+        "lapses next week: {until}"
     );
     let refused = get_data(&portal, &clearance, &doctor).await;
     assert_eq!(refused["cleared"], false);
@@ -69,7 +76,8 @@ async fn clearance_routes_answer_the_spec_s_fields() {
             .unwrap_or_else(|| panic!("{user} in {department}"))
     };
     assert_eq!(person(NURSE)["cleared"], true);
-    assert_eq!(person(NURSE)["lapsing"], false);
+    assert_eq!(person(NURSE)["lapsing"], true);
+    assert_eq!(person(SENIOR_NURSE)["lapsing"], false);
     assert_eq!(person(DOCTOR)["cleared"], false);
     assert_eq!(person(DOCTOR)["missingCourses"][0]["id"], CPR_COURSE);
 
