@@ -1,6 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { TransportProvider } from '@connectrpc/connect-query';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 
 import { LeaveGuard } from '@/components/discard-dialog';
@@ -46,9 +47,18 @@ subscribeSession(() => {
  */
 export function DataProvider() {
   return (
+    <DataProviders>
+      <Outlet />
+    </DataProviders>
+  );
+}
+
+/** The same around given children: the portal's layout on a page outside the data routes. */
+export function DataProviders({ children }: { children: ReactNode }) {
+  return (
     <TransportProvider transport={transport}>
       <QueryClientProvider client={queryClient}>
-        <Outlet />
+        {children}
         <LeaveGuard />
       </QueryClientProvider>
     </TransportProvider>

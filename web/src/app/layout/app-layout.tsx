@@ -66,9 +66,13 @@ export function AppLayout() {
               </Typography>
             </Box>
           </Stack>
-          <Box sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', minWidth: 0 }}>
+          {/* A phone's header has no room for the box beside the bell and «Выход». */}
+          <Box
+            sx={{ flexGrow: 1, display: { xs: 'none', sm: 'flex' }, justifyContent: 'center', minWidth: 0 }}
+          >
             <SearchBox />
           </Box>
+          <Box sx={{ flexGrow: 1, display: { xs: 'block', sm: 'none' } }} />
           {user && (
             <Typography
               noWrap

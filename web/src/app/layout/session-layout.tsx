@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 
 import { useSession } from '@/lib/session/session';
 
+import { DataProviders } from '../data-provider';
 import { AppLayout } from './app-layout';
 
 /**
@@ -9,5 +10,12 @@ import { AppLayout } from './app-layout';
  * inside the portal's header and sidebar when signed in, a bare page otherwise.
  */
 export function SessionLayout() {
-  return useSession() ? <AppLayout /> : <Outlet />;
+  // The header's search box and bell load data, so the layout comes with the data layer.
+  return useSession() ? (
+    <DataProviders>
+      <AppLayout />
+    </DataProviders>
+  ) : (
+    <Outlet />
+  );
 }

@@ -19,6 +19,8 @@ const monitor = create(EnvironmentModelSchema, {
   id: 7n,
   name: 'Монитор пациента',
   brandName: 'Mindray',
+  // Clearance to operate it needs one course (the banner shows only for such a model).
+  requiredCourseIds: [4n],
   environments: [
     create(EnvironmentSchema, { id: 1n, environmentModelId: 7n, departmentId: icu, inventoryNumber: 'ИН-1' }),
   ],

@@ -81,7 +81,8 @@ export function ModelPage() {
           </Box>
         </Stack>
       </Paper>
-      {model && <ModelClearance modelId={model.id} />}
+      {/* Nothing to say of a model that requires no training. */}
+      {model && model.requiredCourseIds.length > 0 && <ModelClearance modelId={model.id} />}
       {model && (
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 1fr) 320px' } }}>
           <Box sx={{ minWidth: 0 }}>
