@@ -76,6 +76,10 @@ CREATE INDEX search_entries_terms ON search_entries USING GIN (terms_vector);
 /// Words of a query beyond this are ignored: nobody types more, and each is a
 /// condition the index checks.
 const MAX_QUERY_WORDS: usize = 8;
+/// Letters of a word that count, in the index and in a query alike (so a
+/// prefix still matches): no word of a hospital's is longer, and a pasted
+/// run of thousands of letters must not become one term of that size.
+const MAX_WORD_CHARS: usize = 64;
 /// Characters of a snippet around its first marked word.
 const SNIPPET_CHARS: usize = 160;
 
@@ -504,7 +508,8 @@ fn words(text: &str) -> impl Iterator<Item = (Range<usize>, String)> + '_ {
         while let Some((i, c)) = chars.next_if(|(_, c)| c.is_alphanumeric()) {
             end = i + c.len_utf8();
         }
-        Some((start..end, fold(&text[start..end])))
+        let word: String = text[start..end].chars().take(MAX_WORD_CHARS).collect();
+        Some((start..end, fold(&word)))
     })
 }
 
@@ -845,5 +850,13 @@ mod tests {
                 "{backend:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_word_counts_its_first_64_letters_in_the_index_and_the_query_alike() {
+        let long = "а".repeat(5_000);
+        let cut = "а".repeat(64);
+        assert_eq!(Query::parse(&long), Query::parse(&cut));
+        assert_eq!(terms(&long), terms(&cut));
     }
 }
