@@ -219,6 +219,19 @@ pub async fn remove(
 /// The reason code of a search without a word to look for.
 pub const REASON_EMPTY_QUERY: &str = "search-query-empty";
 pub const MSG_EMPTY_QUERY: &str = "Введите слово для поиска";
+pub const REASON_UNKNOWN_KIND: &str = "search-kind-unknown";
+pub const MSG_UNKNOWN_KIND: &str = "Неизвестный вид результатов поиска";
+/// Every kind of hit the portal has, across its services.
+pub const KINDS: [&str; 8] = [
+    "course",
+    "article",
+    "test",
+    "environment-model",
+    "environment",
+    "document",
+    "user",
+    "department",
+];
 /// Hits of one search when the caller names no limit, and at most.
 pub const DEFAULT_LIMIT: usize = 20;
 pub const MAX_LIMIT: usize = 50;
@@ -232,9 +245,23 @@ pub struct Asked {
     pub limit: usize,
 }
 
+/// `kinds` as asked, each one of [`KINDS`]; a misspelt kind is refused
+/// rather than silently finding nothing.
+pub fn known_kinds<S: AsRef<str>>(kinds: &[S]) -> Result<&[S], crate::ServiceError> {
+    match kinds.iter().find(|kind| !KINDS.contains(&kind.as_ref())) {
+        Some(unknown) => Err(crate::ServiceError::invalid(format!(
+            "{MSG_UNKNOWN_KIND}: {}",
+            unknown.as_ref()
+        ))
+        .because(REASON_UNKNOWN_KIND)),
+        None => Ok(kinds),
+    }
+}
+
 impl Asked {
     /// `kinds` empty asks for every one of `offered`; a kind the service does
-    /// not have is ignored (the gateway sends one list to every service).
+    /// not have is ignored (the gateway sends one list to every service), a
+    /// kind the portal does not have is refused ([`known_kinds`]).
     pub fn parse(
         query: &str,
         kinds: &[String],
@@ -244,6 +271,7 @@ impl Asked {
         let query = Query::parse(query).ok_or_else(|| {
             crate::ServiceError::invalid(MSG_EMPTY_QUERY).because(REASON_EMPTY_QUERY)
         })?;
+        let kinds = known_kinds(kinds)?;
         let kinds = offered
             .iter()
             .copied()
@@ -607,6 +635,8 @@ mod tests {
         assert_eq!(every.limit, DEFAULT_LIMIT);
         let blank = Asked::parse(" , ", &[], 0, &offered).unwrap_err();
         assert_eq!(blank.reason(), Some(REASON_EMPTY_QUERY));
+        let misspelt = Asked::parse("курс", &["courses".into()], 0, &offered).unwrap_err();
+        assert_eq!(misspelt.reason(), Some(REASON_UNKNOWN_KIND));
     }
 
     #[test]
