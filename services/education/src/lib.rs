@@ -11,7 +11,8 @@
 //! makes to another service besides following auth's access changes), for
 //! the integration calls of [`app::integration`], and for the e-mail
 //! addresses of the daily digest ([`app::digest`], auth's internal
-//! `MailRecipientService`). [`notification_rpc`] serves the bell's items and
+//! `MailRecipientService`); the digest also asks the wiki's internal
+//! `DigestItemService` for its equipment items ([`app::equipment_items`]). [`notification_rpc`] serves the bell's items and
 //! the digest's calls (`NotificationService`).
 
 pub mod app;
@@ -146,6 +147,9 @@ pub struct EducationSettings {
     /// The auth service, which turns the HR system's keys (employee numbers,
     /// department codes) into user ids and back for the integration calls.
     pub auth: ServiceChannel,
+    /// The wiki, whose internal `DigestItemService` gives the daily digest
+    /// its equipment items (clearances lapsing, maintenance due).
+    pub wiki: ServiceChannel,
     /// The server's shutdown: open WatchTrainingRecords streams end then, so
     /// the drain does not wait for them; the daily digest job stops then.
     pub shutdown: CancellationToken,
@@ -191,8 +195,13 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
-    let digests = Digests::new(store.clone(), settings.digests, settings.auth.clone())
-        .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
+    let digests = Digests::new(
+        store.clone(),
+        settings.digests,
+        settings.auth.clone(),
+        settings.wiki,
+    )
+    .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
     digests.spawn_daily(settings.shutdown.clone());
     let notifications =
         NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));

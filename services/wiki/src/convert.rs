@@ -7,6 +7,7 @@ use portal_proto::wiki::v1 as pb;
 use crate::app::clearance::{Course, MemberClearance};
 use crate::app::labels::Label;
 use crate::app::maintenance::{DepartmentModel, DueUnit};
+use crate::app::notifications::Item;
 use crate::app::register::{Outcome, Upsert};
 use crate::domain::clearance::Clearance;
 use crate::domain::maintenance::{Kind, Standing};
@@ -310,5 +311,18 @@ pub fn member_clearance(
         lapsing: clearance.lapsing(now),
         valid_until: clearance.valid_until.map(timestamp_from_millis),
         missing_courses,
+    }
+}
+
+/// An item of the bell or the digest.
+pub fn notification(item: Item) -> pb::Notification {
+    pb::Notification {
+        id: item.key,
+        kind: item.kind.into(),
+        title: item.title,
+        link: item.link,
+        due_date: item.due.to_string(),
+        overdue: item.overdue,
+        read: item.read,
     }
 }

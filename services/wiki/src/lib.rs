@@ -14,6 +14,7 @@
 pub mod app;
 pub mod convert;
 pub mod demo;
+pub mod digest_rpc;
 pub mod domain;
 pub mod notification_rpc;
 pub mod rpc;
@@ -27,12 +28,14 @@ use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
+use portal_proto::wiki::v1::digest_item_service_server::DigestItemServiceServer;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
 use crate::app::clearance::Training;
+use crate::digest_rpc::DigestRpc;
 use crate::domain::instruction::Sanitizer;
 use crate::notification_rpc::NotificationRpc;
 use crate::rpc::WikiRpc;
@@ -106,6 +109,9 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     let training = Training::new(settings.education, settings.auth);
     let notifications =
         NotificationServiceServer::new(NotificationRpc::new(store.clone(), training.clone()));
+    // Internal and tokenless, like auth's MailRecipientService: education's
+    // digest job asks it for no person.
+    let digest_items = DigestItemServiceServer::new(DigestRpc::new(store.clone()));
     let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url, training))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
@@ -116,7 +122,8 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     .add_service(InterceptedService::new(
         Idempotent::new(notifications, idempotency_keys),
         verifier,
-    )))
+    ))
+    .add_service(digest_items))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod access;
 mod bootstrap;
 mod helpers;
 mod idempotency;
+mod mail;
 mod service_accounts;
 mod sessions;
 mod staff_sync;

@@ -1,6 +1,9 @@
-//! The daily e-mail digest (issue 24): each person with courses due within 7
-//! days or overdue gets one message a day, in Russian, as plain text and
-//! HTML, with links to the portal, through the hospital's SMTP relay.
+//! The daily e-mail digest (issue 24): each person with something due gets
+//! one message a day, in Russian, as plain text and HTML, with links to the
+//! portal, through the hospital's SMTP relay: their courses due within 7 days
+//! or overdue (education's), and the wiki's items of its bell — clearances to
+//! operate equipment lapsing within 30 days, and for equipment editors the
+//! maintenance due in their departments ([`super::equipment_items`]).
 //!
 //! Every education replica runs the job ([`Digests::spawn_daily`]): once a
 //! minute, from `PORTAL_REMINDER_HOUR` in `PORTAL_TIME_ZONE` on, it sends the
@@ -12,14 +15,27 @@
 //! acceptance and the record leaves a lease that ends after [`LEASE`]: that
 //! person may get the day's digest twice, never none.
 //!
-//! Whom mail may reach is auth's: the job asks auth's internal
-//! `MailRecipientService` for the e-mail addresses of the people it has
-//! something for, and auth leaves out the blocked and those without an
-//! address. The job runs for no person, so it carries no token: that
-//! service, like `AccessRevocationService`, is reached only inside the
-//! cluster and is never forwarded by the gateway.
+//! Whom mail may reach is auth's: the job walks auth's internal
+//! `MailRecipientService` a page of 1,000 people at a time
+//! (`ListMailRecipientsPage`: the not blocked with an address, with their
+//! departments and rights). Walking everyone, rather than asking about the
+//! people education has courses for, is what finds an equipment editor with
+//! no course at all: who has equipment items only the wiki can say, and
+//! only of people it is told about. A page costs one question to auth, one
+//! query of passes and one question to the wiki (only about the page's
+//! editors and holders of passes of the courses equipment requires), so a
+//! hospital of 10,000 is ten of each a day; only people with something due
+//! are mailed. The job runs for no person, so it carries no token: those
+//! internal services, like `AccessRevocationService`, are reached only
+//! inside the cluster and never forwarded by the gateway.
+//!
+//! The wiki away (or slow) does not hold the course items back: the people
+//! of that page get their courses alone (logged), as the bell says
+//! `complete: false`, and the daily job is not done for the day, so it asks
+//! again each minute and those with only equipment items get theirs once the
+//! wiki answers; who got the courses alone keeps that day's one digest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,16 +45,18 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use portal_kit::db::now_millis;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
-use portal_proto::auth::v1::ListMailRecipientsRequest;
-use portal_proto::auth::v1::MailRecipient;
 use portal_proto::auth::v1::mail_recipient_service_client::MailRecipientServiceClient;
+use portal_proto::auth::v1::{ListMailRecipientsPageRequest, MailRecipient};
 use secrecy::{ExposeSecret, SecretString};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::compliance::assess_rows;
+use crate::app::equipment_items::{EquipmentItems, WikiAway};
 use crate::app::notifications::due_course;
 use crate::domain::date::Day;
-use crate::domain::notification::{self, DIGEST_SUBJECT, Digest, DueCourse, MSG_MAIL_OFF};
+use crate::domain::notification::{
+    self, DIGEST_SUBJECT, Digest, DueCourse, EquipmentItem, MSG_MAIL_OFF,
+};
 use crate::store::{Claim, Store};
 
 /// How often the job looks whether digests are due.
@@ -50,8 +68,8 @@ const LEASE: Duration = Duration::from_secs(10 * 60);
 const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one question to auth may take.
 const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
-/// Auth's limit of ids per question.
-const RECIPIENTS_PER_CALL: usize = 1000;
+/// People per page of auth's (its limit).
+const RECIPIENTS_PER_PAGE: i32 = 1000;
 /// Assignments read per page while gathering the day's items.
 const ROWS_PER_PAGE: i64 = 1000;
 /// How much of a relay's refusal is kept with the delivery.
@@ -104,6 +122,9 @@ pub struct RunCounts {
     pub already_sent: i32,
     /// Held by another replica, or a failed send waiting for its retry.
     pub busy: i32,
+    /// The wiki did not answer for some people: their equipment items were
+    /// left out (whoever had courses got them alone).
+    pub without_equipment: bool,
 }
 
 struct Relay {
@@ -115,6 +136,7 @@ struct Inner {
     store: Store,
     relay: Option<Relay>,
     auth: MailRecipientServiceClient<ServiceChannel>,
+    equipment: EquipmentItems,
     settings: DigestSettings,
     /// The last day this replica's job finished with nothing left to send.
     finished_day: Mutex<Option<String>>,
@@ -138,11 +160,13 @@ pub fn relay_transport(
 }
 
 impl Digests {
-    /// `auth`: every auth replica, asked for the recipients' addresses.
+    /// `auth`: every auth replica, asked for the recipients' addresses;
+    /// `wiki`: every wiki replica, asked for the equipment items.
     pub fn new(
         store: Store,
         settings: DigestSettings,
         auth: ServiceChannel,
+        wiki: ServiceChannel,
     ) -> Result<Digests, lettre::transport::smtp::Error> {
         let relay = match &settings.mail {
             Some(mail) => Some(Relay {
@@ -156,6 +180,7 @@ impl Digests {
                 store,
                 relay,
                 auth: MailRecipientServiceClient::new(auth),
+                equipment: EquipmentItems::new(wiki),
                 settings,
                 finished_day: Mutex::new(None),
             }),
@@ -198,7 +223,10 @@ impl Digests {
                 if counts.sent > 0 || counts.failed > 0 {
                     tracing::info!(day = %key, ?counts, "daily digests");
                 }
-                if counts.failed == 0 && counts.busy == 0 {
+                if counts.without_equipment {
+                    tracing::warn!(day = %key, "daily digests: the wiki did not answer, its items were left out; will ask again");
+                }
+                if counts.failed == 0 && counts.busy == 0 && !counts.without_equipment {
                     *self.lock_finished() = Some(key);
                 }
             }
@@ -234,59 +262,116 @@ impl Digests {
             return Ok(RunCounts::default());
         };
         let store = &self.inner.store;
-        let mut due = self.due_by_person(day).await?;
-        for user_id in store.digest_opted_out().await? {
-            due.remove(&user_id);
-        }
-        let recipients = self.recipients(due.keys().copied().collect()).await?;
-        let day_key = day.to_string();
+        let courses = self.due_by_person(day).await?;
+        let opted_out = store.digest_opted_out().await?;
         let mut counts = RunCounts::default();
-        for recipient in recipients {
-            let Some(items) = due.get(&recipient.user_id) else {
-                continue;
-            };
-            let message = match self.message(relay, &recipient, items) {
-                Ok(message) => message,
-                Err(error) => {
-                    tracing::warn!(user_id = recipient.user_id, %error, "digest: address refused, not sent");
-                    continue;
-                }
-            };
-            let now = now_millis();
-            let lease_until = now + millis(LEASE);
-            match store
-                .claim_digest(
-                    recipient.user_id,
-                    &day_key,
-                    now,
-                    lease_until,
-                    wait_for_retry,
-                )
-                .await?
-            {
-                Claim::AlreadySent => counts.already_sent += 1,
-                Claim::Busy => counts.busy += 1,
-                Claim::Taken => match relay.transport.send(message).await {
-                    Ok(_) => {
-                        store
-                            .digest_sent(recipient.user_id, &day_key, now_millis())
-                            .await?;
-                        counts.sent += 1;
-                    }
-                    Err(error) => {
-                        let now = now_millis();
-                        let retry_at = now + millis(self.inner.settings.retry_after);
-                        let error: String = error.to_string().chars().take(ERROR_CHARS).collect();
-                        tracing::warn!(user_id = recipient.user_id, %error, "digest: the relay did not take it, will retry");
-                        store
-                            .digest_failed(recipient.user_id, &day_key, (now, retry_at), &error)
-                            .await?;
-                        counts.failed += 1;
+        let required = match self.inner.equipment.required_courses().await {
+            Ok(required) => Some(required),
+            Err(WikiAway(status)) => {
+                tracing::warn!(%status, "digest: the wiki did not answer, its items are left out");
+                counts.without_equipment = true;
+                None
+            }
+        };
+        let mut after = 0;
+        loop {
+            let (page, last) = self.recipients_page(after).await?;
+            let full = page.len() >= RECIPIENTS_PER_PAGE as usize;
+            let page: Vec<MailRecipient> = page
+                .into_iter()
+                .filter(|recipient| !opted_out.contains(&recipient.user_id))
+                .collect();
+            let equipment = match &required {
+                Some(required) => match self.inner.equipment.of(store, required, &page).await? {
+                    Ok(equipment) => equipment,
+                    Err(WikiAway(status)) => {
+                        tracing::warn!(%status, "digest: the wiki did not answer for a page, its items are left out");
+                        counts.without_equipment = true;
+                        HashMap::new()
                     }
                 },
+                None => HashMap::new(),
+            };
+            for recipient in &page {
+                let items = courses
+                    .get(&recipient.user_id)
+                    .map_or(&[][..], Vec::as_slice);
+                let equipment = equipment
+                    .get(&recipient.user_id)
+                    .map_or(&[][..], Vec::as_slice);
+                if items.is_empty() && equipment.is_empty() {
+                    continue;
+                }
+                self.deliver(
+                    relay,
+                    recipient,
+                    (items, equipment),
+                    (day, wait_for_retry),
+                    &mut counts,
+                )
+                .await?;
             }
+            if !full || last == 0 {
+                break;
+            }
+            after = last;
         }
         Ok(counts)
+    }
+
+    /// Sends one person's digest of `day` unless another replica sent or
+    /// holds it, counting what happened.
+    async fn deliver(
+        &self,
+        relay: &Relay,
+        recipient: &MailRecipient,
+        (items, equipment): (&[DueCourse], &[EquipmentItem]),
+        (day, wait_for_retry): (Day, bool),
+        counts: &mut RunCounts,
+    ) -> ServiceResult<()> {
+        let store = &self.inner.store;
+        let day_key = day.to_string();
+        let message = match self.message(relay, recipient, items, equipment) {
+            Ok(message) => message,
+            Err(error) => {
+                tracing::warn!(user_id = recipient.user_id, %error, "digest: address refused, not sent");
+                return Ok(());
+            }
+        };
+        let now = now_millis();
+        let lease_until = now + millis(LEASE);
+        match store
+            .claim_digest(
+                recipient.user_id,
+                &day_key,
+                now,
+                lease_until,
+                wait_for_retry,
+            )
+            .await?
+        {
+            Claim::AlreadySent => counts.already_sent += 1,
+            Claim::Busy => counts.busy += 1,
+            Claim::Taken => match relay.transport.send(message).await {
+                Ok(_) => {
+                    store
+                        .digest_sent(recipient.user_id, &day_key, now_millis())
+                        .await?;
+                    counts.sent += 1;
+                }
+                Err(error) => {
+                    let now = now_millis();
+                    let retry_at = now + millis(self.inner.settings.retry_after);
+                    let error: String = error.to_string().chars().take(ERROR_CHARS).collect();
+                    tracing::warn!(user_id = recipient.user_id, %error, "digest: the relay did not take it, will retry");
+                    store
+                        .digest_failed(recipient.user_id, &day_key, (now, retry_at), &error)
+                        .await?;
+                    counts.failed += 1;
+                }
+            },
+        }
+        Ok(())
     }
 
     /// Every person's due courses on `day`, by user id.
@@ -317,27 +402,26 @@ impl Digests {
         Ok(due)
     }
 
-    /// Of `user_ids`, those mail may reach (auth's answer), by id.
-    async fn recipients(&self, user_ids: Vec<i64>) -> ServiceResult<Vec<MailRecipient>> {
-        let mut recipients = Vec::new();
-        for chunk in user_ids.chunks(RECIPIENTS_PER_CALL) {
-            let mut request = tonic::Request::new(ListMailRecipientsRequest {
-                user_ids: chunk.to_vec(),
-            });
-            portal_kit::deadline::limit(&mut request, AUTH_TIMEOUT);
-            let reply = self
-                .inner
-                .auth
-                .clone()
-                .list_mail_recipients(request)
-                .await
-                .map_err(|status| {
-                    tracing::warn!(%status, "digest: auth's recipients not read");
-                    ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
-                })?;
-            recipients.extend(reply.into_inner().recipients);
-        }
-        Ok(recipients)
+    /// A page of those mail may reach (auth's answer) with ids above
+    /// `after`, and the page's last id.
+    async fn recipients_page(&self, after: i64) -> ServiceResult<(Vec<MailRecipient>, i64)> {
+        let mut request = tonic::Request::new(ListMailRecipientsPageRequest {
+            after_user_id: after,
+            page_size: RECIPIENTS_PER_PAGE,
+        });
+        portal_kit::deadline::limit(&mut request, AUTH_TIMEOUT);
+        let reply = self
+            .inner
+            .auth
+            .clone()
+            .list_mail_recipients_page(request)
+            .await
+            .map_err(|status| {
+                tracing::warn!(%status, "digest: auth's recipients not read");
+                ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
+            })?
+            .into_inner();
+        Ok((reply.recipients, reply.last_user_id))
     }
 
     fn message(
@@ -345,6 +429,7 @@ impl Digests {
         relay: &Relay,
         recipient: &MailRecipient,
         items: &[DueCourse],
+        equipment: &[EquipmentItem],
     ) -> Result<Message, Box<dyn std::error::Error + Send + Sync>> {
         let greeting_name = [recipient.name.as_str(), recipient.last_name.as_str()]
             .iter()
@@ -355,6 +440,7 @@ impl Digests {
         let digest = Digest {
             greeting_name,
             items,
+            equipment,
             portal_url: self.inner.settings.public_url.trim_end_matches('/'),
         };
         let to = Mailbox::new(None, recipient.email.parse()?);

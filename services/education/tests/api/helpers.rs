@@ -82,9 +82,21 @@ pub fn settings(
             auth.clone()
                 .map_err(|error| Status::from_error(Box::new(error))),
         ),
+        // No wiki runs beside these tests: the digest's equipment items are
+        // left out, as when the wiki is away (gateway/tests has them).
+        wiki: nowhere(),
         shutdown: shutdown.clone(),
         digests: DigestSettings::off(PORTAL),
     }
+}
+
+/// A channel to a port nothing listens on: every call is refused at once.
+pub fn nowhere() -> ServiceChannel {
+    ServiceChannel::new(
+        Channel::from_static("http://127.0.0.1:9")
+            .connect_lazy()
+            .map_err(|error| Status::from_error(Box::new(error))),
+    )
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {

@@ -202,25 +202,44 @@ pub async fn lapsing_for(
     now: i64,
 ) -> ServiceResult<Vec<(i64, i64)>> {
     let required = store.every_required_course().await?;
-    let mut courses: Vec<i64> = required.values().flatten().copied().collect();
-    courses.sort_unstable();
-    courses.dedup();
+    let courses = required_course_ids(&required);
     if courses.is_empty() {
         return Ok(Vec::new());
     }
     let answer = training.passes(caller, vec![user_id], &courses).await?;
     let passes = passes_of(&answer).remove(&user_id).unwrap_or_default();
+    Ok(lapsing(&required, &passes, now))
+}
+
+/// Every course any model of `required` (model → its courses) requires,
+/// ascending, each once.
+pub fn required_course_ids(required: &HashMap<i64, Vec<i64>>) -> Vec<i64> {
+    let mut courses: Vec<i64> = required.values().flatten().copied().collect();
+    courses.sort_unstable();
+    courses.dedup();
+    courses
+}
+
+/// The models of `required` (model → its courses) a person with `passes`
+/// (course → expiry, Unix ms; `None`: never) is cleared for on `now` and
+/// whose clearance lapses within 30 days, each with when it ends, by model:
+/// the one rule of the bell's clearances and the digest's.
+pub fn lapsing(
+    required: &HashMap<i64, Vec<i64>>,
+    passes: &HashMap<i64, Option<i64>>,
+    now: i64,
+) -> Vec<(i64, i64)> {
     let mut lapsing: Vec<(i64, i64)> = required
         .iter()
         .filter_map(|(model_id, courses)| {
-            let clearance = Clearance::of(courses, &passes, now);
+            let clearance = Clearance::of(courses, passes, now);
             clearance
                 .lapsing(now)
                 .then_some((*model_id, clearance.valid_until?))
         })
         .collect();
     lapsing.sort_unstable();
-    Ok(lapsing)
+    lapsing
 }
 
 /// Each person's passes: course → expiry (`None`: never), Unix ms.
@@ -237,7 +256,7 @@ fn passes_of(answer: &ListCoursePassesResponse) -> HashMap<i64, HashMap<i64, Opt
 }
 
 /// A timestamp as Unix ms, the wiki's form of an instant.
-fn millis(at: &prost_types::Timestamp) -> i64 {
+pub fn millis(at: &prost_types::Timestamp) -> i64 {
     at.seconds.saturating_mul(1000) + i64::from(at.nanos) / 1_000_000
 }
 

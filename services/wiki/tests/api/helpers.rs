@@ -117,6 +117,8 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         access_versions: Default::default(),
         seed_demo: true,
         auth: service_channel(&auth),
+        // Digests are off here: education never asks the wiki.
+        wiki: service_channel(&auth),
         shutdown: shutdown.clone(),
         digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
     })
