@@ -25,6 +25,10 @@ use crate::store::Store;
 pub const MSG_EDUCATION_UNAVAILABLE: &str = "Сервис обучения временно недоступен, попробуйте позже";
 pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников временно недоступен, попробуйте позже";
 
+/// Education's limits of one `ListCoursePasses` call.
+const PEOPLE_PER_CALL: usize = 1000;
+const COURSES_PER_CALL: usize = 50;
+
 /// The metadata forwarded: only the caller's credentials.
 const AUTHORIZATION: &str = "authorization";
 
@@ -85,21 +89,35 @@ impl Training {
     }
 
     /// Education's passes of `user_ids` of `course_ids`, and which of the
-    /// courses exist.
+    /// courses exist: asked in as many calls as education's limits per call
+    /// need (a large department, a hospital whose models require many
+    /// courses), one after another.
     async fn passes(
         &self,
         caller: OnBehalf<'_>,
         user_ids: Vec<i64>,
         course_ids: &[i64],
     ) -> ServiceResult<ListCoursePassesResponse> {
-        let request = caller.request(ListCoursePassesRequest {
-            user_ids,
-            course_ids: course_ids.to_vec(),
-        });
-        match self.education.clone().list_course_passes(request).await {
-            Ok(reply) => Ok(reply.into_inner()),
-            Err(status) => Err(refusal(&status, MSG_EDUCATION_UNAVAILABLE)),
+        let mut answer = ListCoursePassesResponse::default();
+        for people in at_least_one(&user_ids, PEOPLE_PER_CALL) {
+            for courses in at_least_one(course_ids, COURSES_PER_CALL) {
+                let request = caller.request(ListCoursePassesRequest {
+                    user_ids: people.to_vec(),
+                    course_ids: courses.to_vec(),
+                });
+                let part = match self.education.clone().list_course_passes(request).await {
+                    Ok(reply) => reply.into_inner(),
+                    Err(status) => return Err(refusal(&status, MSG_EDUCATION_UNAVAILABLE)),
+                };
+                for course in part.courses {
+                    if !answer.courses.iter().any(|known| known.id == course.id) {
+                        answer.courses.push(course);
+                    }
+                }
+                answer.passes.extend(part.passes);
+            }
         }
+        Ok(answer)
     }
 
     /// The members of `department_id` as auth lists them to the caller.
@@ -117,6 +135,16 @@ impl Training {
                 .unwrap_or_default()),
             Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
         }
+    }
+}
+
+/// `ids` in parts of at most `size`; none still makes one (empty) part, as
+/// education answers a question with no people (which courses exist).
+fn at_least_one(ids: &[i64], size: usize) -> Vec<&[i64]> {
+    if ids.is_empty() {
+        vec![ids]
+    } else {
+        ids.chunks(size).collect()
     }
 }
 

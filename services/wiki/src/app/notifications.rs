@@ -6,7 +6,7 @@
 
 use portal_kit::day::Day;
 use portal_kit::db::now_millis;
-use portal_kit::{Caller, Right, ServiceResult};
+use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 
 use crate::app::clearance::{OnBehalf, Training, lapsing, lapsing_for};
 use crate::app::maintenance::{DueUnit, due};
@@ -93,7 +93,7 @@ async fn items_of(
 ) -> ServiceResult<Vec<Item>> {
     let mut items = Vec::new();
     for &(model_id, until) in lapsing {
-        items.push(clearance_item(store, model_id, until, today).await?);
+        items.extend(clearance_item(store, model_id, until, today).await?);
     }
     if person.equipment_editor {
         let scope = Scope::Departments(person.departments.clone());
@@ -113,10 +113,15 @@ async fn clearance_item(
     model_id: i64,
     until: i64,
     today: Day,
-) -> ServiceResult<Item> {
-    let model = store.model(model_id).await?;
+) -> ServiceResult<Option<Item>> {
+    // A model deleted since its requirement was read is nothing to operate.
+    let model = match store.model(model_id).await {
+        Ok(model) => model,
+        Err(ServiceError::NotFound(_)) => return Ok(None),
+        Err(error) => return Err(error),
+    };
     let due = Day::of_millis(until);
-    Ok(Item {
+    Ok(Some(Item {
         key: format!("{ITEM_PREFIX}clearance:{model_id}:{due}"),
         kind: "clearance",
         title: format!("Допуск к работе: {}", model.name),
@@ -125,7 +130,7 @@ async fn clearance_item(
         overdue: due < today,
         due,
         read: false,
-    })
+    }))
 }
 
 fn maintenance_item(due_unit: DueUnit, today: Day) -> Option<Item> {
