@@ -181,6 +181,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
+    app::housekeeping::forget_old_read_marks(&store)
+        .await
+        .map_err(StartError::step("forgetting old read marks"))?;
     store.index_missing().await.map_err(StartError::step(
         "indexing courses, articles and tests for search",
     ))?;

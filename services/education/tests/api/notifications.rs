@@ -198,6 +198,48 @@ async fn the_bell_lists_due_courses_with_the_callers_read_marks() {
 }
 
 #[tokio::test]
+async fn read_marks_older_than_90_days_are_forgotten_at_start() {
+    on_each_backend(|app| async move {
+        let learner = app.learner_token();
+        let (old, recent) = (
+            "education:course:1:2025-01-10",
+            "education:course:2:2030-01-31",
+        );
+        app.notifications()
+            .mark_notifications_read(authed(
+                pb::MarkNotificationsReadRequest {
+                    ids: vec![old.into(), recent.into()],
+                },
+                &learner,
+            ))
+            .await
+            .expect("marked");
+        let pool = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("connect to the test database");
+        let day_ms: i64 = 24 * 60 * 60 * 1000;
+        for (key, days) in [(old, 91), (recent, 89)] {
+            sqlx::query("UPDATE notification_reads SET read_at = read_at - $1 WHERE item_key = $2")
+                .bind(days * day_ms)
+                .bind(key)
+                .execute(&pool)
+                .await
+                .expect("backdate a mark");
+        }
+
+        // Another replica starting (or this one again) does its housekeeping.
+        let _replica = app.replica().await;
+        let kept: Vec<String> = sqlx::query_scalar("SELECT item_key FROM notification_reads")
+            .fetch_all(&pool)
+            .await
+            .expect("the marks");
+        pool.close().await;
+        assert_eq!(kept, [recent]);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn each_person_chooses_digests_and_only_admins_send_them_now() {
     on_each_backend(|app| async move {
         let learner = app.learner_token();
