@@ -194,9 +194,14 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
-    let digests = Digests::new(store.clone(), settings.digests, settings.auth.clone())
-        .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
-    digests.spawn_daily(settings.shutdown.clone());
+    let digests = Digests::new(
+        store.clone(),
+        settings.digests,
+        settings.auth.clone(),
+        settings.shutdown.clone(),
+    )
+    .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
+    digests.spawn_daily();
     let notifications =
         NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
     let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);

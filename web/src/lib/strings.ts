@@ -200,8 +200,8 @@ export const strings = {
     } as Record<string, string>,
     sendDigests: 'Разослать сегодняшние напоминания',
     sendDigestsHint: 'Каждый сотрудник получит не более одного письма в день.',
-    digestsSent: (sent: number, already: number, failed: number) =>
-      `Отправлено писем: ${sent}; уже отправлены сегодня: ${already}${failed > 0 ? `; не удалось: ${failed} (будет повтор)` : ''}`,
+    digestsStarted: 'Рассылка началась: письма уходят в фоне, это может занять несколько минут.',
+    digestsAlreadyRunning: 'Рассылка уже идёт: дождитесь её окончания, повторно нажимать не нужно.',
   },
   education: {
     noCourses: 'Вам пока не назначено ни одного курса.',
