@@ -318,6 +318,8 @@ export const strings = {
   // Search across the portal (issue 25): the header's box and the /search page.
   search: {
     label: 'Поиск по порталу',
+    /** The header's button on a phone, whose header has no room for the box. */
+    open: 'Открыть поиск',
     placeholder: 'Поиск: курсы, оборудование, инструкции…',
     page: 'Поиск',
     searching: 'Ищем…',
