@@ -147,7 +147,13 @@ async fn the_bell_lists_marks_read_and_only_admins_send_digests() {
         json!({}),
     )
     .await;
-    assert_eq!(sent["sent"], 1, "{sent}");
+    // The run goes on in the background; the counts stay for older clients.
+    assert_eq!(
+        (&sent["sent"], &sent["failed"], &sent["alreadySent"]),
+        (&json!(0), &json!(0), &json!(0)),
+        "{sent}"
+    );
+    assert!(sent["alreadyRunning"].is_boolean(), "{sent}");
     let mails = sink.wait_for(1, Duration::from_secs(5)).await;
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, ["morozova@hospital.example"]);
@@ -159,10 +165,10 @@ async fn the_bell_lists_marks_read_and_only_admins_send_digests() {
         json!({}),
     )
     .await;
-    assert_eq!(
-        (again["sent"].as_i64(), again["alreadySent"].as_i64()),
-        (Some(0), Some(1))
-    );
+    assert!(again["alreadyRunning"].is_boolean(), "{again}");
+    // Whatever a run still does lands well within this: nothing more.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(sink.mails().len(), 1, "once a day");
     portal.running.stop().await.unwrap();
 }
 

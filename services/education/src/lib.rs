@@ -185,6 +185,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
+    app::housekeeping::forget_old_read_marks(&store)
+        .await
+        .map_err(StartError::step("forgetting old read marks"))?;
     store.index_missing().await.map_err(StartError::step(
         "indexing courses, articles and tests for search",
     ))?;
@@ -200,9 +203,10 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
         settings.digests,
         settings.auth.clone(),
         settings.wiki,
+        settings.shutdown.clone(),
     )
     .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
-    digests.spawn_daily(settings.shutdown.clone());
+    digests.spawn_daily();
     let notifications =
         NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
     let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);

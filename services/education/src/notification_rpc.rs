@@ -11,7 +11,7 @@ use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::notification_service_server::NotificationService;
 use tonic::{Request, Response, Status};
 
-use crate::app::digest::Digests;
+use crate::app::digest::{Digests, SendNow};
 use crate::app::notifications::my_items;
 use crate::domain::date::Day;
 use crate::domain::notification::ITEM_PREFIX;
@@ -98,11 +98,10 @@ impl NotificationService for NotificationRpc {
         if !(caller.has(Right::UserManagement) || caller.has(Right::EducationManagement)) {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
-        let counts = self.digests.send_today().await?;
+        let started = self.digests.send_today()?;
         Ok(Response::new(pb::SendDigestsNowResponse {
-            sent: counts.sent,
-            failed: counts.failed,
-            already_sent: counts.already_sent,
+            already_running: started == SendNow::AlreadyRunning,
+            ..Default::default()
         }))
     }
 }

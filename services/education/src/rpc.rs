@@ -280,15 +280,12 @@ impl EducationService for EducationRpc {
         request: Request<pb::ListCoursePassesRequest>,
     ) -> RpcResult<pb::ListCoursePassesResponse> {
         let caller = Caller::of(&request);
-        let claims = caller.claims()?;
         let m = request.get_ref();
-        // Anyone for themselves; an equipment editor clears people to operate
-        // equipment by their passes (the wiki names whom: a department's
-        // members auth lists to the editor).
-        let own = m.user_ids.iter().all(|id| *id == claims.user_id);
-        if !own && !caller.has(Right::EducationManagement) && !caller.has(Right::EquipmentEditing) {
-            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
-        }
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit: Deadline::of_call(request.metadata()).remaining(),
+        };
+        passes::require_readable(&self.staff, &caller, on_behalf, &m.user_ids).await?;
         let query = PassQuery::parse(&m.user_ids, &m.course_ids)?;
         let (courses, passes) = passes::course_passes(&self.store, &query).await?;
         reply(pb::ListCoursePassesResponse {

@@ -95,7 +95,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     app::housekeeping::at_start(&store, &sanitizer)
         .await
         .map_err(StartError::step(
-            "keying reference names or cleaning instructions at start",
+            "keying reference names, cleaning instructions or forgetting old read marks at start",
         ))?;
     store
         .index_missing()

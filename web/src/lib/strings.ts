@@ -200,8 +200,8 @@ export const strings = {
     } as Record<string, string>,
     sendDigests: 'Разослать сегодняшние напоминания',
     sendDigestsHint: 'Каждый сотрудник получит не более одного письма в день.',
-    digestsSent: (sent: number, already: number, failed: number) =>
-      `Отправлено писем: ${sent}; уже отправлены сегодня: ${already}${failed > 0 ? `; не удалось: ${failed} (будет повтор)` : ''}`,
+    digestsStarted: 'Рассылка началась: письма уходят в фоне, это может занять несколько минут.',
+    digestsAlreadyRunning: 'Рассылка уже идёт: дождитесь её окончания, повторно нажимать не нужно.',
   },
   education: {
     noCourses: 'Вам пока не назначено ни одного курса.',
@@ -318,6 +318,8 @@ export const strings = {
   // Search across the portal (issue 25): the header's box and the /search page.
   search: {
     label: 'Поиск по порталу',
+    /** The header's button on a phone, whose header has no room for the box. */
+    open: 'Открыть поиск',
     placeholder: 'Поиск: курсы, оборудование, инструкции…',
     page: 'Поиск',
     searching: 'Ищем…',

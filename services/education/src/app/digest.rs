@@ -34,8 +34,15 @@
 //! `complete: false`, and the daily job is not done for the day, so it asks
 //! again each minute and those with only equipment items get theirs once the
 //! wiki answers; who got the courses alone keeps that day's one digest.
+//!
+//! An admin's "send now" ([`Digests::send_today`]) starts a run in the
+//! background and answers at once: a large hospital's run outlasts a call's
+//! limit. A replica makes one run at a time, the daily job's or an admin's
+//! (a press while one is going starts none); the service's shutdown stops a
+//! run between two people.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -114,6 +121,16 @@ impl DigestSettings {
     }
 }
 
+/// How an admin's "send now" went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendNow {
+    /// A run started in the background.
+    Started,
+    /// This replica was already making a run (the daily job's or an earlier
+    /// press): no second one started.
+    AlreadyRunning,
+}
+
 /// What one run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunCounts {
@@ -140,6 +157,19 @@ struct Inner {
     settings: DigestSettings,
     /// The last day this replica's job finished with nothing left to send.
     finished_day: Mutex<Option<String>>,
+    /// Whether a run is going on in this replica ([`Running`]).
+    running: AtomicBool,
+    /// The service's lifetime: runs stop with it.
+    shutdown: CancellationToken,
+}
+
+/// The one run of a replica; the next may start once it is dropped.
+struct Running(Arc<Inner>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.store(false, Ordering::Release);
+    }
 }
 
 /// The digests of one replica: its daily job and the admin's "send now".
@@ -162,11 +192,13 @@ pub fn relay_transport(
 impl Digests {
     /// `auth`: every auth replica, asked for the recipients' addresses;
     /// `wiki`: every wiki replica, asked for the equipment items.
+    /// `shutdown`: the service's, which stops its runs.
     pub fn new(
         store: Store,
         settings: DigestSettings,
         auth: ServiceChannel,
         wiki: ServiceChannel,
+        shutdown: CancellationToken,
     ) -> Result<Digests, lettre::transport::smtp::Error> {
         let relay = match &settings.mail {
             Some(mail) => Some(Relay {
@@ -183,17 +215,20 @@ impl Digests {
                 equipment: EquipmentItems::new(wiki),
                 settings,
                 finished_day: Mutex::new(None),
+                running: AtomicBool::new(false),
+                shutdown,
             }),
         })
     }
 
-    /// Runs the daily job until `shutdown`, if mail is on.
-    pub fn spawn_daily(&self, shutdown: CancellationToken) {
+    /// Runs the daily job until the service shuts down, if mail is on.
+    pub fn spawn_daily(&self) {
         if self.inner.relay.is_none() {
             tracing::info!("e-mail digests are off (PORTAL_SMTP_URL is not set)");
             return;
         }
         let digests = self.clone();
+        let shutdown = self.inner.shutdown.clone();
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(TICK);
             loop {
@@ -212,12 +247,25 @@ impl Digests {
         (day, now.hour() >= self.inner.settings.reminder_hour)
     }
 
+    /// This replica's one run, unless one is going on.
+    fn start_run(&self) -> Option<Running> {
+        self.inner
+            .running
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .ok()
+            .map(|_| Running(self.inner.clone()))
+    }
+
     async fn tick(&self) {
         let (day, due) = self.today();
         let key = day.to_string();
         if !due || self.finished_day().as_deref() == Some(key.as_str()) {
             return;
         }
+        // An admin's run is going on: the next tick looks again.
+        let Some(_running) = self.start_run() else {
+            return;
+        };
         match self.run(day, true).await {
             Ok(counts) => {
                 if counts.sent > 0 || counts.failed > 0 {
@@ -245,18 +293,31 @@ impl Digests {
         self.lock_finished().clone()
     }
 
-    /// The admin's "send today's digests now": everyone not yet sent today's,
-    /// a failed send tried again at once.
-    pub async fn send_today(&self) -> ServiceResult<RunCounts> {
+    /// The admin's "send today's digests now": a run in the background to
+    /// everyone not yet sent today's, a failed send tried again at once;
+    /// what it did is logged.
+    pub fn send_today(&self) -> ServiceResult<SendNow> {
         if self.inner.relay.is_none() {
             return Err(ServiceError::conflict(MSG_MAIL_OFF).because("mail-off"));
         }
-        let (day, _) = self.today();
-        self.run(day, false).await
+        let Some(running) = self.start_run() else {
+            return Ok(SendNow::AlreadyRunning);
+        };
+        let digests = self.clone();
+        tokio::spawn(async move {
+            let _running = running;
+            let (day, _) = digests.today();
+            match digests.run(day, false).await {
+                Ok(counts) => tracing::info!(day = %day, ?counts, "digests sent now"),
+                Err(error) => tracing::warn!(day = %day, %error, "digests sent now: stopped"),
+            }
+        });
+        Ok(SendNow::Started)
     }
 
     /// Sends `day`'s digests not yet sent; `wait_for_retry`: a failed send
-    /// waits for its retry time.
+    /// waits for its retry time. Stops before the next person once the
+    /// service shuts down (a send cut in the middle would hold its lease).
     async fn run(&self, day: Day, wait_for_retry: bool) -> ServiceResult<RunCounts> {
         let Some(relay) = &self.inner.relay else {
             return Ok(RunCounts::default());
@@ -293,6 +354,10 @@ impl Digests {
                 None => HashMap::new(),
             };
             for recipient in &page {
+                if self.inner.shutdown.is_cancelled() {
+                    tracing::info!(%day, ?counts, "digests: stopped by the shutdown");
+                    return Ok(counts);
+                }
                 let items = courses
                     .get(&recipient.user_id)
                     .map_or(&[][..], Vec::as_slice);

@@ -274,6 +274,26 @@ impl TestApp {
         ids
     }
 
+    /// The (first) department of each of `people`, as auth keeps it.
+    pub async fn departments_of(&self, people: &[i64]) -> std::collections::HashMap<i64, i64> {
+        self.auth
+            .clone()
+            .resolve_staff(authed(
+                auth_pb::ResolveStaffRequest {
+                    user_ids: people.to_vec(),
+                    ..Default::default()
+                },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("auth resolves the people")
+            .into_inner()
+            .people
+            .into_iter()
+            .filter_map(|person| Some((person.user_id, *person.department_ids.first()?)))
+            .collect()
+    }
+
     /// Who assigned the course to the user: (person, service account).
     pub async fn assigned_by(&self, course_id: i64, user_id: i64) -> (Option<i64>, Option<i64>) {
         let pool = sqlx::AnyPool::connect(&self.database.url)

@@ -16,4 +16,9 @@ impl Store {
     pub async fn mark_read(&self, user_id: i64, keys: &[String], now: i64) -> ServiceResult<()> {
         read_marks::mark_read(&self.pool, self.backend, user_id, keys, now).await
     }
+
+    /// Forgets the read marks kept long enough by `now`; answers how many.
+    pub async fn forget_old_read_marks(&self, now: i64) -> ServiceResult<u64> {
+        read_marks::forget_old(&self.pool, now).await
+    }
 }

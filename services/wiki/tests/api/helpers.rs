@@ -151,6 +151,22 @@ pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentMode
 }
 
 impl TestApp {
+    /// The wiki started again on the same database, as a new replica would
+    /// (its start-up housekeeping runs), and stopped.
+    pub async fn start_again(&self) {
+        let nowhere = Endpoint::from_static("http://127.0.0.1:9").connect_lazy();
+        let database_url = self.database.url.clone();
+        portal_wiki::routes(settings(
+            database_url,
+            &self.keys,
+            false,
+            &nowhere,
+            &nowhere,
+        ))
+        .await
+        .expect("the wiki starts again");
+    }
+
     pub fn editor_token(&self) -> String {
         self.keys.token(EDITOR_ID, &[Right::EquipmentEditing], &[])
     }
