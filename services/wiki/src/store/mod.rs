@@ -14,6 +14,7 @@
 //! the reader sees) is NOT_FOUND here, with the entity's message.
 
 pub mod clearance;
+pub mod instruction;
 pub mod journal;
 pub mod logbook;
 pub mod model;
