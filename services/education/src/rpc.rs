@@ -198,8 +198,10 @@ impl EducationService for EducationRpc {
             &date_deadline,
             test_id,
         )?;
-        let created = self.store
-            .create_article(&draft, &editor(claims), now_millis()).await?;
+        let created = self
+            .store
+            .create_article(&draft, &editor(claims), now_millis())
+            .await?;
         reply(pb::CreateArticleResponse {
             article: Some(created.into()),
         })
@@ -227,8 +229,10 @@ impl EducationService for EducationRpc {
             &date_deadline,
             test_id,
         )?;
-        let updated = self.store
-            .update_article(id, &draft, &editor(claims), now_millis()).await?;
+        let updated = self
+            .store
+            .update_article(id, &draft, &editor(claims), now_millis())
+            .await?;
         reply(pb::UpdateArticleResponse {
             article: Some(updated.into()),
         })
@@ -605,8 +609,10 @@ impl EducationService for EducationRpc {
             m.article_id,
             question_inputs(&m.questions),
         )?;
-        let created = self.store
-            .create_test(&draft, &editor(claims), now_millis()).await?;
+        let created = self
+            .store
+            .create_test(&draft, &editor(claims), now_millis())
+            .await?;
         let questions = self.store.full_questions(created.id).await?;
         reply(pb::CreateTestResponse {
             test: Some(convert::full_test(created, questions)),
@@ -631,8 +637,10 @@ impl EducationService for EducationRpc {
             m.article_id,
             question_inputs(&m.questions),
         )?;
-        let updated = self.store
-            .update_test(m.id, &draft, &editor(claims), now_millis()).await?;
+        let updated = self
+            .store
+            .update_test(m.id, &draft, &editor(claims), now_millis())
+            .await?;
         let questions = self.store.full_questions(updated.id).await?;
         reply(pb::UpdateTestResponse {
             test: Some(convert::full_test(updated, questions)),

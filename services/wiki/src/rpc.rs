@@ -223,8 +223,10 @@ impl WikiService for WikiRpc {
             },
             &self.sanitizer,
         )?;
-        let created = self.store
-            .create_model(&draft, Some(&author(claims)), now_millis()).await?;
+        let created = self
+            .store
+            .create_model(&draft, Some(&author(claims)), now_millis())
+            .await?;
         reply(pb::CreateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, created).await?),
         })
@@ -248,7 +250,10 @@ impl WikiService for WikiRpc {
             },
             &self.sanitizer,
         )?;
-        let updated = self.store.update_model(m.id, &draft, &author(claims), now_millis()).await?;
+        let updated = self
+            .store
+            .update_model(m.id, &draft, &author(claims), now_millis())
+            .await?;
         reply(pb::UpdateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, updated).await?),
         })

@@ -100,8 +100,14 @@ impl Store {
     ) -> ServiceResult<(RevisionRecord, ArticleRecord)> {
         let mut conn = self.pool.acquire().await?;
         require_article(&mut conn, article_id).await?;
-        let revision =
-            revision(&mut conn, ARTICLE_REVISIONS, "article_id", article_id, revision_id).await?;
+        let revision = revision(
+            &mut conn,
+            ARTICLE_REVISIONS,
+            "article_id",
+            article_id,
+            revision_id,
+        )
+        .await?;
         let fields = article_fields(&mut conn, article_id, revision_id).await?;
         Ok((revision, fields))
     }
@@ -147,8 +153,7 @@ impl Store {
     ) -> ServiceResult<(RevisionRecord, TestRecord, Vec<FullQuestion>)> {
         let mut conn = self.pool.acquire().await?;
         require_test(&mut conn, test_id).await?;
-        let revision =
-            revision(&mut conn, TEST_REVISIONS, "test_id", test_id, revision_id).await?;
+        let revision = revision(&mut conn, TEST_REVISIONS, "test_id", test_id, revision_id).await?;
         let row = test_fields(&mut conn, test_id, revision_id).await?;
         let questions = saved_questions(&row.questions)?
             .into_iter()
@@ -429,10 +434,17 @@ async fn current_ids(
 
 /// A saved question as a draft on the test as it is now: what it still has
 /// keeps its id (edited in place), what it lost is new (id 0).
-fn restored_question(question: SavedQuestion, current: &HashMap<i64, HashSet<i64>>) -> QuestionDraft {
+fn restored_question(
+    question: SavedQuestion,
+    current: &HashMap<i64, HashSet<i64>>,
+) -> QuestionDraft {
     let answers_now = current.get(&question.id);
     QuestionDraft {
-        id: if answers_now.is_some() { question.id } else { 0 },
+        id: if answers_now.is_some() {
+            question.id
+        } else {
+            0
+        },
         title: question.title,
         answers: question
             .answers

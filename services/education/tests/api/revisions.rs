@@ -61,7 +61,13 @@ async fn each_save_of_an_article_is_a_revision_and_a_restore_is_one_more() {
     on_each_backend(|app| async move {
         let article = app.create_article("<p>Мойте руки водой</p>", 0).await;
         update_article(&app, &editor(&app), &article, "<p>Мойте руки с мылом</p>").await;
-        update_article(&app, &editor(&app), &article, "<p>Обрабатывайте руки антисептиком</p>").await;
+        update_article(
+            &app,
+            &editor(&app),
+            &article,
+            "<p>Обрабатывайте руки антисептиком</p>",
+        )
+        .await;
 
         let revisions = app.article_revisions(article.id).await;
         let authors: Vec<(i64, &str)> = revisions
@@ -103,7 +109,9 @@ async fn each_save_of_an_article_is_a_revision_and_a_restore_is_one_more() {
         assert_eq!(after.len(), 4);
         assert_eq!(after[0].author_id, EDITOR_ID);
         assert_eq!(
-            article_revision(&app, article.id, after[0].id).await.content,
+            article_revision(&app, article.id, after[0].id)
+                .await
+                .content,
             "<p>Мойте руки водой</p>"
         );
         // The older revisions are kept as they were.
@@ -145,9 +153,14 @@ async fn an_article_saved_before_revisions_keeps_its_version_of_then() {
         let revisions = app.article_revisions(article.id).await;
         assert_eq!(revisions.len(), 2);
         assert_eq!(revisions[0].author_id, EDITOR_ID);
-        assert_eq!((revisions[1].author_id, revisions[1].author_name.as_str()), (0, ""));
         assert_eq!(
-            article_revision(&app, article.id, revisions[1].id).await.content,
+            (revisions[1].author_id, revisions[1].author_name.as_str()),
+            (0, "")
+        );
+        assert_eq!(
+            article_revision(&app, article.id, revisions[1].id)
+                .await
+                .content,
             "<p>Старый текст</p>"
         );
     })
@@ -315,7 +328,11 @@ async fn changing_or_restoring_a_test_never_rewrites_a_scored_result() {
 
         // The test is as created: the first question kept its id, the deleted
         // one came back as a new one.
-        let titles: Vec<&str> = restored.questions.iter().map(|q| q.title.as_str()).collect();
+        let titles: Vec<&str> = restored
+            .questions
+            .iter()
+            .map(|q| q.title.as_str())
+            .collect();
         assert_eq!(titles, ["Вопрос 1", "Вопрос 2"]);
         assert_eq!(restored.total_points_required, 1);
         assert_eq!(restored.questions[0].id, test.questions[0].id);

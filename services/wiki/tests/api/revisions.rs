@@ -122,7 +122,9 @@ async fn each_change_of_an_instruction_is_a_revision_and_a_restore_is_one_more()
 #[tokio::test]
 async fn a_model_saved_before_revisions_keeps_its_instruction_of_then() {
     on_each_backend(|app| async move {
-        let model = app.create_model("Монитор", "<p>Старая инструкция</p>").await;
+        let model = app
+            .create_model("Монитор", "<p>Старая инструкция</p>")
+            .await;
         // As if written before migration 0010: no revision at all.
         let pool = sqlx::AnyPool::connect(&app.database.url).await.unwrap();
         sqlx::query("DELETE FROM instruction_revisions")
@@ -131,11 +133,20 @@ async fn a_model_saved_before_revisions_keeps_its_instruction_of_then() {
             .unwrap();
         pool.close().await;
 
-        save(&app, &app.editor_token(), model.id, "<p>Новая инструкция</p>").await;
+        save(
+            &app,
+            &app.editor_token(),
+            model.id,
+            "<p>Новая инструкция</p>",
+        )
+        .await;
         let revisions = app.instruction_revisions(model.id).await;
         assert_eq!(revisions.len(), 2);
         assert_eq!(revisions[0].author_id, EDITOR_ID);
-        assert_eq!((revisions[1].author_id, revisions[1].author_name.as_str()), (0, ""));
+        assert_eq!(
+            (revisions[1].author_id, revisions[1].author_name.as_str()),
+            (0, "")
+        );
         assert_eq!(
             revision_text(&app, model.id, revisions[1].id).await,
             "<p>Старая инструкция</p>"
