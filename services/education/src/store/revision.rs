@@ -20,9 +20,8 @@ use super::article::save_article;
 use super::test::{require_test, save_test};
 use super::{ArticleRecord, FullQuestion, Store, TestRecord};
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
+use crate::domain::revision::{MSG_REVISION_NOT_FOUND, MSG_REVISION_WITHOUT_DEADLINE};
 use crate::domain::test::{AnswerDraft, QuestionDraft, TestDraft, TestSettings};
-
-pub const MSG_REVISION_NOT_FOUND: &str = "Версия не найдена";
 
 /// Who saves an article or a test: a person, or the portal itself (its demo
 /// courses), which has no id.
@@ -410,7 +409,7 @@ fn saved_questions(json: &str) -> ServiceResult<Vec<SavedQuestion>> {
 /// have none, and a save needs one: such a revision cannot be restored.
 fn stored_day(text: Option<&str>) -> ServiceResult<Day> {
     text.and_then(Day::stored)
-        .ok_or_else(|| ServiceError::invalid("В этой версии статьи нет срока изучения"))
+        .ok_or_else(|| ServiceError::invalid(MSG_REVISION_WITHOUT_DEADLINE))
 }
 
 /// The test's questions now, each with its answers' ids.

@@ -6,9 +6,8 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::{Author, Store, search};
+use crate::domain::instruction::MSG_REVISION_NOT_FOUND;
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
-
-pub const MSG_REVISION_NOT_FOUND: &str = "Версия инструкции не найдена";
 
 /// One saved version of an instruction, without its text.
 #[derive(Clone, Debug, FromRow)]
