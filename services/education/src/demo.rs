@@ -18,7 +18,7 @@ use crate::domain::course::CourseDraft;
 use crate::domain::date::Day;
 use crate::domain::integration::Author;
 use crate::domain::test::{QuestionInput, TestDraft};
-use crate::store::{AttemptChoice, Store, Viewer};
+use crate::store::{AttemptChoice, Editor, Store, Viewer};
 
 pub const DEMO_NURSE_ID: i64 = 2;
 pub const DEMO_DOCTOR_ID: i64 = 3;
@@ -203,7 +203,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                 &deadline,
                 0,
             )?;
-            let article = store.create_article(&draft, now).await?;
+            let article = store.create_article(&draft, &Editor::PORTAL, now).await?;
             article_ids.push(article.id);
             if let Some(test) = &demo_article.test {
                 let questions = test
@@ -227,7 +227,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                     article.id,
                     questions,
                 )?;
-                test_ids.push(store.create_test(&draft, now).await?.id);
+                test_ids.push(store.create_test(&draft, &Editor::PORTAL, now).await?.id);
             }
         }
         let draft = CourseDraft::parse(

@@ -11,12 +11,25 @@ use crate::app::notifications::Item;
 use crate::app::register::{Outcome, Upsert};
 use crate::domain::clearance::Clearance;
 use crate::domain::maintenance::{Kind, Standing};
+use crate::store::instruction::InstructionRevisionRecord;
 use crate::store::journal::{JournalEntryRecord, JournalRecord};
 use crate::store::logbook::EntryRecord;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{DocumentRecord, ManufacturerRecord, NamedRecord};
 use crate::store::register::RegisterUnitRecord;
 use crate::store::unit::UnitRecord;
+
+/// A revision of an instruction; author 0 for the version of before
+/// revisions were kept.
+pub fn instruction_revision(record: InstructionRevisionRecord) -> pb::InstructionRevision {
+    pb::InstructionRevision {
+        id: record.id,
+        author_id: record.author_id.unwrap_or(0),
+        author_name: record.author_name,
+        created_at: Some(timestamp_from_millis(record.created_at)),
+        size: record.size,
+    }
+}
 
 /// A unit as it stands with its maintenance on `today`.
 pub fn unit(record: UnitRecord, today: Day) -> pb::Environment {

@@ -30,7 +30,9 @@ use tonic::{Request, Response, Status};
 use crate::app::clearance::{self, OnBehalf, Training};
 use crate::app::qr_codes::QrCodes;
 use crate::app::{labels, maintenance, register};
-use crate::convert::{due_unit, equipment_unit, member_clearance, model, unit};
+use crate::convert::{
+    due_unit, equipment_unit, instruction_revision, member_clearance, model, unit,
+};
 use crate::domain::clearance::RequiredCourses;
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
@@ -118,19 +120,9 @@ fn person(claims: &Claims) -> Writer {
 
 /// The caller as an author: their id and full name.
 fn author(claims: &Claims) -> Author {
-    let name = [&claims.surname, &claims.name, &claims.last_name]
-        .into_iter()
-        .filter(|part| !part.is_empty())
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(" ");
     Author {
         id: claims.user_id,
-        name: if name.is_empty() {
-            claims.login.clone()
-        } else {
-            name
-        },
+        name: claims.display_name(),
     }
 }
 
@@ -217,7 +209,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::CreateEnvironmentModelRequest>,
     ) -> RpcResult<pb::CreateEnvironmentModelResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = ModelDraft::parse(
             ModelInput {
@@ -230,7 +223,10 @@ impl WikiService for WikiRpc {
             },
             &self.sanitizer,
         )?;
-        let created = self.store.create_model(&draft, now_millis()).await?;
+        let created = self
+            .store
+            .create_model(&draft, Some(&author(claims)), now_millis())
+            .await?;
         reply(pb::CreateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, created).await?),
         })
@@ -240,7 +236,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::UpdateEnvironmentModelRequest>,
     ) -> RpcResult<pb::UpdateEnvironmentModelResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = ModelDraft::parse(
             ModelInput {
@@ -253,7 +250,10 @@ impl WikiService for WikiRpc {
             },
             &self.sanitizer,
         )?;
-        let updated = self.store.update_model(m.id, &draft, now_millis()).await?;
+        let updated = self
+            .store
+            .update_model(m.id, &draft, &author(claims), now_millis())
+            .await?;
         reply(pb::UpdateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, updated).await?),
         })
@@ -263,13 +263,68 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::SaveInstructionRequest>,
     ) -> RpcResult<pb::SaveInstructionResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let short_instruction = self.sanitizer.clean(&m.short_instruction)?;
         self.store
-            .save_instruction(m.environment_model_id, &short_instruction, now_millis())
+            .save_instruction(
+                m.environment_model_id,
+                &short_instruction,
+                &author(claims),
+                now_millis(),
+            )
             .await?;
         reply(pb::SaveInstructionResponse { short_instruction })
+    }
+
+    async fn list_instruction_revisions(
+        &self,
+        request: Request<pb::ListInstructionRevisionsRequest>,
+    ) -> RpcResult<pb::ListInstructionRevisionsResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let revisions = self
+            .store
+            .instruction_revisions(request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::ListInstructionRevisionsResponse {
+            revisions: revisions.into_iter().map(instruction_revision).collect(),
+        })
+    }
+
+    async fn get_instruction_revision(
+        &self,
+        request: Request<pb::GetInstructionRevisionRequest>,
+    ) -> RpcResult<pb::GetInstructionRevisionResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let (revision, short_instruction) = self
+            .store
+            .instruction_revision(m.environment_model_id, m.revision_id)
+            .await?;
+        reply(pb::GetInstructionRevisionResponse {
+            revision: Some(instruction_revision(revision)),
+            short_instruction,
+        })
+    }
+
+    async fn restore_instruction_revision(
+        &self,
+        request: Request<pb::RestoreInstructionRevisionRequest>,
+    ) -> RpcResult<pb::RestoreInstructionRevisionResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let short_instruction = self
+            .store
+            .restore_instruction(
+                m.environment_model_id,
+                m.revision_id,
+                &author(claims),
+                now_millis(),
+            )
+            .await?;
+        reply(pb::RestoreInstructionRevisionResponse { short_instruction })
     }
 
     async fn get_public_instruction(

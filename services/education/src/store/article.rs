@@ -4,6 +4,7 @@ use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
+use super::revision::{Editor, keep_article_of_before, record_article};
 use super::search;
 use super::test::check_test;
 use super::{ARTICLES, Store, Viewer};
@@ -36,6 +37,7 @@ impl Store {
     pub async fn create_article(
         &self,
         draft: &ArticleDraft,
+        editor: &Editor,
         now: i64,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
@@ -51,6 +53,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
+        record_article(&mut tx, id, editor, now).await?;
         search::index(&mut tx, search::ARTICLE, id).await?;
         tx.commit().await?;
         self.article(Viewer::Everything, id).await
@@ -66,27 +69,43 @@ impl Store {
         &self,
         id: i64,
         draft: &ArticleDraft,
+        editor: &Editor,
+        now: i64,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
-        check_test(&mut tx, draft.test_id).await?;
-        let updated = sqlx::query(
-            "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
-        )
-        .bind(&draft.title)
-        .bind(&draft.description)
-        .bind(&draft.content)
-        .bind(draft.deadline.to_string())
-        .bind(draft.test_id)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
-        }
-        search::index(&mut tx, search::ARTICLE, id).await?;
-        tx.commit().await?;
+        let saved = save_article(&mut tx, id, draft, editor, now).await;
+        tx.end(saved).await?;
         self.article(Viewer::Everything, id).await
     }
+}
+
+/// Replaces article `id`'s fields with `draft` in `conn`'s write transaction,
+/// with its revision and search entry; NOT_FOUND for an unknown article.
+pub(super) async fn save_article(
+    conn: &mut AnyConnection,
+    id: i64,
+    draft: &ArticleDraft,
+    editor: &Editor,
+    now: i64,
+) -> ServiceResult<()> {
+    check_test(conn, draft.test_id).await?;
+    keep_article_of_before(conn, id).await?;
+    let updated = sqlx::query(
+        "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
+    )
+    .bind(&draft.title)
+    .bind(&draft.description)
+    .bind(&draft.content)
+    .bind(draft.deadline.to_string())
+    .bind(draft.test_id)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
+    }
+    record_article(conn, id, editor, now).await?;
+    search::index(conn, search::ARTICLE, id).await
 }
 
 /// INVALID unless `article_id`, if given, names an article.

@@ -64,6 +64,12 @@ const MATRIX: &[AccessRule] = &[
     ("GetQuestionAnalysis", EDUCATION_MANAGEMENT),
     ("CreateTest", EDUCATION_MANAGEMENT),
     ("UpdateTest", EDUCATION_MANAGEMENT),
+    ("ListArticleRevisions", EDUCATION_MANAGEMENT),
+    ("GetArticleRevision", EDUCATION_MANAGEMENT),
+    ("RestoreArticleRevision", EDUCATION_MANAGEMENT),
+    ("ListTestRevisions", EDUCATION_MANAGEMENT),
+    ("GetTestRevision", EDUCATION_MANAGEMENT),
+    ("RestoreTestRevision", EDUCATION_MANAGEMENT),
     ("ListTrainingRecords", EDUCATION_MANAGEMENT),
     ("WatchTrainingRecords", EDUCATION_MANAGEMENT),
     ("ListTrainingCompliance", EDUCATION_MANAGEMENT),
@@ -316,6 +322,54 @@ async fn call_as(
                     number_of_tries: t.number_of_tries,
                     article_id: 0,
                     questions: t.questions,
+                }
+            )
+        }
+        "ListArticleRevisions" => done!(
+            list_article_revisions,
+            pb::ListArticleRevisionsRequest { article_id }
+        ),
+        "GetArticleRevision" => {
+            let revision_id = app.article_revisions(article_id).await[0].id;
+            done!(
+                get_article_revision,
+                pb::GetArticleRevisionRequest {
+                    article_id,
+                    revision_id
+                }
+            )
+        }
+        "RestoreArticleRevision" => {
+            let revision_id = app.article_revisions(article_id).await[0].id;
+            done!(
+                restore_article_revision,
+                pb::RestoreArticleRevisionRequest {
+                    article_id,
+                    revision_id
+                }
+            )
+        }
+        "ListTestRevisions" => done!(
+            list_test_revisions,
+            pb::ListTestRevisionsRequest { test_id }
+        ),
+        "GetTestRevision" => {
+            let revision_id = app.test_revisions(test_id).await[0].id;
+            done!(
+                get_test_revision,
+                pb::GetTestRevisionRequest {
+                    test_id,
+                    revision_id
+                }
+            )
+        }
+        "RestoreTestRevision" => {
+            let revision_id = app.test_revisions(test_id).await[0].id;
+            done!(
+                restore_test_revision,
+                pb::RestoreTestRevisionRequest {
+                    test_id,
+                    revision_id
                 }
             )
         }

@@ -457,6 +457,34 @@ impl TestApp {
             .map(|r| r.into_inner())
     }
 
+    /// An article's revisions, newest first, as an admin reads them.
+    pub async fn article_revisions(&self, article_id: i64) -> Vec<pb::Revision> {
+        self.client
+            .clone()
+            .list_article_revisions(authed(
+                pb::ListArticleRevisionsRequest { article_id },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("list article revisions")
+            .into_inner()
+            .revisions
+    }
+
+    /// A test's revisions, newest first, as an admin reads them.
+    pub async fn test_revisions(&self, test_id: i64) -> Vec<pb::Revision> {
+        self.client
+            .clone()
+            .list_test_revisions(authed(
+                pb::ListTestRevisionsRequest { test_id },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("list test revisions")
+            .into_inner()
+            .revisions
+    }
+
     /// The demo learner's own summary of a test: tries used and left.
     pub async fn learner_summary(&self, test_id: i64) -> pb::TestSummary {
         let request = pb::GetTestSummaryRequest {

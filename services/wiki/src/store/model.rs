@@ -6,9 +6,10 @@ use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::FromRow;
 
+use super::instruction::{keep_instruction_of_before, record_instruction};
 use super::reference::NamedRecord;
 use super::search;
-use super::{Store, bind_all, refused, sees_model};
+use super::{Author, Store, bind_all, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
 
@@ -110,7 +111,12 @@ impl Store {
         Ok(rows.into_iter().map(|row| (row.id, row.name)).collect())
     }
 
-    pub async fn create_model(&self, draft: &ModelDraft, now: i64) -> ServiceResult<ModelRecord> {
+    pub async fn create_model(
+        &self,
+        draft: &ModelDraft,
+        author: Option<&Author>,
+        now: i64,
+    ) -> ServiceResult<ModelRecord> {
         let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO environment_models (name, brand_name, description, short_instruction, manufacturer_id, environment_type_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
@@ -125,6 +131,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| refused(e, link_not_found, link_not_found))?;
+        record_instruction(&mut tx, id, author, now).await?;
         search::index_model(&mut tx, id).await?;
         tx.commit().await?;
         self.model(id).await
@@ -134,9 +141,11 @@ impl Store {
         &self,
         id: i64,
         draft: &ModelDraft,
+        author: &Author,
         now: i64,
     ) -> ServiceResult<ModelRecord> {
         let mut tx = self.write().await?;
+        keep_instruction_of_before(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET name = $1, brand_name = $2, description = $3, short_instruction = $4, manufacturer_id = $5, environment_type_id = $6, updated_at = $7 WHERE id = $8",
         )
@@ -154,13 +163,21 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        record_instruction(&mut tx, id, Some(author), now).await?;
         search::index_model(&mut tx, id).await?;
         tx.commit().await?;
         self.model(id).await
     }
 
-    pub async fn save_instruction(&self, id: i64, html: &str, now: i64) -> ServiceResult<()> {
+    pub async fn save_instruction(
+        &self,
+        id: i64,
+        html: &str,
+        author: &Author,
+        now: i64,
+    ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
+        keep_instruction_of_before(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
         )
@@ -172,6 +189,7 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        record_instruction(&mut tx, id, Some(author), now).await?;
         search::index_model(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())

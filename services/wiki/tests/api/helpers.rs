@@ -189,6 +189,22 @@ impl TestApp {
             .expect("created model")
     }
 
+    /// A model's instruction revisions, newest first, as an editor reads them.
+    pub async fn instruction_revisions(&self, model_id: i64) -> Vec<pb::InstructionRevision> {
+        self.client
+            .clone()
+            .list_instruction_revisions(authed(
+                pb::ListInstructionRevisionsRequest {
+                    environment_model_id: model_id,
+                },
+                &self.editor_token(),
+            ))
+            .await
+            .expect("list instruction revisions")
+            .into_inner()
+            .revisions
+    }
+
     pub async fn create_unit(
         &self,
         model_id: i64,

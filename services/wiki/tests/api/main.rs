@@ -10,4 +10,5 @@ mod helpers;
 mod logbook;
 mod notifications;
 mod register;
+mod revisions;
 mod search;
