@@ -326,8 +326,9 @@ impl Changes {
     }
 
     /// The fields of `old` and `new` (serde structs or maps; `None` for a
-    /// create or a delete) that differ, in field-name order; the fields named
-    /// in `secrets` are compared but recorded as [`HIDDEN`].
+    /// create or a delete) that differ, in field-name order; a field empty
+    /// on both sides (none and `[]`) is no change. The fields named in
+    /// `secrets` are compared but recorded as [`HIDDEN`].
     pub fn diff<T: Serialize>(old: Option<&T>, new: Option<&T>, secrets: &[&str]) -> Changes {
         let (old, new) = (fields(old), fields(new));
         let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
@@ -337,7 +338,8 @@ impl Changes {
         for name in names {
             let before = old.get(name).cloned().unwrap_or(Value::Null);
             let after = new.get(name).cloned().unwrap_or(Value::Null);
-            if before == after {
+            // A create's empty fields (no departments yet) changed nothing worth a line.
+            if before == after || (is_empty(&before) && is_empty(&after)) {
                 continue;
             }
             let hide = |value: Value| match value {
@@ -366,6 +368,17 @@ impl Changes {
 
     pub fn as_slice(&self) -> &[Change] {
         &self.0
+    }
+}
+
+/// None, or an empty text, list or map.
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(fields) => fields.is_empty(),
+        Value::Bool(_) | Value::Number(_) => false,
     }
 }
 
