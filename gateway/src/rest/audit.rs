@@ -667,11 +667,11 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(to.seconds - from.seconds, 24 * 3600);
-        assert_eq!(from.seconds, 1_761_944_400, "2026-10-31T21:00:00Z");
+        assert_eq!(from.seconds, 1_793_480_400, "2026-10-31T21:00:00Z");
         let exact = instant("to", Some("2026-11-01T10:00:00Z"), moscow, true)
             .unwrap()
             .unwrap();
-        assert_eq!(exact.seconds, 1_761_991_200);
+        assert_eq!(exact.seconds, 1_793_527_200);
         assert!(instant("from", Some("01.11.2026"), moscow, false).is_err());
         assert_eq!(instant("from", Some(" "), moscow, false).unwrap(), None);
     }
