@@ -10,8 +10,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::get;
 use futures_util::{StreamExt, stream};
 use portal_proto::audit::v1 as pb;
@@ -250,7 +250,7 @@ impl Merged {
 
 /// Newest first: by time, then by id within a service.
 fn sort_key(record: &pb::AuditRecord) -> (i64, i32, i64) {
-    let time = record.time.clone().unwrap_or_default();
+    let time = record.time.unwrap_or_default();
     (time.seconds, time.nanos, record.id)
 }
 
@@ -515,30 +515,12 @@ async fn export(
     let body = stream::once(async { Ok::<_, std::io::Error>(head) })
         .chain(rows)
         .fuse();
-    let today = OffsetDateTime::now_utc().to_offset(offset).date();
-    let day = format!(
-        "{:04}-{:02}-{:02}",
-        today.year(),
-        u8::from(today.month()),
-        today.day()
-    );
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(csv::CONTENT_TYPE),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                csv::attachment(
-                    &format!("Журнал действий {day}.csv"),
-                    &format!("audit-{day}.csv"),
-                ),
-            ),
-        ],
+    Ok(csv::download(
+        "Журнал действий",
+        "audit",
+        offset,
         axum::body::Body::from_stream(body),
-    )
-        .into_response())
+    ))
 }
 
 /// A record as a line of the file, its words in Russian.
