@@ -203,6 +203,15 @@ async fn bind(addr: SocketAddr, variable: &str) -> anyhow::Result<TcpListener> {
         .with_context(|| format!("{variable}: cannot listen on {addr}"))
 }
 
+/// How a service keeps its audit log: `PORTAL_AUDIT_RETENTION_DAYS`, and
+/// whose forwarded client address its records believe.
+fn audit_settings(config: &Config) -> portal_kit::audit::AuditSettings {
+    portal_kit::audit::AuditSettings {
+        retention_days: config.shared.audit.audit_retention_days,
+        trusted_proxies: service_trusted_proxies(config),
+    }
+}
+
 /// Whose forwarded client address a service believes: in `all` only loopback,
 /// where the in-process gateway is its one caller; otherwise the configured
 /// proxies (the gateway's pods).
@@ -347,7 +356,7 @@ async fn service_routes(
                 admin_login: config.auth.admin_login.clone(),
                 admin_password: config.auth.admin_password().cloned(),
                 seed_demo: shared.seed_demo,
-                trusted_proxies: service_trusted_proxies(config),
+                audit: audit_settings(config),
                 public_url: shared.public_url.clone(),
             };
             (

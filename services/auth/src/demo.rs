@@ -1,6 +1,7 @@
 //! Demo departments and staff, loaded only with `PORTAL_SEED_DEMO=true`.
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
 use crate::domain::department::{DepartmentDraft, Title};
@@ -138,7 +139,12 @@ pub async fn load(store: &Store, passwords: &Passwords, admin_login: &Login) -> 
             title: Title::parse(title)?,
             members: IdSet::default(),
         };
-        department_ids.push(store.create_department(&draft, now).await?.id);
+        department_ids.push(
+            store
+                .create_department(&AuditContext::system(), &draft, now)
+                .await?
+                .id,
+        );
     }
     for demo in &DEMO_USERS {
         let login = Login::parse(demo.login)?;
@@ -168,7 +174,9 @@ pub async fn load(store: &Store, passwords: &Passwords, admin_login: &Login) -> 
         };
         let password = Password::parse(&format!("{}{DEMO_PASSWORD_SUFFIX}", demo.login))?;
         let hash = passwords.hash(&password).await?;
-        store.create_user(&profile, &hash, now).await?;
+        store
+            .create_user(&AuditContext::system(), &profile, &hash, now)
+            .await?;
     }
     if let Some(admin_id) = store.user_id_by_login(admin_login.key()).await? {
         for &department_id in &department_ids {

@@ -19,12 +19,13 @@ pub mod store;
 
 use std::path::PathBuf;
 
+use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{Database, DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
-use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
 use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
+use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationServiceServer;
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientServiceServer;
@@ -108,8 +109,9 @@ pub struct AuthSettings {
     pub admin_login: String,
     pub admin_password: Option<SecretString>,
     pub seed_demo: bool,
-    /// Callers whose forwarded client address is believed (the gateway).
-    pub trusted_proxies: TrustedProxies,
+    /// The audit log's retention, and the callers whose forwarded client
+    /// address is believed (the gateway), for the log and the sign-in limits.
+    pub audit: AuditSettings,
     /// `PORTAL_PUBLIC_URL`: systems' client assertions may name its token
     /// endpoint as their audience.
     pub public_url: String,
@@ -157,6 +159,13 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     .await
     .map_err(StartError::database("auth"))?;
     let idempotency_keys = database.pool.clone();
+    let audit_records = database.pool.clone();
+    portal_kit::audit::keep_purging(
+        "auth",
+        database.pool.clone(),
+        database.backend,
+        &settings.audit,
+    );
     let store = Store::new(database.pool, known_devices, database.backend);
     app::housekeeping::tidy(&store)
         .await
@@ -187,7 +196,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
                 store.clone(),
                 passwords,
                 sessions,
-                settings.trusted_proxies.clone(),
+                settings.audit.trusted_proxies.clone(),
                 versions.clone(),
             )),
             idempotency_keys.clone(),
@@ -199,17 +208,22 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
             ServiceAccountServiceServer::new(ServiceAccountRpc::new(
                 store.clone(),
                 tokens,
-                settings.trusted_proxies,
+                settings.audit.trusted_proxies,
                 versions.clone(),
             )),
             idempotency_keys,
         ),
+        verifier.clone().with_access_versions(versions.clone()),
+    );
+    let audit = InterceptedService::new(
+        AuditServiceServer::new(AuditRpc::new(audit_records)),
         verifier.with_access_versions(versions),
     );
     let mail_recipients = MailRecipientServiceServer::new(MailRecipientRpc::new(store.clone()));
     let revocation = AccessRevocationServiceServer::new(AccessRevocationRpc::new(store));
     Ok(Routes::new(service)
         .add_service(service_accounts)
+        .add_service(audit)
         .add_service(revocation)
         .add_service(mail_recipients))
 }
@@ -253,7 +267,7 @@ mod tests {
             admin_login: "admin".into(),
             admin_password: Some("admin-secret-pw".into()),
             seed_demo: false,
-            trusted_proxies: TrustedProxies::none(),
+            audit: AuditSettings::loopback(),
             public_url: "http://127.0.0.1:8080".into(),
         };
         let printed = format!("{settings:?}");

@@ -19,12 +19,12 @@
 //! serves a service account (a person's right is asked for).
 
 use std::collections::HashSet;
-use std::net::IpAddr;
 
 use portal_kit::access::{Actor, Scope};
+use portal_kit::audit::{AuditContext, client_address};
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
-use portal_kit::net::{FORWARDED_FOR, TrustedProxies, limit_key};
+use portal_kit::net::{TrustedProxies, limit_key};
 use portal_kit::revocation::{AccessVersions, Holder};
 use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
@@ -117,17 +117,6 @@ impl AuthRpc {
     }
 }
 
-/// The client a call is made for: the forwarded address when the caller is a
-/// trusted proxy (the gateway), else the caller itself.
-fn client_address<T>(trusted_proxies: &TrustedProxies, request: &Request<T>) -> Option<IpAddr> {
-    let forwarded = request
-        .metadata()
-        .get(FORWARDED_FOR)
-        .and_then(|value| value.to_str().ok());
-    let peer = request.remote_addr()?.ip();
-    Some(trusted_proxies.client(peer, forwarded))
-}
-
 /// Who may turn the HR system's keys into ids (ResolveStaff): the people
 /// who read everyone's staff (UserManagement, EducationManagement), and
 /// systems that read staff or training, or assign training.
@@ -152,7 +141,9 @@ fn reply<T>(message: T) -> RpcResult<T> {
 #[tonic::async_trait]
 impl AuthService for AuthRpc {
     async fn login(&self, request: Request<pb::LoginRequest>) -> RpcResult<pb::LoginResponse> {
-        let address = client_address(&self.trusted_proxies, &request)
+        let context = AuditContext::of(&request, &self.trusted_proxies);
+        let address = context
+            .address
             .map_or_else(|| "unknown".to_owned(), limit_key);
         let pb::LoginRequest {
             login,
@@ -164,7 +155,7 @@ impl AuthService for AuthRpc {
             password: &password,
             device_token: &device_token,
         };
-        let signed_in = self.sessions.sign_in(form, &address).await?;
+        let signed_in = self.sessions.sign_in(form, &address, &context).await?;
         reply(signed_in.into())
     }
 
@@ -180,8 +171,9 @@ impl AuthService for AuthRpc {
     }
 
     async fn logout(&self, request: Request<pb::LogoutRequest>) -> RpcResult<pb::LogoutResponse> {
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         self.sessions
-            .sign_out(&request.into_inner().refresh_token)
+            .sign_out(&request.into_inner().refresh_token, &context)
             .await?;
         reply(pb::LogoutResponse {})
     }
@@ -284,9 +276,13 @@ impl AuthService for AuthRpc {
         request: Request<pb::CreateDepartmentRequest>,
     ) -> RpcResult<pb::CreateDepartmentResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let pb::CreateDepartmentRequest { title, user_ids } = request.into_inner();
         let draft = DepartmentDraft::parse(&title, &user_ids)?;
-        let created = self.store.create_department(&draft, now_millis()).await?;
+        let created = self
+            .store
+            .create_department(&context, &draft, now_millis())
+            .await?;
         tracing::info!(
             by = claims.user_id,
             department_id = created.id,
@@ -302,6 +298,7 @@ impl AuthService for AuthRpc {
         request: Request<pb::UpdateDepartmentRequest>,
     ) -> RpcResult<pb::UpdateDepartmentResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let pb::UpdateDepartmentRequest {
             id,
             title,
@@ -310,7 +307,7 @@ impl AuthService for AuthRpc {
         let draft = DepartmentDraft::parse(&title, &user_ids)?;
         let (updated, raised) = self
             .store
-            .update_department(id, &draft, now_millis())
+            .update_department(&context, id, &draft, now_millis())
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -385,12 +382,13 @@ impl AuthService for AuthRpc {
         request: Request<pb::CreateUserRequest>,
     ) -> RpcResult<pb::CreateUserResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let draft = request.into_inner().user.unwrap_or_default();
         let new_user = NewUser::parse(&draft)?;
         let hash = self.passwords.hash(&new_user.password).await?;
         let created = self
             .store
-            .create_user(&new_user.profile, &hash, now_millis())
+            .create_user(&context, &new_user.profile, &hash, now_millis())
             .await?;
         tracing::info!(by = claims.user_id, user_id = created.id, "user created");
         reply(pb::CreateUserResponse {
@@ -442,6 +440,7 @@ impl AuthService for AuthRpc {
         request: Request<pb::UpdateUserRequest>,
     ) -> RpcResult<pb::UpdateUserResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let r = request.into_inner();
         let update = UserUpdate::parse(r.id, &r.user.unwrap_or_default())?;
         let hash = match &update.password {
@@ -454,7 +453,13 @@ impl AuthService for AuthRpc {
             access_version,
         } = self
             .store
-            .update_user(update.id, &update.profile, hash.as_ref(), now_millis())
+            .update_user(
+                &context,
+                update.id,
+                &update.profile,
+                hash.as_ref(),
+                now_millis(),
+            )
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -622,9 +627,10 @@ impl ServiceAccountRpc {
         active: bool,
     ) -> ServiceResult<ServiceAccountRecord> {
         let claims = Caller::of(request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(request, &self.trusted_proxies);
         let (updated, raised) = self
             .store
-            .set_service_account_active(id, active, now_millis())
+            .set_service_account_active(&context, id, active, now_millis())
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -656,6 +662,7 @@ impl ServiceAccountService for ServiceAccountRpc {
         request: Request<pb::CreateServiceAccountRequest>,
     ) -> RpcResult<pb::CreateServiceAccountResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let r = request.into_inner();
         let draft = ServiceAccountDraft::parse(
             &r.name,
@@ -668,7 +675,7 @@ impl ServiceAccountService for ServiceAccountRpc {
         let secret = SecretToken::generate();
         let created = self
             .store
-            .create_service_account(&draft, &client_id, &secret.hash(), now_millis())
+            .create_service_account(&context, &draft, &client_id, &secret.hash(), now_millis())
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -689,6 +696,7 @@ impl ServiceAccountService for ServiceAccountRpc {
         request: Request<pb::UpdateServiceAccountRequest>,
     ) -> RpcResult<pb::UpdateServiceAccountResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let r = request.into_inner();
         let draft = ServiceAccountDraft::parse(
             &r.name,
@@ -699,7 +707,7 @@ impl ServiceAccountService for ServiceAccountRpc {
         )?;
         let (updated, raised) = self
             .store
-            .update_service_account(r.id, &draft, now_millis())
+            .update_service_account(&context, r.id, &draft, now_millis())
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -718,11 +726,12 @@ impl ServiceAccountService for ServiceAccountRpc {
         request: Request<pb::RotateServiceAccountSecretRequest>,
     ) -> RpcResult<pb::RotateServiceAccountSecretResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let id = request.get_ref().id;
         let secret = SecretToken::generate();
         let secret_id = self
             .store
-            .add_service_account_secret(id, &secret.hash(), now_millis())
+            .add_service_account_secret(&context, id, &secret.hash(), now_millis())
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -741,10 +750,11 @@ impl ServiceAccountService for ServiceAccountRpc {
         request: Request<pb::RevokeServiceAccountSecretRequest>,
     ) -> RpcResult<pb::RevokeServiceAccountSecretResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let pb::RevokeServiceAccountSecretRequest { id, secret_id } = request.into_inner();
         let updated = self
             .store
-            .revoke_service_account_secret(id, secret_id)
+            .revoke_service_account_secret(&context, id, secret_id)
             .await?;
         tracing::info!(
             by = claims.user_id,
@@ -762,11 +772,12 @@ impl ServiceAccountService for ServiceAccountRpc {
         request: Request<pb::SetServiceAccountPublicKeyRequest>,
     ) -> RpcResult<pb::SetServiceAccountPublicKeyResponse> {
         let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let pb::SetServiceAccountPublicKeyRequest { id, public_key } = request.into_inner();
         let key = PublicKey::parse(&public_key)?;
         let updated = self
             .store
-            .set_service_account_public_key(id, key.as_ref().map_or("", PublicKey::pem))
+            .set_service_account_public_key(&context, id, key.as_ref().map_or("", PublicKey::pem))
             .await?;
         tracing::info!(
             by = claims.user_id,

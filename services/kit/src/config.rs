@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use secrecy::SecretString;
 
 use crate::account_limits::ServiceAccountLimits;
+use crate::audit::AuditArgs;
 use crate::db::DatabaseSettings;
 use crate::net::TrustedProxies;
 use crate::schema::MigrateMode;
@@ -116,6 +117,10 @@ pub struct Shared {
     /// How fast each service account may call each replica of a service.
     #[command(flatten)]
     pub service_account_limits: ServiceAccountLimits,
+
+    /// How long every service keeps its audit records.
+    #[command(flatten)]
+    pub audit: AuditArgs,
 
     /// tracing filter, e.g. `info` or `portal_auth=debug,info`.
     #[arg(
@@ -245,6 +250,9 @@ mod tests {
             "one machine migrates at start"
         );
         assert_eq!(shared.trusted_proxies, TrustedProxies::none());
+        assert_eq!(shared.audit.audit_retention_days, 1095, "three years");
+        let err = parse(&["--audit-retention-days", "0"]).unwrap_err();
+        assert!(err.contains("PORTAL_AUDIT_RETENTION_DAYS"), "{err}");
         assert!(
             shared
                 .database_url_for("auth")

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod account_limits;
+pub mod audit;
 pub mod config;
 pub mod day;
 pub mod db;

@@ -495,6 +495,46 @@ pub fn assert_matrix_covers(matrix: &[AccessRule], package: &str, service: &str)
     }
 }
 
+/// The audit log's rule, the same in every service (`portal.audit.v1`):
+/// only UserManagement reads it, and no service account.
+pub const AUDIT_MATRIX: &[AccessRule] = &[(
+    "ListAuditRecords",
+    [
+        Code::Unauthenticated,
+        Code::PermissionDenied,
+        Code::Ok,
+        Code::PermissionDenied,
+        Code::PermissionDenied,
+    ],
+)];
+
+/// Calls the `AuditService` a service serves beside its own (on `harness`'s
+/// channel) as every caller of [`AUDIT_MATRIX`] and with a service
+/// account's token of each scope, and fails on any answer but the rule's.
+pub async fn assert_audit_access<C>(harness: &ServiceHarness<C>) {
+    use portal_proto::audit::v1::ListAuditRecordsRequest;
+    use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
+
+    let mut client = AuditServiceClient::new(harness.channel.clone());
+    let tokens = caller_tokens(&harness.keys, [0, 901, 902, 903, 904], &[]);
+    access_matrix(harness.backend, AUDIT_MATRIX, async |_, who| {
+        let request = with_token(ListAuditRecordsRequest::default(), tokens[who].as_deref());
+        code(&client.list_audit_records(request).await)
+    })
+    .await;
+    scope_matrix(
+        harness.backend,
+        &harness.keys,
+        AUDIT_MATRIX,
+        &[],
+        async |_, token| {
+            let request = authed(ListAuditRecordsRequest::default(), token);
+            code(&client.list_audit_records(request).await)
+        },
+    )
+    .await;
+}
+
 /// The two tests of a service's authorization matrix, for a test module with
 /// `MATRIX`, `on_each_backend`, `fixture(&app)` and `call(&app, &fixture, rpc,
 /// who)`: every call as every caller on each backend, and that the table names

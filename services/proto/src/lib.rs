@@ -22,6 +22,12 @@ pub mod wiki {
     }
 }
 
+pub mod audit {
+    pub mod v1 {
+        tonic::include_proto!("portal.audit.v1");
+    }
+}
+
 pub mod files {
     pub mod v1 {
         tonic::include_proto!("portal.files.v1");

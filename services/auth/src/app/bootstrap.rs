@@ -1,6 +1,7 @@
 //! The bootstrap admin: what an empty database gets at start, so that someone
 //! can sign in and create the others.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::{ServiceError, ServiceResult};
 
@@ -43,7 +44,10 @@ pub async fn admin(
         rights,
     };
     let hash = passwords.hash(&password).await?;
-    match store.create_user(&profile, &hash, now_millis()).await {
+    match store
+        .create_user(&AuditContext::system(), &profile, &hash, now_millis())
+        .await
+    {
         Ok(user) => {
             tracing::info!(login = %login, user_id = user.id, "bootstrap admin created with every right");
             if generated {

@@ -2,6 +2,7 @@
 //! attempt is recorded before its password is checked and settled after.
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
 use crate::domain::rate_limit::{
@@ -75,12 +76,17 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    /// The password was wrong or the login unknown: the attempt counts.
-    pub async fn failed(mut self) -> ServiceResult<()> {
+    /// The password was wrong or the login unknown (`user_id` none): the
+    /// attempt counts, and is recorded as a refused sign-in in `context`.
+    pub async fn failed(
+        mut self,
+        context: &AuditContext,
+        user_id: Option<i64>,
+    ) -> ServiceResult<()> {
         self.settled = true;
         let purged = self
             .store
-            .fail_sign_in_attempt(self.id, now_millis())
+            .fail_sign_in_attempt(self.id, now_millis(), context, user_id)
             .await?;
         if purged > 0 {
             tracing::debug!(purged, "forgot sign-in attempts older than the window");

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use portal_kit::audit::{AuditActor, AuditContext};
 use portal_kit::db::now_millis;
 use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
@@ -14,6 +15,7 @@ use crate::domain::rate_limit::{AttemptKeys, DEVICE_MAX_FAILURES};
 use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
+use crate::store::audit::REASON_BLOCKED;
 use crate::store::session::{Rotation, SignInRecord};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
@@ -69,8 +71,17 @@ impl Sessions {
 
     /// Signs a person in from client `address` (its limit key). An unknown login
     /// and a wrong password cost the same and answer the same; both count against
-    /// the limits (see [`crate::domain::rate_limit`]).
-    pub async fn sign_in(&self, form: SignInForm<'_>, address: &str) -> ServiceResult<SignedIn> {
+    /// the limits (see [`crate::domain::rate_limit`]). A sign-in, and a refusal
+    /// after the password was checked, is recorded in the audit log with
+    /// `context` (the request); a refusal names the login tried, never the
+    /// password. Refusals by the limits are not recorded: a flood of them
+    /// would write as much as the limits spare.
+    pub async fn sign_in(
+        &self,
+        form: SignInForm<'_>,
+        address: &str,
+        context: &AuditContext,
+    ) -> ServiceResult<SignedIn> {
         let SignInForm {
             login,
             password,
@@ -127,14 +138,21 @@ impl Sessions {
             .filter(|_| plausible)
             .map(|c| &c.password_hash);
         let matches = plausible && self.passwords.verify(password, stored, queue).await?;
+        let tried = context.acting_as(AuditActor::Anonymous {
+            login: Some(login.trim().chars().take(MAX_LOGIN_CHARS).collect()),
+        });
+        let known = credentials.as_ref().map(|c| c.user_id);
         let Some(user) = credentials.filter(|_| matches) else {
-            attempt.failed().await?;
+            attempt.failed(&tried, known).await?;
             count_sign_in("bad_credentials");
             tracing::info!(login = login_shown, address, "sign-in failed");
             return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
         };
         if user.blocked {
             attempt.succeeded().await?;
+            self.store
+                .record_refused_sign_in(&tried, Some(user.user_id), REASON_BLOCKED)
+                .await?;
             count_sign_in("blocked");
             tracing::info!(
                 user_id = user.user_id,
@@ -157,6 +175,7 @@ impl Sessions {
                 refresh_token: &refresh_token.hash(),
                 now,
                 expires_at: expires_at(now),
+                context,
             })
             .await?;
         attempt.forgotten();
@@ -210,16 +229,17 @@ impl Sessions {
         }
     }
 
-    /// Ends the session of a refresh token; unknown or revoked tokens are fine.
-    pub async fn sign_out(&self, token: &str) -> ServiceResult<()> {
+    /// Ends the session of a refresh token, recorded as its person's
+    /// sign-out in `context`; unknown or revoked tokens are fine.
+    pub async fn sign_out(&self, token: &str, context: &AuditContext) -> ServiceResult<()> {
         let token = SecretToken::from_client(token);
         if !token.is_empty()
-            && self
+            && let Some(user_id) = self
                 .store
-                .revoke_session_of(&token.hash(), now_millis())
+                .revoke_session_of(context, &token.hash(), now_millis())
                 .await?
         {
-            tracing::info!("signed out");
+            tracing::info!(user_id, "signed out");
         }
         Ok(())
     }

@@ -2,12 +2,14 @@
 
 use std::collections::HashMap;
 
+use portal_kit::audit::{AuditContext, action};
 use portal_kit::db::{Keyed, conflict_on_unique, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::access::raise_access_version;
+use super::audit::department_written;
 use super::search;
 use super::{Link, Store, check_links, links, write_links};
 use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN};
@@ -112,6 +114,7 @@ impl Store {
 
     pub async fn create_department(
         &self,
+        context: &AuditContext,
         draft: &DepartmentDraft,
         now: i64,
     ) -> ServiceResult<DepartmentWithMembers> {
@@ -130,6 +133,7 @@ impl Store {
         let department = department_with_members(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("a created department vanished"))?;
+        department_written(&mut tx, context, action::CREATE, None, &department).await?;
         search::index_department(&mut tx, id).await?;
         tx.commit().await?;
         Ok(department)
@@ -140,11 +144,15 @@ impl Store {
     /// departments), and returned.
     pub async fn update_department(
         &self,
+        context: &AuditContext,
         id: i64,
         draft: &DepartmentDraft,
         now: i64,
     ) -> ServiceResult<(DepartmentWithMembers, Vec<(i64, i64)>)> {
         let mut tx = self.write().await?;
+        let old = department_with_members(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_DEPARTMENT_NOT_FOUND))?;
         let updated =
             sqlx::query("UPDATE departments SET title = $1, title_key = $2 WHERE id = $3")
                 .bind(draft.title.as_str())
@@ -175,6 +183,7 @@ impl Store {
         let department = department_with_members(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated department vanished"))?;
+        department_written(&mut tx, context, action::UPDATE, Some(&old), &department).await?;
         search::index_department(&mut tx, id).await?;
         tx.commit().await?;
         Ok((department, raised))

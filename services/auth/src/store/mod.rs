@@ -12,6 +12,7 @@
 //! timeout instead of failing to upgrade a read lock.
 
 pub mod access;
+pub mod audit;
 pub mod department;
 pub mod device;
 pub mod mail;

@@ -2,11 +2,13 @@
 //! only), what a token request reads of a client id, the failures the token
 //! limit counts, and the assertion ids already used.
 
+use portal_kit::audit::{AuditContext, action};
 use portal_kit::db::{Keyed, conflict_on_unique, is_unique_violation, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
+use super::audit::service_account_written;
 use super::{Store, check_links};
 use crate::domain::client_credentials::{Failures, failure_window_start};
 use crate::domain::ids::{IdSet, LinkTo};
@@ -169,6 +171,7 @@ impl Store {
     /// Registers an account with its first secret.
     pub async fn create_service_account(
         &self,
+        context: &AuditContext,
         draft: &ServiceAccountDraft,
         client_id: &str,
         secret: &SecretHash,
@@ -197,6 +200,7 @@ impl Store {
         .await
         .map_err(|error| conflict_on_unique(error, name_taken))?;
         let secret_id = insert_secret(&mut tx, id, secret, now).await?;
+        recorded(&mut tx, context, id, None, true).await?;
         tx.commit().await?;
         Ok(Created { id, secret_id })
     }
@@ -205,6 +209,7 @@ impl Store {
     /// changed (its tokens say other scopes now).
     pub async fn update_service_account(
         &self,
+        context: &AuditContext,
         id: i64,
         draft: &ServiceAccountDraft,
         now: i64,
@@ -216,6 +221,7 @@ impl Store {
                 .fetch_optional(&mut *tx)
                 .await?;
         let stored = stored.ok_or_else(not_found)?;
+        let old = account(&mut tx, id).await?;
         check_links(
             &mut tx,
             LinkTo::User,
@@ -240,7 +246,7 @@ impl Store {
         } else {
             Some(raise_access_version(&mut tx, id, now).await?)
         };
-        let updated = account(&mut tx, id).await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok((updated, raised))
     }
@@ -250,6 +256,7 @@ impl Store {
     /// tabs, two replicas) queue on it and never leave three secrets alive.
     pub async fn add_service_account_secret(
         &self,
+        context: &AuditContext,
         id: i64,
         secret: &SecretHash,
         now: i64,
@@ -265,6 +272,7 @@ impl Store {
         if locked == 0 {
             return Err(not_found());
         }
+        let old = account(&mut tx, id).await?;
         let secret_id = insert_secret(&mut tx, id, secret, now).await?;
         sqlx::query(
             "DELETE FROM service_account_secrets WHERE account_id = $1 AND id NOT IN \
@@ -275,6 +283,7 @@ impl Store {
         .bind(MAX_SECRETS)
         .execute(&mut *tx)
         .await?;
+        recorded(&mut tx, context, id, Some(&old), true).await?;
         tx.commit().await?;
         Ok(secret_id)
     }
@@ -282,11 +291,12 @@ impl Store {
     /// Revokes one secret of account `id`.
     pub async fn revoke_service_account_secret(
         &self,
+        context: &AuditContext,
         id: i64,
         secret_id: i64,
     ) -> ServiceResult<ServiceAccountRecord> {
         let mut tx = self.write().await?;
-        exists(&mut tx, id).await?;
+        let old = account(&mut tx, id).await?;
         let deleted =
             sqlx::query("DELETE FROM service_account_secrets WHERE id = $1 AND account_id = $2")
                 .bind(secret_id)
@@ -297,7 +307,7 @@ impl Store {
         if deleted == 0 {
             return Err(ServiceError::not_found(MSG_SECRET_NOT_FOUND));
         }
-        let updated = account(&mut tx, id).await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -305,10 +315,12 @@ impl Store {
     /// Registers (or with '' removes) the key of account `id`'s assertions.
     pub async fn set_service_account_public_key(
         &self,
+        context: &AuditContext,
         id: i64,
         pem: &str,
     ) -> ServiceResult<ServiceAccountRecord> {
         let mut tx = self.write().await?;
+        let old = account(&mut tx, id).await?;
         let changed = sqlx::query("UPDATE service_accounts SET public_key = $1 WHERE id = $2")
             .bind(pem)
             .bind(id)
@@ -318,7 +330,7 @@ impl Store {
         if changed == 0 {
             return Err(not_found());
         }
-        let updated = account(&mut tx, id).await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -327,11 +339,13 @@ impl Store {
     /// changed it (a repeat changes nothing).
     pub async fn set_service_account_active(
         &self,
+        context: &AuditContext,
         id: i64,
         active: bool,
         now: i64,
     ) -> ServiceResult<(ServiceAccountRecord, Option<i64>)> {
         let mut tx = self.write().await?;
+        let old = account(&mut tx, id).await?;
         let changed =
             sqlx::query("UPDATE service_accounts SET active = $1 WHERE id = $2 AND active <> $1")
                 .bind(i64::from(active))
@@ -344,7 +358,7 @@ impl Store {
         } else {
             None
         };
-        let updated = account(&mut tx, id).await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok((updated, raised))
     }
@@ -484,12 +498,23 @@ impl Store {
     }
 }
 
-async fn exists(conn: &mut AnyConnection, id: i64) -> ServiceResult<()> {
-    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM service_accounts WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    found.map(|_| ()).ok_or_else(not_found)
+/// Account `id` as a write left it, recorded in the audit log against
+/// `before` (none: created); `secret_issued` when the write made a secret.
+async fn recorded(
+    conn: &mut AnyConnection,
+    context: &AuditContext,
+    id: i64,
+    before: Option<&ServiceAccountRecord>,
+    secret_issued: bool,
+) -> ServiceResult<ServiceAccountRecord> {
+    let after = account(conn, id).await?;
+    let action = if before.is_some() {
+        action::UPDATE
+    } else {
+        action::CREATE
+    };
+    service_account_written(conn, context, action, before, &after, secret_issued).await?;
+    Ok(after)
 }
 
 async fn account(conn: &mut AnyConnection, id: i64) -> ServiceResult<ServiceAccountRecord> {

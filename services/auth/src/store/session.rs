@@ -2,6 +2,7 @@
 //! once for its successor (see [`crate::domain::refresh`]).
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::{self, AuditActor, AuditContext, Event, action, entity};
 use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
@@ -24,6 +25,8 @@ pub struct SignInRecord<'a> {
     pub refresh_token: &'a SecretHash,
     pub now: i64,
     pub expires_at: i64,
+    /// The request, recorded in the audit log as the person's sign-in.
+    pub context: &'a AuditContext,
 }
 
 pub struct SignInRecorded {
@@ -91,6 +94,11 @@ impl Store {
             sign_in.expires_at,
         )
         .await?;
+        let signed_in = sign_in
+            .context
+            .acting_as(AuditActor::Person(sign_in.user_id));
+        let event = Event::new(entity::USER, sign_in.user_id, action::SIGN_IN);
+        audit::record(&mut tx, &signed_in, event).await?;
         // Read on the connection already held, rather than queueing for
         // another behind the guesses.
         let subject = subject(&mut tx, sign_in.user_id).await?;
@@ -169,18 +177,46 @@ impl Store {
         Ok(Rotation::Rotated { user_id })
     }
 
-    /// Ends the session the token belongs to; an unknown token ends nothing.
-    pub async fn revoke_session_of(&self, token: &SecretHash, now: i64) -> ServiceResult<bool> {
-        let revoked = sqlx::query(
+    /// Ends the session the token belongs to, recorded as its person's
+    /// sign-out; an unknown token ends nothing. Answers whose session it was.
+    pub async fn revoke_session_of(
+        &self,
+        context: &AuditContext,
+        token: &SecretHash,
+        now: i64,
+    ) -> ServiceResult<Option<i64>> {
+        let mut tx = self.write().await?;
+        let revoked: Option<i64> = sqlx::query_scalar(
             "UPDATE refresh_families SET revoked_at = $1 \
-             WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2)",
+             WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2) \
+             RETURNING user_id",
         )
         .bind(now)
         .bind(token.as_str())
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(revoked > 0)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(user_id) = revoked {
+            let signed_out = context.acting_as(AuditActor::Person(user_id));
+            let event = Event::new(entity::USER, user_id, action::SIGN_OUT);
+            audit::record(&mut tx, &signed_out, event).await?;
+        }
+        tx.commit().await?;
+        Ok(revoked)
+    }
+
+    /// Records a sign-in refused after the password was checked (a blocked
+    /// person's), which writes nothing else.
+    pub async fn record_refused_sign_in(
+        &self,
+        context: &AuditContext,
+        user_id: Option<i64>,
+        reason: &str,
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let event = Event::new(entity::USER, user_id, action::SIGN_IN_REFUSED).reason(reason);
+        audit::record(&mut tx, context, event).await?;
+        tx.commit().await?;
+        Ok(())
     }
 }
 

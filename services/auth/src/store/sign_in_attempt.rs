@@ -1,9 +1,11 @@
 //! The sign-in attempts the limits of [`crate::domain::rate_limit`] count.
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::{self, AuditContext, Event, action, entity};
 use sqlx::AnyConnection;
 
 use super::Store;
+use super::audit::{REASON_UNKNOWN_LOGIN, REASON_WRONG_PASSWORD};
 use crate::domain::rate_limit::{AttemptKeys, Counts, window_start};
 
 impl Store {
@@ -112,12 +114,27 @@ impl Store {
     /// Counts a failed attempt and forgets the attempts no window holds any
     /// more, in one transaction: one turn at SQLite's single writer per guess,
     /// not two, during a storm of them. Returns how many were forgotten.
-    pub async fn fail_sign_in_attempt(&self, id: i64, now: i64) -> ServiceResult<u64> {
+    /// The refusal is recorded in the audit log by the same transaction:
+    /// `context` names the login tried, `user_id` its person if any.
+    pub async fn fail_sign_in_attempt(
+        &self,
+        id: i64,
+        now: i64,
+        context: &AuditContext,
+        user_id: Option<i64>,
+    ) -> ServiceResult<u64> {
         let mut tx = self.write().await?;
         sqlx::query("UPDATE sign_in_attempts SET failed = 1 WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        let reason = if user_id.is_some() {
+            REASON_WRONG_PASSWORD
+        } else {
+            REASON_UNKNOWN_LOGIN
+        };
+        let event = Event::new(entity::USER, user_id, action::SIGN_IN_REFUSED).reason(reason);
+        audit::record(&mut tx, context, event).await?;
         let purged = sqlx::query("DELETE FROM sign_in_attempts WHERE at <= $1")
             .bind(window_start(now))
             .execute(&mut *tx)

@@ -1,11 +1,13 @@
 //! Users: profiles with their departments, positions and rights; what sign-in
 //! reads of a login; updates that end sessions or make tokens stale.
 
+use portal_kit::audit::{AuditContext, action};
 use portal_kit::db::{Backend, Keyed, conflict_on_unique, rekey};
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::access::{raise_access_version, subject};
+use super::audit::user_written;
 use super::department::DepartmentRecord;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
 use super::search;
@@ -275,6 +277,7 @@ impl Store {
     /// Creates a user with their links; the login must be free.
     pub async fn create_user(
         &self,
+        context: &AuditContext,
         profile: &Profile,
         password: &PasswordHash,
         now: i64,
@@ -302,6 +305,16 @@ impl Store {
         let user = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("a created user vanished"))?;
+        let rights = right_names(&mut tx, id).await?;
+        user_written(
+            &mut tx,
+            context,
+            action::CREATE,
+            None,
+            (&user, &rights),
+            true,
+        )
+        .await?;
         search::index_user(&mut tx, id).await?;
         tx.commit().await?;
         Ok(user)
@@ -311,6 +324,7 @@ impl Store {
     /// A new password or a status that blocks sign-in ends all their sessions.
     pub async fn update_user(
         &self,
+        context: &AuditContext,
         id: i64,
         profile: &Profile,
         password: Option<&PasswordHash>,
@@ -319,6 +333,9 @@ impl Store {
         let mut tx = self.write().await?;
         self.lock_user_managers(&mut tx).await?;
         let before = subject(&mut tx, id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
+        let old = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
         let blocked = check_profile_links(&mut tx, profile).await?;
@@ -388,6 +405,22 @@ impl Store {
         let user = user(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::internal("an updated user vanished"))?;
+        // Blocking is an update of the status; it is named for what it does.
+        let action = if blocked && old.status_id != user.status_id {
+            action::BLOCK
+        } else {
+            action::UPDATE
+        };
+        let rights_after = after.as_ref().map(|a| a.rights.clone()).unwrap_or_default();
+        user_written(
+            &mut tx,
+            context,
+            action,
+            Some((&old, &before.rights)),
+            (&user, &rights_after),
+            password.is_some(),
+        )
+        .await?;
         search::index_user(&mut tx, id).await?;
         tx.commit().await?;
         Ok(UserUpdated {
@@ -445,6 +478,16 @@ async fn write_user_links(
     write_links(conn, Link::UserDepartments, user_id, &profile.departments).await?;
     write_links(conn, Link::UserPositions, user_id, &profile.positions).await?;
     write_links(conn, Link::UserRights, user_id, &profile.rights).await
+}
+
+/// The names of a user's rights, in id order.
+async fn right_names(conn: &mut AnyConnection, user_id: i64) -> ServiceResult<Vec<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 ORDER BY r.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?)
 }
 
 async fn user(conn: &mut AnyConnection, id: i64) -> ServiceResult<Option<UserRecord>> {

@@ -3,8 +3,8 @@
 use portal_kit::Right;
 use portal_kit::access::Scope;
 use portal_kit::testing::{
-    AccessRule, ScopeRule, access_matrix, assert_matrix_covers, caller_tokens, scope_matrix,
-    with_token,
+    AUDIT_MATRIX, AccessRule, ScopeRule, access_matrix, assert_matrix_covers, caller_tokens,
+    scope_matrix, with_token,
 };
 use portal_proto::auth::v1 as pb;
 use tonic::{Code, Status};
@@ -134,6 +134,19 @@ async fn an_equipment_editor_reads_only_their_own_departments_people() {
 #[test]
 fn the_matrix_covers_every_rpc_of_the_contract() {
     assert_matrix_covers(MATRIX, "portal.auth.v1", "AuthService");
+}
+
+#[tokio::test]
+async fn only_user_managers_read_the_audit_log() {
+    on_each_backend(false, |app| async move {
+        portal_kit::testing::assert_audit_access(&app).await;
+    })
+    .await;
+}
+
+#[test]
+fn the_audit_matrix_covers_every_rpc_of_the_contract() {
+    assert_matrix_covers(AUDIT_MATRIX, "portal.audit.v1", "AuditService");
 }
 
 /// The rows a caller's token matters to: the public calls (sign-in, refresh,

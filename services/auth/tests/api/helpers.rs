@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub use portal_auth::AuthSettings;
 use portal_auth::SERVICE_NAME;
 use portal_kit::Right;
+use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
 use portal_kit::net::TrustedProxies;
 use portal_kit::testing::{self, ServiceHarness, TestKeys};
@@ -50,7 +51,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         admin_password: Some(ADMIN_PASSWORD.into()),
         seed_demo,
         // The tests call from loopback, as the gateway of `all` does.
-        trusted_proxies: TrustedProxies::loopback(),
+        audit: AuditSettings::loopback(),
         public_url: PUBLIC_URL.into(),
     }
 }
@@ -213,7 +214,10 @@ impl TestApp {
     /// `trusted_proxies` says whose forwarded addresses it believes.
     pub async fn replica(&self, trusted_proxies: TrustedProxies) -> Replica {
         let settings = AuthSettings {
-            trusted_proxies,
+            audit: AuditSettings {
+                trusted_proxies,
+                ..AuditSettings::loopback()
+            },
             ..settings(&self.database.url, &self.keys, false)
         };
         let routes = portal_auth::routes(settings).await.expect("auth starts");

@@ -3,6 +3,7 @@
 //! the generated gRPC client.
 
 mod access;
+mod audit;
 mod bootstrap;
 mod helpers;
 mod idempotency;
