@@ -274,7 +274,7 @@ struct Article {
 impl Article {
     fn new(id: usize) -> Article {
         let mut words = Words::of(1, id);
-        let title = if id % DEFIBRILLATOR_EVERY == 0 {
+        let title = if id.is_multiple_of(DEFIBRILLATOR_EVERY) {
             format!("Работа с дефибриллятором, памятка {id}")
         } else {
             format!("{} {}, памятка {id}", words.word(), words.word())
@@ -325,7 +325,7 @@ struct Model {
 impl Model {
     fn new(id: usize) -> Model {
         let mut words = Words::of(3, id);
-        let name = if id % DEFIBRILLATOR_EVERY == 0 {
+        let name = if id.is_multiple_of(DEFIBRILLATOR_EVERY) {
             format!("Дефибриллятор Д-{id}")
         } else {
             format!("{} М-{id}", MODEL_NAMES[id % MODEL_NAMES.len()])
@@ -844,7 +844,7 @@ async fn writes(url: &str, backend: Backend, size: Size) -> (Load, Load) {
         if round % 2 == 1 {
             let body = format!("{} {}", article.description, search::plain_text(&content));
             search::put(
-                &mut *transaction,
+                &mut transaction,
                 &Entry {
                     kind: "article",
                     entity_id: id(article.id),
