@@ -93,7 +93,10 @@ async fn a_pdf_stored_before_texts_were_read_is_read_at_the_next_start() {
             "UPDATE files SET extracted_text = NULL",
             "DELETE FROM search_entries",
         ] {
-            sqlx::query(statement).execute(&mut db).await.expect(statement);
+            sqlx::query(statement)
+                .execute(&mut db)
+                .await
+                .expect(statement);
         }
         assert!(search(&app, &editor, "Памятка").await.is_empty());
 
