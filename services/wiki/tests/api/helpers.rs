@@ -9,7 +9,6 @@ use std::ops::Deref;
 use portal_kit::Right;
 use portal_kit::day::Day;
 use portal_kit::db::Backend;
-use portal_kit::net::TrustedProxies;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
 pub use portal_kit::testing::{assert_status, authed, code};
@@ -102,7 +101,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         admin_password: Some("admin-password-1".to_owned().into()),
         seed_demo: true,
         public_url: PUBLIC_URL.into(),
-        trusted_proxies: TrustedProxies::loopback(),
+        audit: portal_kit::audit::AuditSettings::loopback(),
     })
     .await
     .expect("auth starts");
