@@ -189,16 +189,26 @@ async fn the_digest_carries_lapsing_clearances_and_maintenance_due() {
     ])
     .await;
     let admin = portal.token(1, &Right::ALL);
-    let sent = post_data(
-        &portal,
-        "/api/notification/send-digests-now",
-        &admin,
-        json!({}),
-    )
-    .await;
-    let count = sent["sent"].as_u64().expect("a count") as usize;
-    assert_eq!(sent["failed"], 0, "{sent}");
-    let mails = sink.wait_for(count, Duration::from_secs(10)).await;
+    let send_now = || {
+        post_data(
+            &portal,
+            "/api/notification/send-digests-now",
+            &admin,
+            json!({}),
+        )
+    };
+    // A run goes on in the background, and the daily job's may be going
+    // already: press until a press starts a run, then until the next press may
+    // start another (which finds every digest of the day sent).
+    for _ in 0..2 {
+        let mut presses = 0;
+        while send_now().await["alreadyRunning"] == true {
+            presses += 1;
+            assert!(presses < 300, "a run ends");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let mails = sink.mails();
     let to = |address: &str| {
         let theirs: Vec<_> = mails
             .iter()
