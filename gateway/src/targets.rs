@@ -372,6 +372,7 @@ async fn service_routes(
                 auth: peers.auth()?.service_channel(),
                 shutdown: shutdown.clone(),
                 digests: config.education.digests(&shared.public_url),
+                audit: audit_settings(config),
             };
             (
                 portal_education::SERVICE_NAME,

@@ -19,9 +19,11 @@
 use std::pin::Pin;
 
 use portal_kit::access::{Actor, Scope};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::education::v1 as pb;
@@ -56,6 +58,8 @@ pub struct EducationRpc {
     staff: Staff,
     /// Ends the open watch streams when the server stops.
     shutdown: CancellationToken,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl EducationRpc {
@@ -64,13 +68,20 @@ impl EducationRpc {
         cleaner: ContentCleaner,
         staff: Staff,
         shutdown: CancellationToken,
+        proxies: TrustedProxies,
     ) -> EducationRpc {
         EducationRpc {
             store,
             cleaner,
             staff,
             shutdown,
+            proxies,
         }
+    }
+
+    /// Who makes a write, from where: what its audit record names.
+    fn audit<T>(&self, request: &Request<T>) -> AuditContext {
+        AuditContext::of(request, &self.proxies)
     }
 }
 
@@ -173,6 +184,7 @@ impl EducationService for EducationRpc {
         request: Request<pb::CreateArticleRequest>,
     ) -> RpcResult<pb::CreateArticleResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let pb::CreateArticleRequest {
             title,
             description,
@@ -188,7 +200,10 @@ impl EducationService for EducationRpc {
             &date_deadline,
             test_id,
         )?;
-        let created = self.store.create_article(&draft, now_millis()).await?;
+        let created = self
+            .store
+            .create_article(&draft, now_millis(), &audit)
+            .await?;
         reply(pb::CreateArticleResponse {
             article: Some(created.into()),
         })
@@ -199,6 +214,7 @@ impl EducationService for EducationRpc {
         request: Request<pb::UpdateArticleRequest>,
     ) -> RpcResult<pb::UpdateArticleResponse> {
         Caller::of(&request).require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let pb::UpdateArticleRequest {
             id,
             title,
@@ -215,7 +231,7 @@ impl EducationService for EducationRpc {
             &date_deadline,
             test_id,
         )?;
-        let updated = self.store.update_article(id, &draft).await?;
+        let updated = self.store.update_article(id, &draft, &audit).await?;
         reply(pb::UpdateArticleResponse {
             article: Some(updated.into()),
         })
@@ -309,6 +325,7 @@ impl EducationService for EducationRpc {
                 .require(Right::EducationManagement)?
                 .user_id,
         );
+        let audit = self.audit(&request);
         let pb::CreateCourseRequest {
             title,
             description,
@@ -327,7 +344,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_course(&draft, admin, now_millis())
+            .create_course(&draft, admin, now_millis(), &audit)
             .await?;
         reply(pb::CreateCourseResponse {
             course: Some(created.into()),
@@ -343,6 +360,7 @@ impl EducationService for EducationRpc {
                 .require(Right::EducationManagement)?
                 .user_id,
         );
+        let audit = self.audit(&request);
         let pb::UpdateCourseRequest {
             id,
             title,
@@ -362,7 +380,7 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_course(id, &draft, admin, now_millis())
+            .update_course(id, &draft, admin, now_millis(), &audit)
             .await?;
         reply(pb::UpdateCourseResponse {
             course: Some(updated.into()),
@@ -468,6 +486,7 @@ impl EducationService for EducationRpc {
             request.get_ref().test_id,
             user_id,
             now_millis(),
+            &self.audit(&request),
         )
         .await?;
         reply(started.into())
@@ -504,6 +523,7 @@ impl EducationService for EducationRpc {
                 &submission,
                 &claims.departments,
                 now,
+                &self.audit(&request),
             )
             .await?;
         reply(convert::completed(completed, &test, used))
@@ -591,7 +611,10 @@ impl EducationService for EducationRpc {
             m.article_id,
             question_inputs(&m.questions),
         )?;
-        let created = self.store.create_test(&draft, now_millis()).await?;
+        let created = self
+            .store
+            .create_test(&draft, now_millis(), &self.audit(&request))
+            .await?;
         let questions = self.store.full_questions(created.id).await?;
         reply(pb::CreateTestResponse {
             test: Some(convert::full_test(created, questions)),
@@ -615,7 +638,10 @@ impl EducationService for EducationRpc {
             m.article_id,
             question_inputs(&m.questions),
         )?;
-        let updated = self.store.update_test(m.id, &draft).await?;
+        let updated = self
+            .store
+            .update_test(m.id, &draft, &self.audit(&request))
+            .await?;
         let questions = self.store.full_questions(updated.id).await?;
         reply(pb::UpdateTestResponse {
             test: Some(convert::full_test(updated, questions)),
@@ -725,7 +751,7 @@ impl EducationService for EducationRpc {
             on_behalf,
             m.course_id,
             keys,
-            author,
+            (author, &self.audit(&request)),
             now_millis(),
         )
         .await?;

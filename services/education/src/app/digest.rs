@@ -26,6 +26,7 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
@@ -193,7 +194,7 @@ impl Digests {
         if !due || self.finished_day().as_deref() == Some(key.as_str()) {
             return;
         }
-        match self.run(day, true).await {
+        match self.run(day, true, &AuditContext::system()).await {
             Ok(counts) => {
                 if counts.sent > 0 || counts.failed > 0 {
                     tracing::info!(day = %key, ?counts, "daily digests");
@@ -218,18 +219,23 @@ impl Digests {
     }
 
     /// The admin's "send today's digests now": everyone not yet sent today's,
-    /// a failed send tried again at once.
-    pub async fn send_today(&self) -> ServiceResult<RunCounts> {
+    /// a failed send tried again at once; each sent recorded as the admin's.
+    pub async fn send_today(&self, audit: &AuditContext) -> ServiceResult<RunCounts> {
         if self.inner.relay.is_none() {
             return Err(ServiceError::conflict(MSG_MAIL_OFF).because("mail-off"));
         }
         let (day, _) = self.today();
-        self.run(day, false).await
+        self.run(day, false, audit).await
     }
 
     /// Sends `day`'s digests not yet sent; `wait_for_retry`: a failed send
-    /// waits for its retry time.
-    async fn run(&self, day: Day, wait_for_retry: bool) -> ServiceResult<RunCounts> {
+    /// waits for its retry time. Each one sent is recorded in `audit`.
+    async fn run(
+        &self,
+        day: Day,
+        wait_for_retry: bool,
+        audit: &AuditContext,
+    ) -> ServiceResult<RunCounts> {
         let Some(relay) = &self.inner.relay else {
             return Ok(RunCounts::default());
         };
@@ -269,7 +275,7 @@ impl Digests {
                 Claim::Taken => match relay.transport.send(message).await {
                     Ok(_) => {
                         store
-                            .digest_sent(recipient.user_id, &day_key, now_millis())
+                            .digest_sent(recipient.user_id, &day_key, now_millis(), audit)
                             .await?;
                         counts.sent += 1;
                     }

@@ -9,8 +9,8 @@ use std::ops::Deref;
 use portal_education::app::digest::DigestSettings;
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
+use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
-use portal_kit::net::TrustedProxies;
 use portal_kit::rich_text::FrameHosts;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
@@ -84,6 +84,7 @@ pub fn settings(
         ),
         shutdown: shutdown.clone(),
         digests: DigestSettings::off(PORTAL),
+        audit: AuditSettings::loopback(),
     }
 }
 
@@ -117,7 +118,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         admin_password: Some("admin-password-1".to_owned().into()),
         seed_demo: false,
         public_url: "http://127.0.0.1:8080".into(),
-        trusted_proxies: TrustedProxies::loopback(),
+        audit: AuditSettings::loopback(),
     })
     .await
     .expect("auth starts");
