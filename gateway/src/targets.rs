@@ -388,6 +388,7 @@ async fn service_routes(
                 seed_demo: shared.seed_demo,
                 education: peers.education()?.service_channel(),
                 auth: peers.auth()?.service_channel(),
+                audit: audit_settings(config),
             };
             (
                 portal_wiki::SERVICE_NAME,
