@@ -408,6 +408,7 @@ async fn service_routes(
                 wiki: wiki.service_channel(),
                 link_key_file: link_key_file(config)?,
                 link_lifetime: config.files.link_lifetime(),
+                audit: audit_settings(config),
             };
             (
                 portal_files::SERVICE_NAME,
