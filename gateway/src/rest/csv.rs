@@ -6,7 +6,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use axum::http::HeaderValue;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use time::{OffsetDateTime, UtcOffset};
 
 /// The byte order mark a file starts with.
 pub const BOM: &str = "\u{feff}";
@@ -62,6 +64,33 @@ pub fn attachment(filename: &str, fallback: &str) -> HeaderValue {
         "attachment; filename=\"{fallback}\"; filename*=UTF-8''{encoded}"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
+}
+
+/// A CSV file streamed as `body`, saved as `«name» YYYY-MM-DD.csv` (today in
+/// the reader's zone `offset`), `fallback-YYYY-MM-DD.csv` for a browser
+/// without UTF-8 file names.
+pub fn download(name: &str, fallback: &str, offset: UtcOffset, body: axum::body::Body) -> Response {
+    let today = OffsetDateTime::now_utc().to_offset(offset).date();
+    let day = format!(
+        "{:04}-{:02}-{:02}",
+        today.year(),
+        u8::from(today.month()),
+        today.day()
+    );
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE)),
+            (
+                header::CONTENT_DISPOSITION,
+                attachment(
+                    &format!("{name} {day}.csv"),
+                    &format!("{fallback}-{day}.csv"),
+                ),
+            ),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! `"errorCode"`; every failure adds the machine `"reason"`, the status's
 //! `google.rpc.ErrorInfo` reason) with the HTTP status of DESIGN §5.
 
+mod audit;
 mod auth;
 mod csv;
 mod docs;
@@ -193,6 +194,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .chain(integration::endpoints())
         .chain(notification::endpoints())
         .chain(search::endpoints())
+        .chain(audit::endpoints())
         .collect()
 }
 
@@ -723,6 +725,23 @@ impl Caller {
         }
         request
     }
+}
+
+/// Whether a service's failure leaves it out of an answer several services
+/// make (search, the audit log) rather than failing it: down, too slow, a
+/// release without the call, or broken. A refusal of the caller (an expired
+/// or revoked token, no right) is never left out.
+pub fn left_out(status: &Status) -> bool {
+    matches!(
+        status.code(),
+        Code::Unavailable
+            | Code::DeadlineExceeded
+            | Code::Cancelled
+            | Code::Unimplemented
+            | Code::Internal
+            | Code::Unknown
+            | Code::ResourceExhausted
+    )
 }
 
 /// Reads a cookie's value from request headers.

@@ -10,10 +10,10 @@ use axum::routing::get;
 use portal_kit::ServiceError;
 use portal_kit::search::{DEFAULT_LIMIT, MAX_LIMIT, MSG_EMPTY_QUERY, REASON_EMPTY_QUERY};
 use serde::{Deserialize, Serialize};
-use tonic::{Code, Status};
+use tonic::Status;
 use utoipa::IntoParams;
 
-use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, docs};
+use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, docs, left_out};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![Endpoint::get(
@@ -140,18 +140,7 @@ async fn search(
 fn answered(service: &str, answer: Result<Vec<Found>, Status>) -> Result<Vec<Found>, ApiError> {
     match answer {
         Ok(hits) => Ok(hits),
-        Err(status)
-            if matches!(
-                status.code(),
-                Code::Unavailable
-                    | Code::DeadlineExceeded
-                    | Code::Cancelled
-                    | Code::Unimplemented
-                    | Code::Internal
-                    | Code::Unknown
-                    | Code::ResourceExhausted
-            ) =>
-        {
+        Err(status) if left_out(&status) => {
             tracing::warn!(service, code = ?status.code(), cause = %status.message(), "search left a service out");
             Ok(Vec::new())
         }

@@ -52,6 +52,7 @@ const adminPages = [
   '/admin/users-management/admin-roles',
   '/admin/users-management/admin-roles/1',
   '/admin/statistics',
+  '/admin/audit',
   '/departments/maintenance-due',
   '/departments/environments/1/labels',
   ...modelSections,

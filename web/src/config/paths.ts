@@ -27,6 +27,8 @@ export const paths = {
   // Beyond spec §2: accounts of other hospital systems that call the portal's API (issue 21).
   adminServiceAccounts: '/admin/users-management/service-accounts',
   adminStatistics: '/admin/statistics',
+  // Beyond spec §2: the audit log of every service (issue 25), for UserManagement.
+  adminAudit: '/admin/audit',
   // Beyond spec §2: search across the portal (issue 25), `?q=` the words.
   search: '/search',
   // The QR code of an equipment model points here (DESIGN §8): keep in step with the wiki service.

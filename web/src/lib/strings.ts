@@ -62,6 +62,7 @@ export const strings = {
     adminRoles: 'Права',
     adminServiceAccounts: 'Внешние системы',
     adminStatistics: 'Статистика',
+    adminAudit: 'Журнал действий',
     adminEducation: 'Обучение',
     adminEquipment: 'Оборудование',
     adminUsersManagement: 'Управление пользователями',

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use futures_util::StreamExt;
 use futures_util::stream;
 use portal_proto::auth::v1 as auth_pb;
@@ -126,30 +126,12 @@ pub(super) async fn export_test_results(
     // Fused: the compression layer polls once more after the end, which an
     // unfold alone answers with a panic.
     let body = stream::once(async { Ok(head) }).chain(rest).fuse();
-    let today = OffsetDateTime::now_utc().to_offset(offset).date();
-    let day = format!(
-        "{:04}-{:02}-{:02}",
-        today.year(),
-        u8::from(today.month()),
-        today.day()
-    );
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(csv::CONTENT_TYPE),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                csv::attachment(
-                    &format!("Статистика тестов {day}.csv"),
-                    &format!("statistics-{day}.csv"),
-                ),
-            ),
-        ],
+    Ok(csv::download(
+        "Статистика тестов",
+        "statistics",
+        offset,
         axum::body::Body::from_stream(body),
-    )
-        .into_response())
+    ))
 }
 
 /// Each member's name (surname, name, patronymic) and departments' titles.

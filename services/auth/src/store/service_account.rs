@@ -200,8 +200,7 @@ impl Store {
         .await
         .map_err(|error| conflict_on_unique(error, name_taken))?;
         let secret_id = insert_secret(&mut tx, id, secret, now).await?;
-        let created = account(&mut tx, id).await?;
-        service_account_written(&mut tx, context, action::CREATE, None, &created, true).await?;
+        recorded(&mut tx, context, id, None, true).await?;
         tx.commit().await?;
         Ok(Created { id, secret_id })
     }
@@ -247,16 +246,7 @@ impl Store {
         } else {
             Some(raise_access_version(&mut tx, id, now).await?)
         };
-        let updated = account(&mut tx, id).await?;
-        service_account_written(
-            &mut tx,
-            context,
-            action::UPDATE,
-            Some(&old),
-            &updated,
-            false,
-        )
-        .await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok((updated, raised))
     }
@@ -293,9 +283,7 @@ impl Store {
         .bind(MAX_SECRETS)
         .execute(&mut *tx)
         .await?;
-        let updated = account(&mut tx, id).await?;
-        service_account_written(&mut tx, context, action::UPDATE, Some(&old), &updated, true)
-            .await?;
+        recorded(&mut tx, context, id, Some(&old), true).await?;
         tx.commit().await?;
         Ok(secret_id)
     }
@@ -319,16 +307,7 @@ impl Store {
         if deleted == 0 {
             return Err(ServiceError::not_found(MSG_SECRET_NOT_FOUND));
         }
-        let updated = account(&mut tx, id).await?;
-        service_account_written(
-            &mut tx,
-            context,
-            action::UPDATE,
-            Some(&old),
-            &updated,
-            false,
-        )
-        .await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -351,16 +330,7 @@ impl Store {
         if changed == 0 {
             return Err(not_found());
         }
-        let updated = account(&mut tx, id).await?;
-        service_account_written(
-            &mut tx,
-            context,
-            action::UPDATE,
-            Some(&old),
-            &updated,
-            false,
-        )
-        .await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -388,16 +358,7 @@ impl Store {
         } else {
             None
         };
-        let updated = account(&mut tx, id).await?;
-        service_account_written(
-            &mut tx,
-            context,
-            action::UPDATE,
-            Some(&old),
-            &updated,
-            false,
-        )
-        .await?;
+        let updated = recorded(&mut tx, context, id, Some(&old), false).await?;
         tx.commit().await?;
         Ok((updated, raised))
     }
@@ -535,6 +496,25 @@ impl Store {
     pub async fn key_service_account_names(&self) -> ServiceResult<()> {
         rekey(&self.pool, &KEYED_NAMES, name_key).await
     }
+}
+
+/// Account `id` as a write left it, recorded in the audit log against
+/// `before` (none: created); `secret_issued` when the write made a secret.
+async fn recorded(
+    conn: &mut AnyConnection,
+    context: &AuditContext,
+    id: i64,
+    before: Option<&ServiceAccountRecord>,
+    secret_issued: bool,
+) -> ServiceResult<ServiceAccountRecord> {
+    let after = account(conn, id).await?;
+    let action = if before.is_some() {
+        action::UPDATE
+    } else {
+        action::CREATE
+    };
+    service_account_written(conn, context, action, before, &after, secret_issued).await?;
+    Ok(after)
 }
 
 async fn account(conn: &mut AnyConnection, id: i64) -> ServiceResult<ServiceAccountRecord> {

@@ -38,8 +38,11 @@ async fn of_user(app: &TestApp, user_id: i64) -> Vec<audit_pb::AuditRecord> {
     .await
 }
 
+/// A change as `(field, old, new)`, its values JSON text.
+type Change = (String, String, String);
+
 /// `(action, [(field, old, new)])` of each record, oldest first.
-fn summary(records: &[audit_pb::AuditRecord]) -> Vec<(String, Vec<(String, String, String)>)> {
+fn summary(records: &[audit_pb::AuditRecord]) -> Vec<(String, Vec<Change>)> {
     records
         .iter()
         .rev()
@@ -54,7 +57,7 @@ fn summary(records: &[audit_pb::AuditRecord]) -> Vec<(String, Vec<(String, Strin
         .collect()
 }
 
-fn change(field: &str, old: &str, new: &str) -> (String, String, String) {
+fn change(field: &str, old: &str, new: &str) -> Change {
     (field.into(), old.into(), new.into())
 }
 

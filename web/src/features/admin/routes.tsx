@@ -6,6 +6,7 @@ import { RequireRight } from '@/lib/session/guards';
 import { adminRights, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
+import { auditRoutes } from './audit/routes';
 import { educationRoutes } from './education/routes';
 import { equipmentAdminRoutes } from './equipment/routes';
 import { statisticsRoutes } from './statistics/routes';
@@ -44,6 +45,7 @@ export const adminRoutes: RouteObject[] = [
             children: usersManagementRoutes,
           },
           ...statisticsRoutes,
+          ...auditRoutes,
         ],
       },
     ],

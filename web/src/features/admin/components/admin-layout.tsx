@@ -7,7 +7,8 @@ import { hasRight, Right } from '@/lib/session/rights';
 import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
 
-// Spec §2: each section shows to the holders of its right; statistics to every admin.
+// Spec §2: each section shows to the holders of its right; statistics to every admin; the
+// audit log (issue 25) to UserManagement.
 const sections: { tab: NavTab; right?: Right }[] = [
   {
     tab: { label: strings.pages.adminEducation, to: paths.adminEducation },
@@ -19,6 +20,7 @@ const sections: { tab: NavTab; right?: Right }[] = [
     right: Right.UserManagement,
   },
   { tab: { label: strings.pages.adminStatistics, to: paths.adminStatistics } },
+  { tab: { label: strings.pages.adminAudit, to: paths.adminAudit }, right: Right.UserManagement },
 ];
 
 export function AdminLayout() {

@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
+import { EntityHistory } from '@/components/entity-history';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { fullName } from '@/lib/person-name';
@@ -27,6 +28,7 @@ export function UserPage() {
       saved={strings.admin.user.saved}
       failed={errorMessage}
       maxWidth={880}
+      below={(user) => <EntityHistory entity="user" entityId={user.id} version={query.dataUpdatedAt} />}
     >
       {/* Saved data comes back refetched: the form starts again from it, the password blank. */}
       {(user, form) => <UserForm {...form} mode="edit" initial={formValuesOf(user)} />}

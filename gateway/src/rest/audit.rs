@@ -1,0 +1,693 @@
+//! The audit log (issue 25): `GET /api/audit/get-records` and
+//! `GET /api/audit/export`. Every service keeps the records of its own writes
+//! and serves them through the same `portal.audit.v1.AuditService`; the
+//! gateway asks all four at once, on the caller's behalf (each checks
+//! UserManagement itself), and merges them newest first. A service that is
+//! down or too slow is left out and named (`incomplete`, `missing`), as
+//! search does, rather than failing the whole log. Records carry user ids;
+//! the names shown are auth's, as they are now.
+
+use std::collections::{HashMap, VecDeque};
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::get;
+use futures_util::{StreamExt, stream};
+use portal_proto::audit::v1 as pb;
+use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
+use portal_proto::auth::v1 as auth_pb;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use serde::{Deserialize, Serialize};
+use time::format_description::well_known::Rfc3339;
+use time::{Date, OffsetDateTime, UtcOffset};
+use tonic::Status;
+use utoipa::IntoParams;
+
+use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, csv, docs, left_out};
+use crate::upstream::Balanced;
+
+pub fn endpoints() -> Vec<Endpoint> {
+    vec![
+        Endpoint::get(
+            "/api/audit/get-records",
+            "Журнал действий: записи всех служб (кто, когда, откуда, что и какие поля изменил), новые первыми, по страницам; только UserManagement",
+            docs::query::<AuditQuery>,
+            get(get_records),
+        ),
+        Endpoint::download(
+            "/api/audit/export",
+            "Журнал действий в CSV для Excel (UTF-8 с BOM, разделитель «;»), с теми же фильтрами; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
+            docs::query::<AuditQuery>,
+            csv::CONTENT_TYPE,
+            get(export),
+        ),
+    ]
+}
+
+/// Records on a page when the caller names no size, and at most.
+const PAGE_SIZE: u32 = 50;
+const MAX_PAGE_SIZE: u32 = 200;
+/// Records asked of a service at once (the contract's largest page).
+const CHUNK: u32 = 1000;
+/// The deepest page: beyond it a narrower period is the better question.
+const MAX_PAGE: u32 = 1000;
+const MSG_BAD_TIME: &str = "ожидается дата (ГГГГ-ММ-ДД) или время в формате RFC 3339";
+const MSG_BAD_OFFSET: &str = "Некорректный часовой пояс";
+const MSG_PAGE_TOO_DEEP: &str = "Слишком далёкая страница: сузьте период";
+
+/// The filters of the journal (each left out = any) and the page.
+#[derive(Deserialize, Default, IntoParams)]
+#[serde(rename_all = "camelCase", default)]
+struct AuditQuery {
+    /// The entity kind: `user`, `department`, `service-account`, `course`,
+    /// `article`, `test`, `environment-model`, `environment`, `document`.
+    entity: Option<String>,
+    /// The entity's id (with `entity`).
+    entity_id: Option<i64>,
+    /// Records of what this person did (their user id).
+    user_id: Option<i64>,
+    /// `create`, `update`, `delete`, `block`, `sign-in`, `sign-out`,
+    /// `sign-in-refused`, `grant`, `revoke`, `download`.
+    action: Option<String>,
+    /// From: an RFC 3339 instant, or a day `YYYY-MM-DD` (from its start in
+    /// the reader's zone, `utcOffset`).
+    from: Option<String>,
+    /// To: an RFC 3339 instant (exclusive), or a day `YYYY-MM-DD` (inclusive).
+    to: Option<String>,
+    /// The page, from 1 (get-records only).
+    page: Option<u32>,
+    /// Records per page, 1..200; 50 when left out (get-records only).
+    page_size: Option<u32>,
+    /// The reader's time zone in minutes east of UTC (Moscow: 180) for days
+    /// and the export's times; 0 when left out.
+    utc_offset: Option<i32>,
+}
+
+impl AuditQuery {
+    fn offset(&self) -> Result<UtcOffset, ApiError> {
+        self.utc_offset
+            .unwrap_or(0)
+            .checked_mul(60)
+            .and_then(|seconds| UtcOffset::from_whole_seconds(seconds).ok())
+            .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_OFFSET))
+    }
+
+    /// The contract's request of these filters (no limit, no cursor yet).
+    fn request(&self) -> Result<pb::ListAuditRecordsRequest, ApiError> {
+        let offset = self.offset()?;
+        Ok(pb::ListAuditRecordsRequest {
+            entity: self.entity.clone().unwrap_or_default(),
+            entity_id: self.entity_id,
+            user_id: self.user_id,
+            action: self.action.clone().unwrap_or_default(),
+            from: instant("from", self.from.as_deref(), offset, false)?,
+            to: instant("to", self.to.as_deref(), offset, true)?,
+            limit: 0,
+            before_id: None,
+        })
+    }
+}
+
+/// A filter's time: an RFC 3339 instant, or a day's start in `offset` (for
+/// the end of a period, the next day's, so the day itself is in).
+fn instant(
+    field: &str,
+    value: Option<&str>,
+    offset: UtcOffset,
+    end: bool,
+) -> Result<Option<prost_types::Timestamp>, ApiError> {
+    let Some(value) = value.map(str::trim).filter(|value| !value.is_empty()) else {
+        return Ok(None);
+    };
+    let refused = || {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("Поле «{field}»: {MSG_BAD_TIME}"),
+        )
+    };
+    let at = match OffsetDateTime::parse(value, &Rfc3339) {
+        Ok(at) => at,
+        Err(_) => {
+            let format = time::macros::format_description!("[year]-[month]-[day]");
+            let day = Date::parse(value, &format).map_err(|_| refused())?;
+            let day = if end {
+                day.next_day().ok_or_else(refused)?
+            } else {
+                day
+            };
+            day.midnight().assume_offset(offset)
+        }
+    };
+    Ok(Some(prost_types::Timestamp {
+        seconds: at.unix_timestamp(),
+        nanos: i32::try_from(at.nanosecond()).unwrap_or_default(),
+    }))
+}
+
+/// One service's records, read a chunk at a time newest first.
+struct Source {
+    service: &'static str,
+    client: AuditServiceClient<Balanced>,
+    waiting: VecDeque<pb::AuditRecord>,
+    /// The oldest record read so far: the next chunk starts below it.
+    before_id: Option<i64>,
+    exhausted: bool,
+}
+
+/// The four services' records merged newest first.
+struct Merged {
+    sources: Vec<Source>,
+    filters: pb::ListAuditRecordsRequest,
+    caller: Caller,
+    chunk: u32,
+    /// The services left out (down, too slow, or without the log yet).
+    missing: Vec<&'static str>,
+    /// How many records match in all, over the services that answered.
+    total: i64,
+}
+
+impl Merged {
+    /// Asks every service for its first `chunk` records at once. A refusal
+    /// of the caller (no right, an expired token) is the answer; a service
+    /// that cannot answer is left out.
+    async fn start(
+        state: &AppState,
+        caller: Caller,
+        filters: pb::ListAuditRecordsRequest,
+        chunk: u32,
+    ) -> Result<Merged, ApiError> {
+        let upstreams = &state.upstreams;
+        let mut sources: Vec<Source> = [
+            ("auth", &upstreams.auth),
+            ("education", &upstreams.education),
+            ("wiki", &upstreams.wiki),
+            ("files", &upstreams.files),
+        ]
+        .into_iter()
+        .map(|(service, upstream)| Source {
+            service,
+            client: AuditServiceClient::new(upstream.channel.clone()),
+            waiting: VecDeque::new(),
+            before_id: None,
+            exhausted: false,
+        })
+        .collect();
+        let mut merged = Merged {
+            sources: Vec::new(),
+            filters,
+            caller,
+            chunk,
+            missing: Vec::new(),
+            total: 0,
+        };
+        let firsts = futures_util::future::join_all(
+            sources
+                .iter_mut()
+                .map(|source| read_chunk(source, &merged.caller, &merged.filters, chunk)),
+        )
+        .await;
+        for (source, first) in sources.into_iter().zip(firsts) {
+            match first {
+                Ok(total) => {
+                    merged.total += total;
+                    merged.sources.push(source);
+                }
+                Err(status) if left_out(&status) => {
+                    tracing::warn!(service = source.service, code = ?status.code(), cause = %status.message(), "audit log left a service out");
+                    merged.missing.push(source.service);
+                }
+                Err(status) => return Err(status.into()),
+            }
+        }
+        Ok(merged)
+    }
+
+    /// The newest record not yet taken, with its service; `None` after the
+    /// last. A service failing mid-way is an error for the caller to decide.
+    async fn next(&mut self) -> Result<Option<(&'static str, pb::AuditRecord)>, Status> {
+        for source in &mut self.sources {
+            if source.waiting.is_empty() && !source.exhausted {
+                read_chunk(source, &self.caller, &self.filters, self.chunk).await?;
+            }
+        }
+        let newest = self
+            .sources
+            .iter()
+            .enumerate()
+            .filter_map(|(index, source)| source.waiting.front().map(|record| (index, record)))
+            .max_by_key(|(index, record)| (sort_key(record), std::cmp::Reverse(*index)))
+            .map(|(index, _)| index);
+        Ok(newest.and_then(|index| {
+            let source = &mut self.sources[index];
+            source
+                .waiting
+                .pop_front()
+                .map(|record| (source.service, record))
+        }))
+    }
+}
+
+/// Newest first: by time, then by id within a service.
+fn sort_key(record: &pb::AuditRecord) -> (i64, i32, i64) {
+    let time = record.time.unwrap_or_default();
+    (time.seconds, time.nanos, record.id)
+}
+
+/// Reads `source`'s next chunk into its queue; answers the total matching.
+async fn read_chunk(
+    source: &mut Source,
+    caller: &Caller,
+    filters: &pb::ListAuditRecordsRequest,
+    chunk: u32,
+) -> Result<i64, Status> {
+    let request = pb::ListAuditRecordsRequest {
+        limit: i32::try_from(chunk).unwrap_or(i32::MAX),
+        before_id: source.before_id,
+        ..filters.clone()
+    };
+    let reply = source
+        .client
+        .list_audit_records(caller.request(request))
+        .await?
+        .into_inner();
+    source.exhausted = reply.records.len() < chunk as usize;
+    source.before_id = reply
+        .records
+        .last()
+        .map(|record| record.id)
+        .or(source.before_id);
+    source.waiting.extend(reply.records);
+    Ok(reply.total)
+}
+
+/// A page of the journal.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RecordsPage {
+    records: Vec<RecordJson>,
+    /// Records matching in all, over the services that answered.
+    total: i64,
+    page: u32,
+    page_size: u32,
+    /// Some service could not be asked: its records are missing.
+    incomplete: bool,
+    missing: Vec<&'static str>,
+}
+
+/// One record as the web shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RecordJson {
+    /// The service that keeps it (`auth`, `education`, `wiki`, `files`).
+    service: &'static str,
+    id: i64,
+    /// RFC 3339.
+    time: String,
+    actor: ActorJson,
+    address: String,
+    request_id: String,
+    entity: String,
+    entity_id: Option<i64>,
+    /// The entity's name where the gateway knows it (a person's).
+    entity_name: Option<String>,
+    action: String,
+    changes: Vec<ChangeJson>,
+    reason: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ActorJson {
+    /// `person`, `service-account`, `anonymous`, `system`.
+    kind: String,
+    user_id: Option<i64>,
+    /// The person's full name as auth has it now.
+    name: Option<String>,
+    client_id: String,
+    /// The login a refused sign-in tried.
+    login: String,
+}
+
+#[derive(Serialize)]
+struct ChangeJson {
+    field: String,
+    /// JSON; `"***"` for a secret.
+    old: serde_json::Value,
+    new: serde_json::Value,
+}
+
+async fn get_records(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<AuditQuery>,
+) -> ApiResult<RecordsPage> {
+    let filters = query.request()?;
+    let page = query.page.unwrap_or(1).max(1);
+    let page_size = query.page_size.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE);
+    if page > MAX_PAGE {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_PAGE_TOO_DEEP));
+    }
+    let wanted = page * page_size;
+    let mut merged = Merged::start(&state, caller.clone(), filters, wanted.min(CHUNK)).await?;
+    let names = Names::of(&state, &caller).await;
+    let mut records = Vec::new();
+    let mut taken = 0;
+    while taken < wanted {
+        match merged.next().await {
+            Ok(Some((service, record))) => {
+                taken += 1;
+                if taken > wanted - page_size {
+                    records.push(names.json(service, record));
+                }
+            }
+            Ok(None) => break,
+            // A service that went away while read fails the page: a page with
+            // a hole in its middle would mislead.
+            Err(status) => return Err(status.into()),
+        }
+    }
+    Ok(Data(RecordsPage {
+        records,
+        total: merged.total,
+        page,
+        page_size,
+        incomplete: !merged.missing.is_empty(),
+        missing: merged.missing,
+    }))
+}
+
+/// Names of people by user id (auth's ListUsers, which UserManagement, the
+/// journal's readers, may call). Without auth the ids stand.
+struct Names(HashMap<i64, String>);
+
+impl Names {
+    async fn of(state: &AppState, caller: &Caller) -> Names {
+        let users = AuthServiceClient::new(state.upstreams.auth.channel.clone())
+            .list_users(caller.request(auth_pb::ListUsersRequest {}))
+            .await;
+        match users {
+            Ok(reply) => Names(
+                reply
+                    .into_inner()
+                    .users
+                    .into_iter()
+                    .map(|user| {
+                        let name = [user.surname, user.name, user.last_name]
+                            .into_iter()
+                            .filter(|part| !part.is_empty())
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        (user.id, name)
+                    })
+                    .collect(),
+            ),
+            Err(status) => {
+                tracing::warn!(code = ?status.code(), "audit log without people's names");
+                Names(HashMap::new())
+            }
+        }
+    }
+
+    fn name(&self, user_id: i64) -> Option<String> {
+        self.0.get(&user_id).cloned()
+    }
+
+    fn json(&self, service: &'static str, record: pb::AuditRecord) -> RecordJson {
+        let actor = record.actor.unwrap_or_default();
+        let entity_name = match (record.entity.as_str(), record.entity_id) {
+            ("user", Some(id)) => self.name(id),
+            _ => None,
+        };
+        RecordJson {
+            service,
+            id: record.id,
+            time: record
+                .time
+                .and_then(|t| {
+                    OffsetDateTime::from_unix_timestamp(t.seconds)
+                        .ok()
+                        .map(|at| at + time::Duration::nanoseconds(i64::from(t.nanos)))
+                })
+                .and_then(|at| at.format(&Rfc3339).ok())
+                .unwrap_or_default(),
+            actor: ActorJson {
+                name: actor.user_id.and_then(|id| self.name(id)),
+                kind: actor.kind,
+                user_id: actor.user_id,
+                client_id: actor.client_id,
+                login: actor.login,
+            },
+            address: record.address,
+            request_id: record.request_id,
+            entity: record.entity,
+            entity_id: record.entity_id,
+            entity_name,
+            action: record.action,
+            changes: record
+                .changes
+                .into_iter()
+                .map(|change| ChangeJson {
+                    old: serde_json::from_str(&change.old).unwrap_or(serde_json::Value::Null),
+                    new: serde_json::from_str(&change.new).unwrap_or(serde_json::Value::Null),
+                    field: change.field,
+                })
+                .collect(),
+            reason: record.reason,
+        }
+    }
+}
+
+const HEADER: [&str; 10] = [
+    "Время",
+    "Кто",
+    "Адрес",
+    "Идентификатор запроса",
+    "Служба",
+    "Объект",
+    "Номер объекта",
+    "Действие",
+    "Изменения",
+    "Причина",
+];
+
+/// Records written per piece of the streamed file.
+const ROWS_PER_PIECE: usize = 500;
+
+async fn export(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<AuditQuery>,
+) -> Result<Response, ApiError> {
+    let offset = query.offset()?;
+    let filters = query.request()?;
+    let merged = Merged::start(&state, caller.clone(), filters, CHUNK).await?;
+    let names = Names::of(&state, &caller).await;
+    let mut head = String::from(csv::BOM);
+    head.push_str(&csv::record(HEADER));
+    if !merged.missing.is_empty() {
+        // Said in the file itself: a reader of the file never saw the page's flag.
+        let note = format!("Нет записей служб: {}", merged.missing.join(", "));
+        head.push_str(&csv::record([note.as_str()]));
+    }
+    let rows = stream::unfold(Some((merged, names)), move |state| async move {
+        let (mut merged, names) = state?;
+        let mut piece = String::new();
+        for _ in 0..ROWS_PER_PIECE {
+            match merged.next().await {
+                Ok(Some((service, record))) => {
+                    piece.push_str(&row(&names.json(service, record), offset));
+                }
+                Ok(None) => {
+                    return (!piece.is_empty()).then_some((Ok(piece), None));
+                }
+                Err(status) => {
+                    // The answer has begun: all that is left is to cut it short,
+                    // which the browser reports as a failed download.
+                    tracing::warn!(%status, "audit export stopped");
+                    return Some((Err(std::io::Error::other("export stopped")), None));
+                }
+            }
+        }
+        Some((Ok(piece), Some((merged, names))))
+    });
+    // Fused: the compression layer polls once more after the end.
+    let body = stream::once(async { Ok::<_, std::io::Error>(head) })
+        .chain(rows)
+        .fuse();
+    Ok(csv::download(
+        "Журнал действий",
+        "audit",
+        offset,
+        axum::body::Body::from_stream(body),
+    ))
+}
+
+/// A record as a line of the file, its words in Russian.
+fn row(record: &RecordJson, offset: UtcOffset) -> String {
+    let at = OffsetDateTime::parse(&record.time, &Rfc3339)
+        .map(|at| {
+            let local = at.to_offset(offset);
+            format!(
+                "{:02}.{:02}.{:04} {:02}:{:02}:{:02}",
+                local.day(),
+                u8::from(local.month()),
+                local.year(),
+                local.hour(),
+                local.minute(),
+                local.second()
+            )
+        })
+        .unwrap_or_default();
+    let actor = &record.actor;
+    let who = match actor.kind.as_str() {
+        "person" => actor
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("Сотрудник №{}", actor.user_id.unwrap_or_default())),
+        "service-account" => format!("Внешняя система {}", actor.client_id),
+        "anonymous" if !actor.login.is_empty() => format!("Не вошедший (логин «{}»)", actor.login),
+        "anonymous" => "Не вошедший".to_owned(),
+        _ => "Портал".to_owned(),
+    };
+    let entity_id = record
+        .entity_id
+        .map(|id| id.to_string())
+        .unwrap_or_default();
+    let entity = match &record.entity_name {
+        Some(name) => format!("{} «{name}»", entity_label(&record.entity)),
+        None => entity_label(&record.entity).to_owned(),
+    };
+    let changes = record
+        .changes
+        .iter()
+        .map(|change| {
+            format!(
+                "{}: {} → {}",
+                change.field,
+                shown(&change.old),
+                shown(&change.new)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    csv::record([
+        at.as_str(),
+        &who,
+        &record.address,
+        &record.request_id,
+        record.service,
+        &entity,
+        &entity_id,
+        action_label(&record.action),
+        &changes,
+        reason_label(&record.reason),
+    ])
+}
+
+/// A changed value as a person reads it: text without quotes, none as «—».
+fn shown(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "—".to_owned(),
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn entity_label(entity: &str) -> &str {
+    match entity {
+        "user" => "Сотрудник",
+        "department" => "Отделение",
+        "service-account" => "Внешняя система",
+        "session" => "Сеанс",
+        "course" => "Курс",
+        "article" => "Статья",
+        "test" => "Тест",
+        "environment-model" => "Модель оборудования",
+        "environment" => "Единица оборудования",
+        "document" => "Документ",
+        other => other,
+    }
+}
+
+fn action_label(action: &str) -> &str {
+    match action {
+        "create" => "Создание",
+        "update" => "Изменение",
+        "delete" => "Удаление",
+        "block" => "Блокировка",
+        "sign-in" => "Вход",
+        "sign-out" => "Выход",
+        "sign-in-refused" => "Отказ во входе",
+        "grant" => "Выдача прав",
+        "revoke" => "Снятие прав",
+        "download" => "Скачивание",
+        other => other,
+    }
+}
+
+fn reason_label(reason: &str) -> &str {
+    match reason {
+        "wrong-password" => "Неверный пароль",
+        "unknown-login" => "Неизвестный логин",
+        "blocked" => "Учётная запись заблокирована",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_day_is_read_in_the_readers_zone_and_an_end_day_is_included() {
+        let moscow = UtcOffset::from_whole_seconds(3 * 3600).unwrap();
+        let from = instant("from", Some("2026-11-01"), moscow, false)
+            .unwrap()
+            .unwrap();
+        let to = instant("to", Some("2026-11-01"), moscow, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(to.seconds - from.seconds, 24 * 3600);
+        assert_eq!(from.seconds, 1_793_480_400, "2026-10-31T21:00:00Z");
+        let exact = instant("to", Some("2026-11-01T10:00:00Z"), moscow, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(exact.seconds, 1_793_527_200);
+        assert!(instant("from", Some("01.11.2026"), moscow, false).is_err());
+        assert_eq!(instant("from", Some(" "), moscow, false).unwrap(), None);
+    }
+
+    #[test]
+    fn a_line_of_the_file_says_who_did_what_in_russian() {
+        let record = RecordJson {
+            service: "auth",
+            id: 1,
+            time: "2026-11-18T11:06:40Z".into(),
+            actor: ActorJson {
+                kind: "person".into(),
+                user_id: Some(1),
+                name: Some("Системный Администратор".into()),
+                client_id: String::new(),
+                login: String::new(),
+            },
+            address: "192.0.2.10".into(),
+            request_id: "r-1".into(),
+            entity: "user".into(),
+            entity_id: Some(5),
+            entity_name: Some("Иванова Анна".into()),
+            action: "grant".into(),
+            changes: vec![ChangeJson {
+                field: "rights".into(),
+                old: serde_json::json!([]),
+                new: serde_json::json!(["UserManagement"]),
+            }],
+            reason: String::new(),
+        };
+        let moscow = UtcOffset::from_whole_seconds(3 * 3600).unwrap();
+        assert_eq!(
+            row(&record, moscow),
+            "18.11.2026 14:06:40;Системный Администратор;192.0.2.10;r-1;auth;Сотрудник «Иванова Анна»;5;Выдача прав;\"rights: [] → [\"\"UserManagement\"\"]\";\r\n"
+        );
+    }
+}

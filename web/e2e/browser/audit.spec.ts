@@ -1,0 +1,61 @@
+import { admin } from '../support/accounts';
+import { signIn } from './session';
+import { expect, test } from './test';
+
+test('an admin grants a right and finds it, old → new, in «Журнал действий» and on the user’s page', async ({
+  page,
+  saveScreenshot,
+}) => {
+  const suffix = Date.now().toString(36);
+  const login = `audit-${suffix}`;
+
+  // A person of their own (over REST), so no other test's rights change.
+  const signedIn = await page.request.post('/api/auth/login', {
+    data: { login: admin.login, password: admin.password },
+  });
+  const token = ((await signedIn.json()) as { data: { accessToken: string } }).data.accessToken;
+  const created = await page.request.post('/api/user/create-user', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      name: 'Вера',
+      surname: 'Журавлёва',
+      lastName: 'Игоревна',
+      login,
+      password: 'zhuravleva-password',
+      email: `${login}@hospital.example`,
+      rights: [],
+    },
+  });
+  expect(created.ok()).toBe(true);
+  const userId = ((await created.json()) as { data: { id: number } }).data.id;
+
+  // The admin grants her EquipmentEditing on her page, whose history then shows it.
+  await signIn(page, admin);
+  await page.goto(`/admin/users-management/admin-users/${userId}`);
+  await page.getByRole('checkbox', { name: 'Редактирование оборудования' }).check();
+  await page.getByRole('button', { name: 'Сохранить' }).click();
+  await expect(page.getByText('Сохранение пользователя прошло успешно!')).toBeVisible();
+  const history = page.getByRole('region', { name: 'История изменений' });
+  await expect(history.getByText('Права: — → Редактирование оборудования')).toBeVisible();
+  await expect(history.getByText('Пароль: изменён (значение скрыто)')).toBeVisible();
+
+  // «Журнал действий»: the admin menu's tab, filtered by action and period.
+  await page.getByRole('tab', { name: 'Журнал действий' }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  await expect(page.getByRole('heading', { name: 'Журнал действий' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Действие' }).click();
+  await page.getByRole('option', { name: 'Выдача прав' }).click();
+  const today = new Date();
+  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  await page.getByLabel('С даты').fill(day);
+  await page.getByLabel('По дату').fill(day);
+  const record = page
+    .getByTestId('audit-record')
+    .filter({ hasText: 'Журавлёва Вера Игоревна' })
+    .filter({ hasText: 'Права: — → Редактирование оборудования' });
+  await expect(record).toHaveCount(1);
+  await expect(record).toContainText('Системный Администратор');
+  await expect(record).toContainText('Выдача прав · Сотрудник «Журавлёва Вера Игоревна»');
+  await expect(page.getByTestId('audit-record').filter({ hasText: 'Вход' })).toHaveCount(0);
+  await saveScreenshot('admin-audit');
+});

@@ -1,0 +1,53 @@
+import { adminStrings } from './admin-strings';
+import { shownValue, type AuditChange, type AuditRecord } from './audit';
+import { strings } from './strings';
+
+// How an audit record reads to a person: who, what was done to what, each field old → new.
+
+const text = adminStrings.audit;
+
+/** Who did it, as a person reads it. */
+export function actorLabel(record: AuditRecord): string {
+  const { actor } = record;
+  switch (actor.kind) {
+    case 'person':
+      return actor.name ?? text.unknownPerson(actor.userId ?? 0);
+    case 'service-account':
+      return text.serviceAccount(actor.clientId);
+    case 'anonymous':
+      return text.anonymous(actor.login);
+    default:
+      return text.system;
+  }
+}
+
+/** What was done to what: «Выдача прав · Сотрудник «Иванова Анна»». */
+export function deedLabel(record: AuditRecord): string {
+  const action = text.actions[record.action] ?? record.action;
+  const entity = text.entities[record.entity] ?? record.entity;
+  const which = record.entityName
+    ? `«${record.entityName}»`
+    : record.entityId != null
+      ? `№${record.entityId}`
+      : '';
+  const reason = record.reason ? ` (${text.reasons[record.reason] ?? record.reason})` : '';
+  return `${action}${reason} · ${entity}${which ? ` ${which}` : ''}`;
+}
+
+const rightName = (value: unknown) =>
+  typeof value === 'string' && value in strings.rights
+    ? strings.rights[value as keyof typeof strings.rights]
+    : value;
+
+/** A value of `field` as a person reads it; rights by their Russian names. */
+function valueOf(field: string, value: unknown): string {
+  if (field === 'rights' && Array.isArray(value)) return shownValue(value.map(rightName));
+  return shownValue(value);
+}
+
+/** «Поле: старое → новое»; a secret only as changed. */
+export function changeLabel(change: AuditChange): string {
+  const field = text.fields[change.field] ?? change.field;
+  if (change.old === '***' || change.new === '***') return `${field}: ${text.hidden}`;
+  return `${field}: ${valueOf(change.field, change.old)} → ${valueOf(change.field, change.new)}`;
+}
