@@ -320,8 +320,7 @@ async fn complete(
             AttemptChoice::Started(attempt.id),
             &submission,
             departments,
-            at,
-            &AuditContext::system(),
+            (at, &AuditContext::system()),
         )
         .await?;
     Ok(())

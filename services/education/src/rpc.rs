@@ -522,8 +522,7 @@ impl EducationService for EducationRpc {
                 choice,
                 &submission,
                 &claims.departments,
-                now,
-                &self.audit(&request),
+                (now, &self.audit(&request)),
             )
             .await?;
         reply(convert::completed(completed, &test, used))

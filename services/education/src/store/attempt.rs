@@ -187,8 +187,7 @@ impl Store {
         choice: AttemptChoice,
         submission: &Submission,
         departments: &[i64],
-        now: i64,
-        audit: &AuditContext,
+        (now, audit): (i64, &AuditContext),
     ) -> ServiceResult<(Completed, TriesUsed)> {
         let (mut tries, (attempt_id, points_possible), asked, key) = {
             let mut conn = self.pool.acquire().await?;
