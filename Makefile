@@ -97,6 +97,7 @@ bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench files
 	$(CARGO) bench --locked -p portal-gateway --bench staff_sync
 	$(CARGO) bench --locked -p portal-gateway --bench training
+	$(CARGO) bench --locked -p portal-gateway --bench search
 	cd web && PORTAL_BIN=../target/release/portal $(NPM) run bench
 
 clean:

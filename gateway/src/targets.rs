@@ -306,7 +306,10 @@ impl Peers<'_> {
             Peers::Gateway(upstreams) => Ok(upstreams.wiki.clone()),
             Peers::Configured(config) => {
                 connect(portal_wiki::SERVICE_NAME, &config.shared.wiki_url, || {
-                    "PORTAL_WIKI_URL: required for the files target".to_owned()
+                    format!(
+                        "PORTAL_WIKI_URL: required for the {:?} target (education: the digest's equipment items; files: who sees a document's model)",
+                        config.target
+                    )
                 })
             }
         }
@@ -370,6 +373,7 @@ async fn service_routes(
                 access_versions: peers.access_versions()?,
                 seed_demo: shared.seed_demo,
                 auth: peers.auth()?.service_channel(),
+                wiki: peers.wiki()?.service_channel(),
                 shutdown: shutdown.clone(),
                 digests: config.education.digests(&shared.public_url),
                 audit: audit_settings(config),

@@ -1,7 +1,7 @@
 //! Required training and clearance over REST (issue 24): the spec-style
 //! routes under `/api/environment-model`, on the demo data of every service —
 //! the ventilator requires basic CPR, which the demo nurse passed and the
-//! demo doctor did not.
+//! demo doctor and реанимация nurse did not.
 
 mod support;
 
@@ -13,6 +13,8 @@ const NURSE: i64 = 2;
 const SENIOR_NURSE: i64 = 5;
 const DOCTOR: i64 = 3;
 const ENGINEER: i64 = 6;
+/// The реанимация nurse who passed nothing (auth's demo `icu-nurse`).
+const ICU_NURSE: i64 = 8;
 const ICU: i64 = 1;
 const HYGIENE_COURSE: i64 = 1;
 const CPR_COURSE: i64 = 2;
@@ -80,6 +82,8 @@ async fn clearance_routes_answer_the_spec_s_fields() {
     assert_eq!(person(SENIOR_NURSE)["lapsing"], false);
     assert_eq!(person(DOCTOR)["cleared"], false);
     assert_eq!(person(DOCTOR)["missingCourses"][0]["id"], CPR_COURSE);
+    assert_eq!(person(ICU_NURSE)["cleared"], false);
+    assert_eq!(person(ICU_NURSE)["missingCourses"][0]["id"], CPR_COURSE);
 
     let body = json!({"environmentModelId": id, "courseIds": [CPR_COURSE, HYGIENE_COURSE]});
     let (status, answer) = post_json(

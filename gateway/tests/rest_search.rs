@@ -174,6 +174,14 @@ async fn people_are_found_by_user_managers_only_and_a_blank_query_is_refused() {
     let (status, _, body) = portal.get("/api/search?q=%20-%20", Some(&learner)).await;
     assert_eq!(error(400, status, &body), "Введите слово для поиска");
     assert_eq!(envelope(&body)["errorCode"], "search-query-empty");
+    let (status, _, body) = portal
+        .get("/api/search?q=курс&kinds=course,courses", Some(&learner))
+        .await;
+    assert_eq!(
+        error(400, status, &body),
+        "Неизвестный вид результатов поиска: courses"
+    );
+    assert_eq!(envelope(&body)["errorCode"], "search-kind-unknown");
     let (status, _, body) = portal.get("/api/search?q=дефибриллятор", None).await;
     assert_eq!(status, 401, "{body}");
 }

@@ -19,6 +19,7 @@ use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, docs, 
 
 mod export;
 mod integration;
+mod revisions;
 
 /// The statistics page's next page, for clients that page; the body's `data`
 /// stays the list spec §7 clients expect.
@@ -343,6 +344,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
     .into_iter()
     .chain(integration::endpoints())
+    .chain(revisions::endpoints())
     .collect()
 }
 

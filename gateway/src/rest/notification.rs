@@ -39,7 +39,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         Endpoint::post(
             "/api/notification/send-digests-now",
-            "Разослать сегодняшние письма-напоминания сейчас (каждому не более одного в день); UserManagement или EducationManagement",
+            "Начать рассылку сегодняшних писем-напоминаний (каждому не более одного в день): она идёт в фоне, ответ сразу — alreadyRunning, если рассылка уже шла; UserManagement или EducationManagement",
             docs::Input::Empty,
             post(forward(
                 |()| pb_education::SendDigestsNowRequest {},

@@ -92,6 +92,7 @@ async fn search(
         .filter(|kind| !kind.is_empty())
         .map(str::to_owned)
         .collect();
+    portal_kit::search::known_kinds(&kinds).map_err(Status::from)?;
     let limit = query
         .limit
         .and_then(|limit| usize::try_from(limit).ok())

@@ -90,6 +90,41 @@ pub fn endpoints() -> Vec<Endpoint> {
             )),
         ),
         Endpoint::get(
+            "/api/environment-model/get-instruction-revisions",
+            "Версии краткой инструкции (кто и когда сохранил), новые первыми",
+            docs::query::<EnvironmentModelId>,
+            get(forward(
+                |Query(query): Query<EnvironmentModelId>| pb::ListInstructionRevisionsRequest {
+                    environment_model_id: query.environment_model_id,
+                },
+                method!(client, list_instruction_revisions),
+                |reply| reply.revisions,
+            )),
+        ),
+        Endpoint::get(
+            "/api/environment-model/get-instruction-revision",
+            "Версия краткой инструкции с её текстом",
+            docs::query::<InstructionRevision>,
+            get(forward(
+                |Query(query): Query<InstructionRevision>| pb::GetInstructionRevisionRequest {
+                    environment_model_id: query.environment_model_id,
+                    revision_id: query.revision_id,
+                },
+                method!(client, get_instruction_revision),
+                |reply| reply,
+            )),
+        ),
+        Endpoint::post(
+            "/api/environment-model/restore-instruction-revision",
+            "Восстановить версию краткой инструкции (новая версия)",
+            docs::Input::Message("portal.wiki.v1.RestoreInstructionRevisionRequest"),
+            post(forward(
+                |Body(body): Body<pb::RestoreInstructionRevisionRequest>| body,
+                method!(client, restore_instruction_revision),
+                |reply| reply.short_instruction,
+            )),
+        ),
+        Endpoint::get(
             "/api/environment-model/get-public-instruction",
             "Краткая инструкция без входа: название модели и инструкция",
             docs::query::<EnvironmentModelId>,
@@ -163,6 +198,13 @@ struct DepartmentId {
 #[serde(rename_all = "camelCase")]
 struct EnvironmentModelId {
     environment_model_id: i64,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+struct InstructionRevision {
+    environment_model_id: i64,
+    revision_id: i64,
 }
 
 // --- Equipment models ---

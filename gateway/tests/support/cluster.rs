@@ -252,6 +252,13 @@ impl Topology {
                     .join(","),
             ));
         }
+        if target == "education" {
+            // The digest asks the wiki for its equipment items (k8s/base/education.yaml).
+            env.push((
+                "PORTAL_WIKI_URL".to_owned(),
+                format!("http://{}", self.wiki),
+            ));
+        }
         if target == "files" {
             env.extend(owned([
                 (

@@ -295,5 +295,7 @@ pub fn mail_recipient(record: MailRecipientRecord) -> pb::MailRecipient {
         email: record.email,
         name: record.name,
         last_name: record.last_name,
+        department_ids: record.department_ids,
+        rights: record.rights,
     }
 }

@@ -46,9 +46,13 @@ const DEMO_DEPARTMENTS: [&str; 4] = [
 ///   медицинской технике; all four departments; EquipmentEditing.
 /// - `dismissed` / `dismissed-demo-password`: Орлов Сергей Петрович, хирург,
 ///   status 'Уволен': cannot sign in.
+/// - `icu-nurse` / `icu-nurse-demo-password`: Соколова Ирина Павловна,
+///   медсестра-анестезист; реанимация; no rights, no course passed: the
+///   nurse not cleared for the ventilator (issue 24; last, so the ids above
+///   stay those other services' demo data names).
 ///
 /// The bootstrap admin joins every demo department too.
-const DEMO_USERS: [DemoUser; 6] = [
+const DEMO_USERS: [DemoUser; 7] = [
     DemoUser {
         login: "nurse",
         name: "Ольга",
@@ -107,6 +111,16 @@ const DEMO_USERS: [DemoUser; 6] = [
         position: "Врач-хирург",
         status: "Уволен",
         departments: &[1],
+        rights: &[],
+    },
+    DemoUser {
+        login: "icu-nurse",
+        name: "Ирина",
+        surname: "Соколова",
+        last_name: "Павловна",
+        position: "Медицинская сестра-анестезист",
+        status: "Работает",
+        departments: &[0],
         rights: &[],
     },
 ];

@@ -559,6 +559,29 @@ impl MailRecipientService for MailRecipientRpc {
                 .collect(),
         })
     }
+
+    async fn list_mail_recipients_page(
+        &self,
+        request: Request<pb::ListMailRecipientsPageRequest>,
+    ) -> RpcResult<pb::ListMailRecipientsPageResponse> {
+        let m = request.into_inner();
+        let size = match usize::try_from(m.page_size) {
+            Ok(0) => MAX_RECIPIENT_IDS,
+            Ok(size) if size <= MAX_RECIPIENT_IDS => size,
+            _ => return Err(ServiceError::invalid(MSG_TOO_MANY_RECIPIENTS).into()),
+        };
+        let recipients = self
+            .store
+            .mail_recipients_after(m.after_user_id, i64::try_from(size).unwrap_or(i64::MAX))
+            .await?;
+        reply(pb::ListMailRecipientsPageResponse {
+            last_user_id: recipients.last().map_or(0, |last| last.id),
+            recipients: recipients
+                .into_iter()
+                .map(convert::mail_recipient)
+                .collect(),
+        })
+    }
 }
 
 const MSG_TOO_MANY_RECIPIENTS: &str = "Не более 1000 сотрудников за один запрос";

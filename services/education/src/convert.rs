@@ -12,7 +12,7 @@ use crate::domain::compliance::{Assessment, Standing, Validity, valid_until};
 use crate::domain::date::Day;
 use crate::store::{
     AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, QuestionStats,
-    ResultRecord, TestRecord, TriesUsed,
+    ResultRecord, RevisionRecord, TestRecord, TriesUsed,
 };
 
 /// A stored count as the contract's int32; counts here are far below its limit.
@@ -37,6 +37,19 @@ fn count_usize(value: usize) -> i32 {
 
 fn tries_left(test: &TestRecord, used: TriesUsed) -> i32 {
     count((test.number_of_tries - used.started).max(0))
+}
+
+impl From<RevisionRecord> for pb::Revision {
+    /// Author 0 for the version of before revisions were kept.
+    fn from(record: RevisionRecord) -> pb::Revision {
+        pb::Revision {
+            id: record.id,
+            author_id: record.author_id.unwrap_or(0),
+            author_name: record.author_name,
+            created_at: Some(timestamp_from_millis(record.created_at)),
+            size: record.size,
+        }
+    }
 }
 
 impl From<ArticleRecord> for pb::Article {

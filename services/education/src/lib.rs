@@ -11,7 +11,8 @@
 //! makes to another service besides following auth's access changes), for
 //! the integration calls of [`app::integration`], and for the e-mail
 //! addresses of the daily digest ([`app::digest`], auth's internal
-//! `MailRecipientService`). [`notification_rpc`] serves the bell's items and
+//! `MailRecipientService`); the digest also asks the wiki's internal
+//! `DigestItemService` for its equipment items ([`app::equipment_items`]). [`notification_rpc`] serves the bell's items and
 //! the digest's calls (`NotificationService`).
 
 pub mod app;
@@ -148,6 +149,9 @@ pub struct EducationSettings {
     /// The auth service, which turns the HR system's keys (employee numbers,
     /// department codes) into user ids and back for the integration calls.
     pub auth: ServiceChannel,
+    /// The wiki, whose internal `DigestItemService` gives the daily digest
+    /// its equipment items (clearances lapsing, maintenance due).
+    pub wiki: ServiceChannel,
     /// The server's shutdown: open WatchTrainingRecords streams end then, so
     /// the drain does not wait for them; the daily digest job stops then.
     pub shutdown: CancellationToken,
@@ -192,6 +196,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
+    app::housekeeping::forget_old_read_marks(&store)
+        .await
+        .map_err(StartError::step("forgetting old read marks"))?;
     store.index_missing().await.map_err(StartError::step(
         "indexing courses, articles and tests for search",
     ))?;
@@ -202,9 +209,15 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
-    let digests = Digests::new(store.clone(), settings.digests, settings.auth.clone())
-        .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
-    digests.spawn_daily(settings.shutdown.clone());
+    let digests = Digests::new(
+        store.clone(),
+        settings.digests,
+        settings.auth.clone(),
+        settings.wiki,
+        settings.shutdown.clone(),
+    )
+    .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
+    digests.spawn_daily();
     let proxies = settings.audit.trusted_proxies;
     let notifications = NotificationServiceServer::new(NotificationRpc::new(
         store.clone(),

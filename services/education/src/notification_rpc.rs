@@ -13,7 +13,7 @@ use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::notification_service_server::NotificationService;
 use tonic::{Request, Response, Status};
 
-use crate::app::digest::Digests;
+use crate::app::digest::{Digests, SendNow};
 use crate::app::notifications::my_items;
 use crate::domain::date::Day;
 use crate::domain::notification::ITEM_PREFIX;
@@ -110,14 +110,12 @@ impl NotificationService for NotificationRpc {
         if !(caller.has(Right::UserManagement) || caller.has(Right::EducationManagement)) {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
-        let counts = self
+        let started = self
             .digests
-            .send_today(&AuditContext::of(&request, &self.proxies))
-            .await?;
+            .send_today(AuditContext::of(&request, &self.proxies))?;
         Ok(Response::new(pb::SendDigestsNowResponse {
-            sent: counts.sent,
-            failed: counts.failed,
-            already_sent: counts.already_sent,
+            already_running: started == SendNow::AlreadyRunning,
+            ..Default::default()
         }))
     }
 }

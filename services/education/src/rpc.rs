@@ -25,6 +25,7 @@ use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
+use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
@@ -49,7 +50,7 @@ use crate::domain::pass::PassQuery;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::{QuestionInput, TestDraft};
 use crate::store::search;
-use crate::store::{AttemptChoice, Store, Viewer};
+use crate::store::{AttemptChoice, Editor, Store, Viewer};
 
 pub struct EducationRpc {
     store: Store,
@@ -106,6 +107,14 @@ fn expires_at(actor: Actor<'_>) -> u64 {
 }
 
 type RpcResult<T> = Result<Response<T>, Status>;
+
+/// The caller as the author of a revision.
+fn editor(claims: &Claims) -> Editor {
+    Editor {
+        id: Some(claims.user_id),
+        name: claims.display_name(),
+    }
+}
 
 fn reply<T>(message: T) -> RpcResult<T> {
     Ok(Response::new(message))
@@ -183,7 +192,8 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::CreateArticleRequest>,
     ) -> RpcResult<pb::CreateArticleResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
         let audit = self.audit(&request);
         let pb::CreateArticleRequest {
             title,
@@ -202,7 +212,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_article(&draft, now_millis(), &audit)
+            .create_article(&draft, &editor(claims), now_millis(), &audit)
             .await?;
         reply(pb::CreateArticleResponse {
             article: Some(created.into()),
@@ -213,7 +223,8 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::UpdateArticleRequest>,
     ) -> RpcResult<pb::UpdateArticleResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
         let audit = self.audit(&request);
         let pb::UpdateArticleRequest {
             id,
@@ -231,7 +242,10 @@ impl EducationService for EducationRpc {
             &date_deadline,
             test_id,
         )?;
-        let updated = self.store.update_article(id, &draft, &audit).await?;
+        let updated = self
+            .store
+            .update_article(id, &draft, &editor(claims), now_millis(), &audit)
+            .await?;
         reply(pb::UpdateArticleResponse {
             article: Some(updated.into()),
         })
@@ -296,15 +310,12 @@ impl EducationService for EducationRpc {
         request: Request<pb::ListCoursePassesRequest>,
     ) -> RpcResult<pb::ListCoursePassesResponse> {
         let caller = Caller::of(&request);
-        let claims = caller.claims()?;
         let m = request.get_ref();
-        // Anyone for themselves; an equipment editor clears people to operate
-        // equipment by their passes (the wiki names whom: a department's
-        // members auth lists to the editor).
-        let own = m.user_ids.iter().all(|id| *id == claims.user_id);
-        if !own && !caller.has(Right::EducationManagement) && !caller.has(Right::EquipmentEditing) {
-            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
-        }
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit: Deadline::of_call(request.metadata()).remaining(),
+        };
+        passes::require_readable(&self.staff, &caller, on_behalf, &m.user_ids).await?;
         let query = PassQuery::parse(&m.user_ids, &m.course_ids)?;
         let (courses, passes) = passes::course_passes(&self.store, &query).await?;
         reply(pb::ListCoursePassesResponse {
@@ -597,7 +608,8 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::CreateTestRequest>,
     ) -> RpcResult<pb::CreateTestResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
         let m = request.get_ref();
         let draft = TestDraft::parse(
             &m.title,
@@ -612,7 +624,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_test(&draft, now_millis(), &self.audit(&request))
+            .create_test(&draft, &editor(claims), now_millis(), &self.audit(&request))
             .await?;
         let questions = self.store.full_questions(created.id).await?;
         reply(pb::CreateTestResponse {
@@ -624,7 +636,8 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::UpdateTestRequest>,
     ) -> RpcResult<pb::UpdateTestResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
         let m = request.get_ref();
         let draft = TestDraft::parse(
             &m.title,
@@ -639,11 +652,119 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_test(m.id, &draft, &self.audit(&request))
+            .update_test(
+                m.id,
+                &draft,
+                &editor(claims),
+                now_millis(),
+                &self.audit(&request),
+            )
             .await?;
         let questions = self.store.full_questions(updated.id).await?;
         reply(pb::UpdateTestResponse {
             test: Some(convert::full_test(updated, questions)),
+        })
+    }
+
+    // --- Revisions ---
+
+    async fn list_article_revisions(
+        &self,
+        request: Request<pb::ListArticleRevisionsRequest>,
+    ) -> RpcResult<pb::ListArticleRevisionsResponse> {
+        Caller::of(&request).require(Right::EducationManagement)?;
+        let revisions = self
+            .store
+            .article_revisions(request.get_ref().article_id)
+            .await?;
+        reply(pb::ListArticleRevisionsResponse {
+            revisions: revisions.into_iter().map(pb::Revision::from).collect(),
+        })
+    }
+
+    async fn get_article_revision(
+        &self,
+        request: Request<pb::GetArticleRevisionRequest>,
+    ) -> RpcResult<pb::GetArticleRevisionResponse> {
+        Caller::of(&request).require(Right::EducationManagement)?;
+        let m = request.get_ref();
+        let (revision, article) = self
+            .store
+            .article_revision(m.article_id, m.revision_id)
+            .await?;
+        reply(pb::GetArticleRevisionResponse {
+            revision: Some(revision.into()),
+            article: Some(article.into()),
+        })
+    }
+
+    async fn restore_article_revision(
+        &self,
+        request: Request<pb::RestoreArticleRevisionRequest>,
+    ) -> RpcResult<pb::RestoreArticleRevisionResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
+        let m = request.get_ref();
+        let article = self
+            .store
+            .restore_article(
+                m.article_id,
+                m.revision_id,
+                (&editor(claims), now_millis()),
+                &audit,
+            )
+            .await?;
+        reply(pb::RestoreArticleRevisionResponse {
+            article: Some(article.into()),
+        })
+    }
+
+    async fn list_test_revisions(
+        &self,
+        request: Request<pb::ListTestRevisionsRequest>,
+    ) -> RpcResult<pb::ListTestRevisionsResponse> {
+        Caller::of(&request).require(Right::EducationManagement)?;
+        let revisions = self.store.test_revisions(request.get_ref().test_id).await?;
+        reply(pb::ListTestRevisionsResponse {
+            revisions: revisions.into_iter().map(pb::Revision::from).collect(),
+        })
+    }
+
+    async fn get_test_revision(
+        &self,
+        request: Request<pb::GetTestRevisionRequest>,
+    ) -> RpcResult<pb::GetTestRevisionResponse> {
+        Caller::of(&request).require(Right::EducationManagement)?;
+        let m = request.get_ref();
+        let (revision, test, questions) =
+            self.store.test_revision(m.test_id, m.revision_id).await?;
+        reply(pb::GetTestRevisionResponse {
+            revision: Some(revision.into()),
+            test: Some(convert::full_test(test, questions)),
+        })
+    }
+
+    async fn restore_test_revision(
+        &self,
+        request: Request<pb::RestoreTestRevisionRequest>,
+    ) -> RpcResult<pb::RestoreTestRevisionResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
+        let m = request.get_ref();
+        let restored = self
+            .store
+            .restore_test(
+                m.test_id,
+                m.revision_id,
+                (&editor(claims), now_millis()),
+                &audit,
+            )
+            .await?;
+        let questions = self.store.full_questions(restored.id).await?;
+        reply(pb::RestoreTestRevisionResponse {
+            test: Some(convert::full_test(restored, questions)),
         })
     }
 

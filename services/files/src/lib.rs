@@ -35,6 +35,7 @@ use tonic::service::interceptor::InterceptedService;
 
 use crate::app::links::LinkKeys;
 use crate::app::models::Models;
+use crate::app::pdf_text;
 use crate::app::uploads::Uploads;
 pub use crate::app::uploads::{Limits, MAX_CHUNK};
 use crate::rpc::FilesRpc;
@@ -186,6 +187,16 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         .index_missing()
         .await
         .map_err(StartError::step("indexing documents for search"))?;
+    tokio::spawn({
+        let (store, blobs) = (store.clone(), settings.blobs.clone());
+        async move {
+            match pdf_text::read_unread(&store, &blobs).await {
+                Ok(0) => {}
+                Ok(read) => tracing::info!(read, "texts of earlier PDFs read for search"),
+                Err(error) => tracing::warn!(%error, "reading the texts of earlier PDFs stopped"),
+            }
+        }
+    });
     let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
     let rpc = FilesRpc::new(
         store.clone(),

@@ -58,7 +58,9 @@ pub struct Shared {
     #[arg(long, env = "PORTAL_EDUCATION_URL", value_name = "PORTAL_EDUCATION_URL", value_parser = parse_upstream_urls)]
     pub education_url: Option<String>,
     /// The gateway's upstream wiki service; also the files service's, which
-    /// asks the wiki who sees a model (required for the files target).
+    /// asks the wiki who sees a model, and education's, whose daily digest
+    /// asks it for equipment items (required for the files and education
+    /// targets).
     #[arg(long, env = "PORTAL_WIKI_URL", value_name = "PORTAL_WIKI_URL", value_parser = parse_upstream_urls)]
     pub wiki_url: Option<String>,
     /// The gateway's upstream files service.

@@ -188,6 +188,12 @@ async fn open_pool(url: &str, max_connections: u32) -> Result<(AnyPool, Backend)
             Box::pin(async move {
                 connection.execute("PRAGMA foreign_keys = ON").await?;
                 connection.execute("PRAGMA busy_timeout = 5000").await?;
+                // Reads through a mapping of the file, not a read call per
+                // page into each connection's 2 MB cache: a search joins
+                // thousands of index hits to their rows (issue 25's bench: a
+                // common word's hits at 50,000 rows, 850 ms → 20 ms). The
+                // pages are the kernel's cache, shared by every connection.
+                connection.execute("PRAGMA mmap_size = 1073741824").await?;
                 Ok(())
             })
         });

@@ -4,6 +4,10 @@
 //! read_at)` table of its database; an item's key starts with its service's
 //! prefix (`education:`, `wiki:`), so the gateway sends a mark to its owner
 //! and a service ignores the keys of others.
+//!
+//! A key names its item's due day, so a new deadline is a new item and the
+//! marks of the old ones are of no use: each service forgets marks older
+//! than [`KEEP_DAYS`] in its start-up housekeeping ([`forget_old`]).
 
 use std::collections::HashSet;
 
@@ -18,6 +22,12 @@ pub const MAX_MARKS: usize = 500;
 /// The longest key a service makes is far shorter; longer ones are nobody's.
 const MAX_KEY_CHARS: usize = 200;
 pub const MSG_TOO_MANY_MARKS: &str = "Можно отметить не более 500 уведомлений за один раз";
+/// How long a mark is kept. An item is listed from at most 30 days before
+/// its day, so a mark this old is of an item whose day passed two months ago
+/// or more; one still listed (a course overdue all that time) comes back
+/// unread, a reminder again.
+pub const KEEP_DAYS: i64 = 90;
+const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
 
 /// The ids of a mark-read call that start with `prefix` (the service's own),
 /// each once; more than [`MAX_MARKS`] ids are refused.
@@ -81,6 +91,16 @@ pub async fn mark_read(
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Deletes the marks made over [`KEEP_DAYS`] before `now` (Unix ms); answers
+/// how many.
+pub async fn forget_old(pool: &AnyPool, now: i64) -> ServiceResult<u64> {
+    let forgotten = sqlx::query("DELETE FROM notification_reads WHERE read_at < $1")
+        .bind(now - KEEP_DAYS * DAY_MILLIS)
+        .execute(pool)
+        .await?;
+    Ok(forgotten.rows_affected())
 }
 
 #[cfg(test)]

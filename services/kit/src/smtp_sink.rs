@@ -1,6 +1,7 @@
 //! A real SMTP server for tests (issue 24): it takes what a relay would and
 //! keeps it, so a test reads what arrived. It can refuse the next messages
-//! with a transient `451`, as a relay under trouble does.
+//! with a transient `451`, as a relay under trouble does, and hold its
+//! answers to messages, as a slow relay does.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// One message as the sink received it.
@@ -102,6 +104,8 @@ pub struct SmtpSink {
     pub addr: SocketAddr,
     mails: Arc<Mutex<Vec<Mail>>>,
     refusals: Arc<AtomicUsize>,
+    /// Whether answers to messages wait ([`SmtpSink::hold`]).
+    held: watch::Sender<bool>,
     _stop: DropGuard,
 }
 
@@ -115,6 +119,7 @@ impl SmtpSink {
         let refusals = Arc::new(AtomicUsize::new(0));
         let stop = CancellationToken::new();
         let (kept, refused, stopped) = (mails.clone(), refusals.clone(), stop.clone());
+        let (held, holding) = watch::channel(false);
         tokio::spawn(async move {
             loop {
                 let accepted = tokio::select! {
@@ -122,7 +127,12 @@ impl SmtpSink {
                     accepted = listener.accept() => accepted,
                 };
                 if let Ok((stream, _)) = accepted {
-                    tokio::spawn(session(stream, kept.clone(), refused.clone()));
+                    tokio::spawn(session(
+                        stream,
+                        kept.clone(),
+                        refused.clone(),
+                        holding.clone(),
+                    ));
                 }
             }
         });
@@ -130,6 +140,7 @@ impl SmtpSink {
             addr,
             mails,
             refusals,
+            held,
             _stop: stop.drop_guard(),
         }
     }
@@ -152,6 +163,17 @@ impl SmtpSink {
         self.refusals.store(count, Ordering::SeqCst);
     }
 
+    /// Messages are kept (they count as arrived) but not answered until
+    /// [`SmtpSink::release`]: a sender waits at the end of DATA.
+    pub fn hold(&self) {
+        self.held.send_replace(true);
+    }
+
+    /// Answers the held messages and those to come.
+    pub fn release(&self) {
+        self.held.send_replace(false);
+    }
+
     /// Waits until at least `count` messages arrived, at most `limit`.
     pub async fn wait_for(&self, count: usize, limit: Duration) -> Vec<Mail> {
         let start = Instant::now();
@@ -165,7 +187,12 @@ impl SmtpSink {
     }
 }
 
-async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>, refusals: Arc<AtomicUsize>) {
+async fn session(
+    stream: TcpStream,
+    mails: Arc<Mutex<Vec<Mail>>>,
+    refusals: Arc<AtomicUsize>,
+    mut held: watch::Receiver<bool>,
+) {
     let (read, mut write) = stream.into_split();
     let mut lines = BufReader::new(read).lines();
     let mut from = String::new();
@@ -199,7 +226,7 @@ async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>, refusals: Arc<
             let refuse = refusals
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
                 .is_ok();
-            if refuse {
+            let answer: &[u8] = if refuse {
                 b"451 4.3.0 try again later\r\n"
             } else {
                 mails
@@ -211,7 +238,12 @@ async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>, refusals: Arc<
                         data,
                     });
                 b"250 OK queued\r\n"
+            };
+            // A held message is kept (a test sees it arrived) and answered later.
+            if held.wait_for(|held| !held).await.is_err() {
+                return;
             }
+            answer
         } else if upper == "QUIT" {
             let _ = write.write_all(b"221 bye\r\n").await;
             return;

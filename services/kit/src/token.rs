@@ -87,6 +87,22 @@ pub struct Subject {
 }
 
 impl Claims {
+    /// The person's full name as the portal shows an author («Фамилия Имя
+    /// Отчество»), else their login.
+    pub fn display_name(&self) -> String {
+        let name = [&self.surname, &self.name, &self.last_name]
+            .into_iter()
+            .filter(|part| !part.is_empty())
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if name.is_empty() {
+            self.login.clone()
+        } else {
+            name
+        }
+    }
+
     /// Claims for tests of access rules; never signed.
     pub fn for_test(user_id: i64, rights: &[Right]) -> Claims {
         Claims {

@@ -7,15 +7,29 @@ use portal_proto::wiki::v1 as pb;
 use crate::app::clearance::{Course, MemberClearance};
 use crate::app::labels::Label;
 use crate::app::maintenance::{DepartmentModel, DueUnit};
+use crate::app::notifications::Item;
 use crate::app::register::{Outcome, Upsert};
 use crate::domain::clearance::Clearance;
 use crate::domain::maintenance::{Kind, Standing};
+use crate::store::instruction::InstructionRevisionRecord;
 use crate::store::journal::{JournalEntryRecord, JournalRecord};
 use crate::store::logbook::EntryRecord;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{DocumentRecord, ManufacturerRecord, NamedRecord};
 use crate::store::register::RegisterUnitRecord;
 use crate::store::unit::UnitRecord;
+
+/// A revision of an instruction; author 0 for the version of before
+/// revisions were kept.
+pub fn instruction_revision(record: InstructionRevisionRecord) -> pb::InstructionRevision {
+    pb::InstructionRevision {
+        id: record.id,
+        author_id: record.author_id.unwrap_or(0),
+        author_name: record.author_name,
+        created_at: Some(timestamp_from_millis(record.created_at)),
+        size: record.size,
+    }
+}
 
 /// A unit as it stands with its maintenance on `today`.
 pub fn unit(record: UnitRecord, today: Day) -> pb::Environment {
@@ -310,5 +324,18 @@ pub fn member_clearance(
         lapsing: clearance.lapsing(now),
         valid_until: clearance.valid_until.map(timestamp_from_millis),
         missing_courses,
+    }
+}
+
+/// An item of the bell or the digest.
+pub fn notification(item: Item) -> pb::Notification {
+    pb::Notification {
+        id: item.key,
+        kind: item.kind.into(),
+        title: item.title,
+        link: item.link,
+        due_date: item.due.to_string(),
+        overdue: item.overdue,
+        read: item.read,
     }
 }

@@ -289,7 +289,7 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
             },
             sanitizer,
         )?;
-        let model = store.create_model(&portal, &draft, now).await?;
+        let model = store.create_model(&portal, &draft, None, now).await?;
         for demo_unit in demo.units {
             let draft = UnitDraft::parse(
                 demo_unit.department_id,

@@ -14,6 +14,7 @@
 pub mod app;
 pub mod convert;
 pub mod demo;
+pub mod digest_rpc;
 pub mod domain;
 pub mod notification_rpc;
 pub mod rpc;
@@ -29,12 +30,14 @@ use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
+use portal_proto::wiki::v1::digest_item_service_server::DigestItemServiceServer;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
 use crate::app::clearance::Training;
+use crate::digest_rpc::DigestRpc;
 use crate::domain::instruction::Sanitizer;
 use crate::notification_rpc::NotificationRpc;
 use crate::rpc::WikiRpc;
@@ -103,7 +106,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     app::housekeeping::at_start(&store, &sanitizer)
         .await
         .map_err(StartError::step(
-            "keying reference names or cleaning instructions at start",
+            "keying reference names, cleaning instructions or forgetting old read marks at start",
         ))?;
     store
         .index_missing()
@@ -121,6 +124,9 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         training.clone(),
         proxies.clone(),
     ));
+    // Internal and tokenless, like auth's MailRecipientService: education's
+    // digest job asks it for no person.
+    let digest_items = DigestItemServiceServer::new(DigestRpc::new(store.clone()));
     let rpc = WikiRpc::new(store, &settings.public_url, training, proxies);
     let server = WikiServiceServer::new(rpc)
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -133,7 +139,8 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         Idempotent::new(notifications, idempotency_keys),
         verifier.clone(),
     ))
-    .add_service(InterceptedService::new(audit, verifier)))
+    .add_service(InterceptedService::new(audit, verifier))
+    .add_service(digest_items))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use tonic::{Request, Response, Status};
 
 use crate::app::clearance::{OnBehalf, Training};
 use crate::app::notifications::{ITEM_PREFIX, my_items};
+use crate::convert;
 use crate::store::Store;
 
 pub struct NotificationRpc {
@@ -51,18 +52,7 @@ impl NotificationService for NotificationRpc {
         )
         .await?;
         Ok(Response::new(pb::ListMyNotificationsResponse {
-            notifications: items
-                .into_iter()
-                .map(|item| pb::Notification {
-                    id: item.key,
-                    kind: item.kind.into(),
-                    title: item.title,
-                    link: item.link,
-                    due_date: item.due.to_string(),
-                    overdue: item.overdue,
-                    read: item.read,
-                })
-                .collect(),
+            notifications: items.into_iter().map(convert::notification).collect(),
         }))
     }
 

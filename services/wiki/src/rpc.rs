@@ -32,7 +32,9 @@ use tonic::{Request, Response, Status};
 use crate::app::clearance::{self, OnBehalf, Training};
 use crate::app::qr_codes::QrCodes;
 use crate::app::{labels, maintenance, register};
-use crate::convert::{due_unit, equipment_unit, member_clearance, model, unit};
+use crate::convert::{
+    due_unit, equipment_unit, instruction_revision, member_clearance, model, unit,
+};
 use crate::domain::clearance::RequiredCourses;
 use crate::domain::instruction::Sanitizer;
 use crate::domain::journal::{JournalEntryDraft, JournalName};
@@ -136,19 +138,9 @@ fn person(claims: &Claims) -> Writer {
 
 /// The caller as an author: their id and full name.
 fn author(claims: &Claims) -> Author {
-    let name = [&claims.surname, &claims.name, &claims.last_name]
-        .into_iter()
-        .filter(|part| !part.is_empty())
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(" ");
     Author {
         id: claims.user_id,
-        name: if name.is_empty() {
-            claims.login.clone()
-        } else {
-            name
-        },
+        name: claims.display_name(),
     }
 }
 
@@ -235,7 +227,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::CreateEnvironmentModelRequest>,
     ) -> RpcResult<pb::CreateEnvironmentModelResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = ModelDraft::parse(
             ModelInput {
@@ -250,7 +243,12 @@ impl WikiService for WikiRpc {
         )?;
         let created = self
             .store
-            .create_model(&self.audit(&request), &draft, now_millis())
+            .create_model(
+                &self.audit(&request),
+                &draft,
+                Some(&author(claims)),
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, created).await?),
@@ -261,7 +259,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::UpdateEnvironmentModelRequest>,
     ) -> RpcResult<pb::UpdateEnvironmentModelResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = ModelDraft::parse(
             ModelInput {
@@ -276,7 +275,13 @@ impl WikiService for WikiRpc {
         )?;
         let updated = self
             .store
-            .update_model(&self.audit(&request), m.id, &draft, now_millis())
+            .update_model(
+                &self.audit(&request),
+                m.id,
+                &draft,
+                &author(claims),
+                now_millis(),
+            )
             .await?;
         reply(pb::UpdateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, updated).await?),
@@ -287,7 +292,8 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::SaveInstructionRequest>,
     ) -> RpcResult<pb::SaveInstructionResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let short_instruction = self.sanitizer.clean(&m.short_instruction)?;
         self.store
@@ -295,10 +301,61 @@ impl WikiService for WikiRpc {
                 &self.audit(&request),
                 m.environment_model_id,
                 &short_instruction,
+                &author(claims),
                 now_millis(),
             )
             .await?;
         reply(pb::SaveInstructionResponse { short_instruction })
+    }
+
+    async fn list_instruction_revisions(
+        &self,
+        request: Request<pb::ListInstructionRevisionsRequest>,
+    ) -> RpcResult<pb::ListInstructionRevisionsResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let revisions = self
+            .store
+            .instruction_revisions(request.get_ref().environment_model_id)
+            .await?;
+        reply(pb::ListInstructionRevisionsResponse {
+            revisions: revisions.into_iter().map(instruction_revision).collect(),
+        })
+    }
+
+    async fn get_instruction_revision(
+        &self,
+        request: Request<pb::GetInstructionRevisionRequest>,
+    ) -> RpcResult<pb::GetInstructionRevisionResponse> {
+        Caller::of(&request).require(Right::EquipmentEditing)?;
+        let m = request.get_ref();
+        let (revision, short_instruction) = self
+            .store
+            .instruction_revision(m.environment_model_id, m.revision_id)
+            .await?;
+        reply(pb::GetInstructionRevisionResponse {
+            revision: Some(instruction_revision(revision)),
+            short_instruction,
+        })
+    }
+
+    async fn restore_instruction_revision(
+        &self,
+        request: Request<pb::RestoreInstructionRevisionRequest>,
+    ) -> RpcResult<pb::RestoreInstructionRevisionResponse> {
+        let caller = Caller::of(&request);
+        let claims = caller.require(Right::EquipmentEditing)?;
+        let audit = self.audit(&request);
+        let m = request.get_ref();
+        let short_instruction = self
+            .store
+            .restore_instruction(
+                &audit,
+                m.environment_model_id,
+                m.revision_id,
+                (&author(claims), now_millis()),
+            )
+            .await?;
+        reply(pb::RestoreInstructionRevisionResponse { short_instruction })
     }
 
     async fn get_public_instruction(

@@ -33,6 +33,7 @@ const staffPages = [
   '/departments',
   '/departments/environments/1',
   ...modelSections,
+  '/search?q=дефибрилляторы',
   '/admin',
 ];
 const adminPages = [

@@ -17,7 +17,8 @@ test('a nurse finds the monitor by a plural, sees it grouped, and opens it', asy
   // The matched word is marked, as text (never HTML from the server).
   await expect(hit.locator('mark').first()).toHaveText(/Монитор/i);
   await hit.click();
-  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+/);
+  // The model's page opens on its first section: typed before that, Enter's page would be replaced.
+  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+\/documentation$/);
 
   await box.fill('монитор');
   await box.press('Enter');
@@ -26,4 +27,34 @@ test('a nurse finds the monitor by a plural, sees it grouped, and opens it', asy
   await expect(
     page.getByRole('main').getByRole('listitem', { name: 'Оборудование и инструкции' }),
   ).toBeVisible();
+});
+
+// Issue 25: a phone's header has no room for the box; its search button opens the search page,
+// whose own box is ready to type in, with the results grouped as on a desktop.
+test('on a phone the header’s search button opens the page, whose box finds the defibrillator', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 360, height: 760 });
+  await signIn(page, nurse);
+  const box = page.getByRole('searchbox', { name: 'Поиск по порталу' });
+  await expect(box).toHaveCount(0);
+  const button = page.getByRole('banner').getByRole('link', { name: 'Открыть поиск' });
+  await expect(button).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('search-phone-header', { fullPage: false });
+
+  await button.click();
+  await expect(page).toHaveURL(/\/search$/);
+  await expect(box).toBeFocused();
+  await page.keyboard.type('дефибрилляторы');
+  await expect(page).toHaveURL(/\/search\?q=/);
+  await expect(page.getByRole('heading', { name: 'Поиск: «дефибрилляторы»' })).toBeVisible();
+  const hit = page
+    .getByRole('main')
+    .getByRole('listitem', { name: 'Оборудование и инструкции' })
+    .getByRole('link', { name: /HeartStart/ });
+  await expect(hit).toBeVisible();
+  await saveScreenshot('search-phone-page', { fullPage: false });
+  await hit.click();
+  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+/);
 });

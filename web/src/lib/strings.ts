@@ -201,8 +201,8 @@ export const strings = {
     } as Record<string, string>,
     sendDigests: 'Разослать сегодняшние напоминания',
     sendDigestsHint: 'Каждый сотрудник получит не более одного письма в день.',
-    digestsSent: (sent: number, already: number, failed: number) =>
-      `Отправлено писем: ${sent}; уже отправлены сегодня: ${already}${failed > 0 ? `; не удалось: ${failed} (будет повтор)` : ''}`,
+    digestsStarted: 'Рассылка началась: письма уходят в фоне, это может занять несколько минут.',
+    digestsAlreadyRunning: 'Рассылка уже идёт: дождитесь её окончания, повторно нажимать не нужно.',
   },
   education: {
     noCourses: 'Вам пока не назначено ни одного курса.',
@@ -319,6 +319,8 @@ export const strings = {
   // Search across the portal (issue 25): the header's box and the /search page.
   search: {
     label: 'Поиск по порталу',
+    /** The header's button on a phone, whose header has no room for the box. */
+    open: 'Открыть поиск',
     placeholder: 'Поиск: курсы, оборудование, инструкции…',
     page: 'Поиск',
     searching: 'Ищем…',
@@ -335,5 +337,33 @@ export const strings = {
       user: 'Сотрудники',
       department: 'Отделения',
     },
+  },
+  // Revisions of an article, an instruction or a test (issue 25): its editor's «История изменений».
+  revisions: {
+    title: 'История изменений',
+    hint: 'Каждое сохранение — версия. Отметьте две, чтобы сравнить их текст.',
+    empty: 'Сохранённых версий пока нет.',
+    loadFailed: 'Не удалось загрузить историю изменений.',
+    current: 'текущая',
+    unknownAuthor: 'Автор неизвестен (до ведения истории)',
+    pick: (when: string) => `Выбрать для сравнения версию от ${when}`,
+    compare: 'Сравнить',
+    comparing: (older: string, newer: string) => `Изменения с версии от ${older} до версии от ${newer}`,
+    hideComparison: 'Скрыть сравнение',
+    noChanges: 'Текст этих версий одинаков.',
+    compareFailed: 'Не удалось загрузить версии для сравнения.',
+    added: 'добавлено',
+    removed: 'удалено',
+    legend: 'Зелёным — добавленный текст, красным зачёркнутым — удалённый.',
+    restore: 'Восстановить',
+    restoreTitle: 'Восстановить версию?',
+    restoreText: (when: string) =>
+      `Содержимое станет таким, как в версии от ${when}. Текущее содержимое останется в истории.`,
+    cancel: 'Отмена',
+    restored: 'Версия восстановлена',
+    restoreFailed: 'Не удалось восстановить версию',
+    articleSize: (characters: number) => `${characters} симв.`,
+    testSize: (questions: number) => `вопросов: ${questions}`,
+    testLabels: { points: 'Баллов для сдачи', questions: 'Вопросов в попытке', tries: 'Попыток' },
   },
 } as const;

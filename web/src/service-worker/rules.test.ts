@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 
 import { savedAtHeader } from '@/lib/offline-copy';
 
-import { handlingOf, instructionImages, publicPageModel, withSavedAt, type RequestFacts } from './rules';
+import {
+  handlingOf,
+  instructionImages,
+  keptModels,
+  openedAtHeader,
+  publicPageModel,
+  savedInstruction,
+  toPrune,
+  withOpenedAt,
+  withSavedAt,
+  type RequestFacts,
+  type SavedInstruction,
+} from './rules';
 
 const origin = 'https://portal.hospital.local';
 const shell = new Set(['/index.html', '/assets/index-a1.js', '/assets/public-instruction-page-b2.js']);
@@ -112,5 +124,64 @@ describe('a saved answer', () => {
     expect(saved.headers.has('content-length')).toBe(false);
     expect(saved.headers.get(savedAtHeader)).toBe('2026-11-03T11:05:00.000Z');
     expect(await saved.text()).toBe('{"success":true}');
+  });
+});
+
+describe('pruning the saved copies', () => {
+  const day = 24 * 60 * 60 * 1000;
+  const now = Date.UTC(2026, 10, 26, 9, 0);
+  const read = (model: number) =>
+    `${origin}/api/environment-model/get-public-instruction?environmentModelId=${model}`;
+  const image = (id: number) => `${origin}/api/file/download/${id}?key=k${id}`;
+  const copy = (model: number, savedDaysAgo: number, openedDaysAgo = savedDaysAgo, images: number[] = []) =>
+    ({
+      url: read(model),
+      savedAt: now - savedDaysAgo * day,
+      openedAt: now - openedDaysAgo * day,
+      images: images.map(image),
+    }) satisfies SavedInstruction;
+
+  it('keeps everything while there are few recent copies and each picture is shown', () => {
+    const saved = [copy(1, 0, 0, [10]), copy(2, 89, 1, [10, 11])];
+    expect(toPrune(saved, [image(10), image(11)], now)).toEqual([]);
+  });
+
+  it('drops copies saved over 90 days ago, even if opened offline since, with their pictures', () => {
+    const saved = [copy(1, 91, 0, [10, 12]), copy(2, 5, 5, [12])];
+    expect(toPrune(saved, [image(10), image(12)], now)).toEqual([read(1), image(10)]);
+  });
+
+  it(`keeps the ${keptModels} most recently opened models`, () => {
+    // Model m was opened m days ago; model 40 was saved long ago but opened from the copy today.
+    const saved = Array.from({ length: 35 }, (_, i) => copy(i + 1, i + 1, i + 1, [100 + i + 1]));
+    saved.push(copy(40, 60, 0, [140]));
+    const dropped = toPrune(saved, [...saved.flatMap((entry) => entry.images)], now);
+    expect(dropped).toEqual([
+      ...[30, 31, 32, 33, 34, 35].map(read),
+      ...[130, 131, 132, 133, 134, 135].map(image),
+    ]);
+  });
+
+  it('drops pictures no kept instruction shows any more', () => {
+    expect(toPrune([copy(1, 0, 0, [10])], [image(10), image(11)], now)).toEqual([image(11)]);
+    expect(toPrune([], [image(11)], now)).toEqual([image(11)]);
+  });
+
+  it('reads a saved copy: when saved and opened, and its pictures; an unreadable one counts as old', async () => {
+    const html = `<p><img src="${image(10)}"></p>`;
+    const answer = new Response(JSON.stringify({ success: true, data: { shortInstruction: html } }));
+    const saved = await withSavedAt(answer, new Date(now - 3 * day));
+    const opened = await withOpenedAt(saved, new Date(now - day));
+    expect(opened.headers.get(openedAtHeader)).toBe(new Date(now - day).toISOString());
+    expect(await savedInstruction(read(1), opened.clone(), origin)).toEqual({
+      url: read(1),
+      savedAt: now - 3 * day,
+      openedAt: now - day,
+      images: [image(10)],
+    });
+    expect(await savedInstruction(read(1), saved, origin)).toMatchObject({ openedAt: now - 3 * day });
+    const unknown = await savedInstruction(read(2), new Response('not json'), origin);
+    expect(unknown).toEqual({ url: read(2), savedAt: 0, openedAt: 0, images: [] });
+    expect(toPrune([unknown], [], now)).toEqual([read(2)]);
   });
 });

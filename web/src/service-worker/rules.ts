@@ -2,6 +2,14 @@ import { paths } from '@/config/paths';
 import { parseId } from '@/lib/ids';
 import { publicInstructionPath, savedAtHeader } from '@/lib/offline-copy';
 
+/** The most models whose instructions a phone keeps; the least recently opened go first. */
+export const keptModels = 30;
+/** How long a saved instruction is kept without being saved again (opened with the network). */
+export const keptDays = 90;
+const dayMillis = 24 * 60 * 60 * 1000;
+/** On a saved instruction: when it was last opened from the copy (ISO 8601); the worker's own. */
+export const openedAtHeader = 'X-Portal-Opened-At';
+
 /**
  * What the worker does with a request. Anything else it leaves alone (no `respondWith`), so
  * that sign-in, grpc-web streams, uploads, downloads and every other page reach the network
@@ -82,4 +90,77 @@ export async function withSavedAt(response: Response, savedAt: Date): Promise<Re
     statusText: response.statusText,
     headers,
   });
+}
+
+/** `saved`, the worker's copy, marked as opened at `openedAt` (a copy opened without network). */
+export async function withOpenedAt(saved: Response, openedAt: Date): Promise<Response> {
+  const headers = new Headers(saved.headers);
+  headers.set(openedAtHeader, openedAt.toISOString());
+  return new Response(await saved.arrayBuffer(), {
+    status: saved.status,
+    statusText: saved.statusText,
+    headers,
+  });
+}
+
+/** A saved instruction as pruning sees it. */
+export type SavedInstruction = {
+  url: string;
+  /** When it was saved (Unix ms); 0 when unknown. */
+  savedAt: number;
+  /** When it was last opened, from the network (saved again then) or from the copy (Unix ms). */
+  openedAt: number;
+  /** The portal's pictures it shows, saved beside it. */
+  images: readonly string[];
+};
+
+type Envelope = { data?: { shortInstruction?: unknown } };
+
+/** The HTML of a public instruction answer (the REST envelope); undefined for anything else. */
+export async function instructionHtml(response: Response): Promise<string | undefined> {
+  const envelope = (await response.json().catch(() => undefined)) as Envelope | undefined;
+  const html = envelope?.data?.shortInstruction;
+  return typeof html === 'string' ? html : undefined;
+}
+
+const instant = (value: string | null) => {
+  const millis = value === null ? Number.NaN : Date.parse(value);
+  return Number.isNaN(millis) ? 0 : millis;
+};
+
+/** What pruning needs of the saved copy `saved` of the instruction read `url`. */
+export async function savedInstruction(
+  url: string,
+  saved: Response,
+  origin: string,
+): Promise<SavedInstruction> {
+  const savedAt = instant(saved.headers.get(savedAtHeader));
+  const html = await instructionHtml(saved);
+  return {
+    url,
+    savedAt,
+    openedAt: Math.max(savedAt, instant(saved.headers.get(openedAtHeader))),
+    images: html === undefined ? [] : instructionImages(html, origin),
+  };
+}
+
+/**
+ * What to delete of the saved copies so that a phone does not fill up with every model it was
+ * ever near: instructions saved over `keptDays` ago, those beyond the `keptModels` most
+ * recently opened, and every picture no kept instruction shows (its instruction dropped, or
+ * changed to show others).
+ */
+export function toPrune(
+  saved: readonly SavedInstruction[],
+  images: readonly string[],
+  now: number,
+): string[] {
+  const fresh = saved.filter((copy) => now - copy.savedAt <= keptDays * dayMillis);
+  const kept = [...fresh].sort((a, b) => b.openedAt - a.openedAt).slice(0, keptModels);
+  const keptUrls = new Set(kept.map((copy) => copy.url));
+  const shown = new Set(kept.flatMap((copy) => copy.images));
+  return [
+    ...saved.filter((copy) => !keptUrls.has(copy.url)).map((copy) => copy.url),
+    ...images.filter((image) => !shown.has(image)),
+  ];
 }

@@ -4,9 +4,18 @@
 // shell, the instruction read without cookies and its pictures. Every other request is left
 // to the browser (see `handlingOf`).
 
-import { publicInstructionUrl } from '@/lib/offline-copy';
+import { publicInstructionPath, publicInstructionUrl } from '@/lib/offline-copy';
 
-import { handlingOf, instructionImages, publicPageModel, withSavedAt } from './rules';
+import {
+  handlingOf,
+  instructionHtml,
+  instructionImages,
+  publicPageModel,
+  savedInstruction,
+  toPrune,
+  withOpenedAt,
+  withSavedAt,
+} from './rules';
 
 declare const self: ServiceWorkerGlobalScope;
 /** The public page's shell as this build wrote it: index.html, its scripts and styles (absolute paths). */
@@ -49,6 +58,7 @@ self.addEventListener('activate', (event) => {
           if (response?.ok) await saveInstruction(url, response);
         }),
       );
+      await prune();
     })(),
   );
 });
@@ -97,24 +107,36 @@ async function instruction(event: FetchEvent): Promise<Response> {
   try {
     response = await fetch(url, { credentials: 'omit' });
   } catch {
-    return (await savedCopy(url)) ?? Response.error();
+    return openCopy(event, url, Response.error());
   }
-  if (response.status >= 500) return (await savedCopy(url)) ?? response;
-  if (response.ok) event.waitUntil(saveInstruction(url, response.clone()));
+  if (response.status >= 500) return openCopy(event, url, response);
+  if (response.ok) event.waitUntil(saveInstruction(url, response.clone()).then(() => prune()));
   if (response.status === 404) {
     event.waitUntil(caches.open(instructionCache).then((cache) => cache.delete(url)));
   }
   return response;
 }
 
-type Envelope = { data?: { shortInstruction?: unknown } };
+/** The saved copy of `url`, noted as opened now (what pruning keeps longest); `otherwise` without one. */
+async function openCopy(event: FetchEvent, url: string, otherwise: Response): Promise<Response> {
+  const saved = await savedCopy(url);
+  if (!saved) return otherwise;
+  // Cloned before the page reads the answer's body.
+  const opened = withOpenedAt(saved.clone(), new Date());
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(instructionCache);
+      await cache.put(url, await opened);
+    })(),
+  );
+  return saved;
+}
 
 async function saveInstruction(url: string, response: Response): Promise<void> {
   const cache = await caches.open(instructionCache);
   await cache.put(url, await withSavedAt(response.clone(), new Date()));
-  const envelope = (await response.json().catch(() => undefined)) as Envelope | undefined;
-  const html = envelope?.data?.shortInstruction;
-  if (typeof html !== 'string') return;
+  const html = await instructionHtml(response);
+  if (html === undefined) return;
   // Pictures are saved as well as the network allows: a missing one only leaves a gap on the page.
   await Promise.all(
     instructionImages(html, self.location.origin).map(async (image) => {
@@ -122,4 +144,20 @@ async function saveInstruction(url: string, response: Response): Promise<void> {
       if (picture?.ok) await cache.put(image, picture);
     }),
   );
+}
+
+/** Drops the copies `toPrune` names: old ones, those of models not opened for long, stray pictures. */
+async function prune(): Promise<void> {
+  const cache = await caches.open(instructionCache);
+  const saved = [];
+  const images = [];
+  for (const request of await cache.keys()) {
+    if (new URL(request.url).pathname !== publicInstructionPath) {
+      images.push(request.url);
+      continue;
+    }
+    const copy = await cache.match(request, { ignoreVary: true });
+    if (copy) saved.push(await savedInstruction(request.url, copy, self.location.origin));
+  }
+  await Promise.all(toPrune(saved, images, Date.now()).map((url) => cache.delete(url, { ignoreVary: true })));
 }

@@ -7,6 +7,7 @@ mod audit;
 mod bootstrap;
 mod helpers;
 mod idempotency;
+mod mail;
 mod service_accounts;
 mod sessions;
 mod staff_sync;

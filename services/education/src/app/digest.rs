@@ -1,6 +1,9 @@
-//! The daily e-mail digest (issue 24): each person with courses due within 7
-//! days or overdue gets one message a day, in Russian, as plain text and
-//! HTML, with links to the portal, through the hospital's SMTP relay.
+//! The daily e-mail digest (issue 24): each person with something due gets
+//! one message a day, in Russian, as plain text and HTML, with links to the
+//! portal, through the hospital's SMTP relay: their courses due within 7 days
+//! or overdue (education's), and the wiki's items of its bell — clearances to
+//! operate equipment lapsing within 30 days, and for equipment editors the
+//! maintenance due in their departments ([`super::equipment_items`]).
 //!
 //! Every education replica runs the job ([`Digests::spawn_daily`]): once a
 //! minute, from `PORTAL_REMINDER_HOUR` in `PORTAL_TIME_ZONE` on, it sends the
@@ -12,14 +15,34 @@
 //! acceptance and the record leaves a lease that ends after [`LEASE`]: that
 //! person may get the day's digest twice, never none.
 //!
-//! Whom mail may reach is auth's: the job asks auth's internal
-//! `MailRecipientService` for the e-mail addresses of the people it has
-//! something for, and auth leaves out the blocked and those without an
-//! address. The job runs for no person, so it carries no token: that
-//! service, like `AccessRevocationService`, is reached only inside the
-//! cluster and is never forwarded by the gateway.
+//! Whom mail may reach is auth's: the job walks auth's internal
+//! `MailRecipientService` a page of 1,000 people at a time
+//! (`ListMailRecipientsPage`: the not blocked with an address, with their
+//! departments and rights). Walking everyone, rather than asking about the
+//! people education has courses for, is what finds an equipment editor with
+//! no course at all: who has equipment items only the wiki can say, and
+//! only of people it is told about. A page costs one question to auth, one
+//! query of passes and one question to the wiki (only about the page's
+//! editors and holders of passes of the courses equipment requires), so a
+//! hospital of 10,000 is ten of each a day; only people with something due
+//! are mailed. The job runs for no person, so it carries no token: those
+//! internal services, like `AccessRevocationService`, are reached only
+//! inside the cluster and never forwarded by the gateway.
+//!
+//! The wiki away (or slow) does not hold the course items back: the people
+//! of that page get their courses alone (logged), as the bell says
+//! `complete: false`, and the daily job is not done for the day, so it asks
+//! again each minute and those with only equipment items get theirs once the
+//! wiki answers; who got the courses alone keeps that day's one digest.
+//!
+//! An admin's "send now" ([`Digests::send_today`]) starts a run in the
+//! background and answers at once: a large hospital's run outlasts a call's
+//! limit. A replica makes one run at a time, the daily job's or an admin's
+//! (a press while one is going starts none); the service's shutdown stops a
+//! run between two people.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,16 +53,18 @@ use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
-use portal_proto::auth::v1::ListMailRecipientsRequest;
-use portal_proto::auth::v1::MailRecipient;
 use portal_proto::auth::v1::mail_recipient_service_client::MailRecipientServiceClient;
+use portal_proto::auth::v1::{ListMailRecipientsPageRequest, MailRecipient};
 use secrecy::{ExposeSecret, SecretString};
 use tokio_util::sync::CancellationToken;
 
 use crate::app::compliance::assess_rows;
+use crate::app::equipment_items::{EquipmentItems, WikiAway};
 use crate::app::notifications::due_course;
 use crate::domain::date::Day;
-use crate::domain::notification::{self, DIGEST_SUBJECT, Digest, DueCourse, MSG_MAIL_OFF};
+use crate::domain::notification::{
+    self, DIGEST_SUBJECT, Digest, DueCourse, EquipmentItem, MSG_MAIL_OFF,
+};
 use crate::store::{Claim, Store};
 
 /// How often the job looks whether digests are due.
@@ -51,8 +76,8 @@ const LEASE: Duration = Duration::from_secs(10 * 60);
 const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one question to auth may take.
 const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
-/// Auth's limit of ids per question.
-const RECIPIENTS_PER_CALL: usize = 1000;
+/// People per page of auth's (its limit).
+const RECIPIENTS_PER_PAGE: i32 = 1000;
 /// Assignments read per page while gathering the day's items.
 const ROWS_PER_PAGE: i64 = 1000;
 /// How much of a relay's refusal is kept with the delivery.
@@ -97,6 +122,16 @@ impl DigestSettings {
     }
 }
 
+/// How an admin's "send now" went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendNow {
+    /// A run started in the background.
+    Started,
+    /// This replica was already making a run (the daily job's or an earlier
+    /// press): no second one started.
+    AlreadyRunning,
+}
+
 /// What one run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunCounts {
@@ -105,6 +140,9 @@ pub struct RunCounts {
     pub already_sent: i32,
     /// Held by another replica, or a failed send waiting for its retry.
     pub busy: i32,
+    /// The wiki did not answer for some people: their equipment items were
+    /// left out (whoever had courses got them alone).
+    pub without_equipment: bool,
 }
 
 struct Relay {
@@ -116,9 +154,23 @@ struct Inner {
     store: Store,
     relay: Option<Relay>,
     auth: MailRecipientServiceClient<ServiceChannel>,
+    equipment: EquipmentItems,
     settings: DigestSettings,
     /// The last day this replica's job finished with nothing left to send.
     finished_day: Mutex<Option<String>>,
+    /// Whether a run is going on in this replica ([`Running`]).
+    running: AtomicBool,
+    /// The service's lifetime: runs stop with it.
+    shutdown: CancellationToken,
+}
+
+/// The one run of a replica; the next may start once it is dropped.
+struct Running(Arc<Inner>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.store(false, Ordering::Release);
+    }
 }
 
 /// The digests of one replica: its daily job and the admin's "send now".
@@ -139,11 +191,15 @@ pub fn relay_transport(
 }
 
 impl Digests {
-    /// `auth`: every auth replica, asked for the recipients' addresses.
+    /// `auth`: every auth replica, asked for the recipients' addresses;
+    /// `wiki`: every wiki replica, asked for the equipment items.
+    /// `shutdown`: the service's, which stops its runs.
     pub fn new(
         store: Store,
         settings: DigestSettings,
         auth: ServiceChannel,
+        wiki: ServiceChannel,
+        shutdown: CancellationToken,
     ) -> Result<Digests, lettre::transport::smtp::Error> {
         let relay = match &settings.mail {
             Some(mail) => Some(Relay {
@@ -157,19 +213,23 @@ impl Digests {
                 store,
                 relay,
                 auth: MailRecipientServiceClient::new(auth),
+                equipment: EquipmentItems::new(wiki),
                 settings,
                 finished_day: Mutex::new(None),
+                running: AtomicBool::new(false),
+                shutdown,
             }),
         })
     }
 
-    /// Runs the daily job until `shutdown`, if mail is on.
-    pub fn spawn_daily(&self, shutdown: CancellationToken) {
+    /// Runs the daily job until the service shuts down, if mail is on.
+    pub fn spawn_daily(&self) {
         if self.inner.relay.is_none() {
             tracing::info!("e-mail digests are off (PORTAL_SMTP_URL is not set)");
             return;
         }
         let digests = self.clone();
+        let shutdown = self.inner.shutdown.clone();
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(TICK);
             loop {
@@ -188,18 +248,34 @@ impl Digests {
         (day, now.hour() >= self.inner.settings.reminder_hour)
     }
 
+    /// This replica's one run, unless one is going on.
+    fn start_run(&self) -> Option<Running> {
+        self.inner
+            .running
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .ok()
+            .map(|_| Running(self.inner.clone()))
+    }
+
     async fn tick(&self) {
         let (day, due) = self.today();
         let key = day.to_string();
         if !due || self.finished_day().as_deref() == Some(key.as_str()) {
             return;
         }
+        // An admin's run is going on: the next tick looks again.
+        let Some(_running) = self.start_run() else {
+            return;
+        };
         match self.run(day, true, &AuditContext::system()).await {
             Ok(counts) => {
                 if counts.sent > 0 || counts.failed > 0 {
                     tracing::info!(day = %key, ?counts, "daily digests");
                 }
-                if counts.failed == 0 && counts.busy == 0 {
+                if counts.without_equipment {
+                    tracing::warn!(day = %key, "daily digests: the wiki did not answer, its items were left out; will ask again");
+                }
+                if counts.failed == 0 && counts.busy == 0 && !counts.without_equipment {
                     *self.lock_finished() = Some(key);
                 }
             }
@@ -218,18 +294,32 @@ impl Digests {
         self.lock_finished().clone()
     }
 
-    /// The admin's "send today's digests now": everyone not yet sent today's,
-    /// a failed send tried again at once; each sent recorded as the admin's.
-    pub async fn send_today(&self, audit: &AuditContext) -> ServiceResult<RunCounts> {
+    /// The admin's "send today's digests now": a run in the background to
+    /// everyone not yet sent today's, a failed send tried again at once;
+    /// what it did is logged, each one sent recorded as the admin's.
+    pub fn send_today(&self, audit: AuditContext) -> ServiceResult<SendNow> {
         if self.inner.relay.is_none() {
             return Err(ServiceError::conflict(MSG_MAIL_OFF).because("mail-off"));
         }
-        let (day, _) = self.today();
-        self.run(day, false, audit).await
+        let Some(running) = self.start_run() else {
+            return Ok(SendNow::AlreadyRunning);
+        };
+        let digests = self.clone();
+        tokio::spawn(async move {
+            let _running = running;
+            let (day, _) = digests.today();
+            match digests.run(day, false, &audit).await {
+                Ok(counts) => tracing::info!(day = %day, ?counts, "digests sent now"),
+                Err(error) => tracing::warn!(day = %day, %error, "digests sent now: stopped"),
+            }
+        });
+        Ok(SendNow::Started)
     }
 
     /// Sends `day`'s digests not yet sent; `wait_for_retry`: a failed send
-    /// waits for its retry time. Each one sent is recorded in `audit`.
+    /// waits for its retry time. Stops before the next person once the
+    /// service shuts down (a send cut in the middle would hold its lease).
+    /// Each one sent is recorded in `audit`.
     async fn run(
         &self,
         day: Day,
@@ -240,59 +330,120 @@ impl Digests {
             return Ok(RunCounts::default());
         };
         let store = &self.inner.store;
-        let mut due = self.due_by_person(day).await?;
-        for user_id in store.digest_opted_out().await? {
-            due.remove(&user_id);
-        }
-        let recipients = self.recipients(due.keys().copied().collect()).await?;
-        let day_key = day.to_string();
+        let courses = self.due_by_person(day).await?;
+        let opted_out = store.digest_opted_out().await?;
         let mut counts = RunCounts::default();
-        for recipient in recipients {
-            let Some(items) = due.get(&recipient.user_id) else {
-                continue;
-            };
-            let message = match self.message(relay, &recipient, items) {
-                Ok(message) => message,
-                Err(error) => {
-                    tracing::warn!(user_id = recipient.user_id, %error, "digest: address refused, not sent");
-                    continue;
-                }
-            };
-            let now = now_millis();
-            let lease_until = now + millis(LEASE);
-            match store
-                .claim_digest(
-                    recipient.user_id,
-                    &day_key,
-                    now,
-                    lease_until,
-                    wait_for_retry,
-                )
-                .await?
-            {
-                Claim::AlreadySent => counts.already_sent += 1,
-                Claim::Busy => counts.busy += 1,
-                Claim::Taken => match relay.transport.send(message).await {
-                    Ok(_) => {
-                        store
-                            .digest_sent(recipient.user_id, &day_key, now_millis(), audit)
-                            .await?;
-                        counts.sent += 1;
-                    }
-                    Err(error) => {
-                        let now = now_millis();
-                        let retry_at = now + millis(self.inner.settings.retry_after);
-                        let error: String = error.to_string().chars().take(ERROR_CHARS).collect();
-                        tracing::warn!(user_id = recipient.user_id, %error, "digest: the relay did not take it, will retry");
-                        store
-                            .digest_failed(recipient.user_id, &day_key, (now, retry_at), &error)
-                            .await?;
-                        counts.failed += 1;
+        let required = match self.inner.equipment.required_courses().await {
+            Ok(required) => Some(required),
+            Err(WikiAway(status)) => {
+                tracing::warn!(%status, "digest: the wiki did not answer, its items are left out");
+                counts.without_equipment = true;
+                None
+            }
+        };
+        let mut after = 0;
+        loop {
+            let (page, last) = self.recipients_page(after).await?;
+            let full = page.len() >= RECIPIENTS_PER_PAGE as usize;
+            let page: Vec<MailRecipient> = page
+                .into_iter()
+                .filter(|recipient| !opted_out.contains(&recipient.user_id))
+                .collect();
+            let equipment = match &required {
+                Some(required) => match self.inner.equipment.of(store, required, &page).await? {
+                    Ok(equipment) => equipment,
+                    Err(WikiAway(status)) => {
+                        tracing::warn!(%status, "digest: the wiki did not answer for a page, its items are left out");
+                        counts.without_equipment = true;
+                        HashMap::new()
                     }
                 },
+                None => HashMap::new(),
+            };
+            for recipient in &page {
+                if self.inner.shutdown.is_cancelled() {
+                    tracing::info!(%day, ?counts, "digests: stopped by the shutdown");
+                    return Ok(counts);
+                }
+                let items = courses
+                    .get(&recipient.user_id)
+                    .map_or(&[][..], Vec::as_slice);
+                let equipment = equipment
+                    .get(&recipient.user_id)
+                    .map_or(&[][..], Vec::as_slice);
+                if items.is_empty() && equipment.is_empty() {
+                    continue;
+                }
+                self.deliver(
+                    relay,
+                    recipient,
+                    (items, equipment),
+                    (day, wait_for_retry),
+                    (&mut counts, audit),
+                )
+                .await?;
             }
+            if !full || last == 0 {
+                break;
+            }
+            after = last;
         }
         Ok(counts)
+    }
+
+    /// Sends one person's digest of `day` unless another replica sent or
+    /// holds it, counting what happened.
+    async fn deliver(
+        &self,
+        relay: &Relay,
+        recipient: &MailRecipient,
+        (items, equipment): (&[DueCourse], &[EquipmentItem]),
+        (day, wait_for_retry): (Day, bool),
+        (counts, audit): (&mut RunCounts, &AuditContext),
+    ) -> ServiceResult<()> {
+        let store = &self.inner.store;
+        let day_key = day.to_string();
+        let message = match self.message(relay, recipient, items, equipment) {
+            Ok(message) => message,
+            Err(error) => {
+                tracing::warn!(user_id = recipient.user_id, %error, "digest: address refused, not sent");
+                return Ok(());
+            }
+        };
+        let now = now_millis();
+        let lease_until = now + millis(LEASE);
+        match store
+            .claim_digest(
+                recipient.user_id,
+                &day_key,
+                now,
+                lease_until,
+                wait_for_retry,
+            )
+            .await?
+        {
+            Claim::AlreadySent => counts.already_sent += 1,
+            Claim::Busy => counts.busy += 1,
+            Claim::Taken => match relay.transport.send(message).await {
+                Ok(_) => {
+                    store
+                        .digest_sent(recipient.user_id, &day_key, now_millis(), audit)
+                        .await?;
+                    counts.sent += 1;
+                }
+                Err(error) => {
+                    let now = now_millis();
+                    let retry_at = now + millis(self.inner.settings.retry_after);
+                    let error: String = error.to_string().chars().take(ERROR_CHARS).collect();
+                    tracing::warn!(user_id = recipient.user_id, %error, "digest: the relay did not take it, will retry");
+                    store
+                        .digest_failed(recipient.user_id, &day_key, (now, retry_at), &error)
+                        .await?;
+                    counts.failed += 1;
+                }
+            },
+        }
+        Ok(())
     }
 
     /// Every person's due courses on `day`, by user id.
@@ -323,27 +474,26 @@ impl Digests {
         Ok(due)
     }
 
-    /// Of `user_ids`, those mail may reach (auth's answer), by id.
-    async fn recipients(&self, user_ids: Vec<i64>) -> ServiceResult<Vec<MailRecipient>> {
-        let mut recipients = Vec::new();
-        for chunk in user_ids.chunks(RECIPIENTS_PER_CALL) {
-            let mut request = tonic::Request::new(ListMailRecipientsRequest {
-                user_ids: chunk.to_vec(),
-            });
-            portal_kit::deadline::limit(&mut request, AUTH_TIMEOUT);
-            let reply = self
-                .inner
-                .auth
-                .clone()
-                .list_mail_recipients(request)
-                .await
-                .map_err(|status| {
-                    tracing::warn!(%status, "digest: auth's recipients not read");
-                    ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
-                })?;
-            recipients.extend(reply.into_inner().recipients);
-        }
-        Ok(recipients)
+    /// A page of those mail may reach (auth's answer) with ids above
+    /// `after`, and the page's last id.
+    async fn recipients_page(&self, after: i64) -> ServiceResult<(Vec<MailRecipient>, i64)> {
+        let mut request = tonic::Request::new(ListMailRecipientsPageRequest {
+            after_user_id: after,
+            page_size: RECIPIENTS_PER_PAGE,
+        });
+        portal_kit::deadline::limit(&mut request, AUTH_TIMEOUT);
+        let reply = self
+            .inner
+            .auth
+            .clone()
+            .list_mail_recipients_page(request)
+            .await
+            .map_err(|status| {
+                tracing::warn!(%status, "digest: auth's recipients not read");
+                ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
+            })?
+            .into_inner();
+        Ok((reply.recipients, reply.last_user_id))
     }
 
     fn message(
@@ -351,6 +501,7 @@ impl Digests {
         relay: &Relay,
         recipient: &MailRecipient,
         items: &[DueCourse],
+        equipment: &[EquipmentItem],
     ) -> Result<Message, Box<dyn std::error::Error + Send + Sync>> {
         let greeting_name = [recipient.name.as_str(), recipient.last_name.as_str()]
             .iter()
@@ -361,6 +512,7 @@ impl Digests {
         let digest = Digest {
             greeting_name,
             items,
+            equipment,
             portal_url: self.inner.settings.public_url.trim_end_matches('/'),
         };
         let to = Mailbox::new(None, recipient.email.parse()?);

@@ -5,6 +5,7 @@
 pub mod attempts;
 pub mod compliance;
 pub mod digest;
+pub mod equipment_items;
 pub mod housekeeping;
 pub mod integration;
 pub mod my_tests;

@@ -1,10 +1,60 @@
 //! Passes of courses with how long each counts: the store's latest passes,
-//! each given its expiry by the one rule of [`pass_valid_until`].
+//! each given its expiry by the one rule of [`pass_valid_until`]; and whose
+//! passes a caller may read.
 
-use portal_kit::ServiceResult;
+use std::collections::HashSet;
 
+use futures_util::future::try_join_all;
+use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::{Caller, Right, ServiceError, ServiceResult};
+
+use crate::app::staff::{OnBehalf, Staff};
 use crate::domain::pass::{PassQuery, pass_valid_until};
 use crate::store::Store;
+
+/// Refuses the caller the passes of `user_ids` unless each is theirs to read:
+/// their own always; anyone's with EducationManagement (its statistics show
+/// everyone's results, and auth lists it every department's members); with
+/// EquipmentEditing, the members of the caller's own departments as auth
+/// lists them to the caller — an editor clears the people they work with to
+/// operate equipment, and learns nothing of anyone else's training.
+pub async fn require_readable(
+    staff: &Staff,
+    caller: &Caller,
+    on_behalf: OnBehalf<'_>,
+    user_ids: &[i64],
+) -> ServiceResult<()> {
+    let claims = caller.claims()?;
+    let others: HashSet<i64> = user_ids
+        .iter()
+        .copied()
+        .filter(|id| *id != claims.user_id)
+        .collect();
+    if others.is_empty() || caller.has(Right::EducationManagement) {
+        return Ok(());
+    }
+    let denied = || ServiceError::PermissionDenied(MSG_NO_RIGHTS.into());
+    if !caller.has(Right::EquipmentEditing) {
+        return Err(denied());
+    }
+    // The token's departments are current (a change of them revokes it);
+    // their members are auth's to say.
+    let members: HashSet<i64> = try_join_all(
+        claims
+            .departments
+            .iter()
+            .map(|department| staff.department_members(on_behalf, *department)),
+    )
+    .await?
+    .into_iter()
+    .flatten()
+    .collect();
+    if others.is_subset(&members) {
+        Ok(())
+    } else {
+        Err(denied())
+    }
+}
 
 /// A person's latest pass of a course and until when it counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,6 +3,8 @@
 //! people an assignment by employee number or department code names, are
 //! asked of auth's `ResolveStaff` with the caller's own token (so auth applies
 //! its own rule to the caller), within what is left of the caller's call.
+//! So are the members of the caller's departments an equipment editor may
+//! read the passes of (auth's `GetDepartmentWithUsers`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -12,7 +14,9 @@ use portal_kit::serve::ServiceChannel;
 use portal_kit::token::MSG_SESSION_EXPIRED;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
-use portal_proto::auth::v1::{ResolveStaffRequest, ResolveStaffResponse};
+use portal_proto::auth::v1::{
+    GetDepartmentWithUsersRequest, ResolveStaffRequest, ResolveStaffResponse,
+};
 use tonic::Request;
 use tonic::metadata::MetadataMap;
 
@@ -48,12 +52,7 @@ impl Staff {
         caller: OnBehalf<'_>,
         keys: ResolveStaffRequest,
     ) -> ServiceResult<ResolveStaffResponse> {
-        let mut request = Request::new(keys);
-        portal_kit::deadline::limit(&mut request, caller.limit);
-        if let Some(token) = caller.metadata.get(AUTHORIZATION) {
-            request.metadata_mut().insert(AUTHORIZATION, token.clone());
-        }
-        match self.auth.clone().resolve_staff(request).await {
+        match self.auth.clone().resolve_staff(caller.request(keys)).await {
             Ok(reply) => Ok(reply.into_inner()),
             Err(status) => Err(refusal(&status)),
         }
@@ -80,6 +79,40 @@ impl Staff {
             .filter(|person| !person.employee_number.is_empty())
             .map(|person| (person.user_id, person.employee_number))
             .collect())
+    }
+
+    /// The user ids of the members of `department_id` as auth lists them to
+    /// the caller (auth refuses a department an equipment editor is not in);
+    /// none for a department auth no longer has.
+    pub async fn department_members(
+        &self,
+        caller: OnBehalf<'_>,
+        department_id: i64,
+    ) -> ServiceResult<Vec<i64>> {
+        let request = caller.request(GetDepartmentWithUsersRequest { department_id });
+        match self.auth.clone().get_department_with_users(request).await {
+            Ok(reply) => Ok(reply
+                .into_inner()
+                .department
+                .map(|department| department.users.iter().map(|user| user.id).collect())
+                .unwrap_or_default()),
+            // Deleted since the caller's token was signed: it has no members.
+            Err(status) if status.code() == tonic::Code::NotFound => Ok(Vec::new()),
+            Err(status) => Err(refusal(&status)),
+        }
+    }
+}
+
+impl OnBehalf<'_> {
+    /// `message` as a request to auth on the caller's behalf: their token,
+    /// and what is left of their call as its limit.
+    fn request<T>(self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        portal_kit::deadline::limit(&mut request, self.limit);
+        if let Some(token) = self.metadata.get(AUTHORIZATION) {
+            request.metadata_mut().insert(AUTHORIZATION, token.clone());
+        }
+        request
     }
 }
 

@@ -10,6 +10,7 @@ pub mod date;
 pub mod integration;
 pub mod notification;
 pub mod pass;
+pub mod revision;
 pub mod statistics;
 pub mod test;
 pub mod text;

@@ -6,6 +6,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
+use super::revision::{Editor, keep_article_of_before, record_article};
 use super::search;
 use super::test::check_test;
 use super::{ARTICLES, Store, Viewer, record_change};
@@ -43,6 +44,7 @@ impl Store {
     pub async fn create_article(
         &self,
         draft: &ArticleDraft,
+        editor: &Editor,
         now: i64,
         audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
@@ -59,6 +61,7 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
+        record_article(&mut tx, id, editor, now).await?;
         search::index(&mut tx, search::ARTICLE, id).await?;
         let created: ArticleRecord = Store::row_in(&mut tx, &ARTICLES, id).await?;
         record_change(&mut tx, audit, (entity::ARTICLE, id), None, Some(&created)).await?;
@@ -82,38 +85,47 @@ impl Store {
         &self,
         id: i64,
         draft: &ArticleDraft,
+        editor: &Editor,
+        now: i64,
         audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
-        check_test(&mut tx, draft.test_id).await?;
-        let old: ArticleRecord = Store::row_in(&mut tx, &ARTICLES, id).await?;
-        let updated = sqlx::query(
-            "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
-        )
-        .bind(&draft.title)
-        .bind(&draft.description)
-        .bind(&draft.content)
-        .bind(draft.deadline.to_string())
-        .bind(draft.test_id)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
-        }
-        search::index(&mut tx, search::ARTICLE, id).await?;
-        let new: ArticleRecord = Store::row_in(&mut tx, &ARTICLES, id).await?;
-        record_change(
-            &mut tx,
-            audit,
-            (entity::ARTICLE, id),
-            Some(&old),
-            Some(&new),
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(new)
+        let saved = save_article(&mut tx, id, draft, (editor, now), audit).await;
+        tx.end(saved).await?;
+        self.article(Viewer::Everything, id).await
     }
+}
+
+/// Replaces article `id`'s fields with `draft` in `conn`'s write transaction,
+/// with its revision and search entry; NOT_FOUND for an unknown article.
+pub(super) async fn save_article(
+    conn: &mut AnyConnection,
+    id: i64,
+    draft: &ArticleDraft,
+    (editor, now): (&Editor, i64),
+    audit: &AuditContext,
+) -> ServiceResult<()> {
+    check_test(conn, draft.test_id).await?;
+    let old: ArticleRecord = Store::row_in(conn, &ARTICLES, id).await?;
+    keep_article_of_before(conn, id).await?;
+    let updated = sqlx::query(
+        "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
+    )
+    .bind(&draft.title)
+    .bind(&draft.description)
+    .bind(&draft.content)
+    .bind(draft.deadline.to_string())
+    .bind(draft.test_id)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
+    }
+    record_article(conn, id, editor, now).await?;
+    search::index(conn, search::ARTICLE, id).await?;
+    let new: ArticleRecord = Store::row_in(conn, &ARTICLES, id).await?;
+    record_change(conn, audit, (entity::ARTICLE, id), Some(&old), Some(&new)).await
 }
 
 /// INVALID unless `article_id`, if given, names an article.

@@ -21,6 +21,7 @@ mod cycle;
 mod notification;
 mod passes;
 mod records;
+mod revision;
 pub mod search;
 mod statistics;
 mod test;
@@ -49,6 +50,7 @@ pub use course::CourseRecord;
 pub use notification::Claim;
 pub use passes::PassRow;
 pub use records::{RecordBell, TrainingRow};
+pub use revision::{Editor, RevisionRecord};
 pub use statistics::{QuestionStats, ResultRecord, ResultsPage};
 pub use test::{AnswerRecord, AssignedTestRecord, FullQuestion, QuestionRecord, TestRecord};
 

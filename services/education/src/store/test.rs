@@ -8,6 +8,7 @@ use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ArticleRecord, check_article};
+use super::revision::{Editor, keep_test_of_before, record_test};
 use super::search;
 use super::{Store, TESTS, Viewer, record_change};
 use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
@@ -132,6 +133,7 @@ impl Store {
     pub async fn create_test(
         &self,
         draft: &TestDraft,
+        editor: &Editor,
         now: i64,
         audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
@@ -153,6 +155,7 @@ impl Store {
         let created = AuditedTest::read(&mut tx, id).await?;
         record_change(&mut tx, audit, (entity::TEST, id), None, Some(&created)).await?;
         link_article(&mut tx, draft.article_id, id, audit).await?;
+        record_test(&mut tx, id, editor, now).await?;
         search::index(&mut tx, search::TEST, id).await?;
         tx.commit().await?;
         Ok(created.test)
@@ -162,34 +165,62 @@ impl Store {
         &self,
         id: i64,
         draft: &TestDraft,
+        editor: &Editor,
+        now: i64,
         audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
-        check_article(&mut tx, draft.article_id).await?;
-        let old = AuditedTest::read(&mut tx, id).await?;
-        let updated = sqlx::query(
-            "UPDATE tests SET title = $1, description = $2, total_points_required = $3, number_of_questions = $4, number_of_tries = $5, article_id = $6 WHERE id = $7",
-        )
-        .bind(&draft.title)
-        .bind(&draft.description)
-        .bind(draft.settings.total_points_required)
-        .bind(draft.settings.number_of_questions)
-        .bind(draft.settings.number_of_tries)
-        .bind(draft.article_id)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ServiceError::not_found(MSG_TEST_NOT_FOUND));
-        }
-        write_questions(&mut tx, id, &draft.questions).await?;
-        let new = AuditedTest::read(&mut tx, id).await?;
-        record_change(&mut tx, audit, (entity::TEST, id), Some(&old), Some(&new)).await?;
-        link_article(&mut tx, draft.article_id, id, audit).await?;
-        search::index(&mut tx, search::TEST, id).await?;
-        tx.commit().await?;
-        Ok(new.test)
+        let saved = save_test(&mut tx, id, draft, (editor, now), audit).await;
+        tx.end(saved).await?;
+        self.test(Viewer::Everything, id).await
     }
+}
+
+/// Replaces test `id`'s fields, questions and answers with `draft` in
+/// `conn`'s write transaction, with its revision and search entry; NOT_FOUND
+/// for an unknown test. Attempts keep their own rows: no result changes.
+pub(super) async fn save_test(
+    conn: &mut AnyConnection,
+    id: i64,
+    draft: &TestDraft,
+    (editor, now): (&Editor, i64),
+    audit: &AuditContext,
+) -> ServiceResult<()> {
+    check_article(conn, draft.article_id).await?;
+    let old = AuditedTest::read(conn, id).await?;
+    keep_test_of_before(conn, id).await?;
+    let updated = sqlx::query(
+        "UPDATE tests SET title = $1, description = $2, total_points_required = $3, number_of_questions = $4, number_of_tries = $5, article_id = $6 WHERE id = $7",
+    )
+    .bind(&draft.title)
+    .bind(&draft.description)
+    .bind(draft.settings.total_points_required)
+    .bind(draft.settings.number_of_questions)
+    .bind(draft.settings.number_of_tries)
+    .bind(draft.article_id)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(ServiceError::not_found(MSG_TEST_NOT_FOUND));
+    }
+    write_questions(conn, id, &draft.questions).await?;
+    let new = AuditedTest::read(conn, id).await?;
+    record_change(conn, audit, (entity::TEST, id), Some(&old), Some(&new)).await?;
+    link_article(conn, draft.article_id, id, audit).await?;
+    record_test(conn, id, editor, now).await?;
+    search::index(conn, search::TEST, id).await
+}
+
+/// NOT_FOUND unless test `test_id` exists.
+pub(super) async fn require_test(conn: &mut AnyConnection, test_id: i64) -> ServiceResult<()> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM tests WHERE id = $1")
+        .bind(test_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    found
+        .map(|_| ())
+        .ok_or_else(|| ServiceError::not_found(MSG_TEST_NOT_FOUND))
 }
 
 /// INVALID unless `test_id`, if given, names a test.
@@ -336,7 +367,7 @@ async fn write_answers(
     Ok(())
 }
 
-async fn full_questions(
+pub(super) async fn full_questions(
     conn: &mut AnyConnection,
     test_id: i64,
 ) -> ServiceResult<Vec<FullQuestion>> {

@@ -18,7 +18,8 @@ const SIGNED_IN: [Code; 5] = [UNAUTH, OK, OK, OK, OK];
 const EDUCATION_MANAGEMENT: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, DENIED];
 /// Something assigned to nobody: only education managers see it exists.
 const UNASSIGNED: [Code; 5] = [UNAUTH, MISSING, MISSING, OK, MISSING];
-/// Passes of other people: what clears them to operate equipment.
+/// Passes of a member of the caller's department: what clears them to
+/// operate equipment.
 const EDUCATION_OR_EQUIPMENT: [Code; 5] = [UNAUTH, DENIED, DENIED, OK, OK];
 const NOBODY: [Code; 5] = [UNAUTH, DENIED, DENIED, DENIED, DENIED];
 
@@ -40,7 +41,8 @@ const MATRIX: &[AccessRule] = &[
     ("CreateCourse", EDUCATION_MANAGEMENT),
     ("UpdateCourse", EDUCATION_MANAGEMENT),
     ("ListCoursePasses/themself", SIGNED_IN),
-    ("ListCoursePasses/another user", EDUCATION_OR_EQUIPMENT),
+    ("ListCoursePasses/another user", EDUCATION_MANAGEMENT),
+    ("ListCoursePasses/a colleague", EDUCATION_OR_EQUIPMENT),
     ("ListTests", SIGNED_IN),
     ("GetTest/assigned", SIGNED_IN),
     ("GetTest/unassigned", UNASSIGNED),
@@ -62,6 +64,12 @@ const MATRIX: &[AccessRule] = &[
     ("GetQuestionAnalysis", EDUCATION_MANAGEMENT),
     ("CreateTest", EDUCATION_MANAGEMENT),
     ("UpdateTest", EDUCATION_MANAGEMENT),
+    ("ListArticleRevisions", EDUCATION_MANAGEMENT),
+    ("GetArticleRevision", EDUCATION_MANAGEMENT),
+    ("RestoreArticleRevision", EDUCATION_MANAGEMENT),
+    ("ListTestRevisions", EDUCATION_MANAGEMENT),
+    ("GetTestRevision", EDUCATION_MANAGEMENT),
+    ("RestoreTestRevision", EDUCATION_MANAGEMENT),
     ("ListTrainingRecords", EDUCATION_MANAGEMENT),
     ("WatchTrainingRecords", EDUCATION_MANAGEMENT),
     ("ListTrainingCompliance", EDUCATION_MANAGEMENT),
@@ -99,6 +107,10 @@ portal_kit::access_matrix_tests!("portal.education.v1", "EducationService");
 
 struct Fixture {
     tokens: [Option<String>; 5],
+    /// People auth keeps, one per caller, with that caller's rights, all in
+    /// one department with `colleague`: for the rows about "a colleague".
+    department_tokens: [Option<String>; 5],
+    colleague: i64,
     assigned: Assigned,
     unassigned: Assigned,
 }
@@ -127,8 +139,21 @@ async fn fixture(app: &TestApp) -> Fixture {
         .unwrap();
     let article = app.create_article("<p>Другое</p>", test.id).await;
     let course = app.create_course("2030-01-31", &[], &[article.id]).await;
+    let staff = app
+        .hr_staff(&[
+            ("A-1", "WARD"),
+            ("A-2", "WARD"),
+            ("A-3", "WARD"),
+            ("A-4", "WARD"),
+            ("A-5", "WARD"),
+        ])
+        .await;
+    let ward = app.departments_of(&staff).await[&staff[0]];
+    let callers = [0, staff[1], staff[2], staff[3], staff[4]];
     Fixture {
         tokens: caller_tokens(&app.keys, IDS, &[]),
+        department_tokens: caller_tokens(&app.keys, callers, &[ward]),
+        colleague: staff[0],
         assigned,
         unassigned: Assigned {
             course,
@@ -140,7 +165,12 @@ async fn fixture(app: &TestApp) -> Fixture {
 
 /// Makes the call `rpc` as caller `who` of the matrix.
 async fn call(app: &TestApp, fixture: &Fixture, rpc: &str, who: usize) -> Code {
-    call_as(app, fixture, rpc, fixture.tokens[who].as_deref(), IDS[who]).await
+    let tokens = if rpc.ends_with("/a colleague") {
+        &fixture.department_tokens
+    } else {
+        &fixture.tokens
+    };
+    call_as(app, fixture, rpc, tokens[who].as_deref(), IDS[who]).await
 }
 
 /// Makes the call `rpc` with `token` (user `caller_id`'s, where a call is
@@ -160,10 +190,10 @@ async fn call_as(
     } else {
         &fixture.assigned
     };
-    let user_id = if situation == "another user" {
-        OTHER_USER
-    } else {
-        caller_id
+    let user_id = match situation {
+        "another user" => OTHER_USER,
+        "a colleague" => fixture.colleague,
+        _ => caller_id,
     };
     let (course_id, article_id, test_id) = (target.course.id, target.article.id, target.test.id);
     macro_rules! done {
@@ -292,6 +322,54 @@ async fn call_as(
                     number_of_tries: t.number_of_tries,
                     article_id: 0,
                     questions: t.questions,
+                }
+            )
+        }
+        "ListArticleRevisions" => done!(
+            list_article_revisions,
+            pb::ListArticleRevisionsRequest { article_id }
+        ),
+        "GetArticleRevision" => {
+            let revision_id = app.article_revisions(article_id).await[0].id;
+            done!(
+                get_article_revision,
+                pb::GetArticleRevisionRequest {
+                    article_id,
+                    revision_id
+                }
+            )
+        }
+        "RestoreArticleRevision" => {
+            let revision_id = app.article_revisions(article_id).await[0].id;
+            done!(
+                restore_article_revision,
+                pb::RestoreArticleRevisionRequest {
+                    article_id,
+                    revision_id
+                }
+            )
+        }
+        "ListTestRevisions" => done!(
+            list_test_revisions,
+            pb::ListTestRevisionsRequest { test_id }
+        ),
+        "GetTestRevision" => {
+            let revision_id = app.test_revisions(test_id).await[0].id;
+            done!(
+                get_test_revision,
+                pb::GetTestRevisionRequest {
+                    test_id,
+                    revision_id
+                }
+            )
+        }
+        "RestoreTestRevision" => {
+            let revision_id = app.test_revisions(test_id).await[0].id;
+            done!(
+                restore_test_revision,
+                pb::RestoreTestRevisionRequest {
+                    test_id,
+                    revision_id
                 }
             )
         }

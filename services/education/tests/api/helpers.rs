@@ -82,10 +82,22 @@ pub fn settings(
             auth.clone()
                 .map_err(|error| Status::from_error(Box::new(error))),
         ),
+        // No wiki runs beside these tests: the digest's equipment items are
+        // left out, as when the wiki is away (gateway/tests has them).
+        wiki: nowhere(),
         shutdown: shutdown.clone(),
         digests: DigestSettings::off(PORTAL),
         audit: AuditSettings::loopback(),
     }
+}
+
+/// A channel to a port nothing listens on: every call is refused at once.
+pub fn nowhere() -> ServiceChannel {
+    ServiceChannel::new(
+        Channel::from_static("http://127.0.0.1:9")
+            .connect_lazy()
+            .map_err(|error| Status::from_error(Box::new(error))),
+    )
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {
@@ -263,6 +275,26 @@ impl TestApp {
         ids
     }
 
+    /// The (first) department of each of `people`, as auth keeps it.
+    pub async fn departments_of(&self, people: &[i64]) -> std::collections::HashMap<i64, i64> {
+        self.auth
+            .clone()
+            .resolve_staff(authed(
+                auth_pb::ResolveStaffRequest {
+                    user_ids: people.to_vec(),
+                    ..Default::default()
+                },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("auth resolves the people")
+            .into_inner()
+            .people
+            .into_iter()
+            .filter_map(|person| Some((person.user_id, *person.department_ids.first()?)))
+            .collect()
+    }
+
     /// Who assigned the course to the user: (person, service account).
     pub async fn assigned_by(&self, course_id: i64, user_id: i64) -> (Option<i64>, Option<i64>) {
         let pool = sqlx::AnyPool::connect(&self.database.url)
@@ -424,6 +456,34 @@ impl TestApp {
             .complete_test(authed(request, token))
             .await
             .map(|r| r.into_inner())
+    }
+
+    /// An article's revisions, newest first, as an admin reads them.
+    pub async fn article_revisions(&self, article_id: i64) -> Vec<pb::Revision> {
+        self.client
+            .clone()
+            .list_article_revisions(authed(
+                pb::ListArticleRevisionsRequest { article_id },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("list article revisions")
+            .into_inner()
+            .revisions
+    }
+
+    /// A test's revisions, newest first, as an admin reads them.
+    pub async fn test_revisions(&self, test_id: i64) -> Vec<pb::Revision> {
+        self.client
+            .clone()
+            .list_test_revisions(authed(
+                pb::ListTestRevisionsRequest { test_id },
+                &self.admin_token(),
+            ))
+            .await
+            .expect("list test revisions")
+            .into_inner()
+            .revisions
     }
 
     /// The demo learner's own summary of a test: tries used and left.

@@ -13,5 +13,6 @@ mod notification_access;
 mod notifications;
 mod passes;
 mod recertification;
+mod revisions;
 mod search;
 mod statistics;

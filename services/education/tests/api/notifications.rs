@@ -108,6 +108,19 @@ impl TestApp {
             .await
     }
 
+    /// The deliveries once `count` of them are recorded as sent (the relay
+    /// takes a message before the run records it), at most 10 s.
+    async fn sent_deliveries(&self, count: usize) -> Vec<(i64, i64, Option<i64>)> {
+        for _ in 0..200 {
+            let deliveries = self.deliveries().await;
+            if deliveries.iter().filter(|d| d.2.is_some()).count() >= count {
+                return deliveries;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.deliveries().await
+    }
+
     async fn deliveries(&self) -> Vec<(i64, i64, Option<i64>)> {
         let pool = sqlx::AnyPool::connect(&self.database.url)
             .await
@@ -198,6 +211,48 @@ async fn the_bell_lists_due_courses_with_the_callers_read_marks() {
 }
 
 #[tokio::test]
+async fn read_marks_older_than_90_days_are_forgotten_at_start() {
+    on_each_backend(|app| async move {
+        let learner = app.learner_token();
+        let (old, recent) = (
+            "education:course:1:2025-01-10",
+            "education:course:2:2030-01-31",
+        );
+        app.notifications()
+            .mark_notifications_read(authed(
+                pb::MarkNotificationsReadRequest {
+                    ids: vec![old.into(), recent.into()],
+                },
+                &learner,
+            ))
+            .await
+            .expect("marked");
+        let pool = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("connect to the test database");
+        let day_ms: i64 = 24 * 60 * 60 * 1000;
+        for (key, days) in [(old, 91), (recent, 89)] {
+            sqlx::query("UPDATE notification_reads SET read_at = read_at - $1 WHERE item_key = $2")
+                .bind(days * day_ms)
+                .bind(key)
+                .execute(&pool)
+                .await
+                .expect("backdate a mark");
+        }
+
+        // Another replica starting (or this one again) does its housekeeping.
+        let _replica = app.replica().await;
+        let kept: Vec<String> = sqlx::query_scalar("SELECT item_key FROM notification_reads")
+            .fetch_all(&pool)
+            .await
+            .expect("the marks");
+        pool.close().await;
+        assert_eq!(kept, [recent]);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn each_person_chooses_digests_and_only_admins_send_them_now() {
     on_each_backend(|app| async move {
         let learner = app.learner_token();
@@ -279,8 +334,11 @@ async fn two_replicas_send_each_person_one_digest_and_none_to_the_blocked_or_uns
             first.send_digests_now(authed(pb::SendDigestsNowRequest {}, &admin)),
             second.send_digests_now(authed(pb::SendDigestsNowRequest {}, &admin)),
         );
-        let (a, b) = (a.unwrap().into_inner(), b.unwrap().into_inner());
-        assert_eq!(a.failed + b.failed, 0);
+        // Each answers at once; the runs go on in the background.
+        for answer in [a, b] {
+            let answer = answer.unwrap().into_inner();
+            assert_eq!((answer.sent, answer.failed, answer.already_sent), (0, 0, 0));
+        }
 
         let mails = sink.wait_for(1, Duration::from_secs(10)).await;
         // Whatever is still in flight lands well within this.
@@ -303,17 +361,15 @@ async fn two_replicas_send_each_person_one_digest_and_none_to_the_blocked_or_uns
             text.contains(&format!("{PORTAL}/courses/{}", course.id)),
             "{text}"
         );
-        let deliveries = app.deliveries().await;
+        let deliveries = app.sent_deliveries(1).await;
         assert_eq!(deliveries.len(), 1, "{deliveries:?}");
         assert_eq!(deliveries[0].0, anna);
-        assert!(deliveries[0].2.is_some());
 
-        let again = first
+        first
             .send_digests_now(authed(pb::SendDigestsNowRequest {}, &admin))
             .await
-            .unwrap()
-            .into_inner();
-        assert_eq!((again.sent, again.already_sent), (0, 1));
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
         assert_eq!(sink.mails().len(), 1, "once a day");
     })
     .await;
@@ -328,26 +384,69 @@ async fn a_relay_failure_is_retried_and_delivered_once() {
         sink.refuse_next(1);
         let (mut replica, _serving) = app.mailing_replica(&sink).await;
         let admin = app.admin_token();
-        // The first try (this call's or the daily job's) meets the 451; the
-        // admin's call tries a failed send again at once.
-        for _ in 0..20 {
-            let counts = replica
+        // The first try (a press's run or the daily job's) meets the 451; a
+        // press's run tries a failed send again at once.
+        for _ in 0..50 {
+            replica
                 .send_digests_now(authed(pb::SendDigestsNowRequest {}, &admin))
                 .await
-                .unwrap()
-                .into_inner();
-            if counts.sent + counts.already_sent == 1 {
+                .unwrap();
+            if !sink.mails().is_empty() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         let mails = sink.wait_for(1, Duration::from_secs(5)).await;
         assert_eq!(to(&mails, "boris@hospital.example"), 1, "{mails:?}");
-        let deliveries = app.deliveries().await;
+        let deliveries = app.sent_deliveries(1).await;
         assert_eq!(deliveries.len(), 1);
-        let (_, attempts, sent_at) = deliveries[0];
+        let (_, attempts, _) = deliveries[0];
         assert_eq!(attempts, 2, "refused once, then taken");
-        assert!(sent_at.is_some());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_press_while_a_run_is_going_starts_no_second_one_and_answers_at_once() {
+    on_each_backend(|app| async move {
+        let people = app.mail_staff(&[("vera@hospital.example", false)]).await;
+        app.course_due_in(1, &people).await;
+        // A relay that does not answer: a run stays on its one message.
+        let sink = SmtpSink::start().await;
+        sink.hold();
+        let (mut replica, _serving) = app.mailing_replica(&sink).await;
+        let admin = app.admin_token();
+        let mut press = async || {
+            tokio::time::timeout(
+                Duration::from_secs(5),
+                replica.send_digests_now(authed(pb::SendDigestsNowRequest {}, &admin)),
+            )
+            .await
+            .expect("answered at once, the relay still silent")
+            .expect("accepted")
+            .into_inner()
+        };
+        // The first press starts a run unless the daily job's is going on.
+        press().await;
+        sink.wait_for(1, Duration::from_secs(10)).await;
+        let second = press().await;
+        assert!(second.already_running, "{second:?}");
+
+        sink.release();
+        let deliveries = app.sent_deliveries(1).await;
+        assert_eq!(deliveries.len(), 1, "{deliveries:?}");
+        // Once the run is over, a press starts one again (nothing left to send).
+        let mut started = false;
+        for _ in 0..100 {
+            if !press().await.already_running {
+                started = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(started, "the replica's run never ended");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(to(&sink.mails(), "vera@hospital.example"), 1);
     })
     .await;
 }

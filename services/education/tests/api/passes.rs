@@ -75,7 +75,7 @@ async fn a_course_is_passed_once_every_test_of_it_is_and_never_expires_yet() {
 }
 
 #[tokio::test]
-async fn only_the_person_education_and_equipment_editors_read_someone_s_passes() {
+async fn only_the_person_and_education_managers_read_anyone_s_passes() {
     on_each_backend(|app| async move {
         let course = app.assigned([1, 3, 100], 3).await.course;
         let ids = [course.id];
@@ -84,13 +84,70 @@ async fn only_the_person_education_and_equipment_editors_read_someone_s_passes()
         assert_eq!(code(&refused), Code::PermissionDenied);
         // Only the courses, for no one: anyone signed in.
         assert!(passes(&app, &colleague, &[], &ids).await.is_ok());
-        for right in [Right::EquipmentEditing, Right::EducationManagement] {
-            let token = app.token(1, &[right]);
-            assert!(passes(&app, &token, &[LEARNER_ID], &ids).await.is_ok());
-        }
+        let manager = app.token(1, &[Right::EducationManagement]);
+        assert!(passes(&app, &manager, &[LEARNER_ID], &ids).await.is_ok());
         let courses: Vec<i64> = (1..=51).collect();
         let refused = passes(&app, &app.admin_token(), &[LEARNER_ID], &courses).await;
         assert_eq!(code(&refused), Code::InvalidArgument);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_equipment_editor_reads_the_passes_of_their_own_departments_only() {
+    on_each_backend(|app| async move {
+        let people = app
+            .hr_staff(&[("T-1001", "ICU"), ("T-1002", "ICU"), ("T-2001", "SURG")])
+            .await;
+        let [editor, colleague, stranger] = people[..] else {
+            panic!("three people: {people:?}");
+        };
+        let departments = app.departments_of(&people).await;
+        let (icu, surgery) = (departments[&editor], departments[&stranger]);
+        // The colleague has passed a course; so has the stranger.
+        let test = app
+            .create_test(test_request([1, 3, 100], questions(3)))
+            .await
+            .unwrap();
+        let article = app.create_article("<p>Допуск</p>", test.id).await;
+        let course = app
+            .create_course("2030-01-31", &[colleague, stranger], &[article.id])
+            .await;
+        for person in [colleague, stranger] {
+            app.complete(&app.token(person, &[]), &test, 3, 0)
+                .await
+                .expect("passed");
+        }
+        let ids = [course.id];
+
+        let token = app.keys.token(editor, &[Right::EquipmentEditing], &[icu]);
+        let answer = passes(&app, &token, &[editor, colleague], &ids)
+            .await
+            .expect("their own department is answered");
+        let whose: Vec<i64> = answer.passes.iter().map(|pass| pass.user_id).collect();
+        assert_eq!(whose, [colleague]);
+        // Anyone outside is refused, alone or beside a colleague.
+        for asked in [vec![stranger], vec![colleague, stranger]] {
+            let refused = passes(&app, &token, &asked, &ids).await;
+            assert_eq!(code(&refused), Code::PermissionDenied, "{asked:?}");
+        }
+        // A token naming a department the editor is not in: auth's rule refuses it.
+        let claiming = app
+            .keys
+            .token(editor, &[Right::EquipmentEditing], &[icu, surgery]);
+        let refused = passes(&app, &claiming, &[colleague], &ids).await;
+        assert_eq!(code(&refused), Code::PermissionDenied);
+        // An editor of no department reads only their own.
+        let nowhere = app.token(editor, &[Right::EquipmentEditing]);
+        assert!(passes(&app, &nowhere, &[editor], &ids).await.is_ok());
+        let refused = passes(&app, &nowhere, &[colleague], &ids).await;
+        assert_eq!(code(&refused), Code::PermissionDenied);
+        // An education manager reads anyone's, as its statistics do.
+        let manager = app
+            .keys
+            .token(editor, &[Right::EducationManagement], &[icu]);
+        let answer = passes(&app, &manager, &[stranger], &ids).await.unwrap();
+        assert_eq!(answer.passes.len(), 1);
     })
     .await;
 }

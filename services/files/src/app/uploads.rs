@@ -1,7 +1,8 @@
 //! Uploads: an upload stream is its metadata, then the content in chunks of
 //! at most 1 MiB. The content is written to a new blob while it streams in,
 //! its type checked from its first bytes, refused the moment it passes its
-//! kind's limit; then it is recorded. Nothing of a refused upload is kept.
+//! kind's limit; a PDF's text is read from the stored blob; then it is
+//! recorded and indexed. Nothing of a refused upload is kept.
 
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt, TryStreamExt};
@@ -12,6 +13,7 @@ use portal_proto::files::v1 as pb;
 use sha2::{Digest, Sha256};
 use tonic::{Status, Streaming};
 
+use crate::app::pdf_text;
 use crate::domain::content::{ContentType, Kind, SNIFF_BYTES};
 use crate::domain::file_name::{SafeFileName, Title};
 use crate::store::Store;
@@ -108,6 +110,11 @@ impl Uploads {
                 return Err(error);
             }
         };
+        let extracted_text = if received.content_type.mime == pdf_text::PDF {
+            pdf_text::read(&self.blobs, &received.key, received.size).await
+        } else {
+            String::new()
+        };
         let recorded = self
             .store
             .insert(
@@ -123,6 +130,7 @@ impl Uploads {
                     uploaded_by: uploader,
                     created_at: now_millis(),
                     public_key: &public_key,
+                    extracted_text: &extracted_text,
                 },
                 audit,
             )

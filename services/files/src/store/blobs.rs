@@ -197,6 +197,15 @@ pub async fn read(
         .try_flatten())
 }
 
+/// The whole blob `key` in memory (a PDF whose text is read).
+pub async fn read_all(blobs: &Blobs, key: &str) -> ServiceResult<Bytes> {
+    let found = blobs
+        .get(&BlobPath::from(key))
+        .await
+        .map_err(ServiceError::internal)?;
+    found.bytes().await.map_err(ServiceError::internal)
+}
+
 /// `bytes` in pieces of at most [`DOWNLOAD_CHUNK`], without copying.
 fn split(mut bytes: Bytes) -> impl Iterator<Item = Bytes> {
     std::iter::from_fn(move || {

@@ -7,6 +7,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::{Store, search};
 use crate::app::links::Issued;
+use crate::app::pdf_text::PDF;
 use crate::domain::content::Kind;
 use crate::domain::range::Span;
 
@@ -69,6 +70,16 @@ pub struct NewFile<'a> {
     pub uploaded_by: i64,
     pub created_at: i64,
     pub public_key: &'a str,
+    /// A PDF's text ([`crate::app::pdf_text`]); '' for other files.
+    pub extracted_text: &'a str,
+}
+
+/// A PDF stored before texts were read: its id, blob and size.
+#[derive(Clone, Debug, FromRow)]
+pub struct UnreadPdf {
+    pub id: i64,
+    pub blob_key: String,
+    pub size_bytes: i64,
 }
 
 const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, size_bytes, \
@@ -79,8 +90,8 @@ impl Store {
         let mut tx = self.write().await?;
         let id = sqlx::query_scalar(
             "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
-             sha256, blob_key, uploaded_by, created_at, public_key) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+             sha256, blob_key, uploaded_by, created_at, public_key, extracted_text) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(file.id_related)
         .bind(file.kind.as_str())
@@ -93,6 +104,7 @@ impl Store {
         .bind(file.uploaded_by)
         .bind(file.created_at)
         .bind(file.public_key)
+        .bind(file.extracted_text)
         .fetch_one(&mut *tx)
         .await?;
         search::index_document(&mut tx, id).await?;
@@ -126,6 +138,38 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(any.is_some())
+    }
+
+    /// The PDFs whose text was never read (stored before texts were), at most
+    /// `limit`, oldest first.
+    pub async fn unread_pdfs(&self, limit: i64) -> ServiceResult<Vec<UnreadPdf>> {
+        Ok(sqlx::query_as(
+            "SELECT id, blob_key, size_bytes FROM files \
+             WHERE kind = 'document' AND content_type = $1 AND extracted_text IS NULL \
+             ORDER BY id LIMIT $2",
+        )
+        .bind(PDF)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Keeps the text read of PDF `id` and indexes it with the document, in
+    /// one transaction; a text another replica kept first stays.
+    pub async fn record_text(&self, id: i64, text: &str) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let recorded = sqlx::query(
+            "UPDATE files SET extracted_text = $2 WHERE id = $1 AND extracted_text IS NULL",
+        )
+        .bind(id)
+        .bind(text)
+        .execute(&mut *tx)
+        .await?;
+        if recorded.rows_affected() > 0 {
+            search::index_document(&mut tx, id).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Forgets a file; its blob key, for the caller to remove.

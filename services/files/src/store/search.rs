@@ -1,5 +1,6 @@
-//! The search index of documents (issue 25): their titles, written in the
-//! transaction of each insert and delete, scoped by their equipment model.
+//! The search index of documents (issue 25): their titles and a PDF's text,
+//! written in the transaction of each insert and delete (and of a text read
+//! later, for a PDF stored before texts were), scoped by their equipment model.
 //! Who sees a model is the wiki's to say, so the index answers candidates
 //! with their model, and the call keeps those the wiki shows the caller.
 
@@ -16,21 +17,22 @@ pub const KINDS: [&str; 1] = [DOCUMENT];
 /// Indexes document `id` as it now stands in `conn`'s transaction (a video
 /// is found through the article it is in, not by itself).
 pub(super) async fn index_document(conn: &mut AnyConnection, id: i64) -> sqlx::Result<()> {
-    let row: Option<(i64, String, String)> = sqlx::query_as(
-        "SELECT id_related, title, file_name FROM files WHERE id = $1 AND kind = 'document'",
+    let row: Option<(i64, String, String, String)> = sqlx::query_as(
+        "SELECT id_related, title, file_name, COALESCE(extracted_text, '') FROM files WHERE id = $1 AND kind = 'document'",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((model_id, title, file_name)) = row else {
+    let Some((model_id, title, file_name, text)) = row else {
         return search::remove(conn, DOCUMENT, id).await;
     };
+    let body = format!("{file_name} {text}");
     let entry = Entry {
         kind: DOCUMENT,
         entity_id: id,
         scope: Some(model_id),
         title: &title,
-        body: &file_name,
+        body: body.trim_end(),
     };
     search::put(conn, &entry).await
 }

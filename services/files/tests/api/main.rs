@@ -7,4 +7,5 @@ mod demo;
 mod departments;
 mod helpers;
 mod links;
+mod search;
 mod uploads;

@@ -26,6 +26,10 @@ use crate::store::Store;
 pub const MSG_EDUCATION_UNAVAILABLE: &str = "Сервис обучения временно недоступен, попробуйте позже";
 pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников временно недоступен, попробуйте позже";
 
+/// Education's limits of one `ListCoursePasses` call.
+const PEOPLE_PER_CALL: usize = 1000;
+const COURSES_PER_CALL: usize = 50;
+
 /// The metadata forwarded: only the caller's credentials.
 const AUTHORIZATION: &str = "authorization";
 
@@ -86,21 +90,35 @@ impl Training {
     }
 
     /// Education's passes of `user_ids` of `course_ids`, and which of the
-    /// courses exist.
+    /// courses exist: asked in as many calls as education's limits per call
+    /// need (a large department, a hospital whose models require many
+    /// courses), one after another.
     async fn passes(
         &self,
         caller: OnBehalf<'_>,
         user_ids: Vec<i64>,
         course_ids: &[i64],
     ) -> ServiceResult<ListCoursePassesResponse> {
-        let request = caller.request(ListCoursePassesRequest {
-            user_ids,
-            course_ids: course_ids.to_vec(),
-        });
-        match self.education.clone().list_course_passes(request).await {
-            Ok(reply) => Ok(reply.into_inner()),
-            Err(status) => Err(refusal(&status, MSG_EDUCATION_UNAVAILABLE)),
+        let mut answer = ListCoursePassesResponse::default();
+        for people in at_least_one(&user_ids, PEOPLE_PER_CALL) {
+            for courses in at_least_one(course_ids, COURSES_PER_CALL) {
+                let request = caller.request(ListCoursePassesRequest {
+                    user_ids: people.to_vec(),
+                    course_ids: courses.to_vec(),
+                });
+                let part = match self.education.clone().list_course_passes(request).await {
+                    Ok(reply) => reply.into_inner(),
+                    Err(status) => return Err(refusal(&status, MSG_EDUCATION_UNAVAILABLE)),
+                };
+                for course in part.courses {
+                    if !answer.courses.iter().any(|known| known.id == course.id) {
+                        answer.courses.push(course);
+                    }
+                }
+                answer.passes.extend(part.passes);
+            }
         }
+        Ok(answer)
     }
 
     /// The members of `department_id` as auth lists them to the caller.
@@ -118,6 +136,16 @@ impl Training {
                 .unwrap_or_default()),
             Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
         }
+    }
+}
+
+/// `ids` in parts of at most `size`; none still makes one (empty) part, as
+/// education answers a question with no people (which courses exist).
+fn at_least_one(ids: &[i64], size: usize) -> Vec<&[i64]> {
+    if ids.is_empty() {
+        vec![ids]
+    } else {
+        ids.chunks(size).collect()
     }
 }
 
@@ -206,25 +234,44 @@ pub async fn lapsing_for(
     now: i64,
 ) -> ServiceResult<Vec<(i64, i64)>> {
     let required = store.every_required_course().await?;
-    let mut courses: Vec<i64> = required.values().flatten().copied().collect();
-    courses.sort_unstable();
-    courses.dedup();
+    let courses = required_course_ids(&required);
     if courses.is_empty() {
         return Ok(Vec::new());
     }
     let answer = training.passes(caller, vec![user_id], &courses).await?;
     let passes = passes_of(&answer).remove(&user_id).unwrap_or_default();
+    Ok(lapsing(&required, &passes, now))
+}
+
+/// Every course any model of `required` (model → its courses) requires,
+/// ascending, each once.
+pub fn required_course_ids(required: &HashMap<i64, Vec<i64>>) -> Vec<i64> {
+    let mut courses: Vec<i64> = required.values().flatten().copied().collect();
+    courses.sort_unstable();
+    courses.dedup();
+    courses
+}
+
+/// The models of `required` (model → its courses) a person with `passes`
+/// (course → expiry, Unix ms; `None`: never) is cleared for on `now` and
+/// whose clearance lapses within 30 days, each with when it ends, by model:
+/// the one rule of the bell's clearances and the digest's.
+pub fn lapsing(
+    required: &HashMap<i64, Vec<i64>>,
+    passes: &HashMap<i64, Option<i64>>,
+    now: i64,
+) -> Vec<(i64, i64)> {
     let mut lapsing: Vec<(i64, i64)> = required
         .iter()
         .filter_map(|(model_id, courses)| {
-            let clearance = Clearance::of(courses, &passes, now);
+            let clearance = Clearance::of(courses, passes, now);
             clearance
                 .lapsing(now)
                 .then_some((*model_id, clearance.valid_until?))
         })
         .collect();
     lapsing.sort_unstable();
-    Ok(lapsing)
+    lapsing
 }
 
 /// Each person's passes: course → expiry (`None`: never), Unix ms.
@@ -241,7 +288,7 @@ fn passes_of(answer: &ListCoursePassesResponse) -> HashMap<i64, HashMap<i64, Opt
 }
 
 /// A timestamp as Unix ms, the wiki's form of an instant.
-fn millis(at: &prost_types::Timestamp) -> i64 {
+pub fn millis(at: &prost_types::Timestamp) -> i64 {
     at.seconds.saturating_mul(1000) + i64::from(at.nanos) / 1_000_000
 }
 

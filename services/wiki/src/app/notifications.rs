@@ -1,14 +1,16 @@
 //! The wiki's part of the bell (issue 24): anyone's clearances to operate
 //! equipment that lapse within 30 days, and for an equipment editor the units
 //! of the departments of their token whose maintenance is due within 30 days
-//! or overdue, with their read marks.
+//! or overdue, with their read marks; and the same items of the people the
+//! daily digest is for ([`digest_items`]).
 
 use portal_kit::day::Day;
 use portal_kit::db::now_millis;
-use portal_kit::{Caller, Right, ServiceResult};
+use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 
-use crate::app::clearance::{OnBehalf, Training, lapsing_for};
+use crate::app::clearance::{OnBehalf, Training, lapsing, lapsing_for};
 use crate::app::maintenance::{DueUnit, due};
+use crate::domain::digest::{Passes, Person};
 use crate::domain::maintenance::Standing;
 use crate::domain::scope::Scope;
 use crate::store::Store;
@@ -37,28 +39,70 @@ pub async fn my_items(
     today: Day,
 ) -> ServiceResult<Vec<Item>> {
     let claims = caller.claims()?;
-    let mut items = Vec::new();
+    let person = Person {
+        user_id: claims.user_id,
+        departments: claims.departments.clone(),
+        equipment_editor: caller.has(Right::EquipmentEditing),
+    };
     // Education away leaves the clearances out, not the bell.
-    match lapsing_for(store, training, on_behalf, claims.user_id, now_millis()).await {
-        Ok(lapsing) => {
-            for (model_id, until) in lapsing {
-                items.push(clearance_item(store, model_id, until, today).await?);
-            }
+    let lapsing = match lapsing_for(store, training, on_behalf, claims.user_id, now_millis()).await
+    {
+        Ok(lapsing) => lapsing,
+        Err(error) => {
+            tracing::warn!(%error, "the bell's clearances are left out");
+            Vec::new()
         }
-        Err(error) => tracing::warn!(%error, "the bell's clearances are left out"),
+    };
+    let mut items = items_of(store, &person, &lapsing, today).await?;
+    let read = store.read_marks(claims.user_id).await?;
+    for item in &mut items {
+        item.read = read.contains(&item.key);
     }
-    if caller.has(Right::EquipmentEditing) {
-        let scope = Scope::Departments(claims.departments.clone());
+    Ok(items)
+}
+
+/// Each person's items on `today` (`now`, Unix ms), for the digest: their
+/// clearances lapsing by their passes of the required courses (course →
+/// expiry; `None`: never), and an editor's maintenance due, by the bell's
+/// rules; unread, only the people with any, in the order given.
+pub async fn digest_items(
+    store: &Store,
+    people: &[(Person, Passes)],
+    now: i64,
+    today: Day,
+) -> ServiceResult<Vec<(i64, Vec<Item>)>> {
+    let required = store.every_required_course().await?;
+    let mut answer = Vec::new();
+    for (person, passes) in people {
+        let items = items_of(store, person, &lapsing(&required, passes, now), today).await?;
+        if !items.is_empty() {
+            answer.push((person.user_id, items));
+        }
+    }
+    Ok(answer)
+}
+
+/// The items of `person` on `today` given their `lapsing` clearances
+/// (model, when it ends), overdue first, then the soonest due: what the bell
+/// and the digest list alike.
+async fn items_of(
+    store: &Store,
+    person: &Person,
+    lapsing: &[(i64, i64)],
+    today: Day,
+) -> ServiceResult<Vec<Item>> {
+    let mut items = Vec::new();
+    for &(model_id, until) in lapsing {
+        items.extend(clearance_item(store, model_id, until, today).await?);
+    }
+    if person.equipment_editor {
+        let scope = Scope::Departments(person.departments.clone());
         items.extend(
             due(store, &scope, today)
                 .await?
                 .into_iter()
                 .filter_map(|unit| maintenance_item(unit, today)),
         );
-    }
-    let read = store.read_marks(claims.user_id).await?;
-    for item in &mut items {
-        item.read = read.contains(&item.key);
     }
     items.sort_by(|a, b| (!a.overdue, a.due, &a.key).cmp(&(!b.overdue, b.due, &b.key)));
     Ok(items)
@@ -69,10 +113,15 @@ async fn clearance_item(
     model_id: i64,
     until: i64,
     today: Day,
-) -> ServiceResult<Item> {
-    let model = store.model(model_id).await?;
+) -> ServiceResult<Option<Item>> {
+    // A model deleted since its requirement was read is nothing to operate.
+    let model = match store.model(model_id).await {
+        Ok(model) => model,
+        Err(ServiceError::NotFound(_)) => return Ok(None),
+        Err(error) => return Err(error),
+    };
     let due = Day::of_millis(until);
-    Ok(Item {
+    Ok(Some(Item {
         key: format!("{ITEM_PREFIX}clearance:{model_id}:{due}"),
         kind: "clearance",
         title: format!("Допуск к работе: {}", model.name),
@@ -81,7 +130,7 @@ async fn clearance_item(
         overdue: due < today,
         due,
         read: false,
-    })
+    }))
 }
 
 fn maintenance_item(due_unit: DueUnit, today: Day) -> Option<Item> {

@@ -13,6 +13,7 @@ use portal_kit::ServiceError;
 use portal_kit::rich_text::{self, without_autoplay};
 
 pub const MSG_INSTRUCTION_TOO_LARGE: &str = "Инструкция не должна превышать 10 МБ";
+pub const MSG_REVISION_NOT_FOUND: &str = "Версия инструкции не найдена";
 
 /// Images travel inside the instruction as data URLs, so it may be large.
 pub const MAX_INSTRUCTION_BYTES: usize = rich_text::MAX_BYTES;

@@ -3,6 +3,7 @@
 //! sees invalid input. Nothing here touches the database or the network.
 
 pub mod clearance;
+pub mod digest;
 pub mod instruction;
 pub mod journal;
 pub mod maintenance;

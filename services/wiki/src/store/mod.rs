@@ -3,7 +3,8 @@
 //! [`logbook`], [`journal`] and the [`reference`](mod@reference) data.
 //!
 //! A write of a model or unit runs in a transaction with its search entry
-//! ([`search`]), as does the replacement of a model's required courses
+//! ([`search`]) and, for a model whose instruction changed, its revision
+//! ([`instruction`]), as does the replacement of a model's required courses
 //! ([`clearance`]); any other write is one statement, needing none; a
 //! register's batch ([`register`]) runs in one (`BEGIN IMMEDIATE` on
 //! SQLite) and is rolled back for a dry run. The unique and
@@ -14,6 +15,7 @@
 //! the reader sees) is NOT_FOUND here, with the entity's message.
 
 pub mod clearance;
+pub mod instruction;
 pub mod journal;
 pub mod logbook;
 pub mod model;

@@ -8,9 +8,10 @@ use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
+use super::instruction::{keep_instruction_of_before, record_instruction};
 use super::reference::NamedRecord;
 use super::search;
-use super::{Store, bind_all, record_change, refused, sees_model};
+use super::{Author, Store, bind_all, record_change, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
 
@@ -115,6 +116,7 @@ impl Store {
         &self,
         audit: &AuditContext,
         draft: &ModelDraft,
+        author: Option<&Author>,
         now: i64,
     ) -> ServiceResult<ModelRecord> {
         let mut tx = self.write().await?;
@@ -131,6 +133,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| refused(e, link_not_found, link_not_found))?;
+        record_instruction(&mut tx, id, author, now).await?;
         search::index_model(&mut tx, id).await?;
         let created = model_in(&mut tx, id).await?;
         record_change(
@@ -150,10 +153,12 @@ impl Store {
         audit: &AuditContext,
         id: i64,
         draft: &ModelDraft,
+        author: &Author,
         now: i64,
     ) -> ServiceResult<ModelRecord> {
         let mut tx = self.write().await?;
         let old = model_in(&mut tx, id).await?;
+        keep_instruction_of_before(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET name = $1, brand_name = $2, description = $3, short_instruction = $4, manufacturer_id = $5, environment_type_id = $6, updated_at = $7 WHERE id = $8",
         )
@@ -171,6 +176,7 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        record_instruction(&mut tx, id, Some(author), now).await?;
         search::index_model(&mut tx, id).await?;
         let new = model_in(&mut tx, id).await?;
         record_change(
@@ -190,31 +196,11 @@ impl Store {
         audit: &AuditContext,
         id: i64,
         html: &str,
+        author: &Author,
         now: i64,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        let old = model_in(&mut tx, id).await?;
-        let updated = sqlx::query(
-            "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
-        )
-        .bind(html)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
-        }
-        search::index_model(&mut tx, id).await?;
-        let new = model_in(&mut tx, id).await?;
-        record_change(
-            &mut tx,
-            audit,
-            (entity::ENVIRONMENT_MODEL, id),
-            Some(&old),
-            Some(&new),
-        )
-        .await?;
+        write_instruction(&mut tx, audit, id, html, (author, now)).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -236,6 +222,42 @@ impl Store {
 }
 
 /// Model `id` as a write's transaction sees it; NOT_FOUND when there is none.
+/// Saves `html` as model `id`'s instruction, as `author` at `now`: its
+/// revision, search entry and audit record with it.
+pub(super) async fn write_instruction(
+    conn: &mut AnyConnection,
+    audit: &AuditContext,
+    id: i64,
+    html: &str,
+    (author, now): (&Author, i64),
+) -> ServiceResult<()> {
+    let old = model_in(conn, id).await?;
+    keep_instruction_of_before(conn, id).await?;
+    let updated = sqlx::query(
+        "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
+    )
+    .bind(html)
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
+    }
+    record_instruction(conn, id, Some(author), now).await?;
+    search::index_model(conn, id).await?;
+    let new = model_in(conn, id).await?;
+    record_change(
+        conn,
+        audit,
+        (entity::ENVIRONMENT_MODEL, id),
+        Some(&old),
+        Some(&new),
+    )
+    .await?;
+    Ok(())
+}
+
 async fn model_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<ModelRecord> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "{MODEL_COLUMNS} WHERE m.id = $1"

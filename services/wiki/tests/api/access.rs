@@ -42,6 +42,9 @@ const MATRIX: &[AccessRule] = &[
     ("CreateEnvironmentModel", EQUIPMENT_EDITING),
     ("UpdateEnvironmentModel", EQUIPMENT_EDITING),
     ("SaveInstruction", EQUIPMENT_EDITING),
+    ("ListInstructionRevisions", EQUIPMENT_EDITING),
+    ("GetInstructionRevision", EQUIPMENT_EDITING),
+    ("RestoreInstructionRevision", EQUIPMENT_EDITING),
     ("GetPublicInstruction/own", PUBLIC),
     ("GetPublicInstruction/other", PUBLIC),
     // A model that requires nothing: the wiki asks education nothing.
@@ -226,6 +229,32 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                 short_instruction: "<p>Инструкция</p>".into(),
             }
         ),
+        "ListInstructionRevisions" => done!(
+            list_instruction_revisions,
+            pb::ListInstructionRevisionsRequest {
+                environment_model_id
+            }
+        ),
+        "GetInstructionRevision" => {
+            let revision_id = app.instruction_revisions(environment_model_id).await[0].id;
+            done!(
+                get_instruction_revision,
+                pb::GetInstructionRevisionRequest {
+                    environment_model_id,
+                    revision_id
+                }
+            )
+        }
+        "RestoreInstructionRevision" => {
+            let revision_id = app.instruction_revisions(environment_model_id).await[0].id;
+            done!(
+                restore_instruction_revision,
+                pb::RestoreInstructionRevisionRequest {
+                    environment_model_id,
+                    revision_id
+                }
+            )
+        }
         "GetPublicInstruction" => done!(
             get_public_instruction,
             pb::GetPublicInstructionRequest {

@@ -286,3 +286,110 @@ async fn a_clearance_lapsing_within_30_days_rings_the_bell_of_its_person_alone()
     })
     .await;
 }
+
+/// The digest's items (internal `DigestItemService`, no token) are the
+/// bell's, decided by the same code for the people named with the passes
+/// given: a clearance lapsing for anyone, maintenance due only for an
+/// equipment editor and only in their departments; nobody else is listed.
+#[tokio::test]
+async fn the_digest_lists_each_named_person_s_bell_items() {
+    use portal_proto::wiki::v1::digest_item_service_client::DigestItemServiceClient;
+    use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
+    const ENGINEER: i64 = 6;
+    const SURGERY_EDITOR: i64 = 40;
+    on_each_backend_with_training(|app| async move {
+        let mut digest = DigestItemServiceClient::new(app.channel.clone());
+        let required = digest
+            .list_required_courses(pb::ListRequiredCoursesRequest {})
+            .await
+            .expect("no token needed")
+            .into_inner();
+        assert_eq!(required.course_ids, [CPR_COURSE]);
+
+        let day = 24 * 60 * 60 * 1000;
+        let now = portal_kit::db::now_millis();
+        let person = |user_id, department_ids: &[i64], rights: &[Right]| pb::DigestPerson {
+            user_id,
+            department_ids: department_ids.to_vec(),
+            rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
+        };
+        let pass = |user_id, until: Option<i64>| pb::DigestPass {
+            user_id,
+            course_id: CPR_COURSE,
+            valid_until: until.map(portal_kit::db::timestamp_from_millis),
+        };
+        let answer = digest
+            .list_digest_items(pb::ListDigestItemsRequest {
+                people: vec![
+                    person(NURSE, &[ICU, SURGERY], &[]),
+                    person(DOCTOR, &[ICU], &[]),
+                    person(SENIOR_NURSE, &[ICU], &[Right::EducationManagement]),
+                    person(ENGINEER, &[ICU], &[Right::EquipmentEditing]),
+                    person(SURGERY_EDITOR, &[SURGERY], &[Right::EquipmentEditing]),
+                ],
+                passes: vec![
+                    // Ends next week: lapsing. Never ends: cleared, not lapsing.
+                    pass(NURSE, Some(now + 7 * day)),
+                    pass(SENIOR_NURSE, None),
+                    // Ended yesterday: not cleared, so nothing lapses.
+                    pass(DOCTOR, Some(now - day)),
+                    // A pass of a course no model requires counts for nothing.
+                    pb::DigestPass {
+                        user_id: ENGINEER,
+                        course_id: HYGIENE_COURSE,
+                        valid_until: Some(portal_kit::db::timestamp_from_millis(now + day)),
+                    },
+                ],
+            })
+            .await
+            .expect("the digest's items")
+            .into_inner();
+        let listed: Vec<i64> = answer.people.iter().map(|p| p.user_id).collect();
+        assert_eq!(listed, [NURSE, ENGINEER], "{answer:?}");
+
+        // The nurse's item is the one her bell shows (read marks aside).
+        let bell = NotificationServiceClient::new(app.channel.clone())
+            .list_my_notifications(authed(
+                pb::ListMyNotificationsRequest {},
+                &app.keys.token(NURSE, &[], &[ICU, SURGERY]),
+            ))
+            .await
+            .expect("the bell")
+            .into_inner()
+            .notifications;
+        assert_eq!(answer.people[0].items, bell);
+        assert_eq!(answer.people[0].items[0].kind, "clearance");
+
+        // The engineer of реанимация: its ventilator overdue first, then the
+        // defibrillator due this month; the same as an editor's bell there.
+        let items = &answer.people[1].items;
+        let kinds: Vec<(&str, bool)> = items.iter().map(|i| (i.kind.as_str(), i.overdue)).collect();
+        assert_eq!(
+            kinds,
+            [("maintenance", true), ("maintenance", false)],
+            "{items:?}"
+        );
+        assert!(items[0].title.ends_with("инв. № ИН-000201"), "{items:?}");
+        assert!(items[1].title.ends_with("инв. № ИН-000301"), "{items:?}");
+        let editor_bell = NotificationServiceClient::new(app.channel.clone())
+            .list_my_notifications(authed(
+                pb::ListMyNotificationsRequest {},
+                &app.keys.token(ENGINEER, &[Right::EquipmentEditing], &[ICU]),
+            ))
+            .await
+            .expect("the editor's bell")
+            .into_inner()
+            .notifications;
+        assert_eq!(items, &editor_bell);
+
+        let too_many = (0..1001).map(|id| person(id, &[], &[])).collect();
+        let refused = digest
+            .list_digest_items(pb::ListDigestItemsRequest {
+                people: too_many,
+                passes: Vec::new(),
+            })
+            .await;
+        assert_eq!(code(&refused), Code::InvalidArgument);
+    })
+    .await;
+}

@@ -118,6 +118,8 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         access_versions: Default::default(),
         seed_demo: true,
         auth: service_channel(&auth),
+        // Digests are off here: education never asks the wiki.
+        wiki: service_channel(&auth),
         shutdown: shutdown.clone(),
         digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
         audit: AuditSettings::loopback(),
@@ -151,6 +153,22 @@ pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentMode
 }
 
 impl TestApp {
+    /// The wiki started again on the same database, as a new replica would
+    /// (its start-up housekeeping runs), and stopped.
+    pub async fn start_again(&self) {
+        let nowhere = Endpoint::from_static("http://127.0.0.1:9").connect_lazy();
+        let database_url = self.database.url.clone();
+        portal_wiki::routes(settings(
+            database_url,
+            &self.keys,
+            false,
+            &nowhere,
+            &nowhere,
+        ))
+        .await
+        .expect("the wiki starts again");
+    }
+
     pub fn editor_token(&self) -> String {
         self.keys.token(EDITOR_ID, &[Right::EquipmentEditing], &[])
     }
@@ -171,6 +189,22 @@ impl TestApp {
             .into_inner()
             .environment_model
             .expect("created model")
+    }
+
+    /// A model's instruction revisions, newest first, as an editor reads them.
+    pub async fn instruction_revisions(&self, model_id: i64) -> Vec<pb::InstructionRevision> {
+        self.client
+            .clone()
+            .list_instruction_revisions(authed(
+                pb::ListInstructionRevisionsRequest {
+                    environment_model_id: model_id,
+                },
+                &self.editor_token(),
+            ))
+            .await
+            .expect("list instruction revisions")
+            .into_inner()
+            .revisions
     }
 
     pub async fn create_unit(

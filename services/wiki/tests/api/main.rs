@@ -11,4 +11,5 @@ mod helpers;
 mod logbook;
 mod notifications;
 mod register;
+mod revisions;
 mod search;

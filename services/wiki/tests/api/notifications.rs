@@ -133,3 +133,43 @@ async fn an_editor_sees_maintenance_due_in_their_departments_and_marks_it_read()
     })
     .await;
 }
+
+#[tokio::test]
+async fn read_marks_older_than_90_days_are_forgotten_at_start() {
+    on_each_backend(|app| async move {
+        let (old, recent) = (
+            "wiki:maintenance:1:2025-01-10",
+            "wiki:clearance:2:2030-01-31",
+        );
+        NotificationServiceClient::new(app.channel.clone())
+            .mark_notifications_read(authed(
+                pb::MarkNotificationsReadRequest {
+                    ids: vec![old.into(), recent.into()],
+                },
+                &app.editor_token(),
+            ))
+            .await
+            .expect("marked");
+        let pool = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("connect to the test database");
+        let day_ms: i64 = 24 * 60 * 60 * 1000;
+        for (key, days) in [(old, 91), (recent, 89)] {
+            sqlx::query("UPDATE notification_reads SET read_at = read_at - $1 WHERE item_key = $2")
+                .bind(days * day_ms)
+                .bind(key)
+                .execute(&pool)
+                .await
+                .expect("backdate a mark");
+        }
+
+        app.start_again().await;
+        let kept: Vec<String> = sqlx::query_scalar("SELECT item_key FROM notification_reads")
+            .fetch_all(&pool)
+            .await
+            .expect("the marks");
+        pool.close().await;
+        assert_eq!(kept, [recent]);
+    })
+    .await;
+}

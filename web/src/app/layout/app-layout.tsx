@@ -1,5 +1,6 @@
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import MenuIcon from '@mui/icons-material/Menu';
+import SearchIcon from '@mui/icons-material/Search';
 import { AppBar, Box, Button, Drawer, IconButton, Stack, Toolbar, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router';
@@ -66,13 +67,22 @@ export function AppLayout() {
               </Typography>
             </Box>
           </Stack>
-          {/* A phone's header has no room for the box beside the bell and «Выход». */}
+          {/* A phone's header has no room for the box beside the bell and «Выход»: its button
+              opens the search page, which has a box of its own. */}
           <Box
             sx={{ flexGrow: 1, display: { xs: 'none', sm: 'flex' }, justifyContent: 'center', minWidth: 0 }}
           >
             <SearchBox />
           </Box>
           <Box sx={{ flexGrow: 1, display: { xs: 'block', sm: 'none' } }} />
+          <IconButton
+            component={Link}
+            to={paths.search}
+            aria-label={strings.search.open}
+            sx={{ display: { xs: 'inline-flex', sm: 'none' } }}
+          >
+            <SearchIcon />
+          </IconButton>
           {user && (
             <Typography
               noWrap

@@ -7,14 +7,17 @@ import { notify } from '@/lib/notifications';
 import { hasAnyRight, Right } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-type DigestCounts = { sent: number; failed: number; alreadySent: number };
+/** How the run started: it goes on in the background (the counts of the reply stay 0). */
+type DigestStart = { alreadyRunning: boolean };
 
 /** /admin's index: the sections are the menu above; the digests can be sent from here. */
 export function AdminHome() {
   const send = useMutation({
-    mutationFn: () => callRest<DigestCounts>('/api/notification/send-digests-now', {}),
-    onSuccess: (counts) =>
-      notify.success(strings.notifications.digestsSent(counts.sent, counts.alreadySent, counts.failed)),
+    mutationFn: () => callRest<DigestStart>('/api/notification/send-digests-now', {}),
+    onSuccess: ({ alreadyRunning }) =>
+      notify.success(
+        alreadyRunning ? strings.notifications.digestsAlreadyRunning : strings.notifications.digestsStarted,
+      ),
     onError: (error) => notify.error(errorMessage(error)),
   });
   const maySend = hasAnyRight([Right.UserManagement, Right.EducationManagement]);

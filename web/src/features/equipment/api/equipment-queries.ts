@@ -1,4 +1,10 @@
-import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import {
+  callUnaryMethod,
+  createConnectQueryKey,
+  useMutation,
+  useQuery,
+  useTransport,
+} from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
@@ -6,6 +12,7 @@ import { FilesService, type GetFilesResponse } from '@/gen/portal/files/v1/files
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
 import { refusalShownByPage } from '@/lib/errors';
 import { skipUntilKnown } from '@/lib/skip-until-known';
+import { htmlToText } from '@/lib/text-diff';
 
 import { linkRenewalMs } from '../utils/download-links';
 
@@ -104,6 +111,25 @@ export const useCreateJournalEntry = () =>
   useMutation(wiki.createJournalEntry, { onSuccess: useRefresh(WikiService) });
 
 export const useSaveInstruction = () => useMutation(wiki.saveInstruction);
+
+/** The instruction's revisions (issue 25), for its editors. */
+export const useInstructionRevisions = (environmentModelId: bigint) =>
+  useQuery(wiki.listInstructionRevisions, { environmentModelId });
+
+export const useRestoreInstructionRevision = () =>
+  useMutation(wiki.restoreInstructionRevision, { onSuccess: useRefresh(WikiService) });
+
+/** An instruction's revision as text, without markup. */
+export function useInstructionRevisionText(environmentModelId: bigint) {
+  const transport = useTransport();
+  return async (revisionId: bigint) => {
+    const revision = await callUnaryMethod(transport, wiki.getInstructionRevision, {
+      environmentModelId,
+      revisionId,
+    });
+    return htmlToText(revision.shortInstruction);
+  };
+}
 
 export const useDeleteDocument = () => useMutation(files.deleteFile, { onSuccess: useRefresh(FilesService) });
 

@@ -6,13 +6,19 @@ import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 
 import { Loading, LoadError } from '@/components/load-state';
+import { RevisionHistory } from '@/components/revision-history';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
-import { useModel } from '../api/equipment-queries';
+import {
+  useInstructionRevisions,
+  useInstructionRevisionText,
+  useModel,
+  useRestoreInstructionRevision,
+} from '../api/equipment-queries';
 import { downloadQrCode, qrDataUrl } from '../utils/qr-code';
 import { InstructionHtml } from './instruction-html';
 
@@ -22,6 +28,20 @@ const InstructionDialog = lazy(async () => ({
 }));
 
 const { instruction } = equipmentStrings;
+
+/** «История изменений» of the instruction, for its editors. */
+function InstructionHistory({ modelId }: { modelId: bigint }) {
+  const restore = useRestoreInstructionRevision();
+  return (
+    <RevisionHistory
+      load={useInstructionRevisions(modelId)}
+      size={strings.revisions.articleSize}
+      textOf={useInstructionRevisionText(modelId)}
+      restore={(revisionId) => restore.mutateAsync({ environmentModelId: modelId, revisionId })}
+      cacheKey={['instruction', modelId.toString()]}
+    />
+  );
+}
 
 /** Spec §2: the short instruction of a model, its QR code and the editor for editors. */
 export function ShortInstructionPage() {
@@ -89,6 +109,7 @@ export function ShortInstructionPage() {
           {instruction.downloadQr}
         </Button>
       </Stack>
+      {editor && <InstructionHistory modelId={model.id} />}
       {open && (
         <Suspense fallback={null}>
           <InstructionDialog model={model} editable={editor} onClose={() => setOpen(false)} />

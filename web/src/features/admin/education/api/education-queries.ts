@@ -1,8 +1,16 @@
-import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import {
+  callUnaryMethod,
+  createConnectQueryKey,
+  useMutation,
+  useQuery,
+  useTransport,
+} from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 
 import { EducationService } from '@/gen/portal/education/v1/education_pb';
 import { skipUntilKnown } from '@/lib/skip-until-known';
+import { strings } from '@/lib/strings';
+import { htmlToText, testToText } from '@/lib/text-diff';
 
 const education = EducationService.method;
 
@@ -55,3 +63,34 @@ export const useUpdateArticle = () =>
   useMutation(education.updateArticle, { onSuccess: useRefreshEducation() });
 export const useCreateTest = () => useMutation(education.createTest, { onSuccess: useRefreshEducation() });
 export const useUpdateTest = () => useMutation(education.updateTest, { onSuccess: useRefreshEducation() });
+
+// Revisions (issue 25): the history under an article's and a test's editor.
+
+export const useArticleRevisions = (articleId: bigint) =>
+  useQuery(education.listArticleRevisions, { articleId });
+export const useTestRevisions = (testId: bigint) => useQuery(education.listTestRevisions, { testId });
+export const useRestoreArticleRevision = () =>
+  useMutation(education.restoreArticleRevision, { onSuccess: useRefreshEducation() });
+export const useRestoreTestRevision = () =>
+  useMutation(education.restoreTestRevision, { onSuccess: useRefreshEducation() });
+
+/** An article's revision as text: its title, then its content without markup. */
+export function useArticleRevisionText(articleId: bigint) {
+  const transport = useTransport();
+  return async (revisionId: bigint) => {
+    const { article } = await callUnaryMethod(transport, education.getArticleRevision, {
+      articleId,
+      revisionId,
+    });
+    return article ? `${article.title}\n${htmlToText(article.content)}` : '';
+  };
+}
+
+/** A test's revision as text: its fields, questions and answers, a line each. */
+export function useTestRevisionText(testId: bigint) {
+  const transport = useTransport();
+  return async (revisionId: bigint) => {
+    const { test } = await callUnaryMethod(transport, education.getTestRevision, { testId, revisionId });
+    return test ? testToText(test, strings.revisions.testLabels) : '';
+  };
+}

@@ -3,15 +3,37 @@ import { useRef } from 'react';
 import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
+import { RevisionHistory } from '@/components/revision-history';
 import { adminStrings } from '@/lib/admin-strings';
 import { parseId } from '@/lib/ids';
+import { strings } from '@/lib/strings';
 
-import { useArticle, useUpdateArticle } from '../../api/education-queries';
+import {
+  useArticle,
+  useArticleRevisions,
+  useArticleRevisionText,
+  useRestoreArticleRevision,
+  useUpdateArticle,
+} from '../../api/education-queries';
 import type { ArticleFormValues } from '../../utils/form-values';
 import { ArticleForm } from './article-form';
 import { RichTextEditor } from './rich-text-editor';
 
 const text = adminStrings.education.article;
+
+/** «История изменений» of the article: its saves, compared as text, and a restore. */
+function ArticleHistory({ articleId, onRestored }: { articleId: bigint; onRestored: () => void }) {
+  const restore = useRestoreArticleRevision();
+  return (
+    <RevisionHistory
+      load={useArticleRevisions(articleId)}
+      size={strings.revisions.articleSize}
+      textOf={useArticleRevisionText(articleId)}
+      restore={(revisionId) => restore.mutateAsync({ articleId, revisionId }).then(onRestored)}
+      cacheKey={['article', articleId.toString()]}
+    />
+  );
+}
 
 export function ArticlePage() {
   const articleId = parseId(useParams().adminArticleId);
@@ -34,6 +56,15 @@ export function ArticlePage() {
       saved={text.saved}
       failed={() => text.saveFailed}
       maxWidth={960}
+      below={(article) => (
+        <ArticleHistory
+          articleId={article.id}
+          // The editor starts again from the restored content: edits before it are gone.
+          onRestored={() => {
+            content.current = undefined;
+          }}
+        />
+      )}
     >
       {(article, form) => (
         <ArticleForm
