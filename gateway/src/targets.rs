@@ -376,6 +376,7 @@ async fn service_routes(
                 wiki: peers.wiki()?.service_channel(),
                 shutdown: shutdown.clone(),
                 digests: config.education.digests(&shared.public_url),
+                audit: audit_settings(config),
             };
             (
                 portal_education::SERVICE_NAME,
@@ -391,6 +392,7 @@ async fn service_routes(
                 seed_demo: shared.seed_demo,
                 education: peers.education()?.service_channel(),
                 auth: peers.auth()?.service_channel(),
+                audit: audit_settings(config),
             };
             (
                 portal_wiki::SERVICE_NAME,
@@ -410,6 +412,7 @@ async fn service_routes(
                 wiki: wiki.service_channel(),
                 link_key_file: link_key_file(config)?,
                 link_lifetime: config.files.link_lifetime(),
+                audit: audit_settings(config),
             };
             (
                 portal_files::SERVICE_NAME,

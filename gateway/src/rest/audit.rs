@@ -606,6 +606,18 @@ fn entity_label(entity: &str) -> &str {
         "environment-model" => "Модель оборудования",
         "environment" => "Единица оборудования",
         "document" => "Документ",
+        "video" => "Видео",
+        "attempt" => "Попытка теста",
+        "notification" => "Уведомления",
+        "digest-settings" => "Настройка рассылки",
+        "digest" => "Рассылка",
+        "maintenance-entry" => "Запись журнала ТО",
+        "journal" => "Журнал",
+        "journal-entry" => "Запись журнала",
+        "country" => "Страна",
+        "environment-type" => "Тип оборудования",
+        "manufacturer" => "Производитель",
+        "common-document" => "Общий документ",
         other => other,
     }
 }
@@ -622,6 +634,10 @@ fn action_label(action: &str) -> &str {
         "grant" => "Выдача прав",
         "revoke" => "Снятие прав",
         "download" => "Скачивание",
+        "complete" => "Завершение",
+        "mark-read" => "Прочтение",
+        "send" => "Отправка",
+        "retire" => "Списание",
         other => other,
     }
 }

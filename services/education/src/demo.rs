@@ -10,6 +10,7 @@
 //! demo data is never loaded unless asked for.
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
 use crate::domain::article::{ArticleDraft, ContentCleaner};
@@ -203,7 +204,9 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                 &deadline,
                 0,
             )?;
-            let article = store.create_article(&draft, &Editor::PORTAL, now).await?;
+            let article = store
+                .create_article(&draft, &Editor::PORTAL, now, &AuditContext::system())
+                .await?;
             article_ids.push(article.id);
             if let Some(test) = &demo_article.test {
                 let questions = test
@@ -227,7 +230,12 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                     article.id,
                     questions,
                 )?;
-                test_ids.push(store.create_test(&draft, &Editor::PORTAL, now).await?.id);
+                test_ids.push(
+                    store
+                        .create_test(&draft, &Editor::PORTAL, now, &AuditContext::system())
+                        .await?
+                        .id,
+                );
             }
         }
         let draft = CourseDraft::parse(
@@ -238,7 +246,9 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
             demo.assignees,
             &article_ids,
         )?;
-        store.create_course(&draft, Author::Demo, now).await?;
+        store
+            .create_course(&draft, Author::Demo, now, &AuditContext::system())
+            .await?;
     }
     if let [hygiene, cpr, ..] = test_ids[..] {
         // The nurse passed hand hygiene on the second try; the doctor failed once.
@@ -283,7 +293,13 @@ async fn complete(
         .map(|q| q.question.id)
         .collect();
     let (attempt, _) = store
-        .start_attempt(&test, user_id, at, |_| first.clone())
+        .start_attempt(
+            &test,
+            user_id,
+            at,
+            |_| first.clone(),
+            &AuditContext::system(),
+        )
         .await?;
     let answers = questions
         .iter()
@@ -304,7 +320,7 @@ async fn complete(
             AttemptChoice::Started(attempt.id),
             &submission,
             departments,
-            at,
+            (at, &AuditContext::system()),
         )
         .await?;
     Ok(())

@@ -30,12 +30,14 @@ use jiff::tz::TimeZone;
 use lettre::message::Mailbox;
 use secrecy::SecretString;
 
+use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
+use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use portal_proto::education::v1::notification_service_server::NotificationServiceServer;
 use tokio_util::sync::CancellationToken;
@@ -155,6 +157,8 @@ pub struct EducationSettings {
     pub shutdown: CancellationToken,
     /// The daily e-mail digest ([`EducationArgs::digests`]).
     pub digests: DigestSettings,
+    /// The audit log's retention and whose forwarded addresses it believes.
+    pub audit: AuditSettings,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -180,6 +184,13 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
+    portal_kit::audit::keep_purging(
+        "education",
+        database.pool.clone(),
+        database.backend,
+        &settings.audit,
+    );
+    let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
     app::housekeeping::reclean_articles(&store, &cleaner)
@@ -207,9 +218,19 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     )
     .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
     digests.spawn_daily();
-    let notifications =
-        NotificationServiceServer::new(NotificationRpc::new(store.clone(), digests));
-    let rpc = EducationRpc::new(store, cleaner, Staff::new(settings.auth), settings.shutdown);
+    let proxies = settings.audit.trusted_proxies;
+    let notifications = NotificationServiceServer::new(NotificationRpc::new(
+        store.clone(),
+        digests,
+        proxies.clone(),
+    ));
+    let rpc = EducationRpc::new(
+        store,
+        cleaner,
+        Staff::new(settings.auth),
+        settings.shutdown,
+        proxies,
+    );
     let server = EducationServiceServer::new(rpc).max_decoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(
         Idempotent::new(server, idempotency_keys.clone()),
@@ -217,8 +238,9 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     ))
     .add_service(InterceptedService::new(
         Idempotent::new(notifications, idempotency_keys),
-        verifier,
-    )))
+        verifier.clone(),
+    ))
+    .add_service(InterceptedService::new(audit, verifier)))
 }
 
 #[cfg(test)]

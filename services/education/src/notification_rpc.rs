@@ -3,8 +3,10 @@
 //! "send today's digests now". A file of its own beside [`crate::rpc`], as
 //! its contract is.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::TrustedProxies;
 use portal_kit::read_marks;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::education::v1 as pb;
@@ -20,11 +22,17 @@ use crate::store::Store;
 pub struct NotificationRpc {
     store: Store,
     digests: Digests,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl NotificationRpc {
-    pub fn new(store: Store, digests: Digests) -> NotificationRpc {
-        NotificationRpc { store, digests }
+    pub fn new(store: Store, digests: Digests, proxies: TrustedProxies) -> NotificationRpc {
+        NotificationRpc {
+            store,
+            digests,
+            proxies,
+        }
     }
 }
 
@@ -60,8 +68,11 @@ impl NotificationService for NotificationRpc {
         request: Request<pb::MarkNotificationsReadRequest>,
     ) -> RpcResult<pb::MarkNotificationsReadResponse> {
         let user_id = Caller::of(&request).user_id()?;
+        let audit = AuditContext::of(&request, &self.proxies);
         let keys = read_marks::own_keys(ITEM_PREFIX, request.into_inner().ids)?;
-        self.store.mark_read(user_id, &keys, now_millis()).await?;
+        self.store
+            .mark_read(user_id, &keys, now_millis(), &audit)
+            .await?;
         Ok(Response::new(pb::MarkNotificationsReadResponse {}))
     }
 
@@ -80,9 +91,10 @@ impl NotificationService for NotificationRpc {
         request: Request<pb::SetMyDigestSettingsRequest>,
     ) -> RpcResult<pb::SetMyDigestSettingsResponse> {
         let user_id = Caller::of(&request).user_id()?;
+        let audit = AuditContext::of(&request, &self.proxies);
         let enabled = request.into_inner().digest_enabled;
         self.store
-            .set_digest_enabled(user_id, enabled, now_millis())
+            .set_digest_enabled(user_id, enabled, now_millis(), &audit)
             .await?;
         Ok(Response::new(pb::SetMyDigestSettingsResponse {
             digest_enabled: enabled,
@@ -98,7 +110,9 @@ impl NotificationService for NotificationRpc {
         if !(caller.has(Right::UserManagement) || caller.has(Right::EducationManagement)) {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
-        let started = self.digests.send_today()?;
+        let started = self
+            .digests
+            .send_today(AuditContext::of(&request, &self.proxies))?;
         Ok(Response::new(pb::SendDigestsNowResponse {
             already_running: started == SendNow::AlreadyRunning,
             ..Default::default()

@@ -19,9 +19,11 @@
 use std::pin::Pin;
 
 use portal_kit::access::{Actor, Scope};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
@@ -57,6 +59,8 @@ pub struct EducationRpc {
     staff: Staff,
     /// Ends the open watch streams when the server stops.
     shutdown: CancellationToken,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl EducationRpc {
@@ -65,13 +69,20 @@ impl EducationRpc {
         cleaner: ContentCleaner,
         staff: Staff,
         shutdown: CancellationToken,
+        proxies: TrustedProxies,
     ) -> EducationRpc {
         EducationRpc {
             store,
             cleaner,
             staff,
             shutdown,
+            proxies,
         }
+    }
+
+    /// Who makes a write, from where: what its audit record names.
+    fn audit<T>(&self, request: &Request<T>) -> AuditContext {
+        AuditContext::of(request, &self.proxies)
     }
 }
 
@@ -183,6 +194,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::CreateArticleResponse> {
         let caller = Caller::of(&request);
         let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let pb::CreateArticleRequest {
             title,
             description,
@@ -200,7 +212,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_article(&draft, &editor(claims), now_millis())
+            .create_article(&draft, &editor(claims), now_millis(), &audit)
             .await?;
         reply(pb::CreateArticleResponse {
             article: Some(created.into()),
@@ -213,6 +225,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::UpdateArticleResponse> {
         let caller = Caller::of(&request);
         let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let pb::UpdateArticleRequest {
             id,
             title,
@@ -231,7 +244,7 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_article(id, &draft, &editor(claims), now_millis())
+            .update_article(id, &draft, &editor(claims), now_millis(), &audit)
             .await?;
         reply(pb::UpdateArticleResponse {
             article: Some(updated.into()),
@@ -323,6 +336,7 @@ impl EducationService for EducationRpc {
                 .require(Right::EducationManagement)?
                 .user_id,
         );
+        let audit = self.audit(&request);
         let pb::CreateCourseRequest {
             title,
             description,
@@ -341,7 +355,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_course(&draft, admin, now_millis())
+            .create_course(&draft, admin, now_millis(), &audit)
             .await?;
         reply(pb::CreateCourseResponse {
             course: Some(created.into()),
@@ -357,6 +371,7 @@ impl EducationService for EducationRpc {
                 .require(Right::EducationManagement)?
                 .user_id,
         );
+        let audit = self.audit(&request);
         let pb::UpdateCourseRequest {
             id,
             title,
@@ -376,7 +391,7 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_course(id, &draft, admin, now_millis())
+            .update_course(id, &draft, admin, now_millis(), &audit)
             .await?;
         reply(pb::UpdateCourseResponse {
             course: Some(updated.into()),
@@ -482,6 +497,7 @@ impl EducationService for EducationRpc {
             request.get_ref().test_id,
             user_id,
             now_millis(),
+            &self.audit(&request),
         )
         .await?;
         reply(started.into())
@@ -517,7 +533,7 @@ impl EducationService for EducationRpc {
                 choice,
                 &submission,
                 &claims.departments,
-                now,
+                (now, &self.audit(&request)),
             )
             .await?;
         reply(convert::completed(completed, &test, used))
@@ -608,7 +624,7 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_test(&draft, &editor(claims), now_millis())
+            .create_test(&draft, &editor(claims), now_millis(), &self.audit(&request))
             .await?;
         let questions = self.store.full_questions(created.id).await?;
         reply(pb::CreateTestResponse {
@@ -636,7 +652,13 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_test(m.id, &draft, &editor(claims), now_millis())
+            .update_test(
+                m.id,
+                &draft,
+                &editor(claims),
+                now_millis(),
+                &self.audit(&request),
+            )
             .await?;
         let questions = self.store.full_questions(updated.id).await?;
         reply(pb::UpdateTestResponse {
@@ -682,10 +704,16 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::RestoreArticleRevisionResponse> {
         let caller = Caller::of(&request);
         let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let m = request.get_ref();
         let article = self
             .store
-            .restore_article(m.article_id, m.revision_id, &editor(claims), now_millis())
+            .restore_article(
+                m.article_id,
+                m.revision_id,
+                (&editor(claims), now_millis()),
+                &audit,
+            )
             .await?;
         reply(pb::RestoreArticleRevisionResponse {
             article: Some(article.into()),
@@ -723,10 +751,16 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::RestoreTestRevisionResponse> {
         let caller = Caller::of(&request);
         let claims = caller.require(Right::EducationManagement)?;
+        let audit = self.audit(&request);
         let m = request.get_ref();
         let restored = self
             .store
-            .restore_test(m.test_id, m.revision_id, &editor(claims), now_millis())
+            .restore_test(
+                m.test_id,
+                m.revision_id,
+                (&editor(claims), now_millis()),
+                &audit,
+            )
             .await?;
         let questions = self.store.full_questions(restored.id).await?;
         reply(pb::RestoreTestRevisionResponse {
@@ -837,7 +871,7 @@ impl EducationService for EducationRpc {
             on_behalf,
             m.course_id,
             keys,
-            author,
+            (author, &self.audit(&request)),
             now_millis(),
         )
         .await?;

@@ -12,6 +12,7 @@
 
 use bytes::Bytes;
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 
 use crate::app::uploads::Uploads;
 use crate::domain::content::Kind;
@@ -38,6 +39,7 @@ pub async fn load(store: &Store, uploads: &Uploads) -> ServiceResult<()> {
             MONITOR_MODEL_ID,
             (MANUAL_FILE_NAME, MANUAL_TITLE),
             content,
+            &AuditContext::system(),
         )
         .await?;
     tracing::info!(id, model = MONITOR_MODEL_ID, "demo documentation loaded");

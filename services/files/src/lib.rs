@@ -22,11 +22,13 @@ pub mod store;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
+use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -144,6 +146,8 @@ pub struct FilesSettings {
     pub link_key_file: PathBuf,
     /// `PORTAL_FILES_LINK_LIFETIME`: how long a download link works.
     pub link_lifetime: Duration,
+    /// The audit log's retention and whose forwarded addresses it believes.
+    pub audit: AuditSettings,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -171,6 +175,13 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
+    portal_kit::audit::keep_purging(
+        "files",
+        database.pool.clone(),
+        database.backend,
+        &settings.audit,
+    );
+    let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     store
         .index_missing()
@@ -193,7 +204,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         uploads.clone(),
         Models::new(settings.wiki),
         links,
-        &settings.public_url,
+        (&settings.public_url, settings.audit.trusted_proxies),
     );
     if settings.seed_demo {
         demo::load(&store, &uploads)
@@ -203,9 +214,9 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     // Upload messages carry at most 1 MiB: tonic's 4 MiB decode limit holds them.
     let service = InterceptedService::new(
         Idempotent::new(FilesServiceServer::new(rpc), idempotency_keys),
-        verifier,
+        verifier.clone(),
     );
-    Ok(Routes::new(service))
+    Ok(Routes::new(service).add_service(InterceptedService::new(audit, verifier)))
 }
 
 #[cfg(test)]

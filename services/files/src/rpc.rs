@@ -17,9 +17,11 @@ use std::pin::Pin;
 
 use futures_util::future::join_all;
 use futures_util::{Stream, StreamExt};
+use portal_kit::audit::{AuditActor, AuditContext};
 use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::files::v1 as pb;
@@ -49,6 +51,8 @@ pub struct FilesRpc {
     models: Models,
     links: LinkKeys,
     public_url: String,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl FilesRpc {
@@ -58,7 +62,7 @@ impl FilesRpc {
         uploads: Uploads,
         models: Models,
         links: LinkKeys,
-        public_url: &str,
+        (public_url, proxies): (&str, TrustedProxies),
     ) -> FilesRpc {
         FilesRpc {
             store,
@@ -67,7 +71,13 @@ impl FilesRpc {
             models,
             links,
             public_url: public_url.trim_end_matches('/').to_owned(),
+            proxies,
         }
+    }
+
+    /// Who makes a write, from where: what its audit record names.
+    fn audit<T>(&self, request: &Request<T>) -> AuditContext {
+        AuditContext::of(request, &self.proxies)
     }
 
     fn url(&self, id: i64) -> String {
@@ -99,6 +109,7 @@ impl FilesService for FilesRpc {
             .require(Right::EquipmentEditing)?
             .user_id;
         let credentials = request.metadata().clone();
+        let audit = self.audit(&request);
         let (metadata, chunks): (pb::FileMetadata, _) = split_upload(request.into_inner()).await?;
         if metadata.id_related <= 0 {
             return Err(ServiceError::invalid(MSG_NO_MODEL).into());
@@ -120,6 +131,7 @@ impl FilesService for FilesRpc {
                 metadata.id_related,
                 (&metadata.file_name, &metadata.title),
                 chunks,
+                &audit,
             )
             .await?;
         Ok(Response::new(pb::SaveFileResponse {
@@ -166,15 +178,15 @@ impl FilesService for FilesRpc {
         let asked = request.get_ref();
         // Checked before the file is looked up: a link that is not one tells
         // nothing, not even whether the file exists.
-        let issued_to = match asked.link.as_str() {
+        let issued = match asked.link.as_str() {
             "" => None,
             link => Some(self.links.check(asked.id, link, unix_seconds())?),
         };
         let record = self.store.file(asked.id).await?;
-        match issued_to {
-            Some(user_id) => tracing::info!(
+        match issued {
+            Some(issued) => tracing::info!(
                 id = record.id,
-                issued_to = user_id,
+                issued_to = issued.issued_to,
                 "file read through a download link"
             ),
             None if record.kind() != Some(Kind::Video) => {
@@ -197,9 +209,21 @@ impl FilesService for FilesRpc {
                 caller.claims()?;
             }
         }
+        let audit = self.audit(&request);
         let range = request.into_inner().range;
         let size = u64::try_from(record.size_bytes).map_err(ServiceError::internal)?;
         let span = range::resolve(size, range.as_ref())?;
+        if let Some(issued) = issued {
+            // Who holds a link is not known without a token: the person it
+            // was issued to stands for them, the link itself in the record.
+            let audit = match audit.actor {
+                AuditActor::Person(_) => audit,
+                _ => audit.acting_as(AuditActor::Person(issued.issued_to)),
+            };
+            self.store
+                .record_download(&audit, &record, issued, span)
+                .await?;
+        }
         let key = record.blob_key.clone();
         let download_name =
             SafeFileName::for_download(&record.title, &record.file_name).into_string();
@@ -240,7 +264,10 @@ impl FilesService for FilesRpc {
         request: Request<pb::DeleteFileRequest>,
     ) -> RpcResult<pb::DeleteFileResponse> {
         Caller::of(&request).require(Right::EquipmentEditing)?;
-        let key = self.store.delete(request.get_ref().id).await?;
+        let key = self
+            .store
+            .delete(request.get_ref().id, &self.audit(&request))
+            .await?;
         blobs::remove(&self.blobs, &key).await?;
         Ok(Response::new(pb::DeleteFileResponse {}))
     }
@@ -255,10 +282,18 @@ impl FilesService for FilesRpc {
             return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
         }
         let uploader = claims.user_id;
+        let audit = self.audit(&request);
         let (metadata, chunks): (pb::VideoMetadata, _) = split_upload(request.into_inner()).await?;
         let (id, public_key) = self
             .uploads
-            .save(Kind::Video, uploader, 0, (&metadata.file_name, ""), chunks)
+            .save(
+                Kind::Video,
+                uploader,
+                0,
+                (&metadata.file_name, ""),
+                chunks,
+                &audit,
+            )
             .await?;
         Ok(Response::new(pb::SaveVideoResponse {
             id,

@@ -827,7 +827,7 @@ mod tests {
 
     /// The services whose migrations create the audit table; each must copy
     /// the DDL verbatim, and no other service may hold a different one.
-    const SERVICES_WITH_AUDIT: [&str; 1] = ["auth"];
+    const SERVICES_WITH_AUDIT: [&str; 4] = ["auth", "education", "wiki", "files"];
     const SERVICES: [&str; 4] = ["auth", "education", "wiki", "files"];
 
     #[test]

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 
 use sqlx::AnyPool;
 
+use crate::audit::{self, AuditContext, Changes, Event};
 use crate::db::{Backend, begin_write};
 use crate::{ServiceError, ServiceResult};
 
@@ -53,18 +54,25 @@ pub async fn read_marks(pool: &AnyPool, user_id: i64) -> ServiceResult<HashSet<S
     Ok(keys.into_iter().collect())
 }
 
+/// The audit log's entity of a person's read marks (its id: the person's),
+/// and the action of marking items read.
+pub const AUDIT_ENTITY: &str = "notification";
+pub const AUDIT_MARK_READ: &str = "mark-read";
+
 /// Marks `keys` read for `user_id` in one transaction; a mark made before
-/// stays as it was.
+/// stays as it was. The keys newly marked are recorded, if any.
 pub async fn mark_read(
     pool: &AnyPool,
     backend: Backend,
     user_id: i64,
     keys: &[String],
     now: i64,
+    context: &AuditContext,
 ) -> ServiceResult<()> {
     let mut tx = begin_write(pool, backend).await?;
+    let mut marked = Vec::new();
     for key in keys {
-        sqlx::query(
+        let inserted = sqlx::query(
             "INSERT INTO notification_reads (user_id, item_key, read_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, item_key) DO NOTHING",
         )
         .bind(user_id)
@@ -72,6 +80,14 @@ pub async fn mark_read(
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        if inserted.rows_affected() > 0 {
+            marked.push(key);
+        }
+    }
+    if !marked.is_empty() {
+        let changes = Changes::new().field("read", Vec::<&str>::new(), marked);
+        let event = Event::new(AUDIT_ENTITY, user_id, AUDIT_MARK_READ).changes(changes);
+        audit::record(&mut tx, context, event).await?;
     }
     tx.commit().await?;
     Ok(())

@@ -16,6 +16,8 @@ use ammonia::{Builder, UrlRelative};
 use lol_html::{RewriteStrSettings, element, rewrite_str};
 use sqlx::{AnyPool, AssertSqlSafe};
 
+use crate::audit::{self, AuditContext, Changes, Event, action};
+use crate::db::{Backend, begin_write};
 use crate::error::ServiceResult;
 
 /// Images travel inside rich text as data URLs, so it may be large: an
@@ -87,17 +89,33 @@ impl Cleaner {
     }
 }
 
+/// Rich text stored in a column: where it is, and how the audit log names
+/// its rows and the field.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored {
+    pub table: &'static str,
+    pub column: &'static str,
+    pub entity: &'static str,
+    pub field: &'static str,
+}
+
 /// Cleans the rich text stored in `column` of every row of `table` (with an
 /// `id` key) again with `clean`, so text saved under older rules follows
 /// today's; writes back only what changed, and only where nobody saved the row
-/// meanwhile; answers how many rows changed. One row at a time: a text may be
-/// 10 MB.
+/// meanwhile, each change recorded as the portal's own; answers how many rows
+/// changed. One row at a time: a text may be 10 MB.
 pub async fn clean_stored(
     pool: &AnyPool,
-    table: &'static str,
-    column: &'static str,
+    backend: Backend,
+    stored: Stored,
     clean: impl Fn(&str) -> String,
 ) -> ServiceResult<usize> {
+    let Stored {
+        table,
+        column,
+        entity,
+        field,
+    } = stored;
     let ids: Vec<i64> =
         sqlx::query_scalar(AssertSqlSafe(format!("SELECT id FROM {table} ORDER BY id")))
             .fetch_all(pool)
@@ -113,18 +131,52 @@ pub async fn clean_stored(
         let Some(text) = text else { continue };
         let cleaned = clean(&text);
         if cleaned != text {
-            sqlx::query(AssertSqlSafe(format!(
+            let mut tx = begin_write(pool, backend).await?;
+            let updated = sqlx::query(AssertSqlSafe(format!(
                 "UPDATE {table} SET {column} = $1 WHERE id = $2 AND {column} = $3"
             )))
-            .bind(cleaned)
+            .bind(&cleaned)
             .bind(id)
-            .bind(text)
-            .execute(pool)
+            .bind(&text)
+            .execute(&mut *tx)
             .await?;
+            if updated.rows_affected() > 0 {
+                let changes =
+                    Changes::new().field(field, Fingerprint(&text), Fingerprint(&cleaned));
+                let event = Event::new(entity, id, action::UPDATE).changes(changes);
+                audit::record(&mut tx, &AuditContext::system(), event).await?;
+            }
+            tx.commit().await?;
             changed += 1;
         }
     }
     Ok(changed)
+}
+
+/// What the audit log keeps of rich text: its length in characters and the
+/// first 16 hex digits of its SHA-256. Enough to see that it changed, and to
+/// match it to a revision, without copying megabytes of HTML (photos inside)
+/// into every record; the revisions keep the text itself.
+pub struct Fingerprint<'a>(pub &'a str);
+
+impl serde::Serialize for Fingerprint<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_fingerprint(self.0, serializer)
+    }
+}
+
+/// A field of rich text as its [`Fingerprint`] (`#[serde(serialize_with)]`).
+pub fn serialize_fingerprint<S: serde::Serializer>(
+    html: &str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    use sha2::{Digest, Sha256};
+    let digest = hex::encode(Sha256::digest(html.as_bytes()));
+    let mut fingerprint = serializer.serialize_struct("Fingerprint", 2)?;
+    fingerprint.serialize_field("chars", &html.chars().count())?;
+    fingerprint.serialize_field("sha256", &digest[..16])?;
+    fingerprint.end()
 }
 
 /// The origin (`scheme://host[:port]`, lower case) of an absolute URL such as

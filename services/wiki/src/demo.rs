@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
 use crate::domain::instruction::Sanitizer;
@@ -243,29 +244,38 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
         id: ENGINEER_ID,
         name: ENGINEER_NAME.into(),
     };
+    // The portal's own writes, as the audit log names them.
+    let portal = AuditContext::system();
     let mut countries = HashMap::new();
     for name in COUNTRIES {
-        let country = store.create_name(NameTable::Countries, name).await?;
+        let country = store
+            .create_name(&portal, NameTable::Countries, name)
+            .await?;
         countries.insert(name, country.id);
     }
     let mut types = HashMap::new();
     for name in ENVIRONMENT_TYPES {
-        let kind = store.create_name(NameTable::EnvironmentTypes, name).await?;
+        let kind = store
+            .create_name(&portal, NameTable::EnvironmentTypes, name)
+            .await?;
         types.insert(name, kind.id);
     }
     let mut manufacturers = HashMap::new();
     for (name, country) in MANUFACTURERS {
         let manufacturer = store
-            .create_manufacturer(name, countries.get(country).copied())
+            .create_manufacturer(&portal, name, countries.get(country).copied())
             .await?;
         manufacturers.insert(name, manufacturer.id);
     }
     store
-        .create_document(&DocumentDraft::parse(
-            "Порядок технического обслуживания медицинских изделий",
-            "Положение больницы о плановом ТО, поверке и списании медицинской техники.",
-            "https://hospital.example/docs/to-medizdeliy.pdf",
-        )?)
+        .create_document(
+            &portal,
+            &DocumentDraft::parse(
+                "Порядок технического обслуживания медицинских изделий",
+                "Положение больницы о плановом ТО, поверке и списании медицинской техники.",
+                "https://hospital.example/docs/to-medizdeliy.pdf",
+            )?,
+        )
         .await?;
     for demo in &MODELS {
         let draft = ModelDraft::parse(
@@ -279,7 +289,7 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
             },
             sanitizer,
         )?;
-        let model = store.create_model(&draft, None, now).await?;
+        let model = store.create_model(&portal, &draft, None, now).await?;
         for demo_unit in demo.units {
             let draft = UnitDraft::parse(
                 demo_unit.department_id,
@@ -287,7 +297,7 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
                 demo_unit.inventory_number,
             )?;
             let unit = store
-                .create_unit(model.id, &draft, Writer::PORTAL, now)
+                .create_unit(&portal, model.id, &draft, Writer::PORTAL, now)
                 .await?;
             for demo_entry in demo_unit.logbook {
                 let next_due = demo_entry
@@ -305,23 +315,30 @@ pub async fn load(store: &Store, sanitizer: &Sanitizer) -> ServiceResult<()> {
                     },
                     today,
                 )?;
-                store.create_entry(unit.id, &draft, &engineer, now).await?;
+                store
+                    .create_entry(&portal, unit.id, &draft, &engineer, now)
+                    .await?;
             }
         }
         if !demo.required_courses.is_empty() {
             store
-                .set_required_courses(model.id, demo.required_courses)
+                .set_required_courses(&portal, model.id, demo.required_courses)
                 .await?;
         }
         for demo_journal in demo.journals {
             let journal = store
-                .create_journal(model.id, &JournalName::parse(demo_journal.name)?, now)
+                .create_journal(
+                    &portal,
+                    model.id,
+                    &JournalName::parse(demo_journal.name)?,
+                    now,
+                )
                 .await?;
             for (days_ago, text) in demo_journal.entries {
                 let draft =
                     JournalEntryDraft::parse(&today.plus_days(-days_ago).to_string(), text)?;
                 store
-                    .create_journal_entry(journal.id, &draft, &engineer, now)
+                    .create_journal_entry(&portal, journal.id, &draft, &engineer, now)
                     .await?;
             }
         }

@@ -22,12 +22,14 @@ pub mod store;
 
 use std::path::PathBuf;
 
+use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
+use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::wiki::v1::digest_item_service_server::DigestItemServiceServer;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
@@ -65,6 +67,8 @@ pub struct WikiSettings {
     pub education: ServiceChannel,
     /// The auth service, which lists a department's members.
     pub auth: ServiceChannel,
+    /// The audit log's retention and whose forwarded addresses it believes.
+    pub audit: AuditSettings,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -90,6 +94,13 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
+    portal_kit::audit::keep_purging(
+        "wiki",
+        database.pool.clone(),
+        database.backend,
+        &settings.audit,
+    );
+    let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let sanitizer = Sanitizer::new(&settings.public_url);
     app::housekeeping::at_start(&store, &sanitizer)
@@ -107,12 +118,17 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
             .map_err(StartError::step("loading demo equipment"))?;
     }
     let training = Training::new(settings.education, settings.auth);
-    let notifications =
-        NotificationServiceServer::new(NotificationRpc::new(store.clone(), training.clone()));
+    let proxies = settings.audit.trusted_proxies;
+    let notifications = NotificationServiceServer::new(NotificationRpc::new(
+        store.clone(),
+        training.clone(),
+        proxies.clone(),
+    ));
     // Internal and tokenless, like auth's MailRecipientService: education's
     // digest job asks it for no person.
     let digest_items = DigestItemServiceServer::new(DigestRpc::new(store.clone()));
-    let server = WikiServiceServer::new(WikiRpc::new(store, &settings.public_url, training))
+    let rpc = WikiRpc::new(store, &settings.public_url, training, proxies);
+    let server = WikiServiceServer::new(rpc)
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES);
     Ok(Routes::new(InterceptedService::new(
@@ -121,8 +137,9 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     ))
     .add_service(InterceptedService::new(
         Idempotent::new(notifications, idempotency_keys),
-        verifier,
+        verifier.clone(),
     ))
+    .add_service(InterceptedService::new(audit, verifier))
     .add_service(digest_items))
 }
 
@@ -162,7 +179,11 @@ mod tests {
             let store = Store::new(database.pool, database.backend);
             store.key_reference_names().await.expect("keyed");
             let refused = store
-                .create_name(crate::store::reference::NameTable::Countries, "германия")
+                .create_name(
+                    &portal_kit::audit::AuditContext::system(),
+                    crate::store::reference::NameTable::Countries,
+                    "германия",
+                )
                 .await
                 .expect_err("a lookalike of a keyed old row");
             assert_eq!(refused.to_string(), "«германия» уже есть в справочнике");
@@ -173,7 +194,7 @@ mod tests {
             )
             .expect("a draft");
             let refused = store
-                .create_document(&draft)
+                .create_document(&portal_kit::audit::AuditContext::system(), &draft)
                 .await
                 .expect_err("a lookalike of a keyed old document");
             assert_eq!(

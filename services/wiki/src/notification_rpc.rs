@@ -2,8 +2,10 @@
 //! caller's equipment items and their read marks. A file of its own beside
 //! [`crate::rpc`], as its contract is.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::day::Day;
 use portal_kit::db::now_millis;
+use portal_kit::net::TrustedProxies;
 use portal_kit::{Caller, read_marks};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::notification_service_server::NotificationService;
@@ -17,11 +19,17 @@ use crate::store::Store;
 pub struct NotificationRpc {
     store: Store,
     training: Training,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl NotificationRpc {
-    pub fn new(store: Store, training: Training) -> NotificationRpc {
-        NotificationRpc { store, training }
+    pub fn new(store: Store, training: Training, proxies: TrustedProxies) -> NotificationRpc {
+        NotificationRpc {
+            store,
+            training,
+            proxies,
+        }
     }
 }
 
@@ -53,8 +61,11 @@ impl NotificationService for NotificationRpc {
         request: Request<pb::MarkNotificationsReadRequest>,
     ) -> RpcResult<pb::MarkNotificationsReadResponse> {
         let user_id = Caller::of(&request).user_id()?;
+        let audit = AuditContext::of(&request, &self.proxies);
         let keys = read_marks::own_keys(ITEM_PREFIX, request.into_inner().ids)?;
-        self.store.mark_read(user_id, &keys, now_millis()).await?;
+        self.store
+            .mark_read(&audit, user_id, &keys, now_millis())
+            .await?;
         Ok(Response::new(pb::MarkNotificationsReadResponse {}))
     }
 }

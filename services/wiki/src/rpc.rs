@@ -17,8 +17,10 @@
 use std::collections::HashMap;
 
 use portal_kit::access::{Actor, Scope as Grant};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
+use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
@@ -56,16 +58,29 @@ pub struct WikiRpc {
     sanitizer: Sanitizer,
     /// What QR codes point to (`PORTAL_PUBLIC_URL`), each code drawn once.
     qr_codes: QrCodes,
+    /// Whose forwarded client address the audit log believes.
+    proxies: TrustedProxies,
 }
 
 impl WikiRpc {
-    pub fn new(store: Store, public_url: &str, training: Training) -> WikiRpc {
+    pub fn new(
+        store: Store,
+        public_url: &str,
+        training: Training,
+        proxies: TrustedProxies,
+    ) -> WikiRpc {
         WikiRpc {
             store,
             training,
             sanitizer: Sanitizer::new(public_url),
             qr_codes: QrCodes::new(public_url),
+            proxies,
         }
+    }
+
+    /// Who makes a write, from where: what its audit record names.
+    fn audit<T>(&self, request: &Request<T>) -> AuditContext {
+        AuditContext::of(request, &self.proxies)
     }
 
     /// A table of names, for anyone signed in.
@@ -87,7 +102,10 @@ impl WikiRpc {
         name: &str,
     ) -> ServiceResult<NamedRecord> {
         Caller::of(request).require(Right::EquipmentEditing)?;
-        self.store.create_name(table, &field.required(name)?).await
+        let name = field.required(name)?;
+        self.store
+            .create_name(&self.audit(request), table, &name)
+            .await
     }
 
     /// A model with the units `scope` sees and its QR code.
@@ -225,7 +243,12 @@ impl WikiService for WikiRpc {
         )?;
         let created = self
             .store
-            .create_model(&draft, Some(&author(claims)), now_millis())
+            .create_model(
+                &self.audit(&request),
+                &draft,
+                Some(&author(claims)),
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, created).await?),
@@ -252,7 +275,13 @@ impl WikiService for WikiRpc {
         )?;
         let updated = self
             .store
-            .update_model(m.id, &draft, &author(claims), now_millis())
+            .update_model(
+                &self.audit(&request),
+                m.id,
+                &draft,
+                &author(claims),
+                now_millis(),
+            )
             .await?;
         reply(pb::UpdateEnvironmentModelResponse {
             environment_model: Some(self.full_model(&Scope::Everything, updated).await?),
@@ -269,6 +298,7 @@ impl WikiService for WikiRpc {
         let short_instruction = self.sanitizer.clean(&m.short_instruction)?;
         self.store
             .save_instruction(
+                &self.audit(&request),
                 m.environment_model_id,
                 &short_instruction,
                 &author(claims),
@@ -314,14 +344,15 @@ impl WikiService for WikiRpc {
     ) -> RpcResult<pb::RestoreInstructionRevisionResponse> {
         let caller = Caller::of(&request);
         let claims = caller.require(Right::EquipmentEditing)?;
+        let audit = self.audit(&request);
         let m = request.get_ref();
         let short_instruction = self
             .store
             .restore_instruction(
+                &audit,
                 m.environment_model_id,
                 m.revision_id,
-                &author(claims),
-                now_millis(),
+                (&author(claims), now_millis()),
             )
             .await?;
         reply(pb::RestoreInstructionRevisionResponse { short_instruction })
@@ -362,6 +393,7 @@ impl WikiService for WikiRpc {
             OnBehalf::of(&request),
             model_id,
             &required,
+            &self.audit(&request),
         )
         .await?;
         reply(pb::SetRequiredCoursesResponse { course_ids })
@@ -458,7 +490,13 @@ impl WikiService for WikiRpc {
         )?;
         let created = self
             .store
-            .create_unit(m.environment_model_id, &draft, writer, now_millis())
+            .create_unit(
+                &self.audit(&request),
+                m.environment_model_id,
+                &draft,
+                writer,
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateEnvironmentResponse {
             environment: Some(unit(created, Day::today())),
@@ -479,7 +517,7 @@ impl WikiService for WikiRpc {
         )?;
         let updated = self
             .store
-            .update_unit(m.id, &draft, writer, now_millis())
+            .update_unit(&self.audit(&request), m.id, &draft, writer, now_millis())
             .await?;
         reply(pb::UpdateEnvironmentResponse {
             environment: Some(unit(updated, Day::today())),
@@ -493,7 +531,12 @@ impl WikiService for WikiRpc {
         let caller = Caller::of(&request);
         let writer = person(caller.require(Right::EquipmentEditing)?);
         self.store
-            .retire_unit(request.get_ref().id, writer, now_millis())
+            .retire_unit(
+                &self.audit(&request),
+                request.get_ref().id,
+                writer,
+                now_millis(),
+            )
             .await?;
         reply(pb::RetireEnvironmentResponse {})
     }
@@ -539,7 +582,13 @@ impl WikiService for WikiRpc {
         )?;
         let created = self
             .store
-            .create_entry(found.id, &draft, &author(claims), now_millis())
+            .create_entry(
+                &self.audit(&request),
+                found.id,
+                &draft,
+                &author(claims),
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateMaintenanceEntryResponse {
             entry: Some(created.into()),
@@ -583,7 +632,12 @@ impl WikiService for WikiRpc {
         let name = JournalName::parse(&m.name)?;
         let created = self
             .store
-            .create_journal(m.environment_model_id, &name, now_millis())
+            .create_journal(
+                &self.audit(&request),
+                m.environment_model_id,
+                &name,
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateJournalResponse {
             journal: Some(created.into()),
@@ -615,7 +669,13 @@ impl WikiService for WikiRpc {
         let draft = JournalEntryDraft::parse(&m.date, &m.text)?;
         let created = self
             .store
-            .create_journal_entry(m.journal_id, &draft, &author(claims), now_millis())
+            .create_journal_entry(
+                &self.audit(&request),
+                m.journal_id,
+                &draft,
+                &author(claims),
+                now_millis(),
+            )
             .await?;
         reply(pb::CreateJournalEntryResponse {
             entry: Some(created.into()),
@@ -682,7 +742,11 @@ impl WikiService for WikiRpc {
         let name = MANUFACTURER.required(&m.name)?;
         let created = self
             .store
-            .create_manufacturer(&name, (m.country_id > 0).then_some(m.country_id))
+            .create_manufacturer(
+                &self.audit(&request),
+                &name,
+                (m.country_id > 0).then_some(m.country_id),
+            )
             .await?;
         reply(pb::CreateManufacturerResponse {
             manufacturer: Some(created.into()),
@@ -735,7 +799,10 @@ impl WikiService for WikiRpc {
         Caller::of(&request).require(Right::EquipmentEditing)?;
         let m = request.get_ref();
         let draft = DocumentDraft::parse(&m.title, &m.description, &m.url)?;
-        let created = self.store.create_document(&draft).await?;
+        let created = self
+            .store
+            .create_document(&self.audit(&request), &draft)
+            .await?;
         reply(pb::CreateCommonDocumentResponse {
             common_document: Some(created.into()),
         })
@@ -786,7 +853,14 @@ impl WikiService for WikiRpc {
             })
             .collect();
         let batch = Batch::parse(&inputs)?;
-        let done = register::upsert(&self.store, &batch, writer, m.dry_run, now_millis()).await?;
+        let done = register::upsert(
+            &self.store,
+            &batch,
+            (writer, now_millis()),
+            m.dry_run,
+            &self.audit(&request),
+        )
+        .await?;
         reply(done.into())
     }
 

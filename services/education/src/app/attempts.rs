@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use portal_kit::audit::AuditContext;
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::domain::attempt::{MSG_EMPTY_TEST, draw, shuffled};
@@ -25,6 +26,7 @@ pub async fn start(
     test_id: i64,
     user_id: i64,
     now: i64,
+    audit: &AuditContext,
 ) -> ServiceResult<Started> {
     let test = store.test(viewer, test_id).await?;
     let questions = store.full_questions(test.id).await?;
@@ -34,7 +36,7 @@ pub async fn start(
     let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
     let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
     let (attempt, used) = store
-        .start_attempt(&test, user_id, now, |seen| draw(&all, seen, count))
+        .start_attempt(&test, user_id, now, |seen| draw(&all, seen, count), audit)
         .await?;
     let mut by_id: HashMap<i64, FullQuestion> =
         questions.into_iter().map(|q| (q.question.id, q)).collect();

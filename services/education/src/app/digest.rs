@@ -49,6 +49,7 @@ use std::time::Duration;
 use jiff::tz::TimeZone;
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
@@ -266,7 +267,7 @@ impl Digests {
         let Some(_running) = self.start_run() else {
             return;
         };
-        match self.run(day, true).await {
+        match self.run(day, true, &AuditContext::system()).await {
             Ok(counts) => {
                 if counts.sent > 0 || counts.failed > 0 {
                     tracing::info!(day = %key, ?counts, "daily digests");
@@ -295,8 +296,8 @@ impl Digests {
 
     /// The admin's "send today's digests now": a run in the background to
     /// everyone not yet sent today's, a failed send tried again at once;
-    /// what it did is logged.
-    pub fn send_today(&self) -> ServiceResult<SendNow> {
+    /// what it did is logged, each one sent recorded as the admin's.
+    pub fn send_today(&self, audit: AuditContext) -> ServiceResult<SendNow> {
         if self.inner.relay.is_none() {
             return Err(ServiceError::conflict(MSG_MAIL_OFF).because("mail-off"));
         }
@@ -307,7 +308,7 @@ impl Digests {
         tokio::spawn(async move {
             let _running = running;
             let (day, _) = digests.today();
-            match digests.run(day, false).await {
+            match digests.run(day, false, &audit).await {
                 Ok(counts) => tracing::info!(day = %day, ?counts, "digests sent now"),
                 Err(error) => tracing::warn!(day = %day, %error, "digests sent now: stopped"),
             }
@@ -318,7 +319,13 @@ impl Digests {
     /// Sends `day`'s digests not yet sent; `wait_for_retry`: a failed send
     /// waits for its retry time. Stops before the next person once the
     /// service shuts down (a send cut in the middle would hold its lease).
-    async fn run(&self, day: Day, wait_for_retry: bool) -> ServiceResult<RunCounts> {
+    /// Each one sent is recorded in `audit`.
+    async fn run(
+        &self,
+        day: Day,
+        wait_for_retry: bool,
+        audit: &AuditContext,
+    ) -> ServiceResult<RunCounts> {
         let Some(relay) = &self.inner.relay else {
             return Ok(RunCounts::default());
         };
@@ -372,7 +379,7 @@ impl Digests {
                     recipient,
                     (items, equipment),
                     (day, wait_for_retry),
-                    &mut counts,
+                    (&mut counts, audit),
                 )
                 .await?;
             }
@@ -392,7 +399,7 @@ impl Digests {
         recipient: &MailRecipient,
         (items, equipment): (&[DueCourse], &[EquipmentItem]),
         (day, wait_for_retry): (Day, bool),
-        counts: &mut RunCounts,
+        (counts, audit): (&mut RunCounts, &AuditContext),
     ) -> ServiceResult<()> {
         let store = &self.inner.store;
         let day_key = day.to_string();
@@ -420,7 +427,7 @@ impl Digests {
             Claim::Taken => match relay.transport.send(message).await {
                 Ok(_) => {
                     store
-                        .digest_sent(recipient.user_id, &day_key, now_millis())
+                        .digest_sent(recipient.user_id, &day_key, now_millis(), audit)
                         .await?;
                     counts.sent += 1;
                 }

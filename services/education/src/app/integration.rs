@@ -6,6 +6,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use portal_kit::audit::AuditContext;
 use portal_kit::token::MSG_SESSION_EXPIRED;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::ResolveStaffRequest;
@@ -190,13 +191,14 @@ pub struct Assignment {
 
 /// Assigns course `course_id` to the people `keys` name, as auth resolves
 /// them for the caller: NOT_FOUND for an unknown course before auth is asked.
+/// Written as `author`'s, recorded in `audit`.
 pub async fn assign_course(
     store: &Store,
     staff: &Staff,
     caller: OnBehalf<'_>,
     course_id: i64,
     keys: AssignmentKeys,
-    author: Author,
+    (author, audit): (Author, &AuditContext),
     now: i64,
 ) -> ServiceResult<Assignment> {
     store
@@ -240,7 +242,7 @@ pub async fn assign_course(
         }
     }
     let outcome = store
-        .assign_course(course_id, &people, keys.deadline, author, now)
+        .assign_course(course_id, &people, keys.deadline, author, now, audit)
         .await?;
     Ok(Assignment {
         outcome,

@@ -1,24 +1,31 @@
 //! Articles: their rows, and the check that a link to one names one.
 
+use portal_kit::audit::{AuditContext, entity};
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::revision::{Editor, keep_article_of_before, record_article};
 use super::search;
 use super::test::check_test;
-use super::{ARTICLES, Store, Viewer};
+use super::{ARTICLES, Store, Viewer, record_change};
 use crate::domain::article::{ArticleDraft, MSG_ARTICLE_NOT_FOUND};
 use crate::domain::course::unknown_article;
 
 pub(super) const ARTICLE_COLUMNS: &str =
     "SELECT a.id, a.title, a.description, a.content, a.date_deadline, a.test_id FROM articles a";
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log compares them, the content by its
+/// fingerprint.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ArticleRecord {
+    #[serde(skip)]
     pub id: i64,
     pub title: String,
     pub description: String,
+    #[serde(serialize_with = "rich_text::serialize_fingerprint")]
     pub content: String,
     pub date_deadline: Option<String>,
     pub test_id: Option<i64>,
@@ -39,6 +46,7 @@ impl Store {
         draft: &ArticleDraft,
         editor: &Editor,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
         check_test(&mut tx, draft.test_id).await?;
@@ -55,14 +63,22 @@ impl Store {
         .await?;
         record_article(&mut tx, id, editor, now).await?;
         search::index(&mut tx, search::ARTICLE, id).await?;
+        let created: ArticleRecord = Store::row_in(&mut tx, &ARTICLES, id).await?;
+        record_change(&mut tx, audit, (entity::ARTICLE, id), None, Some(&created)).await?;
         tx.commit().await?;
-        self.article(Viewer::Everything, id).await
+        Ok(created)
     }
 
     /// Cleans every article's content again with `clean`; answers how many
     /// changed.
     pub async fn reclean_articles(&self, clean: impl Fn(&str) -> String) -> ServiceResult<usize> {
-        rich_text::clean_stored(&self.pool, "articles", "content", clean).await
+        let stored = rich_text::Stored {
+            table: "articles",
+            column: "content",
+            entity: entity::ARTICLE,
+            field: "content",
+        };
+        rich_text::clean_stored(&self.pool, self.backend, stored, clean).await
     }
 
     pub async fn update_article(
@@ -71,9 +87,10 @@ impl Store {
         draft: &ArticleDraft,
         editor: &Editor,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
-        let saved = save_article(&mut tx, id, draft, editor, now).await;
+        let saved = save_article(&mut tx, id, draft, (editor, now), audit).await;
         tx.end(saved).await?;
         self.article(Viewer::Everything, id).await
     }
@@ -85,10 +102,11 @@ pub(super) async fn save_article(
     conn: &mut AnyConnection,
     id: i64,
     draft: &ArticleDraft,
-    editor: &Editor,
-    now: i64,
+    (editor, now): (&Editor, i64),
+    audit: &AuditContext,
 ) -> ServiceResult<()> {
     check_test(conn, draft.test_id).await?;
+    let old: ArticleRecord = Store::row_in(conn, &ARTICLES, id).await?;
     keep_article_of_before(conn, id).await?;
     let updated = sqlx::query(
         "UPDATE articles SET title = $1, description = $2, content = $3, date_deadline = $4, test_id = $5 WHERE id = $6",
@@ -105,7 +123,9 @@ pub(super) async fn save_article(
         return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
     }
     record_article(conn, id, editor, now).await?;
-    search::index(conn, search::ARTICLE, id).await
+    search::index(conn, search::ARTICLE, id).await?;
+    let new: ArticleRecord = Store::row_in(conn, &ARTICLES, id).await?;
+    record_change(conn, audit, (entity::ARTICLE, id), Some(&old), Some(&new)).await
 }
 
 /// INVALID unless `article_id`, if given, names an article.

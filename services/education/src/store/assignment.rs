@@ -1,8 +1,9 @@
 //! Assigning a course to people one by one (AssignCourse), each with a
 //! deadline of their own and its author, without touching anyone else.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::AnyConnection;
 
@@ -31,7 +32,9 @@ impl Store {
     /// added with `deadline` and `author`; one already assigned gets
     /// `deadline` only if it is given and differs. One transaction; the
     /// insert skips a row a concurrent assignment added (no error), and its
-    /// person counts as already assigned.
+    /// person counts as already assigned. Recorded, when anything changed, as
+    /// one change of the course: its assignees, and the own deadlines of
+    /// those assigned or given a new one.
     pub async fn assign_course(
         &self,
         course_id: i64,
@@ -39,6 +42,7 @@ impl Store {
         deadline: Option<Day>,
         author: Author,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<AssignOutcome> {
         let mut tx = self.write().await?;
         let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM courses WHERE id = $1")
@@ -48,6 +52,13 @@ impl Store {
         if exists.is_none() {
             return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
         }
+        let before: BTreeMap<i64, Option<String>> =
+            sqlx::query_as("SELECT user_id, date_deadline FROM course_users WHERE course_id = $1")
+                .bind(course_id)
+                .fetch_all(&mut *tx)
+                .await?
+                .into_iter()
+                .collect();
         let deadline = deadline.map(|day| day.to_string());
         let mut outcome = AssignOutcome::default();
         for &user_id in user_ids {
@@ -83,6 +94,23 @@ impl Store {
             } else {
                 outcome.unchanged.push(user_id);
             }
+        }
+        if !(outcome.assigned.is_empty() && outcome.updated.is_empty()) {
+            let touched = outcome.assigned.iter().chain(&outcome.updated);
+            let old_deadlines: BTreeMap<i64, Option<&str>> = touched
+                .clone()
+                .map(|id| (*id, before.get(id).and_then(|d| d.as_deref())))
+                .collect();
+            let new_deadlines: BTreeMap<i64, Option<&str>> =
+                touched.map(|id| (*id, deadline.as_deref())).collect();
+            let mut assignees: BTreeSet<i64> = before.keys().copied().collect();
+            let old_assignees: Vec<i64> = assignees.iter().copied().collect();
+            assignees.extend(&outcome.assigned);
+            let changes = Changes::new()
+                .field("assignees", old_assignees, assignees)
+                .field("ownDeadlines", old_deadlines, new_deadlines);
+            let event = Event::new(entity::COURSE, course_id, action::UPDATE).changes(changes);
+            audit::record(&mut tx, audit, event).await?;
         }
         tx.commit().await?;
         Ok(outcome)

@@ -24,6 +24,7 @@
 
 use std::collections::HashSet;
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action};
 use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments};
@@ -32,7 +33,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::cycle::cycle_start;
 use super::records::next_record_seq;
-use super::{Store, TestRecord};
+use super::{Store, TestRecord, audited};
 use crate::domain::attempt::{
     AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND,
     MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, is_expired,
@@ -165,11 +166,12 @@ impl Store {
         user_id: i64,
         now: i64,
         draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
+        audit: &AuditContext,
     ) -> ServiceResult<(OpenAttempt, TriesUsed)> {
         let draw = &draw;
         retry_on_collision(|| async move {
             let mut tx = self.write().await?;
-            let started = start(&mut tx, test, user_id, now, draw).await;
+            let started = start(&mut tx, test, user_id, (now, audit), draw).await;
             tx.end(started).await
         })
         .await
@@ -185,7 +187,7 @@ impl Store {
         choice: AttemptChoice,
         submission: &Submission,
         departments: &[i64],
-        now: i64,
+        (now, audit): (i64, &AuditContext),
     ) -> ServiceResult<(Completed, TriesUsed)> {
         let (mut tries, (attempt_id, points_possible), asked, key) = {
             let mut conn = self.pool.acquire().await?;
@@ -205,7 +207,15 @@ impl Store {
             is_passed,
         };
         let mut tx = self.write().await?;
-        let recorded = record(&mut tx, test, &completed, &marked, departments, now).await;
+        let recorded = record(
+            &mut tx,
+            test,
+            &completed,
+            &marked,
+            departments,
+            (now, audit),
+        )
+        .await;
         tx.end(recorded).await?;
         self.ring_record_bell();
         tries.record(attempt_id, now, is_passed);
@@ -214,12 +224,12 @@ impl Store {
 }
 
 /// The start in `conn`'s write transaction: the open attempt, or the next try
-/// taken with the questions `draw` picks.
+/// taken with the questions `draw` picks (recorded as the attempt's creation).
 async fn start(
     conn: &mut AnyConnection,
     test: &TestRecord,
     user_id: i64,
-    now: i64,
+    (now, audit): (i64, &AuditContext),
     draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
 ) -> Result<(OpenAttempt, TriesUsed), WriteError> {
     let mut tries = Tries::of(conn, test.id, user_id, now).await?;
@@ -254,6 +264,13 @@ async fn start(
     .fetch_one(&mut *conn)
     .await?;
     insert_attempt_questions(conn, id, &drawn).await?;
+    let changes = Changes::new()
+        .field("testId", None::<i64>, test.id)
+        .field("userId", None::<i64>, user_id)
+        .field("tryNumber", None::<i64>, try_number)
+        .field("questions", None::<i64>, &drawn);
+    let event = Event::new(audited::ATTEMPT, id, action::CREATE).changes(changes);
+    audit::record(conn, audit, event).await?;
     tries.rows.push(TryRow {
         id,
         started_at: now,
@@ -406,7 +423,7 @@ async fn record(
     completed: &Completed,
     marked: &[Marked],
     departments: &[i64],
-    now: i64,
+    (now, audit): (i64, &AuditContext),
 ) -> ServiceResult<()> {
     if !marked.is_empty() {
         // SQLite and PostgreSQL both name a VALUES list's columns column1, ….
@@ -453,6 +470,13 @@ async fn record(
         }
         insert.execute(&mut *conn).await?;
     }
+    let changes = Changes::new()
+        .field("totalPoint", None::<i64>, completed.total_point)
+        .field("pointsPossible", None::<i64>, completed.points_possible)
+        .field("isPassed", None::<bool>, completed.is_passed);
+    let event =
+        Event::new(audited::ATTEMPT, completed.attempt_id, audited::COMPLETE).changes(changes);
+    audit::record(conn, audit, event).await?;
     // Last: the number holds the record sequence until the commit.
     let seq = next_record_seq(conn).await?;
     let done = sqlx::query(

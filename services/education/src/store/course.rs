@@ -1,26 +1,67 @@
 //! Courses: their rows, their assignees and their articles in order.
 
+use portal_kit::audit::{AuditContext, entity};
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ARTICLE_COLUMNS, ArticleRecord, check_article};
 use super::assignment::insert_assignee;
 use super::search;
-use super::{COURSES, Store, Viewer};
+use super::{COURSES, Store, Viewer, record_change};
 use crate::domain::course::{CourseDraft, MSG_COURSE_NOT_FOUND};
 use crate::domain::integration::Author;
 
 pub(super) const COURSE_COLUMNS: &str = "SELECT c.id, c.title, c.description, c.date_creation, c.date_deadline, c.validity_months FROM courses c";
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log compares them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CourseRecord {
+    #[serde(skip)]
     pub id: i64,
     pub title: String,
     pub description: String,
+    #[serde(skip)]
     pub date_creation: i64,
     pub date_deadline: String,
     /// 0: passes never expire.
     pub validity_months: i64,
+}
+
+/// A course as the audit log compares it: its fields, its assignees (user
+/// ids, ascending) and its articles in order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AuditedCourse {
+    #[serde(flatten)]
+    course: CourseRecord,
+    assignees: Vec<i64>,
+    articles: Vec<i64>,
+}
+
+impl AuditedCourse {
+    /// Course `id` as `conn`'s transaction sees it.
+    async fn read(conn: &mut AnyConnection, id: i64) -> ServiceResult<AuditedCourse> {
+        let course = Store::row_in(conn, &COURSES, id).await?;
+        let assignees = sqlx::query_scalar(
+            "SELECT user_id FROM course_users WHERE course_id = $1 ORDER BY user_id",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let articles = sqlx::query_scalar(
+            "SELECT article_id FROM course_articles WHERE course_id = $1 ORDER BY position",
+        )
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        Ok(AuditedCourse {
+            course,
+            assignees,
+            articles,
+        })
+    }
 }
 
 impl Store {
@@ -57,6 +98,7 @@ impl Store {
         draft: &CourseDraft,
         author: Author,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
@@ -71,8 +113,10 @@ impl Store {
         .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
         search::index(&mut tx, search::COURSE, id).await?;
+        let created = AuditedCourse::read(&mut tx, id).await?;
+        record_change(&mut tx, audit, (entity::COURSE, id), None, Some(&created)).await?;
         tx.commit().await?;
-        self.course(Viewer::Everything, id).await
+        Ok(created.course)
     }
 
     /// Replaces the course's fields, assignees and articles. An assignee who
@@ -84,8 +128,10 @@ impl Store {
         draft: &CourseDraft,
         author: Author,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<CourseRecord> {
         let mut tx = self.write().await?;
+        let old = AuditedCourse::read(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE courses SET title = $1, description = $2, date_deadline = $3, validity_months = COALESCE($4, validity_months) WHERE id = $5",
         )
@@ -99,13 +145,10 @@ impl Store {
         if updated.rows_affected() == 0 {
             return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
         }
-        let assigned: Vec<i64> =
-            sqlx::query_scalar("SELECT user_id FROM course_users WHERE course_id = $1")
-                .bind(id)
-                .fetch_all(&mut *tx)
-                .await?;
-        for user_id in assigned
-            .into_iter()
+        for user_id in old
+            .assignees
+            .iter()
+            .copied()
             .filter(|user_id| !draft.assignees.contains(user_id))
         {
             sqlx::query("DELETE FROM course_users WHERE course_id = $1 AND user_id = $2")
@@ -120,8 +163,10 @@ impl Store {
             .await?;
         write_course_links(&mut tx, id, draft, author, now).await?;
         search::index(&mut tx, search::COURSE, id).await?;
+        let new = AuditedCourse::read(&mut tx, id).await?;
+        record_change(&mut tx, audit, (entity::COURSE, id), Some(&old), Some(&new)).await?;
         tx.commit().await?;
-        self.course(Viewer::Everything, id).await
+        Ok(new.course)
     }
 }
 

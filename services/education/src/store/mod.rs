@@ -29,8 +29,10 @@ mod test;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action};
 use portal_kit::db::Backend;
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::any::{Any, AnyArguments, AnyRow};
 use sqlx::query::QueryAs;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
@@ -108,6 +110,40 @@ impl DerefMut for WriteTransaction {
     fn deref_mut(&mut self) -> &mut AnyConnection {
         &mut self.tx
     }
+}
+
+/// Education's entity kinds and actions in the audit log beyond the
+/// portal's shared ones ([`portal_kit::audit::entity`], [`action`]).
+pub mod audited {
+    /// A try at a test: started, then completed with its score.
+    pub const ATTEMPT: &str = "attempt";
+    /// A person's choice of the daily e-mail digest (the id: the person's).
+    pub const DIGEST_SETTINGS: &str = "digest-settings";
+    /// A daily e-mail digest the relay took (the id: its recipient's).
+    pub const DIGEST: &str = "digest";
+    /// An attempt scored.
+    pub const COMPLETE: &str = "complete";
+    /// A digest sent.
+    pub const SEND: &str = "send";
+}
+
+/// Records in `conn`'s transaction that `entity` `id` went from `old` to
+/// `new` (no `old`: created; no `new`: deleted), every field that differs.
+async fn record_change<T: Serialize>(
+    conn: &mut AnyConnection,
+    context: &AuditContext,
+    (entity, id): (&str, i64),
+    old: Option<&T>,
+    new: Option<&T>,
+) -> ServiceResult<()> {
+    let done = match (old, new) {
+        (None, _) => action::CREATE,
+        (_, None) => action::DELETE,
+        _ => action::UPDATE,
+    };
+    let changes = Changes::diff(old, new, &[]);
+    audit::record(conn, context, Event::new(entity, id, done).changes(changes)).await?;
+    Ok(())
 }
 
 /// Whose view a read is for: an education manager sees everything, anyone else
@@ -226,6 +262,18 @@ impl Store {
     {
         kind.query(viewer, Some(id))
             .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(kind.not_found))
+    }
+
+    /// The row `id` of `kind` as a write's transaction sees it, whoever may
+    /// see it: what the audit log compares before and after.
+    async fn row_in<T>(conn: &mut AnyConnection, kind: &Assignable, id: i64) -> ServiceResult<T>
+    where
+        T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
+    {
+        kind.query(Viewer::Everything, Some(id))
+            .fetch_optional(conn)
             .await?
             .ok_or_else(|| ServiceError::not_found(kind.not_found))
     }

@@ -5,9 +5,10 @@
 use std::collections::HashSet;
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::{self, AuditContext, Changes, Event, action};
 use portal_kit::read_marks;
 
-use super::Store;
+use super::{Store, audited};
 
 /// Whether this replica may send a person's digest of a day.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +28,14 @@ impl Store {
     }
 
     /// Marks `keys` read for `user_id`.
-    pub async fn mark_read(&self, user_id: i64, keys: &[String], now: i64) -> ServiceResult<()> {
-        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now).await
+    pub async fn mark_read(
+        &self,
+        user_id: i64,
+        keys: &[String],
+        now: i64,
+        audit: &AuditContext,
+    ) -> ServiceResult<()> {
+        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
     }
 
     /// Forgets the read marks kept long enough by `now`; answers how many.
@@ -51,7 +58,14 @@ impl Store {
         user_id: i64,
         enabled: bool,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let before: Option<i64> =
+            sqlx::query_scalar("SELECT enabled FROM digest_preferences WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(&mut *tx)
+                .await?;
         sqlx::query(
             "INSERT INTO digest_preferences (user_id, enabled, updated_at) VALUES ($1, $2, $3) \
              ON CONFLICT (user_id) DO UPDATE SET enabled = $4, updated_at = $5",
@@ -61,8 +75,16 @@ impl Store {
         .bind(now)
         .bind(i64::from(enabled))
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        let changes = Changes::new().field(
+            "digestEnabled",
+            before.is_none_or(|enabled| enabled != 0),
+            enabled,
+        );
+        let event = Event::new(audited::DIGEST_SETTINGS, user_id, action::UPDATE).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -128,16 +150,28 @@ impl Store {
         })
     }
 
-    /// The relay accepted `user_id`'s digest of `day`.
-    pub async fn digest_sent(&self, user_id: i64, day: &str, now: i64) -> ServiceResult<()> {
+    /// The relay accepted `user_id`'s digest of `day`: recorded as sent (the
+    /// leases before it are the replicas' bookkeeping, not recorded).
+    pub async fn digest_sent(
+        &self,
+        user_id: i64,
+        day: &str,
+        now: i64,
+        audit: &AuditContext,
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
         sqlx::query(
             "UPDATE digest_deliveries SET sent_at = $1, last_error = NULL WHERE user_id = $2 AND day = $3",
         )
         .bind(now)
         .bind(user_id)
         .bind(day)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        let changes = Changes::new().field("day", None::<&str>, day);
+        let event = Event::new(audited::DIGEST, user_id, audited::SEND).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -11,6 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use portal_kit::audit::AuditContext;
 use portal_kit::day::Day;
 use portal_kit::{ServiceError, ServiceResult};
 use serde::{Deserialize, Serialize};
@@ -116,8 +117,8 @@ impl Store {
         &self,
         article_id: i64,
         revision_id: i64,
-        editor: &Editor,
-        now: i64,
+        (editor, now): (&Editor, i64),
+        audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
         let restored = async {
@@ -129,7 +130,7 @@ impl Store {
                 deadline: stored_day(fields.date_deadline.as_deref())?,
                 test_id: fields.test_id,
             };
-            save_article(&mut tx, article_id, &draft, editor, now).await
+            save_article(&mut tx, article_id, &draft, (editor, now), audit).await
         }
         .await;
         tx.end(restored).await?;
@@ -192,8 +193,8 @@ impl Store {
         &self,
         test_id: i64,
         revision_id: i64,
-        editor: &Editor,
-        now: i64,
+        (editor, now): (&Editor, i64),
+        audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
         let restored = async {
@@ -213,7 +214,7 @@ impl Store {
                     .map(|question| restored_question(question, &current))
                     .collect(),
             };
-            save_test(&mut tx, test_id, &draft, editor, now).await
+            save_test(&mut tx, test_id, &draft, (editor, now), audit).await
         }
         .await;
         tx.end(restored).await?;

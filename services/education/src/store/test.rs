@@ -2,13 +2,15 @@
 
 use std::collections::HashSet;
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::article::{ArticleRecord, check_article};
 use super::revision::{Editor, keep_test_of_before, record_test};
 use super::search;
-use super::{Store, TESTS, Viewer};
+use super::{Store, TESTS, Viewer, record_change};
 use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
 
 pub(super) const TEST_COLUMNS: &str = "SELECT t.id, t.title, t.description, t.total_points_required, t.number_of_questions, t.number_of_tries, t.article_id FROM tests t";
@@ -17,8 +19,11 @@ pub(super) const TEST_COLUMNS: &str = "SELECT t.id, t.title, t.description, t.to
 /// that article and course; in course and article order.
 const ASSIGNED_TESTS: &str = "SELECT t.id AS test_id, a.id AS article_id, a.title AS article_title, c.id AS course_id, COALESCE(cu.date_deadline, NULLIF(a.date_deadline, ''), c.date_deadline) AS date_deadline, c.date_creation AS course_created, c.date_deadline AS course_deadline FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 ORDER BY c.id, ca.position, t.id";
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log compares them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TestRecord {
+    #[serde(skip)]
     pub id: i64,
     pub title: String,
     pub description: String,
@@ -28,23 +33,28 @@ pub struct TestRecord {
     pub article_id: Option<i64>,
 }
 
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct QuestionRecord {
     pub id: i64,
     pub title: String,
 }
 
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AnswerRecord {
     pub id: i64,
+    #[serde(skip)]
     pub question_id: i64,
     pub title: String,
     pub is_correct: i64,
 }
 
 /// A question with its answers, in their order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FullQuestion {
+    #[serde(flatten)]
     pub question: QuestionRecord,
     pub answers: Vec<AnswerRecord>,
 }
@@ -62,6 +72,26 @@ pub struct AssignedTestRecord {
     /// The course's creation and deadline: its lead time for a renewal.
     pub course_created: i64,
     pub course_deadline: String,
+}
+
+/// A test as the audit log compares it: its fields and its questions with
+/// their answers (which are correct included), in order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AuditedTest {
+    #[serde(flatten)]
+    test: TestRecord,
+    questions: Vec<FullQuestion>,
+}
+
+impl AuditedTest {
+    /// Test `id` as `conn`'s transaction sees it.
+    async fn read(conn: &mut AnyConnection, id: i64) -> ServiceResult<AuditedTest> {
+        Ok(AuditedTest {
+            test: Store::row_in(conn, &TESTS, id).await?,
+            questions: full_questions(conn, id).await?,
+        })
+    }
 }
 
 impl Store {
@@ -105,6 +135,7 @@ impl Store {
         draft: &TestDraft,
         editor: &Editor,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
         check_article(&mut tx, draft.article_id).await?;
@@ -121,11 +152,13 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         write_questions(&mut tx, id, &draft.questions).await?;
-        link_article(&mut tx, draft.article_id, id).await?;
+        let created = AuditedTest::read(&mut tx, id).await?;
+        record_change(&mut tx, audit, (entity::TEST, id), None, Some(&created)).await?;
+        link_article(&mut tx, draft.article_id, id, audit).await?;
         record_test(&mut tx, id, editor, now).await?;
         search::index(&mut tx, search::TEST, id).await?;
         tx.commit().await?;
-        self.test(Viewer::Everything, id).await
+        Ok(created.test)
     }
 
     pub async fn update_test(
@@ -134,9 +167,10 @@ impl Store {
         draft: &TestDraft,
         editor: &Editor,
         now: i64,
+        audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
-        let saved = save_test(&mut tx, id, draft, editor, now).await;
+        let saved = save_test(&mut tx, id, draft, (editor, now), audit).await;
         tx.end(saved).await?;
         self.test(Viewer::Everything, id).await
     }
@@ -149,10 +183,11 @@ pub(super) async fn save_test(
     conn: &mut AnyConnection,
     id: i64,
     draft: &TestDraft,
-    editor: &Editor,
-    now: i64,
+    (editor, now): (&Editor, i64),
+    audit: &AuditContext,
 ) -> ServiceResult<()> {
     check_article(conn, draft.article_id).await?;
+    let old = AuditedTest::read(conn, id).await?;
     keep_test_of_before(conn, id).await?;
     let updated = sqlx::query(
         "UPDATE tests SET title = $1, description = $2, total_points_required = $3, number_of_questions = $4, number_of_tries = $5, article_id = $6 WHERE id = $7",
@@ -170,7 +205,9 @@ pub(super) async fn save_test(
         return Err(ServiceError::not_found(MSG_TEST_NOT_FOUND));
     }
     write_questions(conn, id, &draft.questions).await?;
-    link_article(conn, draft.article_id, id).await?;
+    let new = AuditedTest::read(conn, id).await?;
+    record_change(conn, audit, (entity::TEST, id), Some(&old), Some(&new)).await?;
+    link_article(conn, draft.article_id, id, audit).await?;
     record_test(conn, id, editor, now).await?;
     search::index(conn, search::TEST, id).await
 }
@@ -203,18 +240,26 @@ pub(super) async fn check_test(
     })
 }
 
-/// A test made for an article becomes the article's test when it has none.
+/// A test made for an article becomes the article's test when it has none
+/// (a change of the article, recorded as one).
 async fn link_article(
     conn: &mut AnyConnection,
     article_id: Option<i64>,
     test_id: i64,
+    audit: &AuditContext,
 ) -> ServiceResult<()> {
-    if let Some(article_id) = article_id {
-        sqlx::query("UPDATE articles SET test_id = $1 WHERE id = $2 AND test_id IS NULL")
-            .bind(test_id)
-            .bind(article_id)
-            .execute(&mut *conn)
-            .await?;
+    let Some(article_id) = article_id else {
+        return Ok(());
+    };
+    let linked = sqlx::query("UPDATE articles SET test_id = $1 WHERE id = $2 AND test_id IS NULL")
+        .bind(test_id)
+        .bind(article_id)
+        .execute(&mut *conn)
+        .await?;
+    if linked.rows_affected() > 0 {
+        let changes = Changes::new().field("testId", None::<i64>, test_id);
+        let event = Event::new(entity::ARTICLE, article_id, action::UPDATE).changes(changes);
+        audit::record(conn, audit, event).await?;
     }
     Ok(())
 }

@@ -99,6 +99,17 @@ async fn articles_frame_only_the_portal_and_the_allowed_hosts_also_when_stored_b
             .article
             .unwrap();
         assert_eq!(article.content, "<p>Старое</p>", "on {:?}", app.backend);
+        // The portal's own rewrite, recorded as the portal's.
+        let pool = sqlx::AnyPool::connect(&app.database.url).await.unwrap();
+        let (actor, entity, id, changes): (String, String, i64, String) = sqlx::query_as(
+            "SELECT actor_kind, entity, entity_id, changes FROM audit_records ORDER BY id DESC LIMIT 1",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+        assert_eq!((actor.as_str(), entity.as_str(), id), ("system", "article", created.id));
+        assert!(changes.contains("\"field\":\"content\""), "{changes}");
     })
     .await;
 }

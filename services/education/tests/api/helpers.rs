@@ -9,6 +9,7 @@ use std::ops::Deref;
 use portal_education::app::digest::DigestSettings;
 use portal_education::{EducationSettings, SERVICE_NAME};
 use portal_kit::Right;
+use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
 use portal_kit::rich_text::FrameHosts;
 use portal_kit::serve::ServiceChannel;
@@ -86,6 +87,7 @@ pub fn settings(
         wiki: nowhere(),
         shutdown: shutdown.clone(),
         digests: DigestSettings::off(PORTAL),
+        audit: AuditSettings::loopback(),
     }
 }
 
@@ -128,7 +130,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         admin_password: Some("admin-password-1".to_owned().into()),
         seed_demo: false,
         public_url: "http://127.0.0.1:8080".into(),
-        audit: portal_kit::audit::AuditSettings::loopback(),
+        audit: AuditSettings::loopback(),
     })
     .await
     .expect("auth starts");

@@ -4,6 +4,7 @@
 
 mod access;
 mod attempts;
+mod audit;
 mod content;
 mod helpers;
 mod idempotency;

@@ -68,6 +68,16 @@ pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
     Ok(path)
 }
 
+/// A genuine link that was presented: whom it was issued to and until when
+/// (Unix seconds). With its file's id it names the link without its MAC,
+/// which is what the audit log records of it: a link's text is a secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Issued {
+    pub issued_to: i64,
+    pub expires_at: i64,
+}
+
 /// A link issued for one file: its text, and when it stops working.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
@@ -133,11 +143,11 @@ impl LinkKeys {
         }
     }
 
-    /// The user a link to `file_id` was issued to, if `token` is one and has
+    /// Whom a link to `file_id` was issued to, if `token` is one and has
     /// not expired at `now`: NOT_FOUND (as an unknown file) for anything that
     /// is not a link to that file, UNAUTHENTICATED for one that has expired.
     /// The MAC is compared in constant time.
-    pub fn check(&self, file_id: i64, token: &str, now: i64) -> ServiceResult<i64> {
+    pub fn check(&self, file_id: i64, token: &str, now: i64) -> ServiceResult<Issued> {
         let not_found = || ServiceError::not_found(MSG_FILE_NOT_FOUND);
         let presented = Presented::parse(token).ok_or_else(not_found)?;
         let genuine = self.keys.iter().any(|key| {
@@ -151,7 +161,10 @@ impl LinkKeys {
         if presented.expires_at < now {
             return Err(ServiceError::Unauthenticated(MSG_LINK_EXPIRED.into()));
         }
-        Ok(presented.user_id)
+        Ok(Issued {
+            issued_to: presented.user_id,
+            expires_at: presented.expires_at,
+        })
     }
 }
 
@@ -209,7 +222,7 @@ mod tests {
         keys_of("a-key-of-forty-characters-for-the-tests\n").unwrap()
     }
 
-    fn refused(result: ServiceResult<i64>) -> (Code, String) {
+    fn refused(result: ServiceResult<Issued>) -> (Code, String) {
         let status = tonic::Status::from(result.unwrap_err());
         (status.code(), status.message().to_owned())
     }
@@ -220,8 +233,12 @@ mod tests {
         let link = keys.issue(7, 42, keys.expiry(NOW));
         assert_eq!(link.expires_at, NOW + 900);
         assert!(link.token.starts_with(&format!("42.{}.", NOW + 900)));
-        assert_eq!(keys.check(7, &link.token, NOW).unwrap(), 42);
-        assert_eq!(keys.check(7, &link.token, NOW + 900).unwrap(), 42);
+        let issued = Issued {
+            issued_to: 42,
+            expires_at: NOW + 900,
+        };
+        assert_eq!(keys.check(7, &link.token, NOW).unwrap(), issued);
+        assert_eq!(keys.check(7, &link.token, NOW + 900).unwrap(), issued);
         assert_eq!(
             refused(keys.check(7, &link.token, NOW + 901)),
             (Code::Unauthenticated, MSG_LINK_EXPIRED.to_owned())
@@ -269,12 +286,13 @@ mod tests {
         let new = "the-new-key-of-forty-characters-for-tests";
         let before = keys_of(old).unwrap().issue(7, 42, NOW + 900);
         let during = keys_of(&format!("{new}\n\n{old}\n")).unwrap();
-        assert_eq!(during.check(7, &before.token, NOW).unwrap(), 42);
+        assert_eq!(during.check(7, &before.token, NOW).unwrap().issued_to, 42);
         let after = keys_of(new).unwrap();
         assert_eq!(
             after
                 .check(7, &during.issue(7, 42, NOW + 900).token, NOW)
-                .unwrap(),
+                .unwrap()
+                .issued_to,
             42
         );
         assert_eq!(

@@ -6,6 +6,7 @@
 
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt, TryStreamExt};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::files::v1 as pb;
@@ -54,7 +55,8 @@ impl Uploads {
     /// Stores the content that follows the metadata, then records it; a blob
     /// whose record could not be written is removed again. The new file's id,
     /// and a video's key (128 random bits; '' for a document). Every upload is
-    /// counted by kind and outcome, and a stored one's bytes.
+    /// counted by kind and outcome, and a stored one's bytes; a stored one
+    /// recorded in `audit`.
     pub async fn save(
         &self,
         kind: Kind,
@@ -62,9 +64,10 @@ impl Uploads {
         id_related: i64,
         offered: (&str, &str),
         chunks: impl Stream<Item = ServiceResult<Bytes>> + Unpin,
+        audit: &AuditContext,
     ) -> ServiceResult<(i64, String)> {
         let saved = self
-            .store_and_record(kind, uploader, id_related, offered, chunks)
+            .store_and_record(kind, uploader, id_related, offered, chunks, audit)
             .await;
         let outcome = match &saved {
             Ok(_) => "stored",
@@ -87,6 +90,7 @@ impl Uploads {
         id_related: i64,
         offered: (&str, &str),
         chunks: impl Stream<Item = ServiceResult<Bytes>> + Unpin,
+        audit: &AuditContext,
     ) -> ServiceResult<(i64, String, u64)> {
         let (file_name, title) = offered;
         let public_key = match kind {
@@ -113,20 +117,23 @@ impl Uploads {
         };
         let recorded = self
             .store
-            .insert(&NewFile {
-                kind,
-                id_related,
-                title: title.as_str(),
-                file_name: name.as_str(),
-                content_type: received.content_type.mime,
-                size: i64::try_from(received.size).map_err(ServiceError::internal)?,
-                sha256: &received.sha256,
-                blob_key: &received.key,
-                uploaded_by: uploader,
-                created_at: now_millis(),
-                public_key: &public_key,
-                extracted_text: &extracted_text,
-            })
+            .insert(
+                &NewFile {
+                    kind,
+                    id_related,
+                    title: title.as_str(),
+                    file_name: name.as_str(),
+                    content_type: received.content_type.mime,
+                    size: i64::try_from(received.size).map_err(ServiceError::internal)?,
+                    sha256: &received.sha256,
+                    blob_key: &received.key,
+                    uploaded_by: uploader,
+                    created_at: now_millis(),
+                    public_key: &public_key,
+                    extracted_text: &extracted_text,
+                },
+                audit,
+            )
             .await;
         match recorded {
             Ok(id) => {

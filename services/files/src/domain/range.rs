@@ -7,7 +7,7 @@ use portal_proto::files::v1::ByteRange;
 pub const MSG_BAD_RANGE: &str = "Некорректный диапазон байтов";
 
 /// The bytes `[offset, offset + length)` of a file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Span {
     pub offset: u64,
     pub length: u64,

@@ -1,29 +1,42 @@
 //! The files' metadata. The bytes live in the object store under `blob_key`.
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::FromRow;
+use serde::Serialize;
+use sqlx::{AnyConnection, FromRow};
 
 use super::{Store, search};
+use crate::app::links::Issued;
 use crate::app::pdf_text::PDF;
 use crate::domain::content::Kind;
+use crate::domain::range::Span;
 
 pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log records them; never the video's
+/// key, which opens it.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FileRecord {
+    #[serde(skip)]
     pub id: i64,
     pub id_related: i64,
+    #[serde(skip)]
     pub kind: String,
     pub title: String,
     pub file_name: String,
     pub content_type: String,
     pub size_bytes: i64,
     pub sha256: String,
+    #[serde(skip)]
     pub blob_key: String,
+    #[serde(skip)]
     pub uploaded_by: i64,
+    #[serde(skip)]
     pub created_at: i64,
     /// A video's key, which opens it without a token ('' for documents and
     /// for videos saved before keys).
+    #[serde(skip)]
     pub public_key: String,
 }
 
@@ -31,7 +44,18 @@ impl FileRecord {
     pub fn kind(&self) -> Option<Kind> {
         Kind::parse(&self.kind)
     }
+
+    /// Its entity kind in the audit log.
+    fn audited(&self) -> &'static str {
+        match self.kind() {
+            Some(Kind::Video) => VIDEO,
+            _ => entity::DOCUMENT,
+        }
+    }
 }
+
+/// A video for rich text, in the audit log (documents are `document`).
+pub const VIDEO: &str = "video";
 
 /// A file to record, its blob already stored.
 pub struct NewFile<'a> {
@@ -62,7 +86,7 @@ const COLUMNS: &str = "id, id_related, kind, title, file_name, content_type, siz
                        sha256, blob_key, uploaded_by, created_at, public_key";
 
 impl Store {
-    pub async fn insert(&self, file: &NewFile<'_>) -> ServiceResult<i64> {
+    pub async fn insert(&self, file: &NewFile<'_>, audit: &AuditContext) -> ServiceResult<i64> {
         let mut tx = self.write().await?;
         let id = sqlx::query_scalar(
             "INSERT INTO files (id_related, kind, title, file_name, content_type, size_bytes, \
@@ -84,17 +108,16 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         search::index_document(&mut tx, id).await?;
+        let created = file_in(&mut tx, id).await?;
+        let changes = Changes::diff(None, Some(&created), &[]);
+        let event = Event::new(created.audited(), id, action::CREATE).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
         tx.commit().await?;
         Ok(id)
     }
 
     pub async fn file(&self, id: i64) -> ServiceResult<FileRecord> {
-        let sql = format!("SELECT {COLUMNS} FROM files WHERE id = $1");
-        sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
+        file_in(&mut *self.pool.acquire().await?, id).await
     }
 
     /// The documents of an equipment model, oldest first.
@@ -150,16 +173,49 @@ impl Store {
     }
 
     /// Forgets a file; its blob key, for the caller to remove.
-    pub async fn delete(&self, id: i64) -> ServiceResult<String> {
+    pub async fn delete(&self, id: i64, audit: &AuditContext) -> ServiceResult<String> {
         let mut tx = self.write().await?;
-        let blob_key: String =
-            sqlx::query_scalar("DELETE FROM files WHERE id = $1 RETURNING blob_key")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))?;
+        let sql = format!("DELETE FROM files WHERE id = $1 RETURNING {COLUMNS}");
+        let gone: FileRecord = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))?;
         search::index_document(&mut tx, id).await?;
+        let changes = Changes::diff(Some(&gone), None, &[]);
+        let event = Event::new(gone.audited(), id, action::DELETE).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
         tx.commit().await?;
-        Ok(blob_key)
+        Ok(gone.blob_key)
     }
+
+    /// Records that file `file` was read through the download link `issued`
+    /// (its `span`, if one was asked for): a read, so a transaction of its own.
+    pub async fn record_download(
+        &self,
+        audit: &AuditContext,
+        file: &FileRecord,
+        issued: Issued,
+        span: Option<Span>,
+    ) -> ServiceResult<()> {
+        let mut tx = self.write().await?;
+        let changes =
+            Changes::new()
+                .field("link", None::<Issued>, issued)
+                .field("range", None::<Span>, span);
+        let event = Event::new(file.audited(), file.id, action::DOWNLOAD).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// File `id` as `conn` sees it; NOT_FOUND when there is none.
+async fn file_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<FileRecord> {
+    let sql = format!("SELECT {COLUMNS} FROM files WHERE id = $1");
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| ServiceError::not_found(MSG_FILE_NOT_FOUND))
 }

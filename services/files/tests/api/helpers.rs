@@ -16,6 +16,7 @@ use object_store::aws::AmazonS3Builder;
 use portal_files::app::links::LinkKeys;
 use portal_files::{Blobs, FilesSettings, Limits, SERVICE_NAME};
 use portal_kit::Right;
+use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::testing::{ServiceHarness, TestDatabase, TestKeys, backends, serve};
@@ -157,6 +158,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         wiki: wiki_channel.clone(),
         link_key_file: link_key_file.clone(),
         link_lifetime: LINK_LIFETIME,
+        audit: AuditSettings::loopback(),
     };
     let routes = |database_url, keys: &TestKeys| portal_files::routes(settings(database_url, keys));
     let service =
@@ -199,6 +201,7 @@ async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         // Files asks the wiki only who sees a model, which asks no one.
         education: nowhere(),
         auth: nowhere(),
+        audit: AuditSettings::loopback(),
     })
     .await
     .expect("wiki starts");

@@ -2,6 +2,7 @@
 //! both object stores (a directory, and S3 through a real S3 API server).
 
 mod access;
+mod audit;
 mod demo;
 mod departments;
 mod helpers;

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use portal_kit::audit::AuditContext;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
 use portal_kit::serve::ServiceChannel;
@@ -156,13 +157,16 @@ pub async fn set_required(
     caller: OnBehalf<'_>,
     model_id: i64,
     required: &RequiredCourses,
+    audit: &AuditContext,
 ) -> ServiceResult<Vec<i64>> {
     if !required.ids().is_empty() {
         let known = training.passes(caller, Vec::new(), required.ids()).await?;
         let known: Vec<i64> = known.courses.iter().map(|course| course.id).collect();
         required.require_known(&known)?;
     }
-    store.set_required_courses(model_id, required.ids()).await?;
+    store
+        .set_required_courses(audit, model_id, required.ids())
+        .await?;
     store.required_courses(model_id).await
 }
 

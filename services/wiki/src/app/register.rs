@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
 use portal_kit::db::{WriteError, retry_on_collision};
 
 use crate::domain::register::{Batch, Row, RowError, changes};
@@ -48,24 +49,24 @@ impl Upsert {
     }
 }
 
-/// Brings the units of `batch` in step, written by `writer` at `now`;
-/// `dry_run` writes nothing.
+/// Brings the units of `batch` in step, written by `writer` at `now`, each
+/// unit created or changed recorded in `audit`; `dry_run` writes nothing.
 pub async fn upsert(
     store: &Store,
     batch: &Batch,
-    writer: Writer,
+    (writer, now): (Writer, i64),
     dry_run: bool,
-    now: i64,
+    audit: &AuditContext,
 ) -> ServiceResult<Upsert> {
-    retry_on_collision(|| attempt(store, batch, writer, dry_run, now)).await
+    retry_on_collision(|| attempt(store, batch, (writer, now), dry_run, audit)).await
 }
 
 async fn attempt(
     store: &Store,
     batch: &Batch,
-    writer: Writer,
+    (writer, now): (Writer, i64),
     dry_run: bool,
-    now: i64,
+    audit: &AuditContext,
 ) -> Result<Upsert, WriteError> {
     let mut tx = store.write().await?;
     let model_ids: Vec<i64> = batch
@@ -113,10 +114,10 @@ async fn attempt(
             Some(false) => None,
             None => unit.retired_at,
         };
-        Store::change_unit(&mut tx, unit.id, row, retired_at, writer, now).await?;
+        Store::change_unit(&mut tx, unit, row, retired_at, (writer, now), audit).await?;
         units.push(upserted(unit.id, Outcome::Changed, changed));
     }
-    let created = Store::insert_units(&mut tx, &to_create, writer, now).await?;
+    let created = Store::insert_units(&mut tx, &to_create, (writer, now), audit).await?;
     if dry_run {
         tx.rollback().await?;
     } else {

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::{ServiceError, ServiceResult};
 
 use super::Store;
@@ -35,9 +36,11 @@ impl Store {
     }
 
     /// Replaces the courses model `model_id` requires with `course_ids` (each
-    /// once), in one transaction; NOT_FOUND for an unknown model.
+    /// once), in one transaction, recorded as a change of the model;
+    /// NOT_FOUND for an unknown model.
     pub async fn set_required_courses(
         &self,
+        audit: &AuditContext,
         model_id: i64,
         course_ids: &[i64],
     ) -> ServiceResult<()> {
@@ -50,6 +53,12 @@ impl Store {
         if known.is_none() {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }
+        let old: Vec<i64> = sqlx::query_scalar(
+            "SELECT course_id FROM model_required_courses WHERE environment_model_id = $1 ORDER BY course_id",
+        )
+        .bind(model_id)
+        .fetch_all(&mut *tx)
+        .await?;
         sqlx::query("DELETE FROM model_required_courses WHERE environment_model_id = $1")
             .bind(model_id)
             .execute(&mut *tx)
@@ -63,6 +72,12 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        let mut new = course_ids.to_vec();
+        new.sort_unstable();
+        let changes = Changes::new().field("requiredCourses", old, new);
+        let event =
+            Event::new(entity::ENVIRONMENT_MODEL, model_id, action::UPDATE).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -2,10 +2,12 @@
 //! an instruction keeps the version it saved, with its author and time, in
 //! the save's own transaction; a restore is one more such save.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
-use super::{Author, Store, search};
+use super::model::write_instruction;
+use super::{Author, Store};
 use crate::domain::instruction::MSG_REVISION_NOT_FOUND;
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
 
@@ -63,25 +65,15 @@ impl Store {
     /// answers the instruction as stored.
     pub async fn restore_instruction(
         &self,
+        audit: &AuditContext,
         model_id: i64,
         revision_id: i64,
-        author: &Author,
-        now: i64,
+        (author, now): (&Author, i64),
     ) -> ServiceResult<String> {
         let mut tx = self.write().await?;
         require_model(&mut tx, model_id).await?;
         let text = revision_text(&mut tx, model_id, revision_id).await?;
-        keep_instruction_of_before(&mut tx, model_id).await?;
-        sqlx::query(
-            "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
-        )
-        .bind(&text)
-        .bind(now)
-        .bind(model_id)
-        .execute(&mut *tx)
-        .await?;
-        record_instruction(&mut tx, model_id, Some(author), now).await?;
-        search::index_model(&mut tx, model_id).await?;
+        write_instruction(&mut tx, audit, model_id, &text, (author, now)).await?;
         tx.commit().await?;
         Ok(text)
     }

@@ -1,29 +1,39 @@
 //! Journals: named records kept per equipment model, and their entries.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::FromRow;
 
-use super::{Author, Store, refused};
+use super::{Author, Store, audited, record_change, refused};
 use crate::domain::journal::{
     JournalEntryDraft, JournalName, MSG_JOURNAL_NOT_FOUND, journal_taken,
 };
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log records them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct JournalRecord {
+    #[serde(skip)]
     pub id: i64,
     pub environment_model_id: i64,
     pub name: String,
 }
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log records them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct JournalEntryRecord {
+    #[serde(skip)]
     pub id: i64,
     pub journal_id: i64,
     pub entry_date: String,
     pub text: String,
+    #[serde(skip)]
     pub author_id: i64,
     pub author_name: String,
+    #[serde(skip)]
     pub created_at: i64,
 }
 
@@ -52,10 +62,12 @@ impl Store {
 
     pub async fn create_journal(
         &self,
+        audit: &AuditContext,
         model_id: i64,
         name: &JournalName,
         now: i64,
     ) -> ServiceResult<JournalRecord> {
+        let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO journals (environment_model_id, name, name_key, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
         )
@@ -63,7 +75,7 @@ impl Store {
         .bind(&name.name)
         .bind(&name.key)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| {
             refused(
@@ -72,7 +84,14 @@ impl Store {
                 || ServiceError::not_found(MSG_MODEL_NOT_FOUND),
             )
         })?;
-        self.journal(id).await
+        let created = JournalRecord {
+            id,
+            environment_model_id: model_id,
+            name: name.name.clone(),
+        };
+        record_change(&mut tx, audit, (audited::JOURNAL, id), None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 
     /// A journal's entries, newest first.
@@ -87,11 +106,13 @@ impl Store {
 
     pub async fn create_journal_entry(
         &self,
+        audit: &AuditContext,
         journal_id: i64,
         draft: &JournalEntryDraft,
         author: &Author,
         now: i64,
     ) -> ServiceResult<JournalEntryRecord> {
+        let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO journal_entries (journal_id, entry_date, text, author_id, author_name, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
@@ -101,7 +122,7 @@ impl Store {
         .bind(author.id)
         .bind(&author.name)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| {
             refused(
@@ -110,11 +131,15 @@ impl Store {
                 || ServiceError::not_found(MSG_JOURNAL_NOT_FOUND),
             )
         })?;
-        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        let created: JournalEntryRecord = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "{JOURNAL_ENTRY_COLUMNS} WHERE x.id = $1"
         )))
         .bind(id)
-        .fetch_one(&self.pool)
-        .await?)
+        .fetch_one(&mut *tx)
+        .await?;
+        let what = (audited::JOURNAL_ENTRY, id);
+        record_change(&mut tx, audit, what, None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 }

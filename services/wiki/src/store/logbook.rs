@@ -1,15 +1,21 @@
 //! The maintenance logbook: what was done to a unit, and when it is due next.
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::AuditContext;
+use serde::Serialize;
 use sqlx::FromRow;
 
-use super::{Author, Store};
+use super::{Author, Store, audited, record_change};
 use crate::domain::maintenance::EntryDraft;
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log records them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EntryRecord {
+    #[serde(skip)]
     pub id: i64,
     pub environment_id: i64,
+    #[serde(skip)]
     pub environment_model_id: i64,
     pub performed_on: String,
     pub kind: String,
@@ -17,8 +23,10 @@ pub struct EntryRecord {
     pub description: String,
     pub result: String,
     pub next_due: Option<String>,
+    #[serde(skip)]
     pub author_id: i64,
     pub author_name: String,
+    #[serde(skip)]
     pub created_at: i64,
 }
 
@@ -37,11 +45,13 @@ impl Store {
 
     pub async fn create_entry(
         &self,
+        audit: &AuditContext,
         unit_id: i64,
         draft: &EntryDraft,
         author: &Author,
         now: i64,
     ) -> ServiceResult<EntryRecord> {
+        let mut tx = self.write().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO maintenance_entries (environment_id, performed_on, kind, performed_by, description, result, next_due, author_id, author_name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
         )
@@ -55,13 +65,17 @@ impl Store {
         .bind(author.id)
         .bind(&author.name)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await?;
-        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        let created: EntryRecord = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "{ENTRY_COLUMNS} WHERE l.id = $1"
         )))
         .bind(id)
-        .fetch_one(&self.pool)
-        .await?)
+        .fetch_one(&mut *tx)
+        .await?;
+        let what = (audited::MAINTENANCE_ENTRY, id);
+        record_change(&mut tx, audit, what, None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 }

@@ -26,11 +26,13 @@ pub mod search;
 pub mod unit;
 
 use portal_kit::access::Actor;
+use portal_kit::audit::{self, AuditContext, Changes, Event, action};
 use portal_kit::db::{Backend, begin_write, is_foreign_key_violation, is_unique_violation};
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
-use sqlx::{Any, AnyPool, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, Transaction};
 
 use crate::domain::scope::Scope;
 
@@ -48,6 +50,38 @@ impl Store {
     pub async fn write(&self) -> ServiceResult<Transaction<'static, Any>> {
         begin_write(&self.pool, self.backend).await
     }
+}
+
+/// The wiki's entity kinds in the audit log beyond the portal's shared ones
+/// ([`portal_kit::audit::entity`]).
+pub mod audited {
+    pub const MAINTENANCE_ENTRY: &str = "maintenance-entry";
+    pub const JOURNAL: &str = "journal";
+    pub const JOURNAL_ENTRY: &str = "journal-entry";
+    pub const COUNTRY: &str = "country";
+    pub const ENVIRONMENT_TYPE: &str = "environment-type";
+    pub const MANUFACTURER: &str = "manufacturer";
+    pub const COMMON_DOCUMENT: &str = "common-document";
+    /// A unit taken out of service.
+    pub const RETIRE: &str = "retire";
+}
+
+/// Records in `conn`'s transaction that `entity` `id` went from `old` to
+/// `new` (no `old`: created; no `new`: deleted), every field that differs.
+async fn record_change<T: Serialize>(
+    conn: &mut AnyConnection,
+    context: &AuditContext,
+    (entity, id): (&str, i64),
+    old: Option<&T>,
+    new: Option<&T>,
+) -> sqlx::Result<()> {
+    let done = match (old, new) {
+        (None, _) => action::CREATE,
+        (_, None) => action::DELETE,
+        _ => action::UPDATE,
+    };
+    let changes = Changes::diff(old, new, &[]);
+    audit::record(conn, context, Event::new(entity, id, done).changes(changes)).await
 }
 
 /// Who writes a unit: a person or a service account, or neither for the

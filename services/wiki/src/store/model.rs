@@ -2,25 +2,32 @@
 
 use std::collections::HashMap;
 
+use portal_kit::audit::{AuditContext, entity};
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::FromRow;
+use serde::Serialize;
+use sqlx::{AnyConnection, FromRow};
 
 use super::instruction::{keep_instruction_of_before, record_instruction};
 use super::reference::NamedRecord;
 use super::search;
-use super::{Author, Store, bind_all, refused, sees_model};
+use super::{Author, Store, bind_all, record_change, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
 
 pub const MSG_LINK_NOT_FOUND: &str = "Производитель или тип оборудования не найден";
 
-#[derive(Clone, Debug, FromRow)]
+/// Serialized: its fields as the audit log compares them, the instruction by
+/// its fingerprint.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ModelRecord {
+    #[serde(skip)]
     pub id: i64,
     pub name: String,
     pub brand_name: String,
     pub description: String,
+    #[serde(serialize_with = "rich_text::serialize_fingerprint")]
     pub short_instruction: String,
     pub manufacturer_id: Option<i64>,
     pub environment_type_id: Option<i64>,
@@ -42,13 +49,7 @@ impl Store {
 
     /// A model whoever asks may know of: the public instruction, and writes.
     pub async fn model(&self, id: i64) -> ServiceResult<ModelRecord> {
-        sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{MODEL_COLUMNS} WHERE m.id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+        model_in(&mut *self.pool.acquire().await?, id).await
     }
 
     /// A model `scope` sees; NOT_FOUND otherwise, as if it did not exist.
@@ -113,6 +114,7 @@ impl Store {
 
     pub async fn create_model(
         &self,
+        audit: &AuditContext,
         draft: &ModelDraft,
         author: Option<&Author>,
         now: i64,
@@ -133,18 +135,29 @@ impl Store {
         .map_err(|e| refused(e, link_not_found, link_not_found))?;
         record_instruction(&mut tx, id, author, now).await?;
         search::index_model(&mut tx, id).await?;
+        let created = model_in(&mut tx, id).await?;
+        record_change(
+            &mut tx,
+            audit,
+            (entity::ENVIRONMENT_MODEL, id),
+            None,
+            Some(&created),
+        )
+        .await?;
         tx.commit().await?;
-        self.model(id).await
+        Ok(created)
     }
 
     pub async fn update_model(
         &self,
+        audit: &AuditContext,
         id: i64,
         draft: &ModelDraft,
         author: &Author,
         now: i64,
     ) -> ServiceResult<ModelRecord> {
         let mut tx = self.write().await?;
+        let old = model_in(&mut tx, id).await?;
         keep_instruction_of_before(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE environment_models SET name = $1, brand_name = $2, description = $3, short_instruction = $4, manufacturer_id = $5, environment_type_id = $6, updated_at = $7 WHERE id = $8",
@@ -165,32 +178,29 @@ impl Store {
         }
         record_instruction(&mut tx, id, Some(author), now).await?;
         search::index_model(&mut tx, id).await?;
+        let new = model_in(&mut tx, id).await?;
+        record_change(
+            &mut tx,
+            audit,
+            (entity::ENVIRONMENT_MODEL, id),
+            Some(&old),
+            Some(&new),
+        )
+        .await?;
         tx.commit().await?;
-        self.model(id).await
+        Ok(new)
     }
 
     pub async fn save_instruction(
         &self,
+        audit: &AuditContext,
         id: i64,
         html: &str,
         author: &Author,
         now: i64,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        keep_instruction_of_before(&mut tx, id).await?;
-        let updated = sqlx::query(
-            "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
-        )
-        .bind(html)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() == 0 {
-            return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
-        }
-        record_instruction(&mut tx, id, Some(author), now).await?;
-        search::index_model(&mut tx, id).await?;
+        write_instruction(&mut tx, audit, id, html, (author, now)).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -201,8 +211,61 @@ impl Store {
         &self,
         clean: impl Fn(&str) -> String,
     ) -> ServiceResult<usize> {
-        rich_text::clean_stored(&self.pool, "environment_models", "short_instruction", clean).await
+        let stored = rich_text::Stored {
+            table: "environment_models",
+            column: "short_instruction",
+            entity: entity::ENVIRONMENT_MODEL,
+            field: "shortInstruction",
+        };
+        rich_text::clean_stored(&self.pool, self.backend, stored, clean).await
     }
+}
+
+/// Model `id` as a write's transaction sees it; NOT_FOUND when there is none.
+/// Saves `html` as model `id`'s instruction, as `author` at `now`: its
+/// revision, search entry and audit record with it.
+pub(super) async fn write_instruction(
+    conn: &mut AnyConnection,
+    audit: &AuditContext,
+    id: i64,
+    html: &str,
+    (author, now): (&Author, i64),
+) -> ServiceResult<()> {
+    let old = model_in(conn, id).await?;
+    keep_instruction_of_before(conn, id).await?;
+    let updated = sqlx::query(
+        "UPDATE environment_models SET short_instruction = $1, updated_at = $2 WHERE id = $3",
+    )
+    .bind(html)
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
+    }
+    record_instruction(conn, id, Some(author), now).await?;
+    search::index_model(conn, id).await?;
+    let new = model_in(conn, id).await?;
+    record_change(
+        conn,
+        audit,
+        (entity::ENVIRONMENT_MODEL, id),
+        Some(&old),
+        Some(&new),
+    )
+    .await?;
+    Ok(())
+}
+
+async fn model_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<ModelRecord> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{MODEL_COLUMNS} WHERE m.id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
 }
 
 fn link_not_found() -> ServiceError {

@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 
+use portal_kit::audit::AuditContext;
 use portal_kit::{ServiceResult, read_marks};
 
 use super::Store;
@@ -13,8 +14,14 @@ impl Store {
     }
 
     /// Marks `keys` read for `user_id`.
-    pub async fn mark_read(&self, user_id: i64, keys: &[String], now: i64) -> ServiceResult<()> {
-        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now).await
+    pub async fn mark_read(
+        &self,
+        audit: &AuditContext,
+        user_id: i64,
+        keys: &[String],
+        now: i64,
+    ) -> ServiceResult<()> {
+        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
     }
 
     /// Forgets the read marks kept long enough by `now`; answers how many.

@@ -1,30 +1,37 @@
 //! Reference data: countries, equipment types, manufacturers and common
 //! documents, each name or title unique as people read it.
 
+use portal_kit::audit::AuditContext;
 use portal_kit::db::{Keyed, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
+use serde::Serialize;
 use sqlx::FromRow;
 
-use super::{Store, refused};
+use super::{Store, audited, record_change, refused};
 use crate::domain::reference::{DocumentDraft, MSG_COUNTRY_NOT_FOUND, name_taken};
 
-/// A country or an equipment type: an id and a name.
-#[derive(Clone, Debug, FromRow)]
+/// A country or an equipment type: an id and a name. Serialized: its fields
+/// as the audit log records them (so for the other records here).
+#[derive(Clone, Debug, FromRow, Serialize)]
 pub struct NamedRecord {
+    #[serde(skip)]
     pub id: i64,
     pub name: String,
 }
 
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ManufacturerRecord {
+    #[serde(skip)]
     pub id: i64,
     pub name: String,
     pub country_id: Option<i64>,
 }
 
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug, FromRow, Serialize)]
 pub struct DocumentRecord {
+    #[serde(skip)]
     pub id: i64,
     pub title: String,
     pub description: String,
@@ -43,6 +50,14 @@ impl NameTable {
         match self {
             NameTable::Countries => "countries",
             NameTable::EnvironmentTypes => "environment_types",
+        }
+    }
+
+    /// Its rows' entity kind in the audit log.
+    fn audited(self) -> &'static str {
+        match self {
+            NameTable::Countries => audited::COUNTRY,
+            NameTable::EnvironmentTypes => audited::ENVIRONMENT_TYPE,
         }
     }
 }
@@ -90,16 +105,26 @@ impl Store {
         .await?)
     }
 
-    pub async fn create_name(&self, table: NameTable, name: &str) -> ServiceResult<NamedRecord> {
-        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    pub async fn create_name(
+        &self,
+        audit: &AuditContext,
+        table: NameTable,
+        name: &str,
+    ) -> ServiceResult<NamedRecord> {
+        let mut tx = self.write().await?;
+        let created: NamedRecord = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "INSERT INTO {} (name, name_key) VALUES ($1, $2) RETURNING id, name",
             table.table()
         )))
         .bind(name)
         .bind(name_key(name))
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
-        .map_err(|e| refused(e, || name_taken(name), || name_taken(name)))
+        .map_err(|e| refused(e, || name_taken(name), || name_taken(name)))?;
+        let what = (table.audited(), created.id);
+        record_change(&mut tx, audit, what, None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 
     pub async fn manufacturers(&self) -> ServiceResult<Vec<ManufacturerRecord>> {
@@ -112,16 +137,18 @@ impl Store {
 
     pub async fn create_manufacturer(
         &self,
+        audit: &AuditContext,
         name: &str,
         country_id: Option<i64>,
     ) -> ServiceResult<ManufacturerRecord> {
-        sqlx::query_as(
+        let mut tx = self.write().await?;
+        let created: ManufacturerRecord = sqlx::query_as(
             "INSERT INTO manufacturers (name, name_key, country_id) VALUES ($1, $2, $3) RETURNING id, name, country_id",
         )
         .bind(name)
         .bind(name_key(name))
         .bind(country_id)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| {
             refused(
@@ -129,7 +156,11 @@ impl Store {
                 || name_taken(name),
                 || ServiceError::invalid(MSG_COUNTRY_NOT_FOUND),
             )
-        })
+        })?;
+        let what = (audited::MANUFACTURER, created.id);
+        record_change(&mut tx, audit, what, None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 
     pub async fn documents(&self) -> ServiceResult<Vec<DocumentRecord>> {
@@ -140,17 +171,26 @@ impl Store {
         .await?)
     }
 
-    pub async fn create_document(&self, draft: &DocumentDraft) -> ServiceResult<DocumentRecord> {
+    pub async fn create_document(
+        &self,
+        audit: &AuditContext,
+        draft: &DocumentDraft,
+    ) -> ServiceResult<DocumentRecord> {
         let title = &draft.title;
-        sqlx::query_as(
+        let mut tx = self.write().await?;
+        let created: DocumentRecord = sqlx::query_as(
             "INSERT INTO common_documents (title, title_key, description, url) VALUES ($1, $2, $3, $4) RETURNING id, title, description, url",
         )
         .bind(title)
         .bind(name_key(title))
         .bind(&draft.description)
         .bind(&draft.url)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
-        .map_err(|e| refused(e, || name_taken(title), || name_taken(title)))
+        .map_err(|e| refused(e, || name_taken(title), || name_taken(title)))?;
+        let what = (audited::COMMON_DOCUMENT, created.id);
+        record_change(&mut tx, audit, what, None, Some(&created)).await?;
+        tx.commit().await?;
+        Ok(created)
     }
 }

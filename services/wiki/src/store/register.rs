@@ -6,13 +6,15 @@
 use std::collections::{HashMap, HashSet};
 
 use portal_kit::ServiceResult;
+use portal_kit::audit::{AuditContext, entity};
 use portal_kit::day::Day;
 use portal_kit::db::WriteError;
+use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::search;
 use super::unit::latest_entry;
-use super::{Store, Writer, bind_all, placeholders};
+use super::{Store, Writer, bind_all, placeholders, record_change};
 use crate::domain::maintenance::{Standing, standing};
 use crate::domain::register::{Current, Page, Row};
 
@@ -70,9 +72,12 @@ const REGISTER_COLUMNS: &str = concat!(
     "LEFT JOIN environment_types t ON t.id = m.environment_type_id"
 );
 
-/// A unit as a batch finds it by its inventory number.
-#[derive(Clone, Debug, FromRow)]
+/// A unit as a batch finds it by its inventory number. Serialized: its
+/// fields as the audit log compares them.
+#[derive(Clone, Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StoredUnit {
+    #[serde(skip)]
     pub id: i64,
     pub environment_model_id: i64,
     pub department_id: i64,
@@ -88,6 +93,18 @@ impl StoredUnit {
             department_id: self.department_id,
             serial_number: &self.serial_number,
             retired: self.retired_at.is_some(),
+        }
+    }
+
+    /// Unit `id` as `row` writes it, retired at `retired_at`.
+    fn written(id: i64, row: &Row, retired_at: Option<i64>) -> StoredUnit {
+        StoredUnit {
+            id,
+            environment_model_id: row.model_id,
+            department_id: row.draft.department_id,
+            serial_number: row.draft.serial_number.clone(),
+            inventory_number: row.draft.inventory_number.clone(),
+            retired_at,
         }
     }
 }
@@ -155,13 +172,14 @@ impl Store {
     }
 
     /// Adds a unit for each of `rows` (retired now if a row says so), written
-    /// by `writer`; the new ids by inventory number. A number a concurrent
-    /// writer took first is a collision: the batch runs again.
+    /// by `writer`, each recorded in `audit`; the new ids by inventory number.
+    /// A number a concurrent writer took first is a collision: the batch runs
+    /// again.
     pub async fn insert_units(
         conn: &mut AnyConnection,
         rows: &[&Row],
-        writer: Writer,
-        now: i64,
+        (writer, now): (Writer, i64),
+        audit: &AuditContext,
     ) -> Result<HashMap<String, i64>, WriteError> {
         let mut ids = HashMap::with_capacity(rows.len());
         for chunk in rows.chunks(INSERT_CHUNK) {
@@ -184,24 +202,35 @@ impl Store {
                     .bind(writer.user_id)
                     .bind(writer.service_account_id);
             }
-            for (id, number) in query.fetch_all(&mut *conn).await? {
+            let created = query.fetch_all(&mut *conn).await?;
+            let by_number: HashMap<&str, &Row> = chunk
+                .iter()
+                .map(|row| (row.draft.inventory_number.as_str(), *row))
+                .collect();
+            for (id, number) in created {
                 search::index_unit(conn, id).await?;
+                if let Some(row) = by_number.get(number.as_str()) {
+                    let retired_at = row.retired.unwrap_or(false).then_some(now);
+                    let new = StoredUnit::written(id, row, retired_at);
+                    record_change(conn, audit, (entity::ENVIRONMENT, id), None, Some(&new)).await?;
+                }
                 ids.insert(number, id);
             }
         }
         Ok(ids)
     }
 
-    /// Writes `row` over unit `id`, with `retired_at` as decided, changed by
-    /// `writer` now.
+    /// Writes `row` over the unit `old`, with `retired_at` as decided, changed
+    /// by `writer` now, recorded in `audit`.
     pub async fn change_unit(
         conn: &mut AnyConnection,
-        id: i64,
+        old: &StoredUnit,
         row: &Row,
         retired_at: Option<i64>,
-        writer: Writer,
-        now: i64,
+        (writer, now): (Writer, i64),
+        audit: &AuditContext,
     ) -> Result<(), WriteError> {
+        let id = old.id;
         sqlx::query(
             "UPDATE environments SET environment_model_id = $1, department_id = $2, serial_number = $3, retired_at = $4, changed_at = $5, changed_by_user_id = $6, changed_by_service_account_id = $7 WHERE id = $8",
         )
@@ -216,6 +245,15 @@ impl Store {
         .execute(&mut *conn)
         .await?;
         search::index_unit(conn, id).await?;
+        let new = StoredUnit::written(id, row, retired_at);
+        record_change(
+            conn,
+            audit,
+            (entity::ENVIRONMENT, id),
+            Some(old),
+            Some(&new),
+        )
+        .await?;
         Ok(())
     }
 }

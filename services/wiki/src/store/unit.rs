@@ -1,12 +1,14 @@
 //! Equipment units: the active units of each model in the departments, with
 //! the next due date of their latest logbook entry.
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, entity};
 use portal_kit::day::Day;
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::FromRow;
+use sqlx::{AnyConnection, FromRow};
 
+use super::register::StoredUnit;
 use super::search;
-use super::{Store, Writer, bind_all, placeholders, refused};
+use super::{Store, Writer, audited, bind_all, placeholders, record_change, refused};
 use crate::domain::maintenance::{Standing, standing};
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
 use crate::domain::scope::Scope;
@@ -102,6 +104,7 @@ impl Store {
 
     pub async fn create_unit(
         &self,
+        audit: &AuditContext,
         model_id: i64,
         draft: &UnitDraft,
         writer: Writer,
@@ -128,18 +131,29 @@ impl Store {
             )
         })?;
         search::index_unit(&mut tx, id).await?;
+        let created = unit_in(&mut tx, id).await?;
+        record_change(
+            &mut tx,
+            audit,
+            (entity::ENVIRONMENT, id),
+            None,
+            Some(&created),
+        )
+        .await?;
         tx.commit().await?;
         self.visible_unit(&Scope::Everything, id).await
     }
 
     pub async fn update_unit(
         &self,
+        audit: &AuditContext,
         id: i64,
         draft: &UnitDraft,
         writer: Writer,
         now: i64,
     ) -> ServiceResult<UnitRecord> {
         let mut tx = self.write().await?;
+        let old = unit_in(&mut tx, id).await?;
         let updated = sqlx::query(
             "UPDATE environments SET department_id = $1, serial_number = $2, inventory_number = $3, changed_at = $4, changed_by_user_id = $5, changed_by_service_account_id = $6 WHERE id = $7 AND retired_at IS NULL",
         )
@@ -163,11 +177,26 @@ impl Store {
             return Err(ServiceError::not_found(MSG_UNIT_NOT_FOUND));
         }
         search::index_unit(&mut tx, id).await?;
+        let new = unit_in(&mut tx, id).await?;
+        record_change(
+            &mut tx,
+            audit,
+            (entity::ENVIRONMENT, id),
+            Some(&old),
+            Some(&new),
+        )
+        .await?;
         tx.commit().await?;
         self.visible_unit(&Scope::Everything, id).await
     }
 
-    pub async fn retire_unit(&self, id: i64, writer: Writer, now: i64) -> ServiceResult<()> {
+    pub async fn retire_unit(
+        &self,
+        audit: &AuditContext,
+        id: i64,
+        writer: Writer,
+        now: i64,
+    ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
         let updated = sqlx::query(
             "UPDATE environments SET retired_at = $1, changed_at = $1, changed_by_user_id = $2, changed_by_service_account_id = $3 WHERE id = $4 AND retired_at IS NULL",
@@ -182,7 +211,22 @@ impl Store {
             return Err(ServiceError::not_found(MSG_UNIT_NOT_FOUND));
         }
         search::index_unit(&mut tx, id).await?;
+        let changes = Changes::new().field("retiredAt", None::<i64>, now);
+        let event = Event::new(entity::ENVIRONMENT, id, audited::RETIRE).changes(changes);
+        audit::record(&mut tx, audit, event).await?;
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Unit `id`, retired or not, as a write's transaction sees it; NOT_FOUND
+/// when there is none.
+async fn unit_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<StoredUnit> {
+    sqlx::query_as(
+        "SELECT id, environment_model_id, department_id, serial_number, inventory_number, retired_at FROM environments WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| ServiceError::not_found(MSG_UNIT_NOT_FOUND))
 }

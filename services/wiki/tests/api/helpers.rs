@@ -7,6 +7,7 @@ use std::future::Future;
 use std::ops::Deref;
 
 use portal_kit::Right;
+use portal_kit::audit::AuditSettings;
 use portal_kit::day::Day;
 use portal_kit::db::Backend;
 use portal_kit::serve::ServiceChannel;
@@ -60,6 +61,7 @@ fn settings(
         seed_demo,
         education: service_channel(education),
         auth: service_channel(auth),
+        audit: AuditSettings::loopback(),
     }
 }
 
@@ -101,7 +103,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         admin_password: Some("admin-password-1".to_owned().into()),
         seed_demo: true,
         public_url: PUBLIC_URL.into(),
-        audit: portal_kit::audit::AuditSettings::loopback(),
+        audit: AuditSettings::loopback(),
     })
     .await
     .expect("auth starts");
@@ -120,6 +122,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         wiki: service_channel(&auth),
         shutdown: shutdown.clone(),
         digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
+        audit: AuditSettings::loopback(),
     })
     .await
     .expect("education starts");

@@ -3,6 +3,7 @@
 //! through the generated gRPC client.
 
 mod access;
+mod audit;
 mod clearance;
 mod content;
 mod equipment;

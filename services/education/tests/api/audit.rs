@@ -1,0 +1,389 @@
+//! Education's audit log: every kind of write leaves one record (two where it
+//! changes two entities) of who, from where and which fields went from what
+//! to what, in the write's own transaction; a write refused half-way leaves
+//! none; only UserManagement reads the log.
+
+use portal_kit::Right;
+use portal_kit::access::Scope;
+use portal_proto::audit::v1 as audit_pb;
+use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
+use portal_proto::education::v1 as pb;
+use portal_proto::education::v1::notification_service_client::NotificationServiceClient;
+use tonic::Code;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn only_user_managers_read_the_audit_log() {
+    on_each_backend(|app| async move { portal_kit::testing::assert_audit_access(&app).await })
+        .await;
+}
+
+#[test]
+fn the_audit_matrix_covers_every_rpc_of_the_contract() {
+    portal_kit::testing::assert_matrix_covers(
+        portal_kit::testing::AUDIT_MATRIX,
+        "portal.audit.v1",
+        "AuditService",
+    );
+}
+
+/// The records written since the last look, oldest first.
+struct Log {
+    seen: usize,
+}
+
+impl Log {
+    fn new() -> Log {
+        Log { seen: 0 }
+    }
+
+    /// Every record, oldest first.
+    async fn all(app: &TestApp) -> Vec<audit_pb::AuditRecord> {
+        let token = app.token(900, &[Right::UserManagement]);
+        let request = audit_pb::ListAuditRecordsRequest {
+            limit: 1000,
+            ..Default::default()
+        };
+        let mut records = AuditServiceClient::new(app.channel.clone())
+            .list_audit_records(authed(request, &token))
+            .await
+            .expect("the audit log")
+            .into_inner()
+            .records;
+        records.reverse();
+        records
+    }
+
+    /// The `count` records written since the last look, and no more.
+    async fn next(&mut self, app: &TestApp, count: usize) -> Vec<audit_pb::AuditRecord> {
+        let all = Log::all(app).await;
+        let new = all[self.seen.min(all.len())..].to_vec();
+        let what: Vec<_> = new.iter().map(|r| (&r.entity, &r.action)).collect();
+        assert_eq!(new.len(), count, "{:?}: {what:?}", app.backend);
+        self.seen = all.len();
+        new
+    }
+}
+
+/// A field's change as recorded: old and new as JSON text.
+fn change<'r>(record: &'r audit_pb::AuditRecord, field: &str) -> (&'r str, &'r str) {
+    let found = record
+        .changes
+        .iter()
+        .find(|c| c.field == field)
+        .unwrap_or_else(|| panic!("{field} not among {:?}", record.changes));
+    (found.old.as_str(), found.new.as_str())
+}
+
+fn fields(record: &audit_pb::AuditRecord) -> Vec<&str> {
+    record.changes.iter().map(|c| c.field.as_str()).collect()
+}
+
+/// Checks what a record is of, and that the admin made it.
+fn of(record: &audit_pb::AuditRecord, entity: &str, id: i64, action: &str) {
+    assert_eq!(
+        (
+            record.entity.as_str(),
+            record.entity_id,
+            record.action.as_str()
+        ),
+        (entity, Some(id), action),
+        "{record:?}"
+    );
+}
+
+#[tokio::test]
+async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
+    on_each_backend(|app| async move {
+        let mut log = Log::new();
+        let admin = app.admin_token();
+        let mut client = app.client.clone();
+
+        // A test: its fields and questions, who made it, from where.
+        let mut create = test_request([1, 2, 2], questions(2));
+        create.title = "Гигиена рук".into();
+        let mut request = authed(create, &admin);
+        request
+            .metadata_mut()
+            .insert("x-forwarded-for", "198.51.100.7".parse().unwrap());
+        let test = client
+            .create_test(request)
+            .await
+            .expect("create test")
+            .into_inner()
+            .test
+            .unwrap();
+        let [created] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(created, "test", test.id, "create");
+        let actor = created.actor.clone().unwrap();
+        assert_eq!(
+            (actor.kind.as_str(), actor.user_id),
+            ("person", Some(ADMIN_ID))
+        );
+        assert_eq!(
+            created.address, "198.51.100.7",
+            "the gateway's forwarded address, believed from loopback"
+        );
+        assert!(
+            !created.request_id.is_empty(),
+            "every call has a request id"
+        );
+        assert_eq!(change(created, "title"), ("null", "\"Гигиена рук\""));
+        assert_eq!(change(created, "numberOfTries"), ("null", "2"));
+        assert!(change(created, "questions").1.contains("Верно 2"));
+
+        // An article: the content by its length and hash, never the HTML.
+        let article = app.create_article("<p>Мойте руки</p>", test.id).await;
+        let [created] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(created, "article", article.id, "create");
+        assert_eq!(change(created, "testId"), ("null", &*test.id.to_string()));
+        let (_, content) = change(created, "content");
+        assert!(
+            content.contains("\"chars\":") && content.contains("\"sha256\":"),
+            "{content}"
+        );
+        assert!(!content.contains("Мойте"), "{content}");
+
+        let updated = client
+            .update_article(authed(
+                pb::UpdateArticleRequest {
+                    id: article.id,
+                    title: "Гигиена рук медсестры".into(),
+                    description: article.description.clone(),
+                    content: "<p>Мойте руки чаще</p>".into(),
+                    date_deadline: article.date_deadline.clone(),
+                    test_id: test.id,
+                },
+                &admin,
+            ))
+            .await;
+        assert_eq!(code(&updated), Code::Ok);
+        let [changed] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(changed, "article", article.id, "update");
+        assert_eq!(fields(changed), ["content", "title"], "only what changed");
+        assert_eq!(
+            change(changed, "title"),
+            ("\"Гигиена рук\"", "\"Гигиена рук медсестры\"")
+        );
+
+        // A test made for an article without one becomes its test: two records.
+        let bare = app.create_article("<p>Без теста</p>", 0).await;
+        log.next(&app, 1).await;
+        let mut linked = test_request([1, 1, 1], questions(1));
+        linked.article_id = bare.id;
+        let second = app.create_test(linked).await.expect("a linked test");
+        let [made, link] = &log.next(&app, 2).await[..] else {
+            unreachable!()
+        };
+        of(made, "test", second.id, "create");
+        of(link, "article", bare.id, "update");
+        assert_eq!(change(link, "testId"), ("null", &*second.id.to_string()));
+
+        // A question renamed: the questions old and new.
+        let mut edit = pb::UpdateTestRequest {
+            id: test.id,
+            title: test.title.clone(),
+            description: test.description.clone(),
+            total_points_required: test.total_points_required,
+            number_of_questions: test.number_of_questions,
+            number_of_tries: test.number_of_tries,
+            article_id: 0,
+            questions: test.questions.clone(),
+        };
+        edit.questions[0].title = "Вопрос первый".into();
+        client
+            .update_test(authed(edit, &admin))
+            .await
+            .expect("update test");
+        let [changed] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(changed, "test", test.id, "update");
+        assert_eq!(fields(changed), ["questions"]);
+        let (old, new) = change(changed, "questions");
+        assert!(old.contains("Вопрос 1") && new.contains("Вопрос первый"));
+
+        // A course: its fields, assignees and articles.
+        let course = app
+            .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
+            .await;
+        let [created] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(created, "course", course.id, "create");
+        assert_eq!(
+            change(created, "assignees"),
+            ("null", &*format!("[{LEARNER_ID}]"))
+        );
+        assert_eq!(
+            change(created, "articles"),
+            ("null", &*format!("[{}]", article.id))
+        );
+        client
+            .update_course(authed(
+                pb::UpdateCourseRequest {
+                    id: course.id,
+                    title: "Профилактика ИСМП 2030".into(),
+                    description: course.description.clone(),
+                    date_deadline: course.date_deadline.clone(),
+                    user_ids: vec![LEARNER_ID, OTHER_LEARNER_ID],
+                    article_ids: vec![article.id],
+                    validity_months: Some(12),
+                },
+                &admin,
+            ))
+            .await
+            .expect("update course");
+        let [changed] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(changed, "course", course.id, "update");
+        assert_eq!(fields(changed), ["assignees", "title", "validityMonths"]);
+        assert_eq!(
+            change(changed, "assignees"),
+            (
+                &*format!("[{LEARNER_ID}]"),
+                &*format!("[{LEARNER_ID},{OTHER_LEARNER_ID}]")
+            )
+        );
+        assert_eq!(change(changed, "validityMonths"), ("0", "12"));
+
+        // Assigned by another system: its own deadline, the system as actor.
+        let staff = app.hr_staff(&[("Т-301", "ХИР")]).await;
+        let system = app.keys.service_token(8, &[Scope::TrainingAssign]);
+        client
+            .assign_course(authed(
+                pb::AssignCourseRequest {
+                    course_id: course.id,
+                    employee_numbers: vec!["Т-301".into()],
+                    date_deadline: "2031-01-31".into(),
+                    ..Default::default()
+                },
+                &system,
+            ))
+            .await
+            .expect("assign course");
+        let [assigned] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(assigned, "course", course.id, "update");
+        assert_eq!(assigned.actor.as_ref().unwrap().kind, "service-account");
+        assert_eq!(
+            change(assigned, "ownDeadlines"),
+            (
+                &*format!("{{\"{}\":null}}", staff[0]),
+                &*format!("{{\"{}\":\"2031-01-31\"}}", staff[0])
+            )
+        );
+
+        // A learner's attempt: started, then scored.
+        let learner = app.learner_token();
+        app.complete(&learner, &test, 2, 0).await.expect("complete");
+        let [started, scored] = &log.next(&app, 2).await[..] else {
+            unreachable!()
+        };
+        assert_eq!(
+            (started.entity.as_str(), started.action.as_str()),
+            ("attempt", "create")
+        );
+        assert_eq!(
+            started.actor.as_ref().unwrap().user_id,
+            Some(LEARNER_ID),
+            "the learner's own write"
+        );
+        assert_eq!(change(started, "tryNumber"), ("null", "1"));
+        assert_eq!(
+            (scored.entity_id, scored.action.as_str()),
+            (started.entity_id, "complete")
+        );
+        assert_eq!(change(scored, "totalPoint"), ("null", "2"));
+        assert_eq!(change(scored, "isPassed"), ("null", "true"));
+
+        // The bell and the digest choice.
+        let mut notifications = NotificationServiceClient::new(app.channel.clone());
+        let key = format!("education:course:{}:2030-01-31", course.id);
+        notifications
+            .mark_notifications_read(authed(
+                pb::MarkNotificationsReadRequest {
+                    ids: vec![key.clone()],
+                },
+                &learner,
+            ))
+            .await
+            .expect("mark read");
+        let [marked] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(marked, "notification", LEARNER_ID, "mark-read");
+        assert_eq!(change(marked, "read"), ("[]", &*format!("[\"{key}\"]")));
+        notifications
+            .set_my_digest_settings(authed(
+                pb::SetMyDigestSettingsRequest {
+                    digest_enabled: false,
+                },
+                &learner,
+            ))
+            .await
+            .expect("digest off");
+        let [chosen] = &log.next(&app, 1).await[..] else {
+            unreachable!()
+        };
+        of(chosen, "digest-settings", LEARNER_ID, "update");
+        assert_eq!(change(chosen, "digestEnabled"), ("true", "false"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_write_refused_half_way_leaves_no_record_and_no_change() {
+    on_each_backend(|app| async move {
+        let article = app.create_article("<p>Текст</p>", 0).await;
+        let course = app
+            .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
+            .await;
+        let before = Log::all(&app).await.len();
+        // The course's row is rewritten before the unknown article refuses
+        // the whole write.
+        let refused = app
+            .client
+            .clone()
+            .update_course(authed(
+                pb::UpdateCourseRequest {
+                    id: course.id,
+                    title: "Другое название".into(),
+                    description: course.description.clone(),
+                    date_deadline: course.date_deadline.clone(),
+                    user_ids: vec![],
+                    article_ids: vec![article.id, 4242],
+                    validity_months: None,
+                },
+                &app.admin_token(),
+            ))
+            .await;
+        assert_eq!(code(&refused), Code::InvalidArgument);
+        assert_eq!(Log::all(&app).await.len(), before, "{:?}", app.backend);
+        let kept = app
+            .client
+            .clone()
+            .get_course(authed(
+                pb::GetCourseRequest {
+                    course_id: course.id,
+                },
+                &app.admin_token(),
+            ))
+            .await
+            .expect("the course")
+            .into_inner()
+            .course
+            .unwrap();
+        assert_eq!(kept.title, course.title);
+    })
+    .await;
+}
