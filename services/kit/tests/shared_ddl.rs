@@ -55,3 +55,12 @@ fn every_service_creates_the_search_index_as_kit_defines_it() {
         portal_kit::search::POSTGRES_SCHEMA,
     );
 }
+
+#[test]
+fn every_service_creates_the_audit_log_as_kit_defines_it() {
+    assert_copied_verbatim(
+        "audit_records",
+        portal_kit::audit::SQLITE_SCHEMA,
+        portal_kit::audit::POSTGRES_SCHEMA,
+    );
+}

@@ -125,7 +125,8 @@ pub(super) async fn save_article(
     record_article(conn, id, editor, now).await?;
     search::index(conn, search::ARTICLE, id).await?;
     let new: ArticleRecord = Store::row_in(conn, &ARTICLES, id).await?;
-    record_change(conn, audit, (entity::ARTICLE, id), Some(&old), Some(&new)).await
+    record_change(conn, audit, (entity::ARTICLE, id), Some(&old), Some(&new)).await?;
+    Ok(())
 }
 
 /// INVALID unless `article_id`, if given, names an article.

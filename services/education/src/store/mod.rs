@@ -29,10 +29,9 @@ mod test;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use portal_kit::audit::{self, AuditContext, Changes, Event, action};
+pub(crate) use portal_kit::audit::record_change;
 use portal_kit::db::Backend;
 use portal_kit::{ServiceError, ServiceResult};
-use serde::Serialize;
 use sqlx::any::{Any, AnyArguments, AnyRow};
 use sqlx::query::QueryAs;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
@@ -125,25 +124,6 @@ pub mod audited {
     pub const COMPLETE: &str = "complete";
     /// A digest sent.
     pub const SEND: &str = "send";
-}
-
-/// Records in `conn`'s transaction that `entity` `id` went from `old` to
-/// `new` (no `old`: created; no `new`: deleted), every field that differs.
-async fn record_change<T: Serialize>(
-    conn: &mut AnyConnection,
-    context: &AuditContext,
-    (entity, id): (&str, i64),
-    old: Option<&T>,
-    new: Option<&T>,
-) -> ServiceResult<()> {
-    let done = match (old, new) {
-        (None, _) => action::CREATE,
-        (_, None) => action::DELETE,
-        _ => action::UPDATE,
-    };
-    let changes = Changes::diff(old, new, &[]);
-    audit::record(conn, context, Event::new(entity, id, done).changes(changes)).await?;
-    Ok(())
 }
 
 /// Whose view a read is for: an education manager sees everything, anyone else

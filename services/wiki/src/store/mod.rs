@@ -26,13 +26,12 @@ pub mod search;
 pub mod unit;
 
 use portal_kit::access::Actor;
-use portal_kit::audit::{self, AuditContext, Changes, Event, action};
+pub(crate) use portal_kit::audit::record_change;
 use portal_kit::db::{Backend, begin_write, is_foreign_key_violation, is_unique_violation};
 use portal_kit::{ServiceError, ServiceResult};
-use serde::Serialize;
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
-use sqlx::{Any, AnyConnection, AnyPool, Transaction};
+use sqlx::{Any, AnyPool, Transaction};
 
 use crate::domain::scope::Scope;
 
@@ -64,24 +63,6 @@ pub mod audited {
     pub const COMMON_DOCUMENT: &str = "common-document";
     /// A unit taken out of service.
     pub const RETIRE: &str = "retire";
-}
-
-/// Records in `conn`'s transaction that `entity` `id` went from `old` to
-/// `new` (no `old`: created; no `new`: deleted), every field that differs.
-async fn record_change<T: Serialize>(
-    conn: &mut AnyConnection,
-    context: &AuditContext,
-    (entity, id): (&str, i64),
-    old: Option<&T>,
-    new: Option<&T>,
-) -> sqlx::Result<()> {
-    let done = match (old, new) {
-        (None, _) => action::CREATE,
-        (_, None) => action::DELETE,
-        _ => action::UPDATE,
-    };
-    let changes = Changes::diff(old, new, &[]);
-    audit::record(conn, context, Event::new(entity, id, done).changes(changes)).await
 }
 
 /// Who writes a unit: a person or a service account, or neither for the
