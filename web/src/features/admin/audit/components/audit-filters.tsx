@@ -1,6 +1,7 @@
 import { useQuery } from '@connectrpc/connect-query';
 import { Autocomplete, Button, Grid, MenuItem, TextField } from '@mui/material';
 
+import { DateFilterField } from '@/components/date-filter-field';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
 import { adminStrings } from '@/lib/admin-strings';
 import { noAuditFilter, type AuditFilter } from '@/lib/audit';
@@ -82,26 +83,10 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
         </TextField>
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
-        <TextField
-          label={text.dateFrom}
-          type="date"
-          value={value.from}
-          onChange={(event) => set({ from: event.target.value })}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DateFilterField label={text.dateFrom} value={value.from} onChange={(from) => set({ from })} />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
-        <TextField
-          label={text.dateTo}
-          type="date"
-          value={value.to}
-          onChange={(event) => set({ to: event.target.value })}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DateFilterField label={text.dateTo} value={value.to} onChange={(to) => set({ to })} />
       </Grid>
       <Grid size={{ xs: 12, md: 'grow' }} sx={{ display: 'flex', justifyContent: 'flex-end' }}>
         <Button size="small" onClick={() => onChange(noAuditFilter)}>

@@ -1,5 +1,6 @@
 import { Autocomplete, Button, Grid, MenuItem, TextField } from '@mui/material';
 
+import { DateFilterField } from '@/components/date-filter-field';
 import { adminStrings } from '@/lib/admin-strings';
 
 import { useDepartmentsAndPeople } from '../../api/people-queries';
@@ -73,26 +74,14 @@ export function StatisticsFilters({ value, onChange }: StatisticsFiltersProps) {
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
-        <TextField
+        <DateFilterField
           label={text.dateFrom}
-          type="date"
           value={value.dateFrom}
-          onChange={(event) => set({ dateFrom: event.target.value })}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(dateFrom) => set({ dateFrom })}
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, md: 3, lg: 2 }}>
-        <TextField
-          label={text.dateTo}
-          type="date"
-          value={value.dateTo}
-          onChange={(event) => set({ dateTo: event.target.value })}
-          fullWidth
-          size="small"
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DateFilterField label={text.dateTo} value={value.dateTo} onChange={(dateTo) => set({ dateTo })} />
       </Grid>
       <Grid size={{ xs: 12 }} sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
         <Button size="small" onClick={() => onChange(noFilter)}>
