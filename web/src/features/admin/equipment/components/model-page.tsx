@@ -2,6 +2,7 @@ import { List, Paper, Typography } from '@mui/material';
 import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
+import { EntityHistory } from '@/components/entity-history';
 import { PageHeader } from '@/components/page-header';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
@@ -43,8 +44,8 @@ function Units({ model }: { model: EnvironmentModel }) {
 }
 
 /**
- * One equipment model: its fields to edit, the courses it requires for clearance, and its
- * units with a way to add one.
+ * One equipment model: its fields to edit, the courses it requires for clearance, its units
+ * with a way to add one, and its history for those who read the audit log.
  */
 export function ModelPage() {
   const modelId = parseId(useParams().adminEnvironmentModelId);
@@ -75,6 +76,8 @@ export function ModelPage() {
         <>
           <RequiredCourses model={model} />
           <Units model={model} />
+          {/* Its instruction's and required courses' changes are the model's records too. */}
+          <EntityHistory entity="environment-model" entityId={model.id} version={query.dataUpdatedAt} />
         </>
       )}
     >

@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
+import { EntityHistory } from '@/components/entity-history';
 import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
@@ -41,7 +42,12 @@ export function CoursePage() {
       saved={adminStrings.education.course.saved}
       failed={errorMessage}
       maxWidth={960}
-      below={(course) => <CourseCompliance courseId={course.id} />}
+      below={(course) => (
+        <>
+          <CourseCompliance courseId={course.id} />
+          <EntityHistory entity="course" entityId={course.id} version={query.dataUpdatedAt} />
+        </>
+      )}
     >
       {(course, form) => <CourseForm {...form} initial={course.values} />}
     </EditPage>
