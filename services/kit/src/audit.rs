@@ -28,7 +28,7 @@ use sqlx::{Any, AnyConnection, AnyPool};
 use tonic::{Request, Response, Status};
 
 use crate::access::{Caller, Right};
-use crate::db::{Backend, begin_write, now_millis, timestamp_from_millis};
+use crate::db::{Backend, begin_write, now_millis, placeholders, timestamp_from_millis};
 use crate::net::{FORWARDED_FOR, TrustedProxies};
 use crate::telemetry::REQUEST_ID_HEADER;
 use crate::{ServiceError, ServiceResult};
@@ -458,33 +458,62 @@ pub async fn record(
     context: &AuditContext,
     event: Event<'_>,
 ) -> sqlx::Result<()> {
+    record_all(connection, context, &[event]).await
+}
+
+/// A record's columns, each a bind.
+const COLUMNS: usize = 12;
+/// Records in one INSERT at most: 3,000 binds, far below SQLite's and
+/// PostgreSQL's limits.
+const RECORD_CHUNK: usize = 250;
+
+/// Records `events`, all done in `context` at one instant, on `connection`
+/// (the write's own transaction, as for [`record`]): a bulk write's records
+/// (a staff sync's thousands of people) in multi-row INSERTs of
+/// [`RECORD_CHUNK`], not a round trip each. Ids rise in the order given.
+pub async fn record_all(
+    connection: &mut AnyConnection,
+    context: &AuditContext,
+    events: &[Event<'_>],
+) -> sqlx::Result<()> {
     let (user_id, client_id, login) = match &context.actor {
         AuditActor::Person(id) => (Some(*id), None, None),
         AuditActor::ServiceAccount(client_id) => (None, Some(client_id.as_str()), None),
         AuditActor::Anonymous { login } => (None, None, login.as_deref()),
         AuditActor::System => (None, None, None),
     };
-    let changes =
-        serde_json::to_string(event.changes.as_slice()).unwrap_or_else(|_| "[]".to_owned());
-    sqlx::query(
-        "INSERT INTO audit_records (at, actor_kind, actor_user_id, actor_client_id, actor_login,
-             address, request_id, entity, entity_id, action, changes, reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-    )
-    .bind(now_millis())
-    .bind(context.actor.kind())
-    .bind(user_id)
-    .bind(client_id)
-    .bind(login)
-    .bind(context.address.map(|address| address.to_string()))
-    .bind(context.request_id.as_deref())
-    .bind(event.entity)
-    .bind(event.entity_id)
-    .bind(event.action)
-    .bind(changes)
-    .bind(event.reason)
-    .execute(connection)
-    .await?;
+    let at = now_millis();
+    let address = context.address.map(|address| address.to_string());
+    for chunk in events.chunks(RECORD_CHUNK) {
+        let rows: Vec<String> = (0..chunk.len())
+            .map(|row| placeholders(row * COLUMNS + 1, COLUMNS))
+            .collect();
+        let statement = format!(
+            "INSERT INTO audit_records (at, actor_kind, actor_user_id, actor_client_id, actor_login,
+                 address, request_id, entity, entity_id, action, changes, reason)
+             VALUES {}",
+            rows.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(statement));
+        for event in chunk {
+            let changes =
+                serde_json::to_string(event.changes.as_slice()).unwrap_or_else(|_| "[]".to_owned());
+            query = query
+                .bind(at)
+                .bind(context.actor.kind())
+                .bind(user_id)
+                .bind(client_id)
+                .bind(login)
+                .bind(address.as_deref())
+                .bind(context.request_id.as_deref())
+                .bind(event.entity)
+                .bind(event.entity_id)
+                .bind(event.action)
+                .bind(changes)
+                .bind(event.reason);
+        }
+        query.execute(&mut *connection).await?;
+    }
     Ok(())
 }
 
@@ -929,6 +958,59 @@ mod tests {
                     new: "Монитор".into()
                 }]
             );
+        }
+    }
+
+    /// `count` updates of things 1..=count, each its name old → new, as one batch.
+    async fn write_batch(pool: &AnyPool, backend: Backend, count: i64, commit: bool) {
+        let events: Vec<Event> = (1..=count)
+            .map(|id| {
+                let changes =
+                    Changes::new().field("name", format!("old {id}"), format!("new {id}"));
+                Event::new(entity::USER, id, action::UPDATE).changes(changes)
+            })
+            .collect();
+        let system = AuditContext {
+            actor: AuditActor::ServiceAccount("hr-system".into()),
+            ..nurse()
+        };
+        let mut tx = begin_write(pool, backend).await.unwrap();
+        record_all(&mut tx, &system, &events).await.unwrap();
+        record_all(&mut tx, &system, &[]).await.unwrap();
+        if commit {
+            tx.commit().await.unwrap();
+        } else {
+            tx.rollback().await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_batch_is_recorded_in_order_across_chunks_and_rolls_back_whole() {
+        let count = 2 * RECORD_CHUNK as i64 + 3;
+        for backend in backends() {
+            let (_db, pool) = database(backend).await;
+            write_batch(&pool, backend, count, false).await;
+            assert!(all(&pool).await.is_empty(), "{backend:?}: rolled back");
+            write_batch(&pool, backend, count, true).await;
+            let records = all(&pool).await;
+            // Newest first: the batch's last event has the highest id.
+            let ids: Vec<Option<i64>> = records.iter().map(|r| r.entity_id).collect();
+            let expected: Vec<Option<i64>> = (1..=count).rev().map(Some).collect();
+            assert_eq!(ids, expected, "{backend:?}");
+            for record in &records {
+                assert_eq!(record.actor, AuditActor::ServiceAccount("hr-system".into()));
+                assert_eq!(record.address.as_deref(), Some("192.0.2.10"));
+                assert_eq!(record.at, records[0].at, "{backend:?}: one instant");
+                let id = record.entity_id.unwrap_or_default();
+                assert_eq!(
+                    record.changes,
+                    [Change {
+                        field: "name".into(),
+                        old: format!("old {id}").into(),
+                        new: format!("new {id}").into(),
+                    }]
+                );
+            }
         }
     }
 

@@ -244,6 +244,13 @@ pub async fn begin_write(
     })
 }
 
+/// `($first, $first+1, …)` for `count` binds: one row of a multi-row
+/// INSERT, or an IN list (the Any driver binds no arrays).
+pub fn placeholders(first: usize, count: usize) -> String {
+    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
+    format!("({})", list.join(", "))
+}
+
 /// Whether a write was refused by a unique index: the one check that holds
 /// against concurrent writers, so a write is tried and this read from its error.
 pub fn is_unique_violation(error: &sqlx::Error) -> bool {
@@ -378,5 +385,15 @@ pub fn timestamp_from_millis(millis: i64) -> prost_types::Timestamp {
     prost_types::Timestamp {
         seconds: millis.div_euclid(1000),
         nanos: i32::try_from(millis.rem_euclid(1000) * 1_000_000).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_number_on_from_the_first() {
+        assert_eq!(placeholders(3, 2), "($3, $4)");
     }
 }

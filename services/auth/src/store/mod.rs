@@ -27,7 +27,7 @@ pub mod user;
 use std::collections::HashMap;
 
 use portal_kit::ServiceResult;
-use portal_kit::db::Backend;
+use portal_kit::db::{Backend, placeholders};
 use sqlx::any::{Any, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Encode, FromRow, Transaction, Type};
 
@@ -236,12 +236,6 @@ async fn check_links(conn: &mut AnyConnection, to: LinkTo, ids: &IdSet) -> Servi
 
 /// Binds in one statement at most: far below SQLite's and PostgreSQL's limits.
 const IN_CHUNK: usize = 500;
-
-/// `($first, $first+1, …)` for `count` binds.
-fn placeholders(first: usize, count: usize) -> String {
-    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
-    format!("({})", list.join(", "))
-}
 
 /// The rows of `sql` whose `{}` is a list of `keys`, asked [`IN_CHUNK`] keys
 /// at a time (the Any driver binds no arrays).

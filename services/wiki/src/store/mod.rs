@@ -27,7 +27,9 @@ pub mod unit;
 
 use portal_kit::access::Actor;
 pub(crate) use portal_kit::audit::record_change;
-use portal_kit::db::{Backend, begin_write, is_foreign_key_violation, is_unique_violation};
+use portal_kit::db::{
+    Backend, begin_write, is_foreign_key_violation, is_unique_violation, placeholders,
+};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::AnyArguments;
 use sqlx::query::QueryAs;
@@ -114,12 +116,6 @@ fn sees_model(scope: &Scope, first: usize) -> Option<(String, &[i64])> {
     }
 }
 
-/// `($first, $first+1, …)` for `count` binds.
-fn placeholders(first: usize, count: usize) -> String {
-    let list: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
-    format!("({})", list.join(", "))
-}
-
 /// A write's error: a unique or foreign-key violation as the caller's message,
 /// anything else internal.
 fn refused(
@@ -144,14 +140,4 @@ fn bind_all<'q, T>(
         query = query.bind(*value);
     }
     query
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_number_on_from_the_first() {
-        assert_eq!(placeholders(3, 2), "($3, $4)");
-    }
 }
