@@ -598,6 +598,7 @@ fn entity_label(entity: &str) -> &str {
     match entity {
         "user" => "Сотрудник",
         "department" => "Отделение",
+        "position" => "Должность",
         "service-account" => "Внешняя система",
         "session" => "Сеанс",
         "course" => "Курс",

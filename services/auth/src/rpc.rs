@@ -85,9 +85,10 @@ impl AuthRpc {
     async fn sync_staff_batch(
         &self,
         actor: Actor<'_>,
+        context: &AuditContext,
         batch: &StaffBatch,
     ) -> RpcResult<pb::SyncStaffResponse> {
-        let outcome = self.store.sync_staff(batch, now_millis()).await?;
+        let outcome = self.store.sync_staff(context, batch, now_millis()).await?;
         self.versions.raise(outcome.raised.iter().copied());
         tracing::info!(
             by = actor.user_id(),
@@ -412,8 +413,9 @@ impl AuthService for AuthRpc {
     ) -> RpcResult<pb::SyncStaffResponse> {
         let caller = Caller::of(&request);
         let actor = caller.require_right_or_scope(Right::UserManagement, Scope::StaffWrite)?;
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let batch = StaffBatch::parse(request.get_ref())?;
-        self.sync_staff_batch(actor, &batch).await
+        self.sync_staff_batch(actor, &context, &batch).await
     }
 
     async fn sync_staff_stream(
@@ -423,13 +425,17 @@ impl AuthService for AuthRpc {
         // Checked before a chunk is read: a refused caller sends nothing in vain.
         let caller = Caller::of(&request);
         let actor = caller.require_right_or_scope(Right::UserManagement, Scope::StaffWrite)?;
+        let context = AuditContext::of(&request, &self.trusted_proxies);
         let mut chunks = request.into_inner();
         let mut whole = None;
         while let Some(message) = chunks.message().await? {
             add_chunk(&mut whole, message.chunk.unwrap_or_default())?;
         }
         let batch = StaffBatch::parse(&whole.unwrap_or_default())?;
-        let result = self.sync_staff_batch(actor, &batch).await?.into_inner();
+        let result = self
+            .sync_staff_batch(actor, &context, &batch)
+            .await?
+            .into_inner();
         reply(pb::SyncStaffStreamResponse {
             result: Some(result),
         })

@@ -283,6 +283,7 @@ export const adminStrings = {
     entities: {
       user: 'Сотрудник',
       department: 'Отделение',
+      position: 'Должность',
       'service-account': 'Внешняя система',
       course: 'Курс',
       article: 'Статья',
@@ -325,6 +326,7 @@ export const adminStrings = {
       blocked: 'учётная запись заблокирована',
     } as Record<string, string>,
     fields: {
+      employeeNumber: 'Табельный номер',
       surname: 'Фамилия',
       name: 'Имя',
       lastName: 'Отчество',
@@ -336,6 +338,7 @@ export const adminStrings = {
       positionIds: 'Должности',
       rights: 'Права',
       title: 'Название',
+      code: 'Код в кадровой системе',
       userIds: 'Сотрудники',
       clientId: 'Идентификатор клиента',
       description: 'Описание',

@@ -19,22 +19,29 @@ pub const REASON_UNKNOWN_LOGIN: &str = "unknown-login";
 pub const REASON_BLOCKED: &str = "blocked";
 
 /// A user's fields as recorded (not their rights: see [`rights_changed`]).
+/// The staff sync fills them from its own reads (`store::staff`).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct UserFields<'a> {
-    surname: &'a str,
-    name: &'a str,
-    last_name: &'a str,
-    login: &'a str,
-    email: &'a str,
-    status_id: Option<i64>,
-    department_ids: &'a [i64],
-    position_ids: &'a [i64],
+    /// The HR system's key: only the staff sync sets it, the admin's
+    /// forms never change it (none on both sides: no change recorded).
+    pub(super) employee_number: Option<&'a str>,
+    pub(super) surname: &'a str,
+    pub(super) name: &'a str,
+    pub(super) last_name: &'a str,
+    pub(super) login: &'a str,
+    pub(super) email: &'a str,
+    pub(super) status_id: Option<i64>,
+    /// Ascending.
+    pub(super) department_ids: &'a [i64],
+    /// Ascending.
+    pub(super) position_ids: &'a [i64],
 }
 
 impl<'a> From<&'a UserRecord> for UserFields<'a> {
     fn from(user: &'a UserRecord) -> Self {
         UserFields {
+            employee_number: None,
             surname: &user.surname,
             name: &user.name,
             last_name: &user.last_name,

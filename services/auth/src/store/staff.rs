@@ -3,11 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::db::{WriteError, retry_on_collision};
 use portal_kit::text::name_key;
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
+use super::audit::UserFields;
 use super::search;
 use super::{IN_CHUNK, Link, Store, all_links, fetch_in, placeholders};
 use crate::domain::department::MSG_TITLE_TAKEN;
@@ -317,6 +319,16 @@ struct ReferencesSynced {
     by_code: HashMap<String, i64>,
     changes: Vec<ReferenceChange>,
     counts: ReferenceCounts,
+    written: Vec<ReferenceWritten>,
+}
+
+/// A department or position the sync created or changed, for its audit
+/// record: its title and code before (none: created) and after.
+struct ReferenceWritten {
+    id: i64,
+    before: Option<(String, String)>,
+    title: String,
+    code: String,
 }
 
 /// Creates, retitles or adopts (by title) the departments or positions of `rows`.
@@ -344,6 +356,7 @@ async fn sync_references(
     }
     let mut changes = Vec::new();
     let mut counts = ReferenceCounts::default();
+    let mut written = Vec::new();
     for row in rows {
         let code = row.code.as_str();
         let title_key = reference.title_key(&row.title);
@@ -378,6 +391,12 @@ async fn sync_references(
                     by_code.insert(code.to_owned(), known.len() - 1);
                     by_title.insert(title_key, known.len() - 1);
                     counts.created += 1;
+                    written.push(ReferenceWritten {
+                        id,
+                        before: None,
+                        title: row.title.clone(),
+                        code: code.to_owned(),
+                    });
                     changes.push(ReferenceChange {
                         code: code.to_owned(),
                         action: Action::Created,
@@ -398,8 +417,16 @@ async fn sync_references(
         by_title.remove(&reference.title_key(&known[at].title));
         by_title.insert(title_key, at);
         by_code.insert(code.to_owned(), at);
-        known[at].title = row.title.clone();
-        known[at].code = code.to_owned();
+        let before = (
+            std::mem::replace(&mut known[at].title, row.title.clone()),
+            std::mem::replace(&mut known[at].code, code.to_owned()),
+        );
+        written.push(ReferenceWritten {
+            id: known[at].id,
+            before: Some(before),
+            title: row.title.clone(),
+            code: code.to_owned(),
+        });
         counts.changed += 1;
         changes.push(ReferenceChange {
             code: code.to_owned(),
@@ -415,6 +442,7 @@ async fn sync_references(
             .collect(),
         changes,
         counts,
+        written,
     })
 }
 
@@ -1027,17 +1055,164 @@ async fn insert_links(
     Ok(())
 }
 
+/// What a department's or position's record says changed: its title and code
+/// old → new, when the sync wrote it.
+fn reference_changes(written: Option<&ReferenceWritten>) -> Changes {
+    let Some(written) = written else {
+        return Changes::new();
+    };
+    let before = written.before.as_ref();
+    Changes::new()
+        .field("title", before.map(|(title, _)| title), &written.title)
+        .field("code", before.map(|(_, code)| code), &written.code)
+}
+
+/// The sync's audit records (issue 25), in the order written: each
+/// department created or changed, its title, code and members old → new
+/// (also one whose people alone came or went); each position; then each
+/// person created, changed or blocked, their fields old → new. `people` are
+/// the plans' outcomes, one each in order.
+fn sync_records(
+    staff: &Staff,
+    plans: &[Plan],
+    people: &[PersonChange],
+    departments: &[ReferenceWritten],
+    positions: &[ReferenceWritten],
+) -> Vec<Event<'static>> {
+    let sorted = |ids: Option<&Vec<i64>>| -> Vec<i64> {
+        let set: BTreeSet<i64> = ids.into_iter().flatten().copied().collect();
+        set.into_iter().collect()
+    };
+    // Who left and who joined each department, then its members before.
+    let mut moved: BTreeMap<i64, (BTreeSet<i64>, BTreeSet<i64>)> = BTreeMap::new();
+    for (plan, person) in plans.iter().zip(people) {
+        let before: BTreeSet<i64> = match plan.stored {
+            Some(_) => staff
+                .departments
+                .get(&person.user_id)
+                .into_iter()
+                .flatten()
+                .copied()
+                .collect(),
+            None => BTreeSet::new(),
+        };
+        for gone in before.difference(&plan.target.departments) {
+            moved.entry(*gone).or_default().0.insert(person.user_id);
+        }
+        for came in plan.target.departments.difference(&before) {
+            moved.entry(*came).or_default().1.insert(person.user_id);
+        }
+    }
+    let mut members: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for (user_id, of) in &staff.departments {
+        for department_id in of.iter().filter(|d| moved.contains_key(d)) {
+            members.entry(*department_id).or_default().insert(*user_id);
+        }
+    }
+
+    let mut records = Vec::new();
+    let written: BTreeMap<i64, &ReferenceWritten> = departments.iter().map(|d| (d.id, d)).collect();
+    let touched: BTreeSet<i64> = written.keys().chain(moved.keys()).copied().collect();
+    for id in touched {
+        let written = written.get(&id).copied();
+        let mut changes = reference_changes(written);
+        if let Some((left, joined)) = moved.get(&id) {
+            let before = members.remove(&id).unwrap_or_default();
+            let after: BTreeSet<i64> = before.difference(left).chain(joined).copied().collect();
+            changes = changes.field("userIds", &before, &after);
+        }
+        let created = written.is_some_and(|w| w.before.is_none());
+        let done = if created {
+            action::CREATE
+        } else {
+            action::UPDATE
+        };
+        if !changes.is_empty() {
+            records.push(Event::new(entity::DEPARTMENT, id, done).changes(changes));
+        }
+    }
+    for position in positions {
+        let done = match position.before {
+            None => action::CREATE,
+            Some(_) => action::UPDATE,
+        };
+        let changes = reference_changes(Some(position));
+        records.push(Event::new(entity::POSITION, position.id, done).changes(changes));
+    }
+
+    for (plan, person) in plans.iter().zip(people) {
+        let target = &plan.target;
+        let departments: Vec<i64> = target.departments.iter().copied().collect();
+        let positions: Vec<i64> = target.positions.iter().copied().collect();
+        let after = UserFields {
+            employee_number: Some(&target.employee_number),
+            surname: &target.surname,
+            name: &target.name,
+            last_name: &target.last_name,
+            login: &target.login,
+            email: &target.email,
+            status_id: target.status_id,
+            department_ids: &departments,
+            position_ids: &positions,
+        };
+        let links_before = (
+            sorted(staff.departments.get(&person.user_id)),
+            sorted(staff.positions.get(&person.user_id)),
+        );
+        let before = plan.stored.map(|at| {
+            let stored = &staff.people[at];
+            UserFields {
+                // Planning gave an adopted person their number already: the
+                // one change of a number there is, from none.
+                employee_number: if plan.changed.contains(&"employee_number") {
+                    None
+                } else {
+                    stored.employee_number.as_deref()
+                },
+                surname: &stored.surname,
+                name: &stored.name,
+                last_name: &stored.last_name,
+                login: &stored.login,
+                email: &stored.email,
+                status_id: stored.status_id,
+                department_ids: &links_before.0,
+                position_ids: &links_before.1,
+            }
+        });
+        let done = match plan.action {
+            Action::Created => action::CREATE,
+            Action::Changed => action::UPDATE,
+            Action::Blocked => action::BLOCK,
+        };
+        let changes = Changes::diff(before.as_ref(), Some(&after), &[]);
+        if !changes.is_empty() {
+            records.push(Event::new(entity::USER, person.user_id, done).changes(changes));
+        }
+    }
+    records
+}
+
 impl Store {
     /// Keeps staff in step with `batch` (see SyncStaffRequest in the
     /// contract) in one transaction, rolled back for a dry run so that its
     /// answer is exactly what the batch would do. Reads everything it decides
     /// on in a few queries, whatever the batch's size.
-    pub async fn sync_staff(&self, batch: &StaffBatch, now: i64) -> ServiceResult<SyncOutcome> {
-        retry_on_collision(|| self.sync_staff_once(batch, now)).await
+    ///
+    /// Each department, position and person written is one audit record in
+    /// `context` (the caller: a person or a service account), in the same
+    /// transaction and in bulk; a dry run records nothing.
+    pub async fn sync_staff(
+        &self,
+        context: &AuditContext,
+        batch: &StaffBatch,
+        now: i64,
+    ) -> ServiceResult<SyncOutcome> {
+        retry_on_collision(|| self.sync_staff_once(context, batch, now)).await
     }
 
     async fn sync_staff_once(
         &self,
+        context: &AuditContext,
         batch: &StaffBatch,
         now: i64,
     ) -> Result<SyncOutcome, WriteError> {
@@ -1076,6 +1251,16 @@ impl Store {
             &mut outcome.unchanged,
         );
         let (people, raised) = write_plans(&mut tx, &staff, &plans, now).await?;
+        if !batch.dry_run {
+            let records = sync_records(
+                &staff,
+                &plans,
+                &people,
+                &departments.written,
+                &positions.written,
+            );
+            audit::record_all(&mut tx, context, &records).await?;
+        }
         for change in &people {
             match change.action {
                 Action::Created => outcome.created += 1,

@@ -1,8 +1,9 @@
 //! Auth's audit records (issue 25): every sign-in, sign-out and refused
-//! sign-in, every write of users, departments and service accounts, with the
-//! fields old → new, read back through `portal.audit.v1.AuditService`; no
-//! record holds a password or a secret.
+//! sign-in, every write of users, departments and service accounts (a staff
+//! sync's too), with the fields old → new, read back through
+//! `portal.audit.v1.AuditService`; no record holds a password or a secret.
 
+use portal_kit::access::Scope;
 use portal_proto::audit::v1 as audit_pb;
 use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
 use portal_proto::auth::v1 as pb;
@@ -381,6 +382,191 @@ async fn a_record_cannot_be_changed_or_deleted_in_the_database() {
             assert!(refused.to_string().contains("append-only"), "{refused}");
         }
         pool.close().await;
+    })
+    .await;
+}
+
+fn hr_person(number: &str, surname: &str, departments: &[&str]) -> pb::StaffPerson {
+    pb::StaffPerson {
+        employee_number: number.into(),
+        surname: surname.into(),
+        name: "Анна".into(),
+        last_name: "Петровна".into(),
+        department_codes: departments.iter().map(|c| c.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+/// Syncs `people` into the departments CARD and SURG as an HR system
+/// (client `client-501`); the people's user ids by employee number.
+async fn hr_sync(app: &TestApp, people: Vec<pb::StaffPerson>) -> Vec<(String, i64)> {
+    let department = |code: &str, title: &str| pb::StaffDepartment {
+        code: code.into(),
+        title: title.into(),
+    };
+    let request = pb::SyncStaffRequest {
+        departments: vec![
+            department("CARD", "Кардиологическое отделение"),
+            department("SURG", "Хирургическое отделение"),
+        ],
+        people,
+        ..Default::default()
+    };
+    let token = app.keys.service_token(501, &[Scope::StaffWrite]);
+    let answer = app
+        .client
+        .clone()
+        .sync_staff(authed(request, &token))
+        .await
+        .expect("sync staff")
+        .into_inner();
+    assert!(answer.errors.is_empty(), "{:?}", answer.errors);
+    answer
+        .people
+        .into_iter()
+        .map(|p| (p.employee_number, p.user_id))
+        .collect()
+}
+
+/// Every record newer than record `after`, oldest first.
+async fn records_after(app: &TestApp, after: i64) -> Vec<audit_pb::AuditRecord> {
+    let all = records(
+        app,
+        audit_pb::ListAuditRecordsRequest {
+            limit: 1000,
+            ..Default::default()
+        },
+    )
+    .await;
+    all.into_iter().rev().filter(|r| r.id > after).collect()
+}
+
+#[tokio::test]
+async fn a_staff_sync_records_each_write_old_to_new_as_its_service_account() {
+    on_each_backend(false, |app| async move {
+        let first = hr_sync(
+            &app,
+            vec![
+                hr_person("0002", "Иванова", &["CARD"]),
+                hr_person("0003", "Кузнецова", &["SURG"]),
+            ],
+        )
+        .await;
+        let (ivanova, kuznetsova) = (first[0].1, first[1].1);
+        let mark = records_after(&app, 0).await.last().unwrap().id;
+
+        // One person new, one renamed and moved, one dismissed.
+        let people = vec![
+            hr_person("0001", "Смирнова", &["CARD"]),
+            hr_person("0002", "Петрова", &["SURG"]),
+            pb::StaffPerson {
+                dismissed: true,
+                ..hr_person("0003", "Кузнецова", &["SURG"])
+            },
+        ];
+        let second = hr_sync(&app, people.clone()).await;
+        let smirnova = second[0].1;
+        let written = records_after(&app, mark).await;
+        let (card, surg): (i64, i64) = {
+            let pool = app.database().await;
+            let id = |code: &'static str| {
+                sqlx::query_scalar("SELECT id FROM departments WHERE code = $1")
+                    .bind(code)
+                    .fetch_one(&pool)
+            };
+            (id("CARD").await.unwrap(), id("SURG").await.unwrap())
+        };
+        let working = app.status_id("Работает").await;
+        let dismissed = app.status_id("Уволен").await;
+        let what: Vec<(&str, i64, &str, Vec<Change>)> = written
+            .iter()
+            .map(|r| {
+                let changes = r
+                    .changes
+                    .iter()
+                    .map(|c| (c.field.clone(), c.old.clone(), c.new.clone()))
+                    .collect();
+                let id = r.entity_id.unwrap_or_default();
+                (r.entity.as_str(), id, r.action.as_str(), changes)
+            })
+            .collect();
+        let members = |ids: &[i64]| {
+            let mut ids = ids.to_vec();
+            ids.sort_unstable();
+            format!("{ids:?}").replace(' ', "")
+        };
+        assert_eq!(
+            what,
+            [
+                (
+                    "department",
+                    card,
+                    "update",
+                    vec![change(
+                        "userIds",
+                        &members(&[ivanova]),
+                        &members(&[smirnova])
+                    )]
+                ),
+                (
+                    "department",
+                    surg,
+                    "update",
+                    vec![change(
+                        "userIds",
+                        &members(&[kuznetsova]),
+                        &members(&[ivanova, kuznetsova])
+                    )]
+                ),
+                (
+                    "user",
+                    smirnova,
+                    "create",
+                    vec![
+                        change("departmentIds", "null", &format!("[{card}]")),
+                        change("employeeNumber", "null", "\"0001\""),
+                        change("lastName", "null", "\"Петровна\""),
+                        change("login", "null", "\"smirnova.ap\""),
+                        change("name", "null", "\"Анна\""),
+                        change("statusId", "null", &working.to_string()),
+                        change("surname", "null", "\"Смирнова\""),
+                    ]
+                ),
+                (
+                    "user",
+                    ivanova,
+                    "update",
+                    vec![
+                        change("departmentIds", &format!("[{card}]"), &format!("[{surg}]")),
+                        change("surname", "\"Иванова\"", "\"Петрова\""),
+                    ]
+                ),
+                (
+                    "user",
+                    kuznetsova,
+                    "block",
+                    vec![change(
+                        "statusId",
+                        &working.to_string(),
+                        &dismissed.to_string()
+                    )]
+                ),
+            ],
+            "{:?}",
+            app.backend
+        );
+        for record in &written {
+            let actor = record.actor.as_ref().unwrap();
+            assert_eq!(
+                (actor.kind.as_str(), actor.client_id.as_str()),
+                ("service-account", "client-501")
+            );
+            assert!(record.changes.iter().all(|c| !c.field.contains("password")));
+        }
+
+        // The same batch again changes nothing and records nothing.
+        hr_sync(&app, people).await;
+        assert_eq!(records_after(&app, mark).await.len(), written.len());
     })
     .await;
 }
