@@ -1,4 +1,5 @@
 import { admin } from '../support/accounts';
+import { restAs } from '../support/rest';
 import { signIn } from './session';
 import { expect, test } from './test';
 
@@ -58,4 +59,40 @@ test('an admin grants a right and finds it, old → new, in «Журнал де�
   await expect(record).toContainText('Выдача прав · Сотрудник «Журавлёва Вера Игоревна»');
   await expect(page.getByTestId('audit-record').filter({ hasText: 'Вход' })).toHaveCount(0);
   await saveScreenshot('admin-audit');
+});
+
+test('an admin renames a model and a course and finds each change in the page’s own history', async ({
+  page,
+  request,
+}) => {
+  const suffix = Date.now().toString(36);
+  const rest = await restAs(request, admin);
+  const model = await rest.post<{ id: number }>('/api/environment-model/create', {
+    name: `Монитор ${suffix}`,
+    brandName: 'Philips',
+    description: 'Монитор пациента',
+    shortInstruction: '<p>Включить</p>',
+  });
+  const course = await rest.post<{ id: number }>('/api/course/create-course-with-user-and-articles', {
+    title: `Курс ${suffix}`,
+    description: 'Описание курса',
+    dateDeadline: '2030-01-31',
+    userIds: [],
+    articleIds: [],
+  });
+  const history = page.getByRole('region', { name: 'История изменений' });
+
+  await signIn(page, admin);
+  await page.goto(`/admin/equipments/equipment-models/${model.id}`);
+  await expect(history.getByText(`Имя: — → Монитор ${suffix}`)).toBeVisible();
+  await page.getByRole('textbox', { name: /^Название/ }).fill(`Монитор ${suffix} (2)`);
+  await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
+  await expect(page.getByText('Сохранение оборудования прошло успешно!')).toBeVisible();
+  await expect(history.getByText(`Имя: Монитор ${suffix} → Монитор ${suffix} (2)`)).toBeVisible();
+
+  await page.goto(`/admin/education/courses/${course.id}`);
+  await page.getByRole('textbox', { name: /^Название/ }).fill(`Курс ${suffix} (2)`);
+  await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
+  await expect(page.getByText('Сохранение курса прошло успешно!')).toBeVisible();
+  await expect(history.getByText(`Название: Курс ${suffix} → Курс ${suffix} (2)`)).toBeVisible();
 });
