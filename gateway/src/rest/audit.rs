@@ -105,6 +105,7 @@ impl AuditQuery {
             to: instant("to", self.to.as_deref(), offset, true)?,
             limit: 0,
             before_id: None,
+            skip_total: false,
         })
     }
 }

@@ -550,7 +550,20 @@ pub struct Filter {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Page {
     pub records: Vec<AuditRecord>,
-    pub total: i64,
+    /// None when the reader asked not to count (`Window::count` false).
+    pub total: Option<i64>,
+}
+
+/// Which of the matching records a reader asks for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// At most this many, 1..=`MAX_LIMIT`.
+    pub limit: i64,
+    /// Only records older than this one (keyset paging).
+    pub before_id: Option<i64>,
+    /// Count every match too: a scan of all of them, which a reader paging
+    /// on, who has the count already, spares the database.
+    pub count: bool,
 }
 
 /// Records when a reader names no limit, and at most.
@@ -594,14 +607,15 @@ type Row = (
     Option<String>,
 );
 
-/// The records matching `filter`, newest first (time, then id), `limit` of
-/// them after the record `before_id` (keyset paging), and the count of all.
-pub async fn list(
-    pool: &AnyPool,
-    filter: &Filter,
-    limit: i64,
-    before_id: Option<i64>,
-) -> sqlx::Result<Page> {
+/// The records matching `filter`, newest first (time, then id), the
+/// `window`'s `limit` of them after its record `before_id` (keyset paging),
+/// and, when it asks, the count of all.
+pub async fn list(pool: &AnyPool, filter: &Filter, window: Window) -> sqlx::Result<Page> {
+    let Window {
+        limit,
+        before_id,
+        count: counted,
+    } = window;
     let mut conditions = Conditions::default();
     if let Some(entity) = &filter.entity {
         conditions.push("entity = ?", Bound::Text(entity));
@@ -659,14 +673,18 @@ pub async fn list(
         .bind(limit.clamp(1, MAX_LIMIT))
         .fetch_all(&mut *connection)
         .await?;
-    let mut total = sqlx::query_scalar::<Any, i64>(sqlx::AssertSqlSafe(count));
-    for value in &bound[..filtered] {
-        total = match value {
-            Bound::Int(value) => total.bind(*value),
-            Bound::Text(value) => total.bind(*value),
-        };
-    }
-    let total = total.fetch_one(&mut *connection).await?;
+    let total = if counted {
+        let mut total = sqlx::query_scalar::<Any, i64>(sqlx::AssertSqlSafe(count));
+        for value in &bound[..filtered] {
+            total = match value {
+                Bound::Int(value) => total.bind(*value),
+                Bound::Text(value) => total.bind(*value),
+            };
+        }
+        Some(total.fetch_one(&mut *connection).await?)
+    } else {
+        None
+    };
     Ok(Page {
         records: rows.into_iter().map(from_row).collect(),
         total,
@@ -762,7 +780,7 @@ pub fn keep_purging(
 pub const MSG_PERIOD_REVERSED: &str = "Конец периода раньше его начала";
 
 /// A ListAuditRecords request as a service reads it.
-fn parse(request: pb::ListAuditRecordsRequest) -> ServiceResult<(Filter, i64, Option<i64>)> {
+fn parse(request: pb::ListAuditRecordsRequest) -> ServiceResult<(Filter, Window)> {
     let millis = |timestamp: Option<prost_types::Timestamp>| {
         timestamp.map(|t| {
             t.seconds
@@ -791,7 +809,12 @@ fn parse(request: pb::ListAuditRecordsRequest) -> ServiceResult<(Filter, i64, Op
         0 => DEFAULT_LIMIT,
         limit => i64::from(limit).clamp(1, MAX_LIMIT),
     };
-    Ok((filter, limit, request.before_id))
+    let window = Window {
+        limit,
+        before_id: request.before_id,
+        count: !request.skip_total,
+    };
+    Ok((filter, window))
 }
 
 /// A stored record as the contract's message.
@@ -860,13 +883,13 @@ impl pb::audit_service_server::AuditService for AuditRpc {
         request: Request<pb::ListAuditRecordsRequest>,
     ) -> Result<Response<pb::ListAuditRecordsResponse>, Status> {
         Caller::of(&request).require(Right::UserManagement)?;
-        let (filter, limit, before_id) = parse(request.into_inner())?;
-        let page = list(&self.pool, &filter, limit, before_id)
+        let (filter, window) = parse(request.into_inner())?;
+        let page = list(&self.pool, &filter, window)
             .await
             .map_err(ServiceError::from)?;
         Ok(Response::new(pb::ListAuditRecordsResponse {
             records: page.records.into_iter().map(to_message).collect(),
-            total: page.total,
+            total: page.total.unwrap_or(0),
         }))
     }
 }
@@ -920,7 +943,12 @@ mod tests {
     }
 
     async fn all(pool: &AnyPool) -> Vec<AuditRecord> {
-        list(pool, &Filter::default(), MAX_LIMIT, None)
+        let window = Window {
+            limit: MAX_LIMIT,
+            before_id: None,
+            count: false,
+        };
+        list(pool, &Filter::default(), window)
             .await
             .unwrap()
             .records
@@ -1184,8 +1212,15 @@ mod tests {
             let ids = |page: &Page| -> Vec<Option<i64>> {
                 page.records.iter().map(|r| r.entity_id).collect()
             };
-            let first = list(&pool, &Filter::default(), 2, None).await.unwrap();
-            assert_eq!(first.total, 6);
+            let window = |limit, before_id| Window {
+                limit,
+                before_id,
+                count: true,
+            };
+            let first = list(&pool, &Filter::default(), window(2, None))
+                .await
+                .unwrap();
+            assert_eq!(first.total, Some(6));
             assert_eq!(ids(&first), [None, Some(5)], "{backend:?}");
             assert_eq!(first.records[0].reason.as_deref(), Some("wrong-password"));
             assert_eq!(
@@ -1194,16 +1229,19 @@ mod tests {
                     login: Some("ivanova".into())
                 }
             );
-            let second = list(&pool, &Filter::default(), 2, Some(first.records[1].id))
-                .await
-                .unwrap();
+            let after = Window {
+                count: false,
+                ..window(2, Some(first.records[1].id))
+            };
+            let second = list(&pool, &Filter::default(), after).await.unwrap();
             assert_eq!(ids(&second), [Some(4), Some(3)], "{backend:?}");
+            assert_eq!(second.total, None, "not counted when not asked");
             let by_admin = Filter {
                 actor_user_id: Some(1),
                 ..Filter::default()
             };
-            let page = list(&pool, &by_admin, 10, None).await.unwrap();
-            assert_eq!((ids(&page), page.total), (vec![Some(4), Some(2)], 2));
+            let page = list(&pool, &by_admin, window(10, None)).await.unwrap();
+            assert_eq!((ids(&page), page.total), (vec![Some(4), Some(2)], Some(2)));
             let deleted_user = Filter {
                 entity: Some("user".into()),
                 action: Some("delete".into()),
@@ -1212,13 +1250,14 @@ mod tests {
                 to: Some(now_millis() + 1000),
                 ..Filter::default()
             };
-            let page = list(&pool, &deleted_user, 10, None).await.unwrap();
+            let page = list(&pool, &deleted_user, window(10, None)).await.unwrap();
             assert_eq!(ids(&page), [Some(5)], "{backend:?}");
             let none_yet = Filter {
                 to: Some(0),
                 ..Filter::default()
             };
-            assert_eq!(list(&pool, &none_yet, 10, None).await.unwrap().total, 0);
+            let none = list(&pool, &none_yet, window(10, None)).await.unwrap();
+            assert_eq!(none.total, Some(0));
         }
     }
 
@@ -1236,7 +1275,16 @@ mod tests {
             entity: " user ".into(),
             ..Default::default()
         };
-        let (filter, limit, _) = parse(request).unwrap();
-        assert_eq!((filter.entity.as_deref(), limit), (Some("user"), MAX_LIMIT));
+        let (filter, window) = parse(request).unwrap();
+        assert_eq!(
+            (filter.entity.as_deref(), window.limit, window.count),
+            (Some("user"), MAX_LIMIT, true)
+        );
+        let request = pb::ListAuditRecordsRequest {
+            skip_total: true,
+            ..Default::default()
+        };
+        let (_, window) = parse(request).unwrap();
+        assert_eq!((window.limit, window.count), (DEFAULT_LIMIT, false));
     }
 }
