@@ -145,7 +145,7 @@ async fn the_export_is_a_csv_for_russian_excel() {
     let row: Vec<&str> = lines[1].split(';').collect();
     assert_eq!(row[1], "Системный Администратор");
     assert_eq!((row[4], row[5], row[7]), ("auth", "Отделение", "Создание"));
-    assert_eq!(row[8], "title: — → Кардиология");
+    assert_eq!(row[8], "Название: — → Кардиология");
 
     let learner = portal.token(50, &[]);
     let (status, _, body) = portal.get("/api/audit/export", Some(&learner)).await;

@@ -565,7 +565,7 @@ fn row(record: &RecordJson, offset: UtcOffset) -> String {
         .map(|change| {
             format!(
                 "{}: {} → {}",
-                change.field,
+                field_label(&record.entity, &change.field),
                 shown(&change.old),
                 shown(&change.new)
             )
@@ -624,6 +624,93 @@ fn entity_label(entity: &str) -> &str {
     }
 }
 
+/// A recorded field as a person reads it, by what it means in its entity's
+/// kind: a person's `name` is the given name, a model's, a reference item's
+/// or a service account's is its title. The one table of the gateway (the
+/// web has its own, `adminStrings.audit.fields`); the fields are those the
+/// services record (`Changes` in each service's store).
+fn field_label<'a>(entity: &str, field: &'a str) -> &'a str {
+    match (entity, field) {
+        ("user", "name") => "Имя",
+        ("maintenance-entry", "kind") => "Вид работ",
+        ("maintenance-entry", "description") => "Описание работ",
+        ("attempt", "questions") => "Выпавшие вопросы",
+        ("digest", "day") => "День рассылки",
+        ("video", "idRelated") => "Связанный объект",
+        (_, field) => match field {
+            "employeeNumber" => "Табельный номер",
+            "surname" => "Фамилия",
+            "name" | "title" => "Название",
+            "lastName" => "Отчество",
+            "login" => "Логин",
+            "email" => "Эл. почта",
+            "password" => "Пароль",
+            "statusId" => "Статус",
+            "departmentIds" => "Отделения",
+            "positionIds" => "Должности",
+            "rights" => "Права",
+            "code" => "Код в кадровой системе",
+            "userIds" => "Сотрудники",
+            "clientId" => "Идентификатор клиента",
+            "description" => "Описание",
+            "ownerId" => "Ответственный",
+            "scopes" => "Разрешения",
+            "active" => "Включена",
+            "publicKey" => "Открытый ключ",
+            "secretIds" => "Секреты",
+            "secret" => "Секрет",
+            "content" => "Содержание",
+            "dateDeadline" => "Срок",
+            "testId" => "Тест",
+            "validityMonths" => "Срок действия, мес.",
+            "assignees" => "Назначено",
+            "articles" => "Статьи",
+            "totalPointsRequired" => "Проходной балл",
+            "numberOfQuestions" => "Число вопросов",
+            "numberOfTries" => "Число попыток",
+            "articleId" => "Статья",
+            "questions" => "Вопросы",
+            "ownDeadlines" => "Личные сроки",
+            "userId" => "Сотрудник",
+            "tryNumber" => "Попытка",
+            "totalPoint" => "Баллы",
+            "pointsPossible" => "Из",
+            "isPassed" => "Сдан",
+            "read" => "Прочитано",
+            "digestEnabled" => "Ежедневная рассылка",
+            "day" => "День",
+            "brandName" => "Марка",
+            "shortInstruction" => "Краткая инструкция",
+            "manufacturerId" => "Производитель",
+            "environmentTypeId" => "Тип оборудования",
+            "requiredCourses" => "Обязательные курсы",
+            "environmentModelId" | "idRelated" => "Модель оборудования",
+            "departmentId" => "Отделение",
+            "serialNumber" => "Серийный номер",
+            "inventoryNumber" => "Инвентарный номер",
+            "retiredAt" => "Списана",
+            "environmentId" => "Единица оборудования",
+            "performedOn" | "entryDate" => "Дата",
+            "kind" => "Вид",
+            "performedBy" => "Исполнитель",
+            "result" => "Результат",
+            "nextDue" => "Следующее ТО",
+            "authorName" => "Автор",
+            "journalId" => "Журнал",
+            "text" => "Текст",
+            "countryId" => "Страна",
+            "url" => "Ссылка",
+            "fileName" => "Имя файла",
+            "contentType" => "Тип",
+            "sizeBytes" => "Размер, байт",
+            "sha256" => "SHA-256",
+            "link" => "Ссылка для скачивания",
+            "range" => "Часть файла",
+            other => other,
+        },
+    }
+}
+
 fn action_label(action: &str) -> &str {
     match action {
         "create" => "Создание",
@@ -677,6 +764,22 @@ mod tests {
     }
 
     #[test]
+    fn a_field_is_named_by_what_it_means_in_its_kind() {
+        assert_eq!(field_label("user", "name"), "Имя");
+        for thing in [
+            "environment-model",
+            "country",
+            "manufacturer",
+            "service-account",
+        ] {
+            assert_eq!(field_label(thing, "name"), "Название", "{thing}");
+        }
+        assert_eq!(field_label("course", "title"), "Название");
+        assert_eq!(field_label("maintenance-entry", "kind"), "Вид работ");
+        assert_eq!(field_label("course", "somethingNew"), "somethingNew");
+    }
+
+    #[test]
     fn a_line_of_the_file_says_who_did_what_in_russian() {
         let record = RecordJson {
             service: "auth",
@@ -705,7 +808,7 @@ mod tests {
         let moscow = UtcOffset::from_whole_seconds(3 * 3600).unwrap();
         assert_eq!(
             row(&record, moscow),
-            "18.11.2026 14:06:40;Системный Администратор;192.0.2.10;r-1;auth;Сотрудник «Иванова Анна»;5;Выдача прав;\"rights: [] → [\"\"UserManagement\"\"]\";\r\n"
+            "18.11.2026 14:06:40;Системный Администратор;192.0.2.10;r-1;auth;Сотрудник «Иванова Анна»;5;Выдача прав;\"Права: [] → [\"\"UserManagement\"\"]\";\r\n"
         );
     }
 }

@@ -84,11 +84,11 @@ test('an admin renames a model and a course and finds each change in the page’
 
   await signIn(page, admin);
   await page.goto(`/admin/equipments/equipment-models/${model.id}`);
-  await expect(history.getByText(`Имя: — → Монитор ${suffix}`)).toBeVisible();
+  await expect(history.getByText(`Название: — → Монитор ${suffix}`)).toBeVisible();
   await page.getByRole('textbox', { name: /^Название/ }).fill(`Монитор ${suffix} (2)`);
   await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
   await expect(page.getByText('Сохранение оборудования прошло успешно!')).toBeVisible();
-  await expect(history.getByText(`Имя: Монитор ${suffix} → Монитор ${suffix} (2)`)).toBeVisible();
+  await expect(history.getByText(`Название: Монитор ${suffix} → Монитор ${suffix} (2)`)).toBeVisible();
 
   await page.goto(`/admin/education/courses/${course.id}`);
   await page.getByRole('textbox', { name: /^Название/ }).fill(`Курс ${suffix} (2)`);

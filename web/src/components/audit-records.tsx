@@ -34,7 +34,7 @@ export function AuditRecords({ records, showWhat = true }: AuditRecordsProps) {
                   ? (text.actions[record.action] ?? record.action)
                   : record.changes.map((change) => (
                       <Typography key={change.field} variant="body2">
-                        {changeLabel(change)}
+                        {changeLabel(record.entity, change)}
                       </Typography>
                     ))}
               </TableCell>

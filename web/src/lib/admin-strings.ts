@@ -325,10 +325,14 @@ export const adminStrings = {
       'unknown-login': 'неизвестный логин',
       blocked: 'учётная запись заблокирована',
     } as Record<string, string>,
+    /**
+     * A recorded field's label, the same in every entity kind but where `fieldsOf` says
+     * otherwise. The fields are those the services record (`Changes` in each service's store).
+     */
     fields: {
       employeeNumber: 'Табельный номер',
       surname: 'Фамилия',
-      name: 'Имя',
+      name: 'Название',
       lastName: 'Отчество',
       login: 'Логин',
       email: 'Эл. почта',
@@ -398,6 +402,14 @@ export const adminStrings = {
       link: 'Ссылка для скачивания',
       range: 'Часть файла',
     } as Record<string, string>,
+    /** Fields that mean something of their own in a kind: a person's `name` is the given name. */
+    fieldsOf: {
+      user: { name: 'Имя' },
+      'maintenance-entry': { kind: 'Вид работ', description: 'Описание работ' },
+      attempt: { questions: 'Выпавшие вопросы' },
+      digest: { day: 'День рассылки' },
+      video: { idRelated: 'Связанный объект' },
+    } as Record<string, Record<string, string>>,
     services: {
       auth: 'пользователи',
       education: 'обучение',

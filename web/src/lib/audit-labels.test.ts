@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { AuditChange, AuditRecord } from './audit';
-import { actorLabel, changeLabel, deedLabel } from './audit-labels';
+import { actorLabel, changeLabel, deedLabel, fieldLabel } from './audit-labels';
 
 const rights: AuditChange = { field: 'rights', old: [], new: ['UserManagement'] };
 
@@ -24,13 +24,33 @@ describe('an audit record as a person reads it', () => {
   it('names who gave which right to whom, old → new', () => {
     expect(actorLabel(grant)).toBe('Системный Администратор');
     expect(deedLabel(grant)).toBe('Выдача прав · Сотрудник «Иванова Анна»');
-    expect(changeLabel(rights)).toBe('Права: — → Управление пользователями');
+    expect(changeLabel('user', rights)).toBe('Права: — → Управление пользователями');
   });
 
   it('shows a secret only as changed', () => {
-    expect(changeLabel({ field: 'password', old: '***', new: '***' })).toBe(
+    expect(changeLabel('user', { field: 'password', old: '***', new: '***' })).toBe(
       'Пароль: изменён (значение скрыто)',
     );
+  });
+
+  it('reads a name by what it names: a person’s given name, a thing’s title', () => {
+    const renamed = (entity: string) => changeLabel(entity, { field: 'name', old: 'А', new: 'Б' });
+    expect(renamed('user')).toBe('Имя: А → Б');
+    for (const thing of ['environment-model', 'country', 'manufacturer', 'environment-type', 'journal']) {
+      expect(renamed(thing)).toBe('Название: А → Б');
+    }
+    expect(changeLabel('course', { field: 'title', old: 'А', new: 'Б' })).toBe('Название: А → Б');
+    expect(changeLabel('department', { field: 'title', old: null, new: 'Кардиология' })).toBe(
+      'Название: — → Кардиология',
+    );
+  });
+
+  it('labels a field by its kind where it means something of its own, else alike', () => {
+    expect(fieldLabel('maintenance-entry', 'kind')).toBe('Вид работ');
+    expect(fieldLabel('attempt', 'questions')).toBe('Выпавшие вопросы');
+    expect(fieldLabel('test', 'questions')).toBe('Вопросы');
+    expect(fieldLabel('user', 'surname')).toBe('Фамилия');
+    expect(fieldLabel('course', 'somethingNew')).toBe('somethingNew');
   });
 
   it('names a refused sign-in by the login tried and why', () => {

@@ -45,9 +45,14 @@ function valueOf(field: string, value: unknown): string {
   return shownValue(value);
 }
 
-/** «Поле: старое → новое»; a secret only as changed. */
-export function changeLabel(change: AuditChange): string {
-  const field = text.fields[change.field] ?? change.field;
+/** A field of an `entity` kind's record as a person reads it: a model's `name` is «Название». */
+export function fieldLabel(entity: string, field: string): string {
+  return text.fieldsOf[entity]?.[field] ?? text.fields[field] ?? field;
+}
+
+/** «Поле: старое → новое» of a record of the `entity` kind; a secret only as changed. */
+export function changeLabel(entity: string, change: AuditChange): string {
+  const field = fieldLabel(entity, change.field);
   if (change.old === '***' || change.new === '***') return `${field}: ${text.hidden}`;
   return `${field}: ${valueOf(change.field, change.old)} → ${valueOf(change.field, change.new)}`;
 }

@@ -27,7 +27,7 @@ const transport = createRouterTransport(({ service }) => {
 const asked = (input: RequestInfo | URL | undefined) =>
   new URL(input instanceof Request ? input.url : (input ?? ''), 'http://portal');
 
-/** The gateway's audit log answering one rename of whatever it is asked about. */
+/** The gateway's audit log answering one rename of whatever it is asked about (a thing's `name` reads «Название»). */
 function auditLog() {
   const fetchMock = vi.fn<typeof fetch>(async (input) => {
     await Promise.resolve();
@@ -91,7 +91,7 @@ describe.each(pages)('the %s page’s history', (_, page, pattern, path) => {
     renderPage(page, { transport, pattern, path });
 
     const history = await screen.findByRole('region', { name: 'История изменений' });
-    expect(await within(history).findByText('Имя: Старое → Новое')).toBeInTheDocument();
+    expect(await within(history).findByText('Название: Старое → Новое')).toBeInTheDocument();
     const url = asked(fetchMock.mock.calls[0]?.[0]);
     expect(url.pathname).toBe('/api/audit/get-records');
     expect(url.searchParams.get('entity')).toBe(entity);
