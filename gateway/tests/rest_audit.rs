@@ -154,3 +154,111 @@ async fn the_export_is_a_csv_for_russian_excel() {
     assert_eq!(refusal["reason"], "PERMISSION_DENIED");
     portal.running.stop().await.unwrap();
 }
+
+/// Each record of a page as `service:id`, in order.
+fn keys(page: &Value) -> Vec<String> {
+    page["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|record| format!("{}:{}", record["service"].as_str().unwrap(), record["id"]))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_walk_by_cursor_shows_every_record_once_in_order() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::UserManagement, Right::EquipmentEditing]);
+    // Records of two services, interleaved in time.
+    for n in 0..6 {
+        post_data(
+            &portal,
+            "/api/department/create",
+            &admin,
+            json!({ "title": format!("Отделение {n}"), "users": [] }),
+        )
+        .await;
+        post_data(
+            &portal,
+            "/api/country/create",
+            &admin,
+            json!({ "name": format!("Страна {n}") }),
+        )
+        .await;
+    }
+    let filter = "action=create";
+    let all = get_data(
+        &portal,
+        &format!("/api/audit/get-records?{filter}&pageSize=200"),
+        &admin,
+    )
+    .await;
+    let expected = keys(&all);
+    // The bootstrap admin's own creation may be among them.
+    assert!(expected.len() >= 12, "{all}");
+    assert_eq!(all["total"], expected.len());
+    assert_eq!(all["nextCursor"], Value::Null, "one page holds them all");
+
+    let mut walked = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let path = match &cursor {
+            None => format!("/api/audit/get-records?{filter}&pageSize=5"),
+            Some(cursor) => {
+                format!("/api/audit/get-records?{filter}&pageSize=5&cursor={cursor}")
+            }
+        };
+        let page = get_data(&portal, &path, &admin).await;
+        pages += 1;
+        assert_eq!(page["page"], pages, "{page}");
+        assert_eq!(
+            page["total"],
+            expected.len(),
+            "the first page's total on each"
+        );
+        walked.extend(keys(&page));
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(pages, expected.len().div_ceil(5));
+    assert_eq!(walked, expected, "every record once, newest first");
+
+    // A page number still gives the same page as the walk did.
+    let second = get_data(
+        &portal,
+        &format!("/api/audit/get-records?{filter}&pageSize=5&page=2"),
+        &admin,
+    )
+    .await;
+    assert_eq!(keys(&second), expected[5..10]);
+    assert!(second["nextCursor"].is_string(), "{second}");
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_the_gateway_did_not_give_is_refused() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::UserManagement]);
+    for cursor in ["not-a-cursor", "eyJwIjpbXX0", "e30"] {
+        let (status, _, body) = portal
+            .get(
+                &format!("/api/audit/get-records?cursor={cursor}"),
+                Some(&admin),
+            )
+            .await;
+        assert_eq!(status, 400, "{cursor}: {body}");
+        let refusal = envelope(&body);
+        assert_eq!(refusal["errorCode"], "audit-cursor-invalid", "{body}");
+        assert!(
+            refusal["errorMessage"]
+                .as_str()
+                .unwrap()
+                .contains("первой страницы"),
+            "{body}"
+        );
+    }
+    portal.running.stop().await.unwrap();
+}

@@ -6,13 +6,22 @@
 //! down or too slow is left out and named (`incomplete`, `missing`), as
 //! search does, rather than failing the whole log. Records carry user ids;
 //! the names shown are auth's, as they are now.
+//!
+//! A page deep in the log costs what the first does: `nextCursor` carries each
+//! service's position in the merge (the `before_id` each is asked from next)
+//! and the first page's total, so the page after it reads a page's worth from
+//! each service and counts nothing again; `page=` still works, at the cost of
+//! reading every record before the page.
 
+use std::cmp::Reverse;
 use std::collections::{HashMap, VecDeque};
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use futures_util::{StreamExt, stream};
 use portal_proto::audit::v1 as pb;
 use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
@@ -31,7 +40,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint::get(
             "/api/audit/get-records",
-            "Журнал действий: записи всех служб (кто, когда, откуда, что и какие поля изменил), новые первыми, по страницам; только UserManagement",
+            "Журнал действий: записи всех служб (кто, когда, откуда, что и какие поля изменил), новые первыми, по страницам; следующая страница — по nextCursor (cursor=), не дороже первой; только UserManagement",
             docs::query::<AuditQuery>,
             get(get_records),
         ),
@@ -55,6 +64,11 @@ const MAX_PAGE: u32 = 1000;
 const MSG_BAD_TIME: &str = "ожидается дата (ГГГГ-ММ-ДД) или время в формате RFC 3339";
 const MSG_BAD_OFFSET: &str = "Некорректный часовой пояс";
 const MSG_PAGE_TOO_DEEP: &str = "Слишком далёкая страница: сузьте период";
+const MSG_BAD_CURSOR: &str = "Некорректная позиция в журнале: откройте журнал с первой страницы";
+/// The `errorCode` of a cursor this gateway did not give (or cut short).
+const REASON_BAD_CURSOR: &str = "audit-cursor-invalid";
+/// The services asked, in the order that breaks a tie of time and id.
+const SERVICES: [&str; 4] = ["auth", "education", "wiki", "files"];
 
 /// The filters of the journal (each left out = any) and the page.
 #[derive(Deserialize, Default, IntoParams)]
@@ -75,10 +89,17 @@ struct AuditQuery {
     from: Option<String>,
     /// To: an RFC 3339 instant (exclusive), or a day `YYYY-MM-DD` (inclusive).
     to: Option<String>,
-    /// The page, from 1 (get-records only).
+    /// The page, from 1 (get-records only; each page reads all before it:
+    /// for the next page, `cursor`).
     page: Option<u32>,
     /// Records per page, 1..200; 50 when left out (get-records only).
     page_size: Option<u32>,
+    /// The previous page's `nextCursor`, as it came (opaque), with the same
+    /// filters: the page after it, read from where each service stopped.
+    /// `page` is then ignored and the page's `total` is the walk's first
+    /// page's, not counted again. One this gateway did not give is a 400 with
+    /// `errorCode` `audit-cursor-invalid` (get-records only).
+    cursor: Option<String>,
     /// The reader's time zone in minutes east of UTC (Moscow: 180) for days
     /// and the export's times; 0 when left out.
     utc_offset: Option<i32>,
@@ -107,6 +128,89 @@ impl AuditQuery {
             before_id: None,
             skip_total: false,
         })
+    }
+
+    /// The walk's position the query names, if any.
+    fn cursor(&self) -> Result<Option<Cursor>, ApiError> {
+        match self.cursor.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(text) => Cursor::decode(text).map(Some).ok_or_else(|| {
+                ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_CURSOR).with_code(REASON_BAD_CURSOR)
+            }),
+        }
+    }
+}
+
+/// A record's place in the merge: its time (seconds, nanos), its id and its
+/// service's index in `SERVICES`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+struct Key(i64, i32, i64, usize);
+
+impl Key {
+    fn of(service: usize, record: &pb::AuditRecord) -> Key {
+        let time = record.time.unwrap_or_default();
+        Key(time.seconds, time.nanos, record.id, service)
+    }
+
+    /// Larger is newer: by time, then by id within a service; a tie across
+    /// services goes to the earlier one.
+    fn rank(self) -> (i64, i32, i64, Reverse<usize>) {
+        (self.0, self.1, self.2, Reverse(self.3))
+    }
+}
+
+/// Where a walk of the journal stands after a page: `nextCursor`, the JSON of
+/// this in base64url, which a client hands back as it came.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Cursor {
+    /// Each service's last record shown (`SERVICES` order): the next page asks
+    /// it for records below that one; none = none of its records shown yet.
+    #[serde(rename = "p")]
+    positions: [Option<i64>; 4],
+    /// The last record shown. Nothing not older is shown again: a service
+    /// left out of an earlier page and back now does not jump in with records
+    /// that page should have had.
+    #[serde(rename = "k")]
+    last: Key,
+    /// The first page's total.
+    #[serde(rename = "t")]
+    total: i64,
+    /// The number of the page it opens.
+    #[serde(rename = "n")]
+    page: u32,
+}
+
+impl Cursor {
+    fn encode(&self) -> String {
+        // A struct of numbers always serializes.
+        URL_SAFE_NO_PAD.encode(serde_json::to_vec(self).unwrap_or_default())
+    }
+
+    /// None for anything `encode` did not write.
+    fn decode(text: &str) -> Option<Cursor> {
+        let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
+        let cursor: Cursor = serde_json::from_slice(&bytes).ok()?;
+        let valid = (0..1_000_000_000).contains(&cursor.last.1)
+            && cursor.last.3 < SERVICES.len()
+            && cursor.page >= 2
+            && cursor.total >= 0;
+        valid.then_some(cursor)
+    }
+
+    /// The end of the period left to read: just after the last record shown
+    /// (records are kept to the millisecond), or the filter's own end if
+    /// earlier.
+    fn to(&self, to: Option<prost_types::Timestamp>) -> prost_types::Timestamp {
+        let Key(seconds, nanos, _, _) = self.last;
+        let nanos = nanos + 1_000_000;
+        let after = prost_types::Timestamp {
+            seconds: seconds + i64::from(nanos / 1_000_000_000),
+            nanos: nanos % 1_000_000_000,
+        };
+        match to {
+            Some(to) if (to.seconds, to.nanos) < (after.seconds, after.nanos) => to,
+            _ => after,
+        }
     }
 }
 
@@ -148,7 +252,8 @@ fn instant(
 
 /// One service's records, read a chunk at a time newest first.
 struct Source {
-    service: &'static str,
+    /// Its index in `SERVICES`.
+    order: usize,
     client: AuditServiceClient<Balanced>,
     waiting: VecDeque<pb::AuditRecord>,
     /// The oldest record read so far: the next chunk starts below it.
@@ -162,35 +267,50 @@ struct Merged {
     filters: pb::ListAuditRecordsRequest,
     caller: Caller,
     chunk: u32,
+    /// Only records older than this one: a cursor's last, shown before.
+    below: Option<Key>,
+    /// Each service's last record taken, as a cursor says it.
+    positions: [Option<i64>; 4],
+    /// The last record taken.
+    last: Option<Key>,
     /// The services left out (down, too slow, or without the log yet).
     missing: Vec<&'static str>,
-    /// How many records match in all, over the services that answered.
+    /// How many records match in all, over the services that answered
+    /// (0 when the filters asked them not to count).
     total: i64,
 }
 
 impl Merged {
-    /// Asks every service for its first `chunk` records at once. A refusal
-    /// of the caller (no right, an expired token) is the answer; a service
-    /// that cannot answer is left out.
+    /// Asks every service for its first `chunk` records at once, from the
+    /// newest or from where `cursor` left each. A refusal of the caller (no
+    /// right, an expired token) is the answer; a service that cannot answer
+    /// is left out.
     async fn start(
         state: &AppState,
         caller: Caller,
-        filters: pb::ListAuditRecordsRequest,
+        mut filters: pb::ListAuditRecordsRequest,
         chunk: u32,
+        cursor: Option<&Cursor>,
     ) -> Result<Merged, ApiError> {
         let upstreams = &state.upstreams;
+        let positions = cursor.map_or([None; 4], |cursor| cursor.positions);
+        if let Some(cursor) = cursor {
+            filters.to = Some(cursor.to(filters.to));
+            filters.skip_total = true;
+        }
         let mut sources: Vec<Source> = [
-            ("auth", &upstreams.auth),
-            ("education", &upstreams.education),
-            ("wiki", &upstreams.wiki),
-            ("files", &upstreams.files),
+            &upstreams.auth,
+            &upstreams.education,
+            &upstreams.wiki,
+            &upstreams.files,
         ]
         .into_iter()
-        .map(|(service, upstream)| Source {
-            service,
+        .enumerate()
+        .map(|(order, upstream)| Source {
+            order,
             client: AuditServiceClient::new(upstream.channel.clone()),
             waiting: VecDeque::new(),
-            before_id: None,
+            before_id: positions[order],
             exhausted: false,
         })
         .collect();
@@ -199,14 +319,15 @@ impl Merged {
             filters,
             caller,
             chunk,
+            below: cursor.map(|cursor| cursor.last),
+            positions,
+            last: cursor.map(|cursor| cursor.last),
             missing: Vec::new(),
             total: 0,
         };
-        let firsts = futures_util::future::join_all(
-            sources
-                .iter_mut()
-                .map(|source| read_chunk(source, &merged.caller, &merged.filters, chunk)),
-        )
+        let firsts = futures_util::future::join_all(sources.iter_mut().map(|source| {
+            read_chunk(source, &merged.caller, &merged.filters, chunk, merged.below)
+        }))
         .await;
         for (source, first) in sources.into_iter().zip(firsts) {
             match first {
@@ -215,8 +336,9 @@ impl Merged {
                     merged.sources.push(source);
                 }
                 Err(status) if left_out(&status) => {
-                    tracing::warn!(service = source.service, code = ?status.code(), cause = %status.message(), "audit log left a service out");
-                    merged.missing.push(source.service);
+                    let service = SERVICES[source.order];
+                    tracing::warn!(service, code = ?status.code(), cause = %status.message(), "audit log left a service out");
+                    merged.missing.push(service);
                 }
                 Err(status) => return Err(status.into()),
             }
@@ -228,39 +350,61 @@ impl Merged {
     /// last. A service failing mid-way is an error for the caller to decide.
     async fn next(&mut self) -> Result<Option<(&'static str, pb::AuditRecord)>, Status> {
         for source in &mut self.sources {
-            if source.waiting.is_empty() && !source.exhausted {
-                read_chunk(source, &self.caller, &self.filters, self.chunk).await?;
+            // A loop: a chunk can be all records shown before (`below`).
+            while source.waiting.is_empty() && !source.exhausted {
+                read_chunk(source, &self.caller, &self.filters, self.chunk, self.below).await?;
             }
         }
         let newest = self
             .sources
             .iter()
             .enumerate()
-            .filter_map(|(index, source)| source.waiting.front().map(|record| (index, record)))
-            .max_by_key(|(index, record)| (sort_key(record), std::cmp::Reverse(*index)))
-            .map(|(index, _)| index);
-        Ok(newest.and_then(|index| {
+            .filter_map(|(index, source)| {
+                let record = source.waiting.front()?;
+                Some((index, Key::of(source.order, record)))
+            })
+            .max_by_key(|(_, key)| key.rank());
+        Ok(newest.and_then(|(index, key)| {
             let source = &mut self.sources[index];
-            source
-                .waiting
-                .pop_front()
-                .map(|record| (source.service, record))
+            let record = source.waiting.pop_front()?;
+            self.positions[source.order] = Some(record.id);
+            self.last = Some(key);
+            Some((SERVICES[source.order], record))
         }))
+    }
+
+    /// Whether a record may follow the last taken (a service not read to its
+    /// end may have more).
+    fn has_more(&self) -> bool {
+        self.sources
+            .iter()
+            .any(|source| !source.waiting.is_empty() || !source.exhausted)
+    }
+
+    /// The position after the last record taken, for page `page` of a walk
+    /// whose first page found `total`; none at the end.
+    fn cursor(&self, total: i64, page: u32) -> Option<String> {
+        let last = self.last.filter(|_| self.has_more())?;
+        Some(
+            Cursor {
+                positions: self.positions,
+                last,
+                total,
+                page,
+            }
+            .encode(),
+        )
     }
 }
 
-/// Newest first: by time, then by id within a service.
-fn sort_key(record: &pb::AuditRecord) -> (i64, i32, i64) {
-    let time = record.time.unwrap_or_default();
-    (time.seconds, time.nanos, record.id)
-}
-
-/// Reads `source`'s next chunk into its queue; answers the total matching.
+/// Reads `source`'s next chunk into its queue, but for records not older
+/// than `below`; answers the total matching.
 async fn read_chunk(
     source: &mut Source,
     caller: &Caller,
     filters: &pb::ListAuditRecordsRequest,
     chunk: u32,
+    below: Option<Key>,
 ) -> Result<i64, Status> {
     let request = pb::ListAuditRecordsRequest {
         limit: i32::try_from(chunk).unwrap_or(i32::MAX),
@@ -278,7 +422,12 @@ async fn read_chunk(
         .last()
         .map(|record| record.id)
         .or(source.before_id);
-    source.waiting.extend(reply.records);
+    let order = source.order;
+    source.waiting.extend(
+        reply.records.into_iter().filter(|record| {
+            below.is_none_or(|below| Key::of(order, record).rank() < below.rank())
+        }),
+    );
     Ok(reply.total)
 }
 
@@ -287,10 +436,14 @@ async fn read_chunk(
 #[serde(rename_all = "camelCase")]
 struct RecordsPage {
     records: Vec<RecordJson>,
-    /// Records matching in all, over the services that answered.
+    /// Records matching in all, over the services that answered; on a page
+    /// opened by a cursor, the walk's first page's.
     total: i64,
+    /// The page's number, also when a cursor opened it.
     page: u32,
     page_size: u32,
+    /// The next page's `cursor`; none after the last page.
+    next_cursor: Option<String>,
     /// Some service could not be asked: its records are missing.
     incomplete: bool,
     missing: Vec<&'static str>,
@@ -344,13 +497,26 @@ async fn get_records(
     Query(query): Query<AuditQuery>,
 ) -> ApiResult<RecordsPage> {
     let filters = query.request()?;
-    let page = query.page.unwrap_or(1).max(1);
+    let cursor = query.cursor()?;
     let page_size = query.page_size.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE);
-    if page > MAX_PAGE {
+    let page = match &cursor {
+        Some(cursor) => cursor.page,
+        None => query.page.unwrap_or(1).max(1),
+    };
+    if cursor.is_none() && page > MAX_PAGE {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, MSG_PAGE_TOO_DEEP));
     }
-    let wanted = page * page_size;
-    let mut merged = Merged::start(&state, caller.clone(), filters, wanted.min(CHUNK)).await?;
+    // Records to pass over first: a cursor has passed them already.
+    let skipped = if cursor.is_some() {
+        0
+    } else {
+        (page - 1) * page_size
+    };
+    let wanted = skipped + page_size;
+    // One more than the page: whether there is a next page is then known
+    // without asking again.
+    let chunk = (wanted + 1).min(CHUNK);
+    let mut merged = Merged::start(&state, caller.clone(), filters, chunk, cursor.as_ref()).await?;
     let names = Names::of(&state, &caller).await;
     let mut records = Vec::new();
     let mut taken = 0;
@@ -358,7 +524,7 @@ async fn get_records(
         match merged.next().await {
             Ok(Some((service, record))) => {
                 taken += 1;
-                if taken > wanted - page_size {
+                if taken > skipped {
                     records.push(names.json(service, record));
                 }
             }
@@ -368,11 +534,13 @@ async fn get_records(
             Err(status) => return Err(status.into()),
         }
     }
+    let total = cursor.map_or(merged.total, |cursor| cursor.total);
     Ok(Data(RecordsPage {
         records,
-        total: merged.total,
+        total,
         page,
         page_size,
+        next_cursor: merged.cursor(total, page.saturating_add(1)),
         incomplete: !merged.missing.is_empty(),
         missing: merged.missing,
     }))
@@ -481,8 +649,11 @@ async fn export(
     Query(query): Query<AuditQuery>,
 ) -> Result<Response, ApiError> {
     let offset = query.offset()?;
-    let filters = query.request()?;
-    let merged = Merged::start(&state, caller.clone(), filters, CHUNK).await?;
+    let filters = pb::ListAuditRecordsRequest {
+        skip_total: true,
+        ..query.request()?
+    };
+    let merged = Merged::start(&state, caller.clone(), filters, CHUNK, None).await?;
     let names = Names::of(&state, &caller).await;
     let mut head = String::from(csv::BOM);
     head.push_str(&csv::record(HEADER));
@@ -761,6 +932,49 @@ mod tests {
         assert_eq!(exact.seconds, 1_793_527_200);
         assert!(instant("from", Some("01.11.2026"), moscow, false).is_err());
         assert_eq!(instant("from", Some(" "), moscow, false).unwrap(), None);
+    }
+
+    #[test]
+    fn a_cursor_comes_back_as_it_went_and_nothing_else_passes() {
+        let cursor = Cursor {
+            positions: [Some(41), None, Some(7), None],
+            last: Key(1_793_527_200, 999_000_000, 7, 2),
+            total: 120,
+            page: 3,
+        };
+        assert_eq!(Cursor::decode(&cursor.encode()), Some(cursor));
+        let forged = |json: &str| Cursor::decode(&URL_SAFE_NO_PAD.encode(json));
+        assert_eq!(
+            forged(r#"{"p":[null,null,null,null],"k":[0,0,1,4],"t":0,"n":2}"#),
+            None
+        );
+        assert_eq!(
+            forged(r#"{"p":[null,null,null,null],"k":[0,0,1,0],"t":0,"n":1}"#),
+            None
+        );
+        assert_eq!(forged(r#"{"p":[],"k":[0,0,1,0],"t":0,"n":2}"#), None);
+        assert_eq!(Cursor::decode("not a cursor"), None);
+    }
+
+    #[test]
+    fn a_cursor_reads_on_from_just_after_its_last_record_or_the_filters_end() {
+        let cursor = Cursor {
+            positions: [None; 4],
+            last: Key(100, 999_500_000, 7, 0),
+            total: 0,
+            page: 2,
+        };
+        let at = |seconds, nanos| prost_types::Timestamp { seconds, nanos };
+        assert_eq!(cursor.to(None), at(101, 500_000));
+        assert_eq!(cursor.to(Some(at(200, 0))), at(101, 500_000));
+        assert_eq!(cursor.to(Some(at(50, 0))), at(50, 0));
+    }
+
+    #[test]
+    fn the_newer_record_leads_and_a_tie_goes_to_the_earlier_service() {
+        assert!(Key(10, 0, 1, 3).rank() > Key(9, 999, 500, 0).rank());
+        assert!(Key(10, 0, 2, 3).rank() > Key(10, 0, 1, 0).rank());
+        assert!(Key(10, 0, 1, 0).rank() > Key(10, 0, 1, 3).rank());
     }
 
     #[test]

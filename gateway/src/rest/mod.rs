@@ -395,6 +395,13 @@ impl ApiError {
         }
     }
 
+    /// With a stable kebab reason (`errorCode`) a client can tell apart
+    /// from other refusals of the same status.
+    pub fn with_code(mut self, code: &str) -> Self {
+        self.error_code = Some(code.to_owned());
+        self
+    }
+
     /// What the person reads.
     pub fn message(&self) -> &str {
         &self.message
