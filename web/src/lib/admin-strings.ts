@@ -264,6 +264,9 @@ export const adminStrings = {
     /** Some service did not answer: its records are not in the list. */
     incomplete: (services: string) => `Нет ответа от служб: ${services}. Их записи не показаны.`,
     pages: 'Страницы журнала',
+    previous: 'Назад',
+    next: 'Далее',
+    pageOf: (page: number, pages: number) => `Страница ${page} из ${pages}`,
     table: 'Записи журнала действий',
     when: 'Когда',
     who: 'Кто',

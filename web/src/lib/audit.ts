@@ -40,6 +40,8 @@ export type AuditPage = {
   total: number;
   page: number;
   pageSize: number;
+  /** The next page's position (opaque, for `cursor`); none after the last page. */
+  nextCursor?: string | null;
   /** Some service could not be asked; `missing` names them. */
   incomplete: boolean;
   missing: string[];
@@ -74,10 +76,18 @@ export function auditQuery(filter: AuditFilter, now: Date): URLSearchParams {
   return query;
 }
 
-/** A page of the journal, newest first. */
-export function getAuditRecords(filter: AuditFilter, page: number, pageSize?: number): Promise<AuditPage> {
+/**
+ * A page of the journal, newest first: by its number, or, cheaper deep in the journal, the one
+ * after the page whose `nextCursor` is `cursor` (its `total` is then the first page's).
+ */
+export function getAuditRecords(
+  filter: AuditFilter,
+  page: number | { cursor: string },
+  pageSize?: number,
+): Promise<AuditPage> {
   const query = auditQuery(filter, new Date());
-  query.set('page', String(page));
+  if (typeof page === 'number') query.set('page', String(page));
+  else query.set('cursor', page.cursor);
   if (pageSize !== undefined) query.set('pageSize', String(pageSize));
   return callRest<AuditPage>(`/api/audit/get-records?${query.toString()}`);
 }

@@ -1,5 +1,5 @@
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
-import { Alert, Button, Pagination, Stack, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -13,24 +13,29 @@ import { notify } from '@/lib/notifications';
 import { downloadWithSession } from '@/lib/session/download';
 import { strings } from '@/lib/strings';
 
+import { back, current, firstPage, forward, pageNumber, type CursorStack } from '../utils/cursor-stack';
 import { filterFromUrl, periodReversed } from '../utils/filter-from-url';
 import { AuditFilters } from './audit-filters';
 
 const text = adminStrings.audit;
 const PAGE_SIZE = 50;
 
-/** «Журнал действий»: every service's records, newest first, filtered and paged (issue 25). */
+/**
+ * «Журнал действий»: every service's records, newest first, filtered and paged (issue 25) by
+ * cursor: «Далее» costs the same on every page, where a page number would read all before it.
+ */
 export function AuditPage() {
   const [search] = useSearchParams();
   // The filters as shown, and the last of them the server can answer (a reversed period is
   // told by a toast and keeps the last good list, as the statistics page does).
   const [filter, setFilter] = useState<AuditFilter>(() => filterFromUrl(search));
   const [applied, setApplied] = useState<AuditFilter>(filter);
-  const [page, setPage] = useState(1);
+  const [cursors, setCursors] = useState<CursorStack>(firstPage);
   const [exporting, setExporting] = useState(false);
+  const cursor = current(cursors);
   const query = useQuery({
-    queryKey: ['audit', applied, page, PAGE_SIZE],
-    queryFn: () => getAuditRecords(applied, page, PAGE_SIZE),
+    queryKey: ['audit', applied, cursor, PAGE_SIZE],
+    queryFn: () => getAuditRecords(applied, cursor === null ? 1 : { cursor }, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
   const changeFilter = (next: AuditFilter) => {
@@ -38,7 +43,7 @@ export function AuditPage() {
     if (periodReversed(next)) notify.error(text.datesReversed);
     else {
       setApplied(next);
-      setPage(1);
+      setCursors(firstPage);
     }
   };
   const exportCsv = async () => {
@@ -52,8 +57,9 @@ export function AuditPage() {
   if (query.isPending) content = <Loading />;
   else if (query.isError) content = <LoadError />;
   else {
-    const { records, total, incomplete, missing } = query.data;
+    const { records, total, incomplete, missing, nextCursor } = query.data;
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const page = pageNumber(cursors);
     content = (
       <Stack spacing={2}>
         {incomplete && (
@@ -65,14 +71,25 @@ export function AuditPage() {
           {text.found(total)}
         </Typography>
         {records.length === 0 ? <Typography>{text.empty}</Typography> : <AuditRecords records={records} />}
-        {pages > 1 && (
-          <Pagination
-            count={pages}
-            page={page}
-            onChange={(_, next) => setPage(next)}
-            sx={{ alignSelf: 'center' }}
+        {(page > 1 || nextCursor) && (
+          <Stack
+            component="nav"
             aria-label={text.pages}
-          />
+            direction="row"
+            spacing={2}
+            sx={{ alignSelf: 'center', alignItems: 'center' }}
+          >
+            <Button disabled={page === 1 || query.isPlaceholderData} onClick={() => setCursors(back)}>
+              {text.previous}
+            </Button>
+            <Typography>{text.pageOf(page, Math.max(page, pages))}</Typography>
+            <Button
+              disabled={!nextCursor || query.isPlaceholderData}
+              onClick={() => nextCursor && setCursors((stack) => forward(stack, nextCursor))}
+            >
+              {text.next}
+            </Button>
+          </Stack>
         )}
       </Stack>
     );
