@@ -9,6 +9,7 @@ use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::search;
+use super::user::lock_user_managers;
 use super::{IN_CHUNK, Link, Store, all_links, fetch_in, placeholders};
 use crate::domain::department::MSG_TITLE_TAKEN;
 use crate::domain::login::Login;
@@ -1044,7 +1045,7 @@ impl Store {
         let mut tx = self.write().await?;
         // The lock UpdateUser takes: a sync and an update cannot both see
         // the other leaving a holder of UserManagement.
-        self.lock_user_managers(&mut tx).await?;
+        lock_user_managers(&mut tx).await?;
         let mut outcome = SyncOutcome {
             dry_run: batch.dry_run,
             errors: batch.errors.clone(),
