@@ -38,11 +38,6 @@ impl Store {
         read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
     }
 
-    /// Forgets the read marks kept long enough by `now`; answers how many.
-    pub async fn forget_old_read_marks(&self, now: i64) -> ServiceResult<u64> {
-        read_marks::forget_old(&self.pool, now).await
-    }
-
     /// Whether `user_id` gets the daily digest (no row: yes).
     pub async fn digest_enabled(&self, user_id: i64) -> ServiceResult<bool> {
         let enabled: Option<i64> =
