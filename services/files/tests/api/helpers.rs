@@ -398,7 +398,7 @@ impl TestApp {
             id,
             range,
             link: String::new(),
-            key: String::new(),
+            ..Default::default()
         };
         self.download_as(with_token(request, token)).await
     }
@@ -432,7 +432,7 @@ impl TestApp {
             id,
             range: None,
             link: link.to_owned(),
-            key: String::new(),
+            ..Default::default()
         };
         self.download_as(tonic::Request::new(request)).await
     }
