@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use portal_kit::ServiceResult;
 use portal_kit::audit::{self, AuditContext, Changes, Event, action};
+use portal_kit::db::for_update;
 use portal_kit::read_marks;
 
 use super::{Store, audited};
@@ -56,11 +57,14 @@ impl Store {
         audit: &AuditContext,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        let before: Option<i64> =
-            sqlx::query_scalar("SELECT enabled FROM digest_preferences WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let before: Option<i64> = sqlx::query_scalar(for_update(
+            &tx,
+            "SELECT enabled FROM digest_preferences WHERE user_id = $1",
+            "digest_preferences",
+        ))
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         sqlx::query(
             "INSERT INTO digest_preferences (user_id, enabled, updated_at) VALUES ($1, $2, $3) \
              ON CONFLICT (user_id) DO UPDATE SET enabled = $4, updated_at = $5",
