@@ -358,6 +358,7 @@ async fn service_routes(
                 seed_demo: shared.seed_demo,
                 audit: audit_settings(config),
                 public_url: shared.public_url.clone(),
+                shutdown: shutdown.clone(),
             };
             (
                 portal_auth::SERVICE_NAME,
@@ -393,6 +394,7 @@ async fn service_routes(
                 education: peers.education()?.service_channel(),
                 auth: peers.auth()?.service_channel(),
                 audit: audit_settings(config),
+                shutdown: shutdown.clone(),
             };
             (
                 portal_wiki::SERVICE_NAME,
@@ -413,6 +415,7 @@ async fn service_routes(
                 link_key_file: link_key_file(config)?,
                 link_lifetime: config.files.link_lifetime(),
                 audit: audit_settings(config),
+                shutdown: shutdown.clone(),
             };
             (
                 portal_files::SERVICE_NAME,

@@ -858,6 +858,8 @@ async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
 
 /// Issue 19: a range asked `If-Range` another version of the file is the
 /// whole file (RFC 9110 §13.1.5); the same version's range is the range.
+/// Either way one download through a link is one call of the files service,
+/// so one record in the audit log.
 #[tokio::test]
 async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
     let portal = portal().await;
@@ -872,15 +874,24 @@ async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
         )
         .await,
     );
-    let url = format!("{}/api/file/download/{}", portal.base, data["id"]);
+    let id = data["id"].as_i64().expect("id");
+    let files = support::get_data(
+        &portal,
+        &format!("/api/file/get-files?idRelated={MODEL}"),
+        &editor,
+    )
+    .await;
+    let link = files[0]["url"]
+        .as_str()
+        .expect("a download link")
+        .replace("http://127.0.0.1:8080", &portal.base);
     let etag = format!("\"{}\"", hex::encode(Sha256::digest(&content)));
     let ask = |if_range: String| {
-        let (portal, url, editor) = (&portal, &url, &editor);
+        let (portal, link) = (&portal, &link);
         async move {
             let response = portal
                 .http
-                .get(url)
-                .bearer_auth(editor)
+                .get(link)
                 .header("range", "bytes=100-199")
                 .header("if-range", if_range)
                 .send()
@@ -895,17 +906,48 @@ async fn a_range_for_another_version_of_the_file_is_the_whole_file() {
         ask(etag.clone()).await,
         (206, true, content[100..200].to_vec())
     );
-    for other in [
+    let others = [
         "\"0000\"".to_owned(),
         format!("W/{etag}"),
         "Wed, 21 Oct 2015 07:28:00 GMT".to_owned(),
-    ] {
+    ];
+    for other in &others {
         assert_eq!(
             ask(other.clone()).await,
             (200, false, content.clone()),
             "{other}"
         );
     }
+
+    let admin = portal.token(1, &[Right::UserManagement]);
+    let page = support::get_data(
+        &portal,
+        &format!("/api/audit/get-records?entity=document&entityId={id}&action=download"),
+        &admin,
+    )
+    .await;
+    assert_eq!(
+        page["total"],
+        1 + others.len(),
+        "one record a download: {page}"
+    );
+    let ranges: Vec<&Value> = page["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .filter_map(|record| record["changes"].as_array())
+        .flatten()
+        .filter(|change| change["field"] == "range")
+        .map(|change| &change["new"])
+        .collect();
+    // Newest first: the whole file three times, then the range.
+    let whole = json!({ "offset": 0, "length": content.len() });
+    let range = json!({ "offset": 100, "length": 100 });
+    assert_eq!(
+        ranges,
+        [&whole, &whole, &whole, &range],
+        "what was sent: {page}"
+    );
 }
 
 /// Issue 19: video ids are sequential, so an anonymous viewer opens a video by

@@ -21,6 +21,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
+use portal_files::domain::range::{etag, if_current};
 use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_client::FilesServiceClient;
 use serde::{Deserialize, Serialize};
@@ -352,18 +353,26 @@ async fn download(
         .get(header::RANGE)
         .and_then(|value| value.to_str().ok())
         .and_then(parse_range);
+    // Not text: a validator that matches nothing.
     let if_range = headers
         .get(header::IF_RANGE)
-        .map(|value| value.to_str().unwrap_or_default().trim().to_owned());
-    let mut asked_range = range.is_some();
-    let (mut stream, mut start) = open_download(&state, &caller, id, range, &query).await?;
-    // A range of another version of the file is no use to the client: it
-    // gets the whole file (RFC 9110 §13.1.5). Only the strong ETag matches;
-    // a date never does, since no Last-Modified is sent.
-    let etag = format!("\"{}\"", start.file.as_ref().map_or("", |f| &f.sha256));
-    if asked_range && if_range.is_some_and(|validator| validator != etag) {
-        asked_range = false;
-        (stream, start) = open_download(&state, &caller, id, None, &query).await?;
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).trim().to_owned())
+        .unwrap_or_default();
+    // One call, so one audit record of a download through a link: the files
+    // service sends the range only for the version `If-Range` names, else
+    // the whole file ([`if_current`]).
+    let (mut stream, mut start) =
+        open_download(&state, &caller, id, (range, &if_range), &query).await?;
+    let sha256 = start.file.as_ref().map_or("", |f| f.sha256.as_str());
+    let etag = etag(sha256);
+    let asked_range = if_current(range, &if_range, sha256).is_some();
+    // A files service older than `if_range` sends the range regardless
+    // (a rolling update): the whole file is asked of it again.
+    let whole = !start.range_not_satisfiable
+        && start.offset == 0
+        && start.file.as_ref().is_some_and(|f| f.size == start.length);
+    if range.is_some() && !asked_range && !whole {
+        (stream, start) = open_download(&state, &caller, id, (None, ""), &query).await?;
     }
     let file = start.file.unwrap_or_default();
     if start.range_not_satisfiable {
@@ -422,13 +431,13 @@ async fn download(
     Ok(response)
 }
 
-/// The download of file `id` (of `range` in it, if any): its stream and its
-/// first message.
+/// The download of file `id` (of `range` in it, if any, for the version
+/// `if_range` names): its stream and its first message.
 async fn open_download(
     state: &AppState,
     caller: &Caller,
     id: i64,
-    range: Option<pb::ByteRange>,
+    (range, if_range): (Option<pb::ByteRange>, &str),
     query: &DownloadLink,
 ) -> Result<
     (
@@ -442,6 +451,7 @@ async fn open_download(
         range,
         link: query.link.clone(),
         key: query.key.clone(),
+        if_range: if_range.to_owned(),
     };
     // As long as the file takes to arrive.
     let mut stream = client(state)

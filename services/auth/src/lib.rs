@@ -21,6 +21,7 @@ use std::path::PathBuf;
 
 use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{Database, DatabaseSettings, Migrations};
+use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
@@ -31,6 +32,7 @@ use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientServiceServer;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
 use secrecy::{ExposeSecret, SecretString};
+use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -115,6 +117,8 @@ pub struct AuthSettings {
     /// `PORTAL_PUBLIC_URL`: systems' client assertions may name its token
     /// endpoint as their audience.
     pub public_url: String,
+    /// The server's shutdown: the daily housekeeping stops then.
+    pub shutdown: CancellationToken,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -160,12 +164,14 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     .map_err(StartError::database("auth"))?;
     let idempotency_keys = database.pool.clone();
     let audit_records = database.pool.clone();
-    portal_kit::audit::keep_purging(
-        "auth",
-        database.pool.clone(),
-        database.backend,
-        &settings.audit,
-    );
+    Housekeeping {
+        service: "auth",
+        pool: database.pool.clone(),
+        backend: database.backend,
+        audit: settings.audit.clone(),
+        read_marks: false,
+    }
+    .spawn(settings.shutdown.clone());
     let store = Store::new(database.pool, known_devices, database.backend);
     app::housekeeping::tidy(&store)
         .await
@@ -269,6 +275,7 @@ mod tests {
             seed_demo: false,
             audit: AuditSettings::loopback(),
             public_url: "http://127.0.0.1:8080".into(),
+            shutdown: CancellationToken::new(),
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -32,6 +32,7 @@ use secrecy::SecretString;
 
 use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
+use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
@@ -153,7 +154,8 @@ pub struct EducationSettings {
     /// its equipment items (clearances lapsing, maintenance due).
     pub wiki: ServiceChannel,
     /// The server's shutdown: open WatchTrainingRecords streams end then, so
-    /// the drain does not wait for them; the daily digest job stops then.
+    /// the drain does not wait for them; the daily digest job and
+    /// housekeeping stop then.
     pub shutdown: CancellationToken,
     /// The daily e-mail digest ([`EducationArgs::digests`]).
     pub digests: DigestSettings,
@@ -184,21 +186,20 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    portal_kit::audit::keep_purging(
-        "education",
-        database.pool.clone(),
-        database.backend,
-        &settings.audit,
-    );
+    Housekeeping {
+        service: "education",
+        pool: database.pool.clone(),
+        backend: database.backend,
+        audit: settings.audit.clone(),
+        read_marks: true,
+    }
+    .spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));
     app::housekeeping::reclean_articles(&store, &cleaner)
         .await
         .map_err(StartError::step("cleaning stored articles again"))?;
-    app::housekeeping::forget_old_read_marks(&store)
-        .await
-        .map_err(StartError::step("forgetting old read marks"))?;
     store.index_missing().await.map_err(StartError::step(
         "indexing courses, articles and tests for search",
     ))?;

@@ -24,12 +24,14 @@ use std::time::Duration;
 
 use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
+use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
+use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -148,6 +150,8 @@ pub struct FilesSettings {
     pub link_lifetime: Duration,
     /// The audit log's retention and whose forwarded addresses it believes.
     pub audit: AuditSettings,
+    /// The server's shutdown: the daily housekeeping stops then.
+    pub shutdown: CancellationToken,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -175,12 +179,14 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    portal_kit::audit::keep_purging(
-        "files",
-        database.pool.clone(),
-        database.backend,
-        &settings.audit,
-    );
+    Housekeeping {
+        service: "files",
+        pool: database.pool.clone(),
+        backend: database.backend,
+        audit: settings.audit.clone(),
+        read_marks: false,
+    }
+    .spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     store

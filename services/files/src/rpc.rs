@@ -210,7 +210,8 @@ impl FilesService for FilesRpc {
             }
         }
         let audit = self.audit(&request);
-        let range = request.into_inner().range;
+        let asked = request.into_inner();
+        let range = range::if_current(asked.range, &asked.if_range, &record.sha256);
         let size = u64::try_from(record.size_bytes).map_err(ServiceError::internal)?;
         let span = range::resolve(size, range.as_ref())?;
         if let Some(issued) = issued {

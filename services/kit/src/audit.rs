@@ -19,7 +19,6 @@
 //! records ([`AuditRpc`]); the gateway asks all four and merges them.
 
 use std::net::IpAddr;
-use std::time::Duration;
 
 use portal_proto::audit::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -717,7 +716,8 @@ fn from_row(row: Row) -> AuditRecord {
 }
 
 /// Deletes the records older than `before` (Unix ms), the one delete the
-/// database lets through; returns how many went.
+/// database lets through; returns how many went. Each service's daily
+/// [`crate::housekeeping`] runs it.
 pub async fn purge(pool: &AnyPool, backend: Backend, before: i64) -> ServiceResult<u64> {
     let mut tx = begin_write(pool, backend).await?;
     match backend {
@@ -746,35 +746,6 @@ pub async fn purge(pool: &AnyPool, backend: Backend, before: i64) -> ServiceResu
     }
     tx.commit().await?;
     Ok(purged)
-}
-
-/// How often each replica purges: every replica does, harmlessly at once.
-const PURGE_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
-
-/// The housekeeping of `service`'s audit log: purges records past retention
-/// now and then once a day, for as long as the process runs.
-pub fn keep_purging(
-    service: &'static str,
-    pool: AnyPool,
-    backend: Backend,
-    settings: &AuditSettings,
-) {
-    let settings = settings.clone();
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(PURGE_EVERY);
-        loop {
-            every.tick().await;
-            match purge(&pool, backend, settings.purge_before(now_millis())).await {
-                Ok(0) => {}
-                Ok(purged) => {
-                    tracing::info!(service, purged, "purged audit records past retention")
-                }
-                Err(error) => {
-                    tracing::warn!(service, %error, "audit purge failed; tried again tomorrow")
-                }
-            }
-        }
-    });
 }
 
 pub const MSG_PERIOD_REVERSED: &str = "Конец периода раньше его начала";

@@ -10,7 +10,7 @@ use secrecy::{ExposeSecret, SecretString};
 use sqlx::any::{Any, AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
 use sqlx::pool::PoolConnection;
-use sqlx::{AnyPool, Connection, Executor, Transaction};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection, Executor, Transaction};
 
 use crate::schema::{self, MigrateMode, Migrated, SchemaError};
 use crate::{ServiceError, ServiceResult};
@@ -34,6 +34,16 @@ impl Backend {
             Some(Backend::Postgres)
         } else {
             None
+        }
+    }
+
+    /// The backend `conn` talks to.
+    pub fn of_connection(conn: &AnyConnection) -> Backend {
+        // sqlx's names of its drivers (`Database::NAME`).
+        if conn.backend_name() == "PostgreSQL" {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
         }
     }
 }
@@ -251,6 +261,24 @@ pub fn placeholders(first: usize, count: usize) -> String {
     format!("({})", list.join(", "))
 }
 
+/// `select` as a write transaction on `conn` reads rows it is about to
+/// change, to decide on them or to record them as the audit log's "old": on
+/// PostgreSQL with `FOR UPDATE OF rows` (a table or its alias; a joined
+/// table's rows stay unlocked), so a concurrent writer of the same rows
+/// waits for this one's commit and then reads what it wrote, rather than
+/// both reading the same "old". SQLite's writers hold the whole database
+/// from `BEGIN IMMEDIATE` ([`begin_write`]), and a read outside a
+/// transaction would lock nothing beyond its statement: both are read as
+/// they are.
+pub fn for_update(conn: &AnyConnection, select: &str, rows: &str) -> AssertSqlSafe<String> {
+    let locks = Backend::of_connection(conn) == Backend::Postgres && conn.is_in_transaction();
+    AssertSqlSafe(if locks {
+        format!("{select} FOR UPDATE OF {rows}")
+    } else {
+        select.to_owned()
+    })
+}
+
 /// Whether a write was refused by a unique index: the one check that holds
 /// against concurrent writers, so a write is tried and this read from its error.
 pub fn is_unique_violation(error: &sqlx::Error) -> bool {
@@ -391,6 +419,54 @@ pub fn timestamp_from_millis(millis: i64) -> prost_types::Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{TestDatabase, backends};
+
+    async fn name_of(conn: &mut AnyConnection) -> String {
+        sqlx::query_scalar(for_update(
+            conn,
+            "SELECT name FROM things WHERE id = 1",
+            "things",
+        ))
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_write_reading_for_update_waits_for_the_write_before_it_and_reads_its_result() {
+        for backend in backends() {
+            let db = TestDatabase::new(backend).await;
+            let pool = AnyPool::connect(&db.url).await.unwrap();
+            pool.execute("CREATE TABLE things (id BIGINT PRIMARY KEY, name TEXT NOT NULL)")
+                .await
+                .unwrap();
+            pool.execute("INSERT INTO things (id, name) VALUES (1, 'old')")
+                .await
+                .unwrap();
+            let mut first = begin_write(&pool, backend).await.unwrap();
+            assert_eq!(name_of(&mut first).await, "old");
+            let second = tokio::spawn({
+                let pool = pool.clone();
+                async move {
+                    let mut second = begin_write(&pool, backend).await.unwrap();
+                    let read = name_of(&mut second).await;
+                    second.commit().await.unwrap();
+                    read
+                }
+            });
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            assert!(!second.is_finished(), "{backend:?}: the second read waits");
+            sqlx::query("UPDATE things SET name = 'new' WHERE id = 1")
+                .execute(&mut *first)
+                .await
+                .unwrap();
+            first.commit().await.unwrap();
+            assert_eq!(second.await.unwrap(), "new", "{backend:?}");
+            // Outside a transaction nothing is locked: the read is as written.
+            let mut conn = pool.acquire().await.unwrap();
+            assert_eq!(name_of(&mut conn).await, "new");
+        }
+    }
 
     #[test]
     fn placeholders_number_on_from_the_first() {

@@ -7,7 +7,7 @@
 //!
 //! A key names its item's due day, so a new deadline is a new item and the
 //! marks of the old ones are of no use: each service forgets marks older
-//! than [`KEEP_DAYS`] in its start-up housekeeping ([`forget_old`]).
+//! than [`KEEP_DAYS`] in its daily [`crate::housekeeping`] ([`forget_old`]).
 
 use std::collections::HashSet;
 

@@ -319,6 +319,34 @@ where
     }
 }
 
+/// The read marks `url`'s service keeps once the housekeeping its start
+/// began beside the serving ([`crate::housekeeping`]) has forgotten those
+/// older than [`crate::read_marks::KEEP_DAYS`]; waits up to 10 s for it.
+pub async fn read_marks_after_housekeeping(url: &str) -> Vec<String> {
+    let pool = sqlx::AnyPool::connect(url)
+        .await
+        .expect("connect to the test database");
+    let oldest_kept = crate::db::now_millis() - crate::read_marks::KEEP_DAYS * 24 * 60 * 60 * 1000;
+    for _ in 0..500 {
+        let old: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM notification_reads WHERE read_at < $1")
+                .bind(oldest_kept)
+                .fetch_one(&pool)
+                .await
+                .expect("the old marks");
+        if old == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let kept = sqlx::query_scalar("SELECT item_key FROM notification_reads ORDER BY item_key")
+        .fetch_all(&pool)
+        .await
+        .expect("the marks");
+    pool.close().await;
+    kept
+}
+
 /// A request carrying `token` as its bearer token.
 pub fn authed<T>(message: T, token: &str) -> Request<T> {
     with_token(message, Some(token))

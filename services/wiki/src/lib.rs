@@ -24,6 +24,7 @@ use std::path::PathBuf;
 
 use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
+use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
@@ -33,6 +34,7 @@ use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::wiki::v1::digest_item_service_server::DigestItemServiceServer;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
+use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
@@ -69,6 +71,8 @@ pub struct WikiSettings {
     pub auth: ServiceChannel,
     /// The audit log's retention and whose forwarded addresses it believes.
     pub audit: AuditSettings,
+    /// The server's shutdown: the daily housekeeping stops then.
+    pub shutdown: CancellationToken,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -94,19 +98,21 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    portal_kit::audit::keep_purging(
-        "wiki",
-        database.pool.clone(),
-        database.backend,
-        &settings.audit,
-    );
+    Housekeeping {
+        service: "wiki",
+        pool: database.pool.clone(),
+        backend: database.backend,
+        audit: settings.audit.clone(),
+        read_marks: true,
+    }
+    .spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let sanitizer = Sanitizer::new(&settings.public_url);
     app::housekeeping::at_start(&store, &sanitizer)
         .await
         .map_err(StartError::step(
-            "keying reference names, cleaning instructions or forgetting old read marks at start",
+            "keying reference names or cleaning instructions at start",
         ))?;
     store
         .index_missing()

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use portal_kit::audit::{AuditContext, action};
-use portal_kit::db::{Keyed, conflict_on_unique, rekey};
+use portal_kit::db::{Keyed, conflict_on_unique, for_update, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
@@ -232,15 +232,20 @@ async fn departments_of(
     .await?)
 }
 
+/// Department `id` with its members as `conn` sees it, locked until a write
+/// transaction's end ([`for_update`]): what the write changes it from.
 async fn department_with_members(
     conn: &mut AnyConnection,
     id: i64,
 ) -> ServiceResult<Option<DepartmentWithMembers>> {
-    let department: Option<DepartmentRecord> =
-        sqlx::query_as("SELECT id, title FROM departments WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let department: Option<DepartmentRecord> = sqlx::query_as(for_update(
+        conn,
+        "SELECT id, title FROM departments WHERE id = $1",
+        "departments",
+    ))
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
     let Some(department) = department else {
         return Ok(None);
     };

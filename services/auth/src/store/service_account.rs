@@ -3,7 +3,7 @@
 //! limit counts, and the assertion ids already used.
 
 use portal_kit::audit::{AuditContext, action};
-use portal_kit::db::{Keyed, conflict_on_unique, is_unique_violation, rekey};
+use portal_kit::db::{Keyed, conflict_on_unique, for_update, is_unique_violation, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
@@ -517,13 +517,14 @@ async fn recorded(
     Ok(after)
 }
 
+/// Account `id` as `conn` sees it, locked until a write transaction's end
+/// ([`for_update`]): what the write changes it from.
 async fn account(conn: &mut AnyConnection, id: i64) -> ServiceResult<ServiceAccountRecord> {
-    let row: Option<AccountRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{ACCOUNT_COLUMNS} WHERE a.id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
+    let select = format!("{ACCOUNT_COLUMNS} WHERE a.id = $1");
+    let row: Option<AccountRow> = sqlx::query_as(for_update(conn, &select, "a"))
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
     let row = row.ok_or_else(not_found)?;
     let secrets = sqlx::query_as(
         "SELECT id, created_at, last_used_at FROM service_account_secrets \

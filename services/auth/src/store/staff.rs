@@ -11,6 +11,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::audit::UserFields;
 use super::search;
+use super::user::lock_user_managers;
 use super::{IN_CHUNK, Link, Store, all_links, fetch_in, placeholders};
 use crate::domain::department::MSG_TITLE_TAKEN;
 use crate::domain::login::Login;
@@ -1219,7 +1220,7 @@ impl Store {
         let mut tx = self.write().await?;
         // The lock UpdateUser takes: a sync and an update cannot both see
         // the other leaving a holder of UserManagement.
-        self.lock_user_managers(&mut tx).await?;
+        lock_user_managers(&mut tx).await?;
         let mut outcome = SyncOutcome {
             dry_run: batch.dry_run,
             errors: batch.errors.clone(),

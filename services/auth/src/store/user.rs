@@ -2,7 +2,7 @@
 //! reads of a login; updates that end sessions or make tokens stale.
 
 use portal_kit::audit::{AuditContext, action};
-use portal_kit::db::{Backend, Keyed, conflict_on_unique, rekey};
+use portal_kit::db::{Keyed, conflict_on_unique, for_update, rekey};
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
@@ -331,7 +331,7 @@ impl Store {
         now: i64,
     ) -> ServiceResult<UserUpdated> {
         let mut tx = self.write().await?;
-        self.lock_user_managers(&mut tx).await?;
+        lock_user_managers(&mut tx).await?;
         let before = subject(&mut tx, id)
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
@@ -430,19 +430,6 @@ impl Store {
         })
     }
 
-    /// Makes writes that may block or take UserManagement queue here, so two
-    /// of them cannot both see the other leaving a holder (SQLite's BEGIN
-    /// IMMEDIATE serialises writers already).
-    pub(super) async fn lock_user_managers(&self, tx: &mut AnyConnection) -> sqlx::Result<()> {
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT id FROM rights WHERE name = $1 FOR UPDATE")
-                .bind(Right::UserManagement.as_str())
-                .fetch_optional(&mut *tx)
-                .await?;
-        }
-        Ok(())
-    }
-
     /// Gives every login the key of [`LoginKey::of`] where it holds another: rows
     /// keyed before lookalike letters were folded.
     pub async fn key_logins(&self) -> ServiceResult<()> {
@@ -451,6 +438,20 @@ impl Store {
         })
         .await
     }
+}
+
+/// Makes writes that may block or take UserManagement queue here, so two of
+/// them cannot both see the other leaving a holder.
+pub(super) async fn lock_user_managers(tx: &mut AnyConnection) -> sqlx::Result<()> {
+    sqlx::query(for_update(
+        tx,
+        "SELECT id FROM rights WHERE name = $1",
+        "rights",
+    ))
+    .bind(Right::UserManagement.as_str())
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// Checks every link of a profile; answers whether its status blocks sign-in.
@@ -490,8 +491,10 @@ async fn right_names(conn: &mut AnyConnection, user_id: i64) -> ServiceResult<Ve
     .await?)
 }
 
+/// User `id` as `conn` sees it, locked until a write transaction's end
+/// ([`for_update`]): what the write changes them from.
 async fn user(conn: &mut AnyConnection, id: i64) -> ServiceResult<Option<UserRecord>> {
-    let row: Option<UserRow> = sqlx::query_as(USER_COLUMNS_BY_ID)
+    let row: Option<UserRow> = sqlx::query_as(for_update(conn, USER_COLUMNS_BY_ID, "users"))
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?;

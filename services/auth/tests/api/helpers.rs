@@ -15,7 +15,7 @@ pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::auth::v1::service_account_service_client::ServiceAccountServiceClient;
-use tokio_util::sync::DropGuard;
+use tokio_util::sync::{CancellationToken, DropGuard};
 use tonic::transport::Channel;
 use tonic::{Request, Status};
 
@@ -53,6 +53,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         // The tests call from loopback, as the gateway of `all` does.
         audit: AuditSettings::loopback(),
         public_url: PUBLIC_URL.into(),
+        shutdown: CancellationToken::new(),
     }
 }
 

@@ -1,8 +1,7 @@
-//! Start-up housekeeping: stored content brought under today's rules, and
-//! the bell's read marks kept long enough forgotten.
+//! Start-up housekeeping: stored content brought under today's rules (the
+//! daily purges are kit's, `portal_kit::housekeeping`).
 
 use portal_kit::ServiceResult;
-use portal_kit::db::now_millis;
 
 use crate::domain::article::ContentCleaner;
 use crate::store::Store;
@@ -13,17 +12,6 @@ pub async fn reclean_articles(store: &Store, cleaner: &ContentCleaner) -> Servic
     let recleaned = store.reclean_articles(|html| cleaner.clean(html)).await?;
     if recleaned > 0 {
         tracing::info!(articles = recleaned, "article content cleaned again");
-    }
-    Ok(())
-}
-
-/// Forgets the bell's read marks of items whose day passed long ago
-/// (`portal_kit::read_marks::KEEP_DAYS`): each mark names its item's due day,
-/// so without this they would only ever grow.
-pub async fn forget_old_read_marks(store: &Store) -> ServiceResult<()> {
-    let forgotten = store.forget_old_read_marks(now_millis()).await?;
-    if forgotten > 0 {
-        tracing::info!(forgotten, "forgot old read marks of the bell");
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
+use portal_kit::db::for_update;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::AnyConnection;
 
@@ -45,10 +46,16 @@ impl Store {
         audit: &AuditContext,
     ) -> ServiceResult<AssignOutcome> {
         let mut tx = self.write().await?;
-        let exists: Option<i64> = sqlx::query_scalar("SELECT id FROM courses WHERE id = $1")
-            .bind(course_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+        // Locked: the assignees read next are the "old" of the record, and
+        // a course's every write locks its row first.
+        let exists: Option<i64> = sqlx::query_scalar(for_update(
+            &tx,
+            "SELECT id FROM courses WHERE id = $1",
+            "courses",
+        ))
+        .bind(course_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         if exists.is_none() {
             return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
         }

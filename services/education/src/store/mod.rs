@@ -30,7 +30,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 pub(crate) use portal_kit::audit::record_change;
-use portal_kit::db::Backend;
+use portal_kit::db::{Backend, for_update};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments, AnyRow};
 use sqlx::query::QueryAs;
@@ -142,11 +142,12 @@ const ASSIGNED_ARTICLE_IDS: &str = "SELECT ca.article_id FROM course_articles ca
 const ASSIGNED_TEST_IDS: &str = "SELECT a.test_id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id WHERE cu.user_id = $1 AND a.test_id IS NOT NULL UNION SELECT t.id FROM course_users cu JOIN course_articles ca ON ca.course_id = cu.course_id JOIN tests t ON t.article_id = ca.article_id WHERE cu.user_id = $2";
 
 /// A kind of content a learner sees only where a course assigned to them
-/// leads to it: its columns, its id column, the ids assigned to user `$1`
-/// (bound `user_binds` times, as `$1`, `$2`, …) and the NOT_FOUND message for
-/// one that is missing or hidden.
+/// leads to it: its columns, its table's alias and id column, the ids
+/// assigned to user `$1` (bound `user_binds` times, as `$1`, `$2`, …) and the
+/// NOT_FOUND message for one that is missing or hidden.
 struct Assignable {
     columns: &'static str,
+    alias: &'static str,
     id: &'static str,
     assigned_ids: &'static str,
     user_binds: usize,
@@ -155,6 +156,7 @@ struct Assignable {
 
 const ARTICLES: Assignable = Assignable {
     columns: article::ARTICLE_COLUMNS,
+    alias: "a",
     id: "a.id",
     assigned_ids: ASSIGNED_ARTICLE_IDS,
     user_binds: 1,
@@ -163,6 +165,7 @@ const ARTICLES: Assignable = Assignable {
 
 const COURSES: Assignable = Assignable {
     columns: course::COURSE_COLUMNS,
+    alias: "c",
     id: "c.id",
     assigned_ids: "SELECT cu.course_id FROM course_users cu WHERE cu.user_id = $1",
     user_binds: 1,
@@ -171,6 +174,7 @@ const COURSES: Assignable = Assignable {
 
 const TESTS: Assignable = Assignable {
     columns: test::TEST_COLUMNS,
+    alias: "t",
     id: "t.id",
     assigned_ids: ASSIGNED_TEST_IDS,
     user_binds: 2,
@@ -186,6 +190,7 @@ impl Assignable {
     {
         let Assignable {
             columns,
+            alias: _,
             id,
             assigned_ids,
             user_binds,
@@ -247,12 +252,21 @@ impl Store {
     }
 
     /// The row `id` of `kind` as a write's transaction sees it, whoever may
-    /// see it: what the audit log compares before and after.
+    /// see it: what the audit log compares before and after, locked until
+    /// the write ends ([`for_update`]).
     async fn row_in<T>(conn: &mut AnyConnection, kind: &Assignable, id: i64) -> ServiceResult<T>
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
     {
-        kind.query(Viewer::Everything, Some(id))
+        let Assignable {
+            columns,
+            alias,
+            id: id_column,
+            ..
+        } = kind;
+        let select = format!("{columns} WHERE {id_column} = $1");
+        sqlx::query_as(for_update(conn, &select, alias))
+            .bind(id)
             .fetch_optional(conn)
             .await?
             .ok_or_else(|| ServiceError::not_found(kind.not_found))

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use portal_kit::ServiceResult;
 use portal_kit::audit::{self, AuditContext, Changes, Event, action};
+use portal_kit::db::for_update;
 use portal_kit::read_marks;
 
 use super::{Store, audited};
@@ -38,11 +39,6 @@ impl Store {
         read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
     }
 
-    /// Forgets the read marks kept long enough by `now`; answers how many.
-    pub async fn forget_old_read_marks(&self, now: i64) -> ServiceResult<u64> {
-        read_marks::forget_old(&self.pool, now).await
-    }
-
     /// Whether `user_id` gets the daily digest (no row: yes).
     pub async fn digest_enabled(&self, user_id: i64) -> ServiceResult<bool> {
         let enabled: Option<i64> =
@@ -61,11 +57,14 @@ impl Store {
         audit: &AuditContext,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        let before: Option<i64> =
-            sqlx::query_scalar("SELECT enabled FROM digest_preferences WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let before: Option<i64> = sqlx::query_scalar(for_update(
+            &tx,
+            "SELECT enabled FROM digest_preferences WHERE user_id = $1",
+            "digest_preferences",
+        ))
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         sqlx::query(
             "INSERT INTO digest_preferences (user_id, enabled, updated_at) VALUES ($1, $2, $3) \
              ON CONFLICT (user_id) DO UPDATE SET enabled = $4, updated_at = $5",

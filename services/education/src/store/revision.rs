@@ -133,8 +133,7 @@ impl Store {
             save_article(&mut tx, article_id, &draft, (editor, now), audit).await
         }
         .await;
-        tx.end(restored).await?;
-        self.article(super::Viewer::Everything, article_id).await
+        tx.end(restored).await
     }
 
     /// A test's revisions, newest first; NOT_FOUND for an unknown test.

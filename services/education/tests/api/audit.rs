@@ -1,8 +1,10 @@
 //! Education's audit log: every kind of write leaves one record (two where it
 //! changes two entities) of who, from where and which fields went from what
 //! to what, in the write's own transaction; a write refused half-way leaves
-//! none; only UserManagement reads the log.
+//! none; concurrent saves of one row record a chain, each changing what the
+//! one before it wrote; only UserManagement reads the log.
 
+use futures_util::future::join_all;
 use portal_kit::Right;
 use portal_kit::access::Scope;
 use portal_proto::audit::v1 as audit_pb;
@@ -384,6 +386,69 @@ async fn a_write_refused_half_way_leaves_no_record_and_no_change() {
             .course
             .unwrap();
         assert_eq!(kept.title, course.title);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn concurrent_saves_of_one_article_record_a_chain_and_keep_one_version_of_before() {
+    const SAVES: usize = 8;
+    on_each_backend(|app| async move {
+        let article = app.create_article("<p>Версия 0</p>", 0).await;
+        // As if written before revisions were kept: each save would keep
+        // its version of then, were it not the first.
+        let pool = sqlx::AnyPool::connect(&app.database.url)
+            .await
+            .expect("the test database");
+        sqlx::query("DELETE FROM article_revisions")
+            .execute(&pool)
+            .await
+            .expect("revisions forgotten");
+        pool.close().await;
+        let mut log = Log::new();
+        log.next(&app, 1).await;
+
+        let admin = app.admin_token();
+        let saves = (1..=SAVES).map(|n| {
+            let mut client = app.client.clone();
+            let request = pb::UpdateArticleRequest {
+                id: article.id,
+                title: format!("Версия {n}"),
+                description: article.description.clone(),
+                content: format!("<p>Версия {n}</p>"),
+                date_deadline: article.date_deadline.clone(),
+                test_id: 0,
+            };
+            let request = authed(request, &admin);
+            async move { client.update_article(request).await }
+        });
+        for saved in join_all(saves).await {
+            saved.expect("a concurrent save");
+        }
+
+        // Each save changed what the one before it wrote (records in the
+        // order their writes committed), none the same "old" again: the
+        // content's fingerprint as saved, read back by the next save.
+        let records = log.next(&app, SAVES).await;
+        for record in &records {
+            of(record, "article", article.id, "update");
+        }
+        for field in ["title", "content"] {
+            let chain: Vec<(&str, &str)> = records.iter().map(|r| change(r, field)).collect();
+            for pair in chain.windows(2) {
+                assert_eq!(pair[1].0, pair[0].1, "{:?} {field}", app.backend);
+            }
+        }
+        let first_old = serde_json::to_string(&article.title).unwrap();
+        assert_eq!(change(&records[0], "title").0, first_old);
+        let revisions = app.article_revisions(article.id).await;
+        let of_before = revisions.iter().filter(|r| r.author_id == 0).count();
+        assert_eq!(
+            (revisions.len(), of_before),
+            (SAVES + 1, 1),
+            "{:?}: each save's version and the one of before",
+            app.backend
+        );
     })
     .await;
 }

@@ -131,6 +131,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         seed_demo: false,
         public_url: "http://127.0.0.1:8080".into(),
         audit: AuditSettings::loopback(),
+        shutdown: CancellationToken::new(),
     })
     .await
     .expect("auth starts");

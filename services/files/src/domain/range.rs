@@ -65,9 +65,41 @@ pub fn resolve(size: u64, range: Option<&ByteRange>) -> ServiceResult<Option<Spa
     }
 }
 
+/// The HTTP entity tag of a file whose SHA-256 is `sha256`: a strong
+/// validator, the same for every replica.
+pub fn etag(sha256: &str) -> String {
+    format!("\"{sha256}\"")
+}
+
+/// `range` if `if_range` (HTTP `If-Range`, empty for none) names the version
+/// of the file whose SHA-256 is `sha256`, else none: a range of another
+/// version is no use to the client, who gets the whole file (RFC 9110
+/// §13.1.5). Only the strong ETag matches; a date never does, since no
+/// Last-Modified is sent.
+pub fn if_current(range: Option<ByteRange>, if_range: &str, sha256: &str) -> Option<ByteRange> {
+    range.filter(|_| if_range.is_empty() || if_range.trim() == etag(sha256))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_applies_only_to_the_version_if_range_names() {
+        let asked = Some(range(Some(100), Some(199), None));
+        let sha256 = "ab12";
+        assert_eq!(if_current(asked, "", sha256), asked);
+        assert_eq!(if_current(asked, "\"ab12\"", sha256), asked);
+        for other in [
+            "\"0000\"",
+            "W/\"ab12\"",
+            "ab12",
+            "Wed, 21 Oct 2015 07:28:00 GMT",
+        ] {
+            assert_eq!(if_current(asked, other, sha256), None, "{other}");
+        }
+        assert_eq!(if_current(None, "\"ab12\"", sha256), None);
+    }
 
     fn range(first: Option<i64>, last: Option<i64>, suffix: Option<i64>) -> ByteRange {
         ByteRange {

@@ -147,7 +147,7 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                 id: document.id,
                 range: None,
                 link: link.clone(),
-                key: String::new(),
+                ..Default::default()
             };
             code(&client.download_file(with_token(request, token)).await)
         }

@@ -159,6 +159,7 @@ pub async fn spawn_app(backend: Backend, store: StoreKind, seed_demo: bool) -> T
         link_key_file: link_key_file.clone(),
         link_lifetime: LINK_LIFETIME,
         audit: AuditSettings::loopback(),
+        shutdown: CancellationToken::new(),
     };
     let routes = |database_url, keys: &TestKeys| portal_files::routes(settings(database_url, keys));
     let service =
@@ -202,6 +203,7 @@ async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         education: nowhere(),
         auth: nowhere(),
         audit: AuditSettings::loopback(),
+        shutdown: CancellationToken::new(),
     })
     .await
     .expect("wiki starts");
@@ -396,7 +398,7 @@ impl TestApp {
             id,
             range,
             link: String::new(),
-            key: String::new(),
+            ..Default::default()
         };
         self.download_as(with_token(request, token)).await
     }
@@ -430,7 +432,7 @@ impl TestApp {
             id,
             range: None,
             link: link.to_owned(),
-            key: String::new(),
+            ..Default::default()
         };
         self.download_as(tonic::Request::new(request)).await
     }

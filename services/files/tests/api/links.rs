@@ -97,7 +97,7 @@ async fn a_listed_documents_link_reads_it_without_a_token_until_it_expires() {
             id: manual.id,
             range: None,
             link: expired,
-            key: String::new(),
+            ..Default::default()
         };
         let result = app
             .client

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
+use portal_kit::db::for_update;
 use portal_kit::{ServiceError, ServiceResult};
 
 use super::Store;
@@ -45,11 +46,16 @@ impl Store {
         course_ids: &[i64],
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        let known: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM environment_models WHERE id = $1")
-                .bind(model_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        // Locked: the courses read next are the "old" of the record, and a
+        // model's every write locks its row first.
+        let known: Option<i64> = sqlx::query_scalar(for_update(
+            &tx,
+            "SELECT id FROM environment_models WHERE id = $1",
+            "environment_models",
+        ))
+        .bind(model_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         if known.is_none() {
             return Err(ServiceError::not_found(MSG_MODEL_NOT_FOUND));
         }

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use portal_kit::audit::{AuditContext, entity};
+use portal_kit::db::for_update;
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
@@ -221,7 +222,6 @@ impl Store {
     }
 }
 
-/// Model `id` as a write's transaction sees it; NOT_FOUND when there is none.
 /// Saves `html` as model `id`'s instruction, as `author` at `now`: its
 /// revision, search entry and audit record with it.
 pub(super) async fn write_instruction(
@@ -258,14 +258,15 @@ pub(super) async fn write_instruction(
     Ok(())
 }
 
+/// Model `id` as `conn` sees it, locked until a write transaction's end
+/// ([`for_update`]); NOT_FOUND when there is none.
 async fn model_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<ModelRecord> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{MODEL_COLUMNS} WHERE m.id = $1"
-    )))
-    .bind(id)
-    .fetch_optional(conn)
-    .await?
-    .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
+    let select = format!("{MODEL_COLUMNS} WHERE m.id = $1");
+    sqlx::query_as(for_update(conn, &select, "m"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
 }
 
 fn link_not_found() -> ServiceError {

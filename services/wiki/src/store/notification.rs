@@ -23,9 +23,4 @@ impl Store {
     ) -> ServiceResult<()> {
         read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
     }
-
-    /// Forgets the read marks kept long enough by `now`; answers how many.
-    pub async fn forget_old_read_marks(&self, now: i64) -> ServiceResult<u64> {
-        read_marks::forget_old(&self.pool, now).await
-    }
 }

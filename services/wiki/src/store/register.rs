@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use portal_kit::ServiceResult;
 use portal_kit::audit::{AuditContext, entity};
 use portal_kit::day::Day;
-use portal_kit::db::WriteError;
+use portal_kit::db::{WriteError, for_update};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
@@ -130,7 +130,8 @@ impl Store {
         Ok((units, next))
     }
 
-    /// The units, retired too, that hold any of `numbers`, by number.
+    /// The units, retired too, that hold any of `numbers`, by number, locked
+    /// until the batch ends ([`for_update`]): what it changes them from.
     pub async fn units_by_inventory(
         conn: &mut AnyConnection,
         numbers: &[&str],
@@ -141,7 +142,7 @@ impl Store {
                 "SELECT id, environment_model_id, department_id, serial_number, inventory_number, retired_at FROM environments WHERE inventory_number IN {}",
                 placeholders(1, chunk.len())
             );
-            let mut query = sqlx::query_as::<_, StoredUnit>(sqlx::AssertSqlSafe(sql));
+            let mut query = sqlx::query_as::<_, StoredUnit>(for_update(conn, &sql, "environments"));
             for number in chunk {
                 query = query.bind(*number);
             }

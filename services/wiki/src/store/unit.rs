@@ -3,6 +3,7 @@
 
 use portal_kit::audit::{self, AuditContext, Changes, Event, entity};
 use portal_kit::day::Day;
+use portal_kit::db::for_update;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
@@ -219,12 +220,14 @@ impl Store {
     }
 }
 
-/// Unit `id`, retired or not, as a write's transaction sees it; NOT_FOUND
-/// when there is none.
+/// Unit `id`, retired or not, as a write's transaction sees it, locked
+/// until it ends ([`for_update`]); NOT_FOUND when there is none.
 async fn unit_in(conn: &mut AnyConnection, id: i64) -> ServiceResult<StoredUnit> {
-    sqlx::query_as(
+    sqlx::query_as(for_update(
+        conn,
         "SELECT id, environment_model_id, department_id, serial_number, inventory_number, retired_at FROM environments WHERE id = $1",
-    )
+        "environments",
+    ))
     .bind(id)
     .fetch_optional(conn)
     .await?

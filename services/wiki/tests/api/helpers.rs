@@ -62,6 +62,7 @@ fn settings(
         education: service_channel(education),
         auth: service_channel(auth),
         audit: AuditSettings::loopback(),
+        shutdown: CancellationToken::new(),
     }
 }
 
@@ -104,6 +105,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         seed_demo: true,
         public_url: PUBLIC_URL.into(),
         audit: AuditSettings::loopback(),
+        shutdown: CancellationToken::new(),
     })
     .await
     .expect("auth starts");
@@ -154,7 +156,8 @@ pub fn model_request(name: &str, instruction: &str) -> pb::CreateEnvironmentMode
 
 impl TestApp {
     /// The wiki started again on the same database, as a new replica would
-    /// (its start-up housekeeping runs), and stopped.
+    /// (its start-up work runs and its daily housekeeping begins), and
+    /// stopped.
     pub async fn start_again(&self) {
         let nowhere = Endpoint::from_static("http://127.0.0.1:9").connect_lazy();
         let database_url = self.database.url.clone();

@@ -135,7 +135,7 @@ async fn an_editor_sees_maintenance_due_in_their_departments_and_marks_it_read()
 }
 
 #[tokio::test]
-async fn read_marks_older_than_90_days_are_forgotten_at_start() {
+async fn read_marks_older_than_90_days_are_forgotten_by_the_housekeeping_a_start_begins() {
     on_each_backend(|app| async move {
         let (old, recent) = (
             "wiki:maintenance:1:2025-01-10",
@@ -163,12 +163,10 @@ async fn read_marks_older_than_90_days_are_forgotten_at_start() {
                 .expect("backdate a mark");
         }
 
-        app.start_again().await;
-        let kept: Vec<String> = sqlx::query_scalar("SELECT item_key FROM notification_reads")
-            .fetch_all(&pool)
-            .await
-            .expect("the marks");
         pool.close().await;
+
+        app.start_again().await;
+        let kept = portal_kit::testing::read_marks_after_housekeeping(&app.database.url).await;
         assert_eq!(kept, [recent]);
     })
     .await;
