@@ -597,7 +597,10 @@ async fn main() {
                 "education",
                 &portal,
                 &database.url,
-                &[("PORTAL_AUTH_URL", &portal.auth)],
+                &[
+                    ("PORTAL_AUTH_URL", &portal.auth),
+                    ("PORTAL_WIKI_URL", &portal.wiki),
+                ],
             )
             .await;
             Some((education, database))

@@ -1071,7 +1071,10 @@ async fn main() {
                 "education",
                 &portal,
                 &education_db.url,
-                &[("PORTAL_AUTH_URL", &portal.auth)],
+                &[
+                    ("PORTAL_AUTH_URL", &portal.auth),
+                    ("PORTAL_WIKI_URL", &portal.wiki),
+                ],
             )
             .await;
             let wiki = Process::service(

@@ -138,6 +138,17 @@ impl Query {
         (!stems.is_empty()).then_some(Query { stems })
     }
 
+    /// Whether a folded word may match one of the query's words, before it
+    /// is stemmed (stemming every word of a long text is a search's main
+    /// cost): a stem keeps its word's start, all but the letter an English
+    /// stem may change (`happy` → `happi`).
+    fn may_match(&self, word: &str) -> bool {
+        self.stems.iter().any(|stem| {
+            let kept = stem.char_indices().last().map_or(0, |(i, _)| i);
+            word.starts_with(&stem[..kept])
+        })
+    }
+
     /// Whether an analysed word of an item matches one of the query's words.
     fn matches(&self, word_stem: &str) -> bool {
         (0..self.stems.len()).any(|i| self.word_matches(i, word_stem))
@@ -386,7 +397,7 @@ pub async fn find(
         Backend::Sqlite => query.fts5(),
         Backend::Postgres => query.tsquery(),
     };
-    let mut hits = Vec::new();
+    let mut candidates = Vec::new();
     for kind in allowed {
         let scopes = kind.scopes.unwrap_or_default();
         if kind.scopes.is_some() && scopes.is_empty() {
@@ -401,20 +412,26 @@ pub async fn find(
             select = select.bind(*scope);
         }
         let rows = select
-            .bind(candidates(limit))
+            .bind(candidates_of(limit))
             .fetch_all(&mut *connection)
             .await?;
-        hits.extend(rows.into_iter().map(|(kind, entity_id, title, body)| Hit {
-            rank: rank(query, &title, &body),
+        candidates.extend(rows.into_iter().map(|(kind, entity_id, title, body)| {
+            (rank(query, &title), kind, entity_id, title, body)
+        }));
+    }
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.3.cmp(&b.3)));
+    candidates.truncate(limit);
+    // Only the hits kept get a snippet: it reads the whole text, a PDF's too.
+    Ok(candidates
+        .into_iter()
+        .map(|(rank, kind, entity_id, title, body)| Hit {
             snippet: snippet(query, &title, &body),
+            rank,
             kind,
             entity_id,
             title,
-        }));
-    }
-    hits.sort_by(|a, b| b.rank.total_cmp(&a.rank).then(a.title.cmp(&b.title)));
-    hits.truncate(limit);
-    Ok(hits)
+        })
+        .collect())
 }
 
 /// One kind's candidates: `$1` the query, `$2` the kind, then the scopes, then
@@ -468,28 +485,19 @@ const RANKED: usize = 500;
 
 /// Rows the database hands over for each kind: more than asked, so our own
 /// order can still put a title match ahead of the database's choice.
-fn candidates(limit: usize) -> i64 {
+fn candidates_of(limit: usize) -> i64 {
     i64::try_from(limit.saturating_mul(4).max(20)).unwrap_or(i64::MAX)
 }
 
-/// Query words found in the title count 2, only in the text 1, out of 2 each.
-fn rank(query: &Query, title: &str, body: &str) -> f64 {
-    let stems_of =
-        |text: &str| -> Vec<String> { words(text).map(|(_, word)| stem(&word)).collect() };
-    let (title, body) = (stems_of(title), stems_of(body));
-    let score: usize = (0..query.stems.len())
-        .map(|i| {
-            let found = |stems: &[String]| stems.iter().any(|s| query.word_matches(i, s));
-            if found(&title) {
-                2
-            } else if found(&body) {
-                1
-            } else {
-                0
-            }
-        })
-        .sum();
-    score as f64 / (2 * query.stems.len()) as f64
+/// Query words found in the title count 2, only in the text 1, out of 2
+/// each. Every word of the query is in a candidate's title or text (the index
+/// matched them all), so only the title is read: the text can be long.
+fn rank(query: &Query, title: &str) -> f64 {
+    let title: Vec<String> = words(title).map(|(_, word)| stem(&word)).collect();
+    let in_title = (0..query.stems.len())
+        .filter(|&i| title.iter().any(|s| query.word_matches(i, s)))
+        .count();
+    (query.stems.len() + in_title) as f64 / (2 * query.stems.len()) as f64
 }
 
 /// The text around the first matching word of the body (the title's when the
@@ -497,7 +505,7 @@ fn rank(query: &Query, title: &str, body: &str) -> f64 {
 fn snippet(query: &Query, title: &str, body: &str) -> String {
     let marked = |text: &str| -> Vec<Range<usize>> {
         words(text)
-            .filter(|(_, word)| query.matches(&stem(word)))
+            .filter(|(_, word)| query.may_match(word) && query.matches(&stem(word)))
             .map(|(range, _)| range)
             .collect()
     };
