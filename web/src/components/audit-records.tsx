@@ -20,16 +20,18 @@ export function AuditRecords({ records, showWhat = true }: AuditRecordsProps) {
             <TableCell>{text.who}</TableCell>
             {showWhat && <TableCell>{text.what}</TableCell>}
             <TableCell>{text.changes}</TableCell>
-            <TableCell>{text.from}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{text.from}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {records.map((record) => (
             <TableRow key={`${record.service}:${record.id}`} data-testid="audit-record">
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMoment(record.time)}</TableCell>
-              <TableCell>{actorLabel(record)}</TableCell>
-              {showWhat && <TableCell>{deedLabel(record)}</TableCell>}
-              <TableCell>
+              <TableCell sx={{ minWidth: 120 }}>{actorLabel(record)}</TableCell>
+              {showWhat && <TableCell sx={{ minWidth: 160 }}>{deedLabel(record)}</TableCell>}
+              {/* A long value with no space (a hash, a file name) wraps
+                  anywhere rather than squeeze the other columns to a letter. */}
+              <TableCell sx={{ minWidth: 240, overflowWrap: 'anywhere' }}>
                 {record.changes.length === 0 && !showWhat
                   ? (text.actions[record.action] ?? record.action)
                   : record.changes.map((change) => (
@@ -38,7 +40,7 @@ export function AuditRecords({ records, showWhat = true }: AuditRecordsProps) {
                       </Typography>
                     ))}
               </TableCell>
-              <TableCell>
+              <TableCell sx={{ minWidth: 120, overflowWrap: 'anywhere' }}>
                 <Typography variant="body2">{record.address}</Typography>
                 {record.requestId && (
                   <Typography variant="caption" sx={{ color: 'text.secondary' }}>

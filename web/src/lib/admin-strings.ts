@@ -279,6 +279,8 @@ export const adminStrings = {
     historyMore: 'Весь журнал',
     /** A secret's change: that it changed, never its value. */
     hidden: 'изменён (значение скрыто)',
+    /** A rich text as the log keeps it (its length and hash; revisions keep the text). */
+    richText: (chars: number) => `текст (знаков: ${chars})`,
     system: 'Портал',
     anonymous: (login: string) => (login ? `Не вошедший (логин «${login}»)` : 'Не вошедший'),
     serviceAccount: (clientId: string) => `Внешняя система ${clientId}`,

@@ -27,6 +27,15 @@ describe('an audit record as a person reads it', () => {
     expect(changeLabel('user', rights)).toBe('Права: — → Управление пользователями');
   });
 
+  it('reads a rich text by its length, not its hash', () => {
+    const content: AuditChange = {
+      field: 'content',
+      old: { chars: 741, sha256: 'aa11' },
+      new: { chars: 802, sha256: 'bb22' },
+    };
+    expect(changeLabel('article', content)).toBe('Содержание: текст (знаков: 741) → текст (знаков: 802)');
+  });
+
   it('shows a secret only as changed', () => {
     expect(changeLabel('user', { field: 'password', old: '***', new: '***' })).toBe(
       'Пароль: изменён (значение скрыто)',

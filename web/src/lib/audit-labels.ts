@@ -39,9 +39,17 @@ const rightName = (value: unknown) =>
     ? strings.rights[value as keyof typeof strings.rights]
     : value;
 
-/** A value of `field` as a person reads it; rights by their Russian names. */
+/** A rich text's fingerprint as the services record it: `{chars, sha256}`. */
+const isRichText = (value: unknown): value is { chars: number } =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { chars?: unknown }).chars === 'number' &&
+  typeof (value as { sha256?: unknown }).sha256 === 'string';
+
+/** A value of `field` as a person reads it; rights by their Russian names, a rich text by its length. */
 function valueOf(field: string, value: unknown): string {
   if (field === 'rights' && Array.isArray(value)) return shownValue(value.map(rightName));
+  if (isRichText(value)) return text.richText(value.chars);
   return shownValue(value);
 }
 
