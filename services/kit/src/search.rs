@@ -541,20 +541,17 @@ impl KindSql {
         let filter = self.filter("s");
         match self.backend {
             Backend::Sqlite => {
-                let (bound, in_scope_bound) = if in_window {
-                    (
-                        format!(" AND search_terms.rowid >= ${floor}"),
-                        format!(" AND s.id >= ${floor}"),
-                    )
+                let bound = if in_window {
+                    format!(" AND search_terms.rowid >= ${floor} AND s.id >= ${floor}")
                 } else {
-                    (String::new(), String::new())
+                    String::new()
                 };
                 format!(
                     "SELECT e.kind, e.entity_id, e.title, e.body, COUNT(*) OVER () FROM (
                          SELECT search_terms.rowid AS id, bm25(search_terms) AS score
                          FROM search_terms
-                         WHERE search_terms MATCH ${query}{bound} AND +search_terms.rowid IN
-                             (SELECT s.id FROM search_entries s WHERE {filter}{in_scope_bound})
+                         WHERE search_terms MATCH ${query} AND +search_terms.rowid IN
+                             (SELECT s.id FROM search_entries s WHERE {filter}{bound})
                          ORDER BY search_terms.rowid DESC LIMIT {RANKED}
                      ) ranked CROSS JOIN search_entries e ON e.id = ranked.id
                      ORDER BY ranked.score LIMIT ${limit}"
