@@ -73,14 +73,6 @@ CREATE TABLE search_entries (
 CREATE INDEX search_entries_terms ON search_entries USING GIN (terms_vector);
 ";
 
-/// The indexes [`find`] walks a kind's newest items by (all of them, or
-/// those of the reader's scopes), the same on both backends: a later
-/// migration of each service adds them to its `search_entries`.
-pub const NEWEST_INDEXES: &str = "
-CREATE INDEX search_entries_newest ON search_entries (kind, id);
-CREATE INDEX search_entries_newest_in_scope ON search_entries (kind, scope, id);
-";
-
 /// Words of a query beyond this are ignored: nobody types more, and each is a
 /// condition the index checks.
 const MAX_QUERY_WORDS: usize = 8;
@@ -411,29 +403,19 @@ pub async fn find(
         if kind.scopes.is_some() && scopes.is_empty() {
             continue;
         }
-        let sql = KindSql::new(backend, scopes.len());
-        let (visible, floor): (i64, Option<i64>) = of_kind(sql.window(), kind.kind, scopes)
-            .fetch_one(&mut *connection)
-            .await?;
-        let Some(floor) = floor else { continue };
-        let candidates_asked = candidates_of(limit);
-        let mut rows: Vec<Candidate> = of_kind(sql.ranked(true), kind.kind, scopes)
-            .bind(&query_text)
-            .bind(candidates_asked)
-            .bind(floor)
+        let sql = select_sql(backend, scopes.len());
+        let mut select =
+            sqlx::query_as::<_, (String, i64, String, String)>(sqlx::AssertSqlSafe(sql))
+                .bind(&query_text)
+                .bind(kind.kind);
+        for scope in scopes {
+            select = select.bind(*scope);
+        }
+        let rows = select
+            .bind(candidates_of(limit))
             .fetch_all(&mut *connection)
             .await?;
-        let matches = rows.first().map_or(0, |row| row.4);
-        if visible == WINDOW as i64 && matches < RANKED as i64 {
-            // A word too rare among the newest items: its newest matches are
-            // further back, where the full-text index finds them best.
-            rows = of_kind(sql.ranked(false), kind.kind, scopes)
-                .bind(&query_text)
-                .bind(candidates_asked)
-                .fetch_all(&mut *connection)
-                .await?;
-        }
-        candidates.extend(rows.into_iter().map(|(kind, entity_id, title, body, _)| {
+        candidates.extend(rows.into_iter().map(|(kind, entity_id, title, body)| {
             (rank(query, &title), kind, entity_id, title, body)
         }));
     }
@@ -452,142 +434,48 @@ pub async fn find(
         .collect())
 }
 
-/// `sql` of [`KindSql`] with its kind and scopes bound.
-fn of_kind<'q, O>(
-    sql: String,
-    kind: &'q str,
-    scopes: &'q [i64],
-) -> sqlx::query::QueryAs<'q, sqlx::Any, O, sqlx::any::AnyArguments>
-where
-    O: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow>,
-{
-    let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(kind);
-    for scope in scopes {
-        select = select.bind(*scope);
-    }
-    select
-}
-
-/// A candidate row: kind, entity id, title, text, and how many matches were
-/// ranked (at most [`RANKED`]).
-type Candidate = (String, i64, String, String, i64);
-
-/// The statements that find one kind's candidates, for a reader allowed
-/// `scopes` of it (none: all of it). `$1` is the kind, then the scopes, then
-/// the ranked statements' own: the query, how many, the window's floor.
+/// One kind's candidates: `$1` the query, `$2` the kind, then the scopes, then
+/// how many. The database's own rank picks them among the newest
+/// [`RANKED`] matches; the final order is ours, the same on both backends.
 ///
-/// A word is looked for first among the kind's newest [`WINDOW`] items the
-/// reader may open (an index walk of `(kind, scope, id)` or `(kind, id)`,
-/// with the full-text check on those rows alone), and ranked there when they
-/// hold [`RANKED`] of its matches, as a common word's do: its newest
-/// matches are then all there. Otherwise the full-text index finds its
-/// newest matches wherever they are, as it does best for a rarer word. A
-/// common word then costs a walk of a few thousand rows, not its every match
-/// (100,000 at a large hospital), on either backend.
-struct KindSql {
-    backend: Backend,
-    scopes: usize,
-    next: usize,
-}
-
-impl KindSql {
-    fn new(backend: Backend, scopes: usize) -> KindSql {
-        KindSql {
-            backend,
-            scopes,
-            next: 2 + scopes,
-        }
-    }
-
-    /// The kind and scopes of the rows of `alias`.
-    fn filter(&self, alias: &str) -> String {
-        if self.scopes == 0 {
-            format!("{alias}.kind = $1")
+/// On SQLite the full-text index is the outer loop, checking each match's
+/// kind and scope against the rows of that kind (the covering index of
+/// `UNIQUE (kind, entity_id)`, read once), not by reading each match's
+/// row; the unary `+` keeps the planner from handing that list to FTS5,
+/// which would run the whole full-text query once per row (a minute over
+/// 10,000 rows whose words are common). Only the top rows' text is read.
+fn select_sql(backend: Backend, scopes: usize) -> String {
+    let in_scopes = |alias: &str| {
+        if scopes == 0 {
+            String::new()
         } else {
-            let list: Vec<String> = (2..2 + self.scopes).map(|n| format!("${n}")).collect();
-            format!(
-                "{alias}.kind = $1 AND {alias}.scope IN ({})",
-                list.join(", ")
-            )
+            let list: Vec<String> = (3..3 + scopes).map(|n| format!("${n}")).collect();
+            format!(" AND {alias}.scope IN ({})", list.join(", "))
         }
-    }
-
-    /// How many items of the kind the reader may open, up to [`WINDOW`],
-    /// and the oldest id among the newest of them (none when there are none).
-    fn window(&self) -> String {
-        format!(
-            "SELECT COUNT(*), MIN(w.id) FROM (
-                 SELECT s.id FROM search_entries s WHERE {}
-                 ORDER BY s.id DESC LIMIT {WINDOW}
-             ) w",
-            self.filter("s")
-        )
-    }
-
-    /// The candidates ranked among the newest [`RANKED`] matches, found in
-    /// the window (`in_window`: rows from the floor on) or by the full-text
-    /// index anywhere, each with how many were ranked.
-    ///
-    /// On SQLite the full-text index is the outer loop, checking each
-    /// match's kind and scope against the rows of that kind (a covering
-    /// index, read once), not by reading each match's row; the unary `+`
-    /// keeps the planner from handing that list to FTS5, which would run the
-    /// whole full-text query once per row. On PostgreSQL the window is a
-    /// subquery with its own `LIMIT`, so the planner cannot trade the index
-    /// walk for the full-text index's every match. Only the top rows' text
-    /// is read.
-    fn ranked(&self, in_window: bool) -> String {
-        let (query, limit, floor) = (self.next, self.next + 1, self.next + 2);
-        let filter = self.filter("s");
-        match self.backend {
-            Backend::Sqlite => {
-                let bound = if in_window {
-                    format!(" AND search_terms.rowid >= ${floor} AND s.id >= ${floor}")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "SELECT e.kind, e.entity_id, e.title, e.body, COUNT(*) OVER () FROM (
-                         SELECT search_terms.rowid AS id, bm25(search_terms) AS score
-                         FROM search_terms
-                         WHERE search_terms MATCH ${query} AND +search_terms.rowid IN
-                             (SELECT s.id FROM search_entries s WHERE {filter}{bound})
-                         ORDER BY search_terms.rowid DESC LIMIT {RANKED}
-                     ) ranked CROSS JOIN search_entries e ON e.id = ranked.id
-                     ORDER BY ranked.score LIMIT ${limit}"
-                )
-            }
-            Backend::Postgres => {
-                let matching = if in_window {
-                    format!(
-                        "(SELECT s.id, s.terms_vector FROM search_entries s
-                          WHERE {filter} AND s.id >= ${floor}
-                          ORDER BY s.id DESC LIMIT {WINDOW}) m
-                         WHERE m.terms_vector @@ to_tsquery('simple', ${query})"
-                    )
-                } else {
-                    format!(
-                        "search_entries m
-                         WHERE m.terms_vector @@ to_tsquery('simple', ${query}) AND {}",
-                        self.filter("m")
-                    )
-                };
-                format!(
-                    "SELECT e.kind, e.entity_id, e.title, e.body, COUNT(*) OVER () FROM (
-                         SELECT m.id, m.terms_vector FROM {matching}
-                         ORDER BY m.id DESC LIMIT {RANKED}
-                     ) ranked JOIN search_entries e ON e.id = ranked.id
-                     ORDER BY ts_rank(ranked.terms_vector, to_tsquery('simple', ${query})) DESC
-                     LIMIT ${limit}"
-                )
-            }
-        }
+    };
+    let limit = 3 + scopes;
+    match backend {
+        Backend::Sqlite => format!(
+            "SELECT e.kind, e.entity_id, e.title, e.body FROM (
+                 SELECT search_terms.rowid AS id, bm25(search_terms) AS score FROM search_terms
+                 WHERE search_terms MATCH $1 AND +search_terms.rowid IN
+                     (SELECT s.id FROM search_entries s WHERE s.kind = $2{})
+                 ORDER BY search_terms.rowid DESC LIMIT {RANKED}
+             ) ranked CROSS JOIN search_entries e ON e.id = ranked.id
+             ORDER BY ranked.score LIMIT ${limit}",
+            in_scopes("s")
+        ),
+        Backend::Postgres => format!(
+            "SELECT e.kind, e.entity_id, e.title, e.body FROM (
+                 SELECT m.id, m.terms_vector FROM search_entries m
+                 WHERE m.terms_vector @@ to_tsquery('simple', $1) AND m.kind = $2{}
+                 ORDER BY m.id DESC LIMIT {RANKED}
+             ) ranked JOIN search_entries e ON e.id = ranked.id
+             ORDER BY ts_rank(ranked.terms_vector, to_tsquery('simple', $1)) DESC LIMIT ${limit}",
+            in_scopes("m")
+        ),
     }
 }
-
-/// Items of a kind a word is first looked for among, newest first: a word
-/// in one of ten of them is ranked there.
-const WINDOW: usize = 5_000;
 
 /// Matches of one kind the database ranks, the newest: a word in more items
 /// than this (one nearly every text has) tells them apart no better by a
@@ -812,7 +700,7 @@ mod tests {
             Backend::Postgres => POSTGRES_SCHEMA,
         };
         connection
-            .execute(sqlx::AssertSqlSafe(format!("{schema}{NEWEST_INDEXES}")))
+            .execute(sqlx::AssertSqlSafe(schema))
             .await
             .unwrap();
         (db, connection)
@@ -947,55 +835,6 @@ mod tests {
                 .await
                 .unwrap();
             assert!(hits.is_empty(), "{backend:?}");
-        }
-    }
-
-    #[tokio::test]
-    async fn a_common_word_is_ranked_among_the_newest_items_and_a_rare_one_found_anywhere() {
-        // More items than the window: the word «смена» in every other one,
-        // «гемодиализ» only in the oldest, of a scope a learner may open.
-        let count = WINDOW + 100;
-        let titles: Vec<String> = (0..count)
-            .map(|i| match i {
-                0 => "Гемодиализ: памятка".to_owned(),
-                i if i % 2 == 0 => format!("Журнал смены {i}"),
-                i => format!("Памятка {i}"),
-            })
-            .collect();
-        for backend in backends() {
-            let (_db, mut connection) = index(backend).await;
-            connection.execute("BEGIN").await.unwrap();
-            for (i, title) in titles.iter().enumerate() {
-                let entry = Entry {
-                    kind: "article",
-                    entity_id: i as i64,
-                    scope: Some(i as i64 % 10),
-                    title,
-                    body: "",
-                };
-                put(&mut connection, &entry).await.unwrap();
-            }
-            connection.execute("COMMIT").await.unwrap();
-            for scopes in [None, Some(&[0_i64, 4][..])] {
-                let allowed = [Allowed {
-                    kind: "article",
-                    scopes,
-                }];
-                let mut find_ids = async |text: &str| {
-                    let query = Query::parse(text).unwrap();
-                    let hits = find(&mut connection, backend, &query, &allowed, 5)
-                        .await
-                        .unwrap();
-                    hits.iter().map(|hit| hit.entity_id).collect::<Vec<_>>()
-                };
-                let common = find_ids("смена").await;
-                assert_eq!(common.len(), 5, "{backend:?} {scopes:?}");
-                assert!(
-                    common.iter().all(|&id| id % 2 == 0 && id > 100),
-                    "{backend:?} {scopes:?}: {common:?} are the newest journals"
-                );
-                assert_eq!(find_ids("гемодиализа").await, [0], "{backend:?} {scopes:?}");
-            }
         }
     }
 

@@ -57,28 +57,6 @@ fn every_service_creates_the_search_index_as_kit_defines_it() {
 }
 
 #[test]
-fn every_service_indexes_the_newest_search_entries_as_kit_defines_it() {
-    let services = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let ddl = portal_kit::search::NEWEST_INDEXES.trim();
-    for service in SERVICES {
-        for backend in ["sqlite", "postgres"] {
-            let folder = services.join(service).join("migrations").join(backend);
-            let copies: Vec<String> = fs::read_dir(&folder)
-                .expect("a service's migrations")
-                .map(|entry| fs::read_to_string(entry.expect("a migration").path()))
-                .map(|text| without_comments(&text.expect("a migration's text")))
-                .filter(|text| text.contains("search_entries_newest"))
-                .collect();
-            assert_eq!(
-                copies,
-                [ddl],
-                "{folder:?} does not add kit's newest-entries indexes once"
-            );
-        }
-    }
-}
-
-#[test]
 fn every_service_creates_the_audit_log_as_kit_defines_it() {
     assert_copied_verbatim(
         "audit_records",
