@@ -9,8 +9,9 @@
 //! and «Дефибриллятор» meet at `дефибриллятор`. The stems are what the
 //! database indexes: SQLite's FTS5 and PostgreSQL's `tsvector` with the
 //! `simple` configuration, which only split them again on spaces. The last
-//! word of a query is a prefix (results as one types, a prefix of an
-//! inventory number); every word must match.
+//! word of a query is a prefix while it may still be being typed (results as
+//! one types, a prefix of an inventory number; see [`Query`]); every word
+//! must match.
 //!
 //! A service keeps one row per item in `search_entries` (its migration holds
 //! the table, [`SQLITE_SCHEMA`] / [`POSTGRES_SCHEMA`]) and writes it in the
@@ -121,21 +122,38 @@ pub struct Hit {
 }
 
 /// A query as typed, analysed: its words' stems, the last one a prefix.
+///
+/// A last word the stemmer shortened was typed whole (`пациента`), so it
+/// matches its stem, or a longer word that starts with it as typed; only a
+/// word still as typed (`пацие`, an inventory number's start) is a prefix
+/// of stems. A prefix costs the full-text index every match of every stem
+/// it begins (all of a common word's, on either backend), a stem only its
+/// own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
     stems: Vec<String>,
+    /// The last word as typed (folded), when its stem is shorter.
+    last_typed: Option<String>,
 }
 
 impl Query {
     /// `None` when the text has no word to look for.
     pub fn parse(text: &str) -> Option<Query> {
         let mut seen = HashSet::new();
-        let stems: Vec<String> = words(text)
-            .map(|(_, word)| stem(&word))
-            .filter(|stem| seen.insert(stem.clone()))
+        let analysed: Vec<(String, String)> = words(text)
+            .map(|(_, word)| {
+                let stem = stem(&word);
+                (word, stem)
+            })
+            .filter(|(_, stem)| seen.insert(stem.clone()))
             .take(MAX_QUERY_WORDS)
             .collect();
-        (!stems.is_empty()).then_some(Query { stems })
+        let (last_word, last_stem) = analysed.last()?;
+        let last_typed = (last_word != last_stem).then(|| last_word.clone());
+        Some(Query {
+            stems: analysed.into_iter().map(|(_, stem)| stem).collect(),
+            last_typed,
+        })
     }
 
     /// Whether a folded word may match one of the query's words, before it
@@ -155,38 +173,59 @@ impl Query {
     }
 
     /// Whether it matches the query's word `i`: the whole stem, or for the
-    /// last word (still being typed) its start.
+    /// last word its start (see [`Query`]).
     fn word_matches(&self, i: usize, word_stem: &str) -> bool {
-        if i == self.stems.len() - 1 {
-            word_stem.starts_with(self.stems[i].as_str())
-        } else {
-            word_stem == self.stems[i]
+        let stem = self.stems[i].as_str();
+        if i < self.stems.len() - 1 {
+            return word_stem == stem;
+        }
+        match &self.last_typed {
+            Some(typed) => word_stem == stem || word_stem.starts_with(typed.as_str()),
+            None => word_stem.starts_with(stem),
         }
     }
 
-    /// FTS5's query: every word, the last a prefix. Stems hold only letters
-    /// and digits, so quoting them is all the escaping they need.
+    /// FTS5's query: every word, the last as [`Query`] says. Stems and
+    /// words hold only letters and digits, so quoting them is all the
+    /// escaping they need.
     fn fts5(&self) -> String {
-        self.joined(" AND ", |stem, prefix| {
-            format!("\"{stem}\"{}", if prefix { "*" } else { "" })
-        })
+        self.joined(
+            " AND ",
+            |stem| format!("\"{stem}\""),
+            |stem, typed| match typed {
+                Some(typed) => format!("(\"{stem}\" OR \"{typed}\"*)"),
+                None => format!("\"{stem}\"*"),
+            },
+        )
     }
 
     /// PostgreSQL's `tsquery` in the `simple` configuration, the same query.
     fn tsquery(&self) -> String {
-        self.joined(" & ", |stem, prefix| {
-            format!("'{stem}'{}", if prefix { ":*" } else { "" })
-        })
+        self.joined(
+            " & ",
+            |stem| format!("'{stem}'"),
+            |stem, typed| match typed {
+                Some(typed) => format!("('{stem}' | '{typed}':*)"),
+                None => format!("'{stem}':*"),
+            },
+        )
     }
 
-    /// Each word written by `word` (told whether it is the last, a prefix),
-    /// joined by `and`.
-    fn joined(&self, and: &str, word: impl Fn(&str, bool) -> String) -> String {
-        let last = self.stems.len() - 1;
-        self.stems
+    /// Each word written by `word`, the last by `last` (with the word as
+    /// typed, when its stem is shorter), joined by `and`.
+    fn joined(
+        &self,
+        and: &str,
+        word: impl Fn(&str) -> String,
+        last: impl Fn(&str, Option<&str>) -> String,
+    ) -> String {
+        let Some((last_stem, others)) = self.stems.split_last() else {
+            return String::new();
+        };
+        others
             .iter()
-            .enumerate()
-            .map(|(i, stem)| word(stem, i == last))
+            .map(|stem| word(stem))
+            .chain([last(last_stem, self.last_typed.as_deref())])
             .collect::<Vec<_>>()
             .join(and)
     }
@@ -793,6 +832,45 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!(found(&hits), vec![("environment", 3)], "{backend:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_whole_word_finds_its_forms_and_a_word_being_typed_every_word_it_begins() {
+        for backend in backends() {
+            let (_db, mut connection) = index(backend).await;
+            let entry = |entity_id, title| Entry {
+                kind: "article",
+                entity_id,
+                scope: None,
+                title,
+                body: "",
+            };
+            put_all(
+                &mut connection,
+                &[
+                    entry(1, "Карта пациента"),
+                    entry(2, "Пациентов принимают с 8:00"),
+                    entry(3, "Пациентка в палате"),
+                ],
+            )
+            .await;
+            let all = [Allowed {
+                kind: "article",
+                scopes: None,
+            }];
+            let mut ids = async |text: &str| {
+                let query = Query::parse(text).unwrap();
+                let hits = find(&mut connection, backend, &query, &all, 10)
+                    .await
+                    .unwrap();
+                let mut ids: Vec<i64> = hits.iter().map(|hit| hit.entity_id).collect();
+                ids.sort_unstable();
+                ids
+            };
+            assert_eq!(ids("пациенту").await, [1, 2], "{backend:?}");
+            assert_eq!(ids("пациен").await, [1, 2, 3], "{backend:?}");
+            assert_eq!(ids("пациентк").await, [3], "{backend:?}");
         }
     }
 
