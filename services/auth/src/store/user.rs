@@ -2,7 +2,7 @@
 //! reads of a login; updates that end sessions or make tokens stale.
 
 use portal_kit::audit::{AuditContext, action};
-use portal_kit::db::{Keyed, conflict_on_unique, for_update, rekey};
+use portal_kit::db::{Backend, Keyed, conflict_on_unique, for_update, rekey};
 use portal_kit::{Right, ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
@@ -441,16 +441,20 @@ impl Store {
 }
 
 /// Makes writes that may block or take UserManagement queue here, so two of
-/// them cannot both see the other leaving a holder.
+/// them cannot both see the other leaving a holder. A lock and nothing else:
+/// on SQLite, whose `BEGIN IMMEDIATE` serialises writers already, there is
+/// nothing to run.
 pub(super) async fn lock_user_managers(tx: &mut AnyConnection) -> sqlx::Result<()> {
-    sqlx::query(for_update(
-        tx,
-        "SELECT id FROM rights WHERE name = $1",
-        "rights",
-    ))
-    .bind(Right::UserManagement.as_str())
-    .fetch_optional(&mut *tx)
-    .await?;
+    if Backend::of_connection(tx) == Backend::Postgres {
+        sqlx::query(for_update(
+            tx,
+            "SELECT id FROM rights WHERE name = $1",
+            "rights",
+        ))
+        .bind(Right::UserManagement.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+    }
     Ok(())
 }
 
