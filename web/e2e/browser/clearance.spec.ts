@@ -74,7 +74,7 @@ test('an editor requires a course; a nurse without it needs training, passes it,
   // The department's view: for each model who is cleared and who is not (the demo doctor has
   // passed neither course).
   await page.goto('/home');
-  await page.getByRole('button', { name: 'Выход' }).click();
+  await signOut(page);
   await signIn(page, engineer);
   await page.goto('/departments');
   await page.getByRole('link', { name: new RegExp(icu) }).click();

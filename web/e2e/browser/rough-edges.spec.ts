@@ -2,7 +2,7 @@
 import type { Locator, Page } from '@playwright/test';
 
 import { admin, nurse } from '../support/accounts';
-import { signIn } from './session';
+import { signIn, signOut } from './session';
 import { expect, test } from './test';
 
 const phone = { width: 390, height: 844 };
@@ -65,7 +65,7 @@ test('a full name reads surname, name, patronymic in the header, the cabinet and
   await page.goto('/cabinet');
   await expect(page.getByRole('heading', { name: 'Смирнова Ольга Викторовна' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Выход' }).click();
+  await signOut(page);
   await signIn(page, admin);
   await openUser(page, 'Смирнова Ольга Викторовна');
   // The breadcrumb keeps the spec's order: name, surname, patronymic.
