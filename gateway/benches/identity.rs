@@ -106,8 +106,10 @@ async fn sign_in(http: &reqwest::Client, base: &str, device: &str) -> String {
 /// Wrong sign-ins in the storm, and how many are in flight at once.
 const STORM: usize = 1_000;
 const STORM_CONCURRENCY: usize = 64;
-/// A person's sign-ins measured on an idle portal, and at most during the storm.
+/// A person's sign-ins measured on an idle portal.
 const PERSON_SIGN_INS: usize = 12;
+/// At most so many sign-ins of each browser during the storm.
+const PERSON_SIGN_INS_IN_STORM: usize = 200;
 
 /// A sign-in's HTTP status and time; `device` is the browser's device token.
 async fn timed_sign_in(
@@ -200,14 +202,13 @@ async fn sign_in_storm(http: &reqwest::Client, base: &str) -> Storm {
         }
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let (mut own, mut new_device) = (Vec::new(), Vec::new());
-    for _ in 0..PERSON_SIGN_INS {
-        if storm.is_finished() {
-            break;
-        }
-        own.push(timed_sign_in(http, base, person, Some(&device), None).await);
-        new_device.push(timed_sign_in(http, base, person, None, None).await);
-    }
+    // Each browser signs in again and again until the storm ends, beside the
+    // other: a new browser's slow sign-in must not leave the own browser one
+    // sample of the whole storm.
+    let (own, new_device) = tokio::join!(
+        sign_ins_during(&storm, http, base, person, Some(&device)),
+        sign_ins_during(&storm, http, base, person, None),
+    );
     let (storm_time, statuses) = storm.await.expect("storm");
 
     let succeeded = |runs: &[(u16, Duration, Option<String>)]| {
@@ -225,6 +226,22 @@ async fn sign_in_storm(http: &reqwest::Client, base: &str) -> Storm {
         new_device: succeeded(&new_device),
         statuses,
     }
+}
+
+/// A person's sign-ins from `device` (a new browser without) one after the
+/// other until `storm` ends, at most `PERSON_SIGN_INS_IN_STORM`.
+async fn sign_ins_during<T>(
+    storm: &tokio::task::JoinHandle<T>,
+    http: &reqwest::Client,
+    base: &str,
+    person: (&str, &str),
+    device: Option<&str>,
+) -> Vec<(u16, Duration, Option<String>)> {
+    let mut runs = Vec::new();
+    while !storm.is_finished() && runs.len() < PERSON_SIGN_INS_IN_STORM {
+        runs.push(timed_sign_in(http, base, person, device, None).await);
+    }
+    runs
 }
 
 /// How one read row calls: a gRPC method on a channel, or a REST GET.
