@@ -297,7 +297,7 @@ async fn complete(
             &test,
             user_id,
             at,
-            |_| first.clone(),
+            move |_| first.clone(),
             &AuditContext::system(),
         )
         .await?;

@@ -12,6 +12,7 @@
 //! reason in the REST envelope's `reason`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tonic::{Code, Status};
@@ -154,7 +155,15 @@ impl ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     fn from(error: sqlx::Error) -> Self {
-        match error {
+        Self::from(Arc::new(error))
+    }
+}
+
+/// A database error that may have failed several calls at once: a group
+/// commit's ([`crate::group_commit`]).
+impl From<Arc<sqlx::Error>> for ServiceError {
+    fn from(error: Arc<sqlx::Error>) -> Self {
+        match &*error {
             // Every connection stayed busy past the acquire time-out: the service is
             // overloaded, not broken, and the caller may try again.
             sqlx::Error::PoolTimedOut => {
@@ -166,11 +175,11 @@ impl From<sqlx::Error> for ServiceError {
             }
             // The database went away (restarted, failed over, closed to new
             // sessions): it comes back, and the replica with it (`readiness`).
-            error if is_connection_lost(&error) => {
-                tracing::warn!(%error, "database unreachable");
+            lost if is_connection_lost(lost) => {
+                tracing::warn!(error = %lost, "database unreachable");
                 Self::Unavailable(MSG_UNAVAILABLE.into())
             }
-            error => Self::Internal(Box::new(error)),
+            _ => Self::Internal(Box::new(error)),
         }
     }
 }

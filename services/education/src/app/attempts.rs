@@ -36,7 +36,13 @@ pub async fn start(
     let all: Vec<i64> = questions.iter().map(|q| q.question.id).collect();
     let count = usize::try_from(test.number_of_questions).unwrap_or(usize::MAX);
     let (attempt, used) = store
-        .start_attempt(&test, user_id, now, |seen| draw(&all, seen, count), audit)
+        .start_attempt(
+            &test,
+            user_id,
+            now,
+            move |seen| draw(&all, seen, count),
+            audit,
+        )
         .await?;
     let mut by_id: HashMap<i64, FullQuestion> =
         questions.into_iter().map(|q| (q.question.id, q)).collect();

@@ -23,6 +23,7 @@
 //! open, so of two concurrent hand-ins one records and the other is refused.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use portal_kit::audit::{self, AuditContext, Changes, Event, action};
 use portal_kit::db::{WriteError, retry_on_collision};
@@ -165,14 +166,15 @@ impl Store {
         test: &TestRecord,
         user_id: i64,
         now: i64,
-        draw: impl Fn(&HashSet<i64>) -> Vec<i64>,
+        draw: impl Fn(&HashSet<i64>) -> Vec<i64> + Send + Sync + 'static,
         audit: &AuditContext,
     ) -> ServiceResult<(OpenAttempt, TriesUsed)> {
-        let draw = &draw;
-        retry_on_collision(|| async move {
-            let mut tx = self.write().await?;
-            let started = start(&mut tx, test, user_id, (now, audit), draw).await;
-            tx.end(started).await
+        let draw = Arc::new(draw);
+        retry_on_collision(|| {
+            let (test, audit, draw) = (test.clone(), audit.clone(), Arc::clone(&draw));
+            self.group.write(move |conn| {
+                Box::pin(async move { start(conn, &test, user_id, (now, &audit), &*draw).await })
+            })
         })
         .await
     }
@@ -206,17 +208,25 @@ impl Store {
             points_possible,
             is_passed,
         };
-        let mut tx = self.write().await?;
-        let recorded = record(
-            &mut tx,
-            test,
-            &completed,
-            &marked,
-            departments,
-            (now, audit),
-        )
-        .await;
-        tx.end(recorded).await?;
+        let departments = departments.to_vec();
+        retry_on_collision(|| {
+            let (test, marked) = (test.clone(), marked.clone());
+            let (departments, audit) = (departments.clone(), audit.clone());
+            self.group.write(move |conn| {
+                Box::pin(async move {
+                    let recorded = record(
+                        conn,
+                        &test,
+                        &completed,
+                        &marked,
+                        &departments,
+                        (now, &audit),
+                    );
+                    Ok(recorded.await?)
+                })
+            })
+        })
+        .await?;
         self.ring_record_bell();
         tries.record(attempt_id, now, is_passed);
         Ok((completed, tries.used()))
