@@ -169,11 +169,15 @@ impl Store {
         draw: impl Fn(&HashSet<i64>) -> Vec<i64> + Send + Sync + 'static,
         audit: &AuditContext,
     ) -> ServiceResult<(OpenAttempt, TriesUsed)> {
-        let draw = Arc::new(draw);
+        let inputs = Arc::new((test.clone(), audit.clone(), draw));
         retry_on_collision(|| {
-            let (test, audit, draw) = (test.clone(), audit.clone(), Arc::clone(&draw));
+            let inputs = Arc::clone(&inputs);
             self.group.write(move |conn| {
-                Box::pin(async move { start(conn, &test, user_id, (now, &audit), &*draw).await })
+                let inputs = Arc::clone(&inputs);
+                Box::pin(async move {
+                    let (test, audit, draw) = &*inputs;
+                    start(conn, test, user_id, (now, audit), draw).await
+                })
             })
         })
         .await
@@ -208,21 +212,14 @@ impl Store {
             points_possible,
             is_passed,
         };
-        let departments = departments.to_vec();
+        let inputs = Arc::new((test.clone(), marked, departments.to_vec(), audit.clone()));
         retry_on_collision(|| {
-            let (test, marked) = (test.clone(), marked.clone());
-            let (departments, audit) = (departments.clone(), audit.clone());
+            let inputs = Arc::clone(&inputs);
             self.group.write(move |conn| {
+                let inputs = Arc::clone(&inputs);
                 Box::pin(async move {
-                    let recorded = record(
-                        conn,
-                        &test,
-                        &completed,
-                        &marked,
-                        &departments,
-                        (now, &audit),
-                    );
-                    Ok(recorded.await?)
+                    let (test, marked, departments, audit) = &*inputs;
+                    Ok(record(conn, test, &completed, marked, departments, (now, audit)).await?)
                 })
             })
         })
