@@ -9,18 +9,31 @@
 use std::collections::HashMap;
 
 use portal_kit::ServiceResult;
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{Store, TriesUsed};
 use crate::domain::compliance::{AttemptMark, Cycle};
 
-/// Per test (all, or only `$3` unless `$2` is 0), the validity of the passes
-/// of user `$1`.
-const TEST_VALIDITY: &str = "SELECT t.id, MIN(c.validity_months) FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 AND c.validity_months > 0 AND ($2 = 0 OR t.id = $3) GROUP BY t.id";
+/// Per test, the validity of the passes of user `$1`; [`of_tests`] adds the
+/// test and the grouping.
+const TEST_VALIDITY: &str = "SELECT t.id, MIN(c.validity_months) FROM course_users cu JOIN courses c ON c.id = cu.course_id JOIN course_articles ca ON ca.course_id = cu.course_id JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE cu.user_id = $1 AND c.validity_months > 0";
 
-/// The attempts of user `$1` (on every test, or only `$3` unless `$2` is 0):
-/// when each started and, if it passed, when it was completed.
-const ATTEMPT_MARKS: &str = "SELECT test_id, started_at, CASE WHEN is_passed = 1 THEN completed_at END FROM attempts WHERE user_id = $1 AND ($2 = 0 OR test_id = $3)";
+/// The attempts of user `$1`: when each started and, if it passed, when it
+/// was completed.
+const ATTEMPT_MARKS: &str = "SELECT test_id, started_at, CASE WHEN is_passed = 1 THEN completed_at END FROM attempts WHERE user_id = $1";
+
+/// `select` (conditions on user `$1`) on every test, or on test `$2` alone
+/// unless `only` is 0, then `rest`: a statement of its own for each shape.
+/// PostgreSQL plans a prepared `($2 = 0 OR test_id = $3)` again at every call,
+/// as the two cases want different plans; the exam morning spent two fifths of
+/// PostgreSQL's CPU planning (issue 23).
+pub(super) fn of_tests(select: &str, test: &str, only: i64, rest: &str) -> AssertSqlSafe<String> {
+    AssertSqlSafe(if only == 0 {
+        format!("{select}{rest}")
+    } else {
+        format!("{select} AND {test} = $2{rest}")
+    })
+}
 
 impl From<Cycle> for TriesUsed {
     fn from(cycle: Cycle) -> TriesUsed {
@@ -88,12 +101,11 @@ async fn cycles(
     now: i64,
 ) -> ServiceResult<HashMap<i64, Cycle>> {
     let validity = test_validity(conn, user_id, only).await?;
-    let rows: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(ATTEMPT_MARKS)
-        .bind(user_id)
-        .bind(only)
-        .bind(only)
-        .fetch_all(&mut *conn)
-        .await?;
+    let mut marks = sqlx::query_as(of_tests(ATTEMPT_MARKS, "test_id", only, "")).bind(user_id);
+    if only != 0 {
+        marks = marks.bind(only);
+    }
+    let rows: Vec<(i64, i64, Option<i64>)> = marks.fetch_all(&mut *conn).await?;
     let mut marks: HashMap<i64, Vec<AttemptMark>> = HashMap::new();
     for (test_id, started_at, passed_at) in rows {
         marks.entry(test_id).or_default().push(AttemptMark {
@@ -116,11 +128,11 @@ async fn test_validity(
     user_id: i64,
     only: i64,
 ) -> ServiceResult<HashMap<i64, i64>> {
-    let rows: Vec<(i64, i64)> = sqlx::query_as(TEST_VALIDITY)
-        .bind(user_id)
-        .bind(only)
-        .bind(only)
-        .fetch_all(&mut *conn)
-        .await?;
+    let mut validity =
+        sqlx::query_as(of_tests(TEST_VALIDITY, "t.id", only, " GROUP BY t.id")).bind(user_id);
+    if only != 0 {
+        validity = validity.bind(only);
+    }
+    let rows: Vec<(i64, i64)> = validity.fetch_all(&mut *conn).await?;
     Ok(rows.into_iter().collect())
 }

@@ -5,6 +5,7 @@ use portal_kit::ServiceResult;
 use sqlx::FromRow;
 
 use super::Store;
+use super::cycle::of_tests;
 use crate::domain::statistics::{COUNT_CAP, PageMark, ResultFilter};
 
 const RESULT_COLUMNS: &str = "SELECT a.id, a.test_id, t.title AS test_title, a.user_id, a.total_point, a.is_passed, a.completed_at, a.points_possible";
@@ -38,14 +39,16 @@ impl Store {
         user_id: i64,
         test_id: Option<i64>,
     ) -> ServiceResult<Vec<ResultRecord>> {
-        Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{RESULT_COLUMNS} FROM {ATTEMPTS_WITH_TESTS} WHERE a.user_id = $1 AND a.completed_at IS NOT NULL AND ($2 = 0 OR a.test_id = $3) ORDER BY a.completed_at, a.id"
-        )))
-        .bind(user_id)
-        .bind(test_id.unwrap_or(0))
-        .bind(test_id.unwrap_or(0))
-        .fetch_all(&self.pool)
-        .await?)
+        let only = test_id.unwrap_or(0);
+        let select = format!(
+            "{RESULT_COLUMNS} FROM {ATTEMPTS_WITH_TESTS} WHERE a.user_id = $1 AND a.completed_at IS NOT NULL"
+        );
+        let order = " ORDER BY a.completed_at, a.id";
+        let mut query = sqlx::query_as(of_tests(&select, "a.test_id", only, order)).bind(user_id);
+        if only != 0 {
+            query = query.bind(only);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
     }
 
     /// One page of completed results, newest first, the mark of the next page if
