@@ -8,6 +8,8 @@ use std::fmt::Debug;
 use std::future::Future;
 use std::path::PathBuf;
 
+use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
+use portal_proto::audit::v1::{AuditRecord, ListAuditRecordsRequest};
 use prost::Message as _;
 use sqlx::{Connection, Executor};
 use tempfile::TempDir;
@@ -540,9 +542,6 @@ pub const AUDIT_MATRIX: &[AccessRule] = &[(
 /// channel) as every caller of [`AUDIT_MATRIX`] and with a service
 /// account's token of each scope, and fails on any answer but the rule's.
 pub async fn assert_audit_access<C>(harness: &ServiceHarness<C>) {
-    use portal_proto::audit::v1::ListAuditRecordsRequest;
-    use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
-
     let mut client = AuditServiceClient::new(harness.channel.clone());
     let tokens = caller_tokens(&harness.keys, [0, 901, 902, 903, 904], &[]);
     access_matrix(harness.backend, AUDIT_MATRIX, async |_, who| {
@@ -561,6 +560,51 @@ pub async fn assert_audit_access<C>(harness: &ServiceHarness<C>) {
         },
     )
     .await;
+}
+
+/// The audit log a service serves beside its own, as its tests read it: the
+/// records written since the last look, so each write's records are checked
+/// apart from the ones before. The default looks from the first record on.
+#[derive(Default)]
+pub struct AuditLog {
+    seen: usize,
+}
+
+impl AuditLog {
+    /// Looks from now on (records written at start, such as a demo's, are
+    /// not the test's).
+    pub async fn start<C>(harness: &ServiceHarness<C>) -> AuditLog {
+        AuditLog {
+            seen: AuditLog::all(harness).await.len(),
+        }
+    }
+
+    /// Every record, oldest first.
+    pub async fn all<C>(harness: &ServiceHarness<C>) -> Vec<AuditRecord> {
+        let token = harness.keys.token(900, &[Right::UserManagement], &[]);
+        let request = ListAuditRecordsRequest {
+            limit: 1000,
+            ..Default::default()
+        };
+        let mut records = AuditServiceClient::new(harness.channel.clone())
+            .list_audit_records(authed(request, &token))
+            .await
+            .expect("the audit log")
+            .into_inner()
+            .records;
+        records.reverse();
+        records
+    }
+
+    /// The `count` records written since the last look, and no more.
+    pub async fn next<C>(&mut self, harness: &ServiceHarness<C>, count: usize) -> Vec<AuditRecord> {
+        let all = AuditLog::all(harness).await;
+        let new = all[self.seen.min(all.len())..].to_vec();
+        let what: Vec<_> = new.iter().map(|r| (&r.entity, &r.action)).collect();
+        assert_eq!(new.len(), count, "{:?}: {what:?}", harness.backend);
+        self.seen = all.len();
+        new
+    }
 }
 
 /// The two tests of a service's authorization matrix, for a test module with

@@ -5,10 +5,9 @@
 //! one before it wrote; only UserManagement reads the log.
 
 use futures_util::future::join_all;
-use portal_kit::Right;
 use portal_kit::access::Scope;
+use portal_kit::testing::AuditLog;
 use portal_proto::audit::v1 as audit_pb;
-use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::notification_service_client::NotificationServiceClient;
 use tonic::Code;
@@ -28,44 +27,6 @@ fn the_audit_matrix_covers_every_rpc_of_the_contract() {
         "portal.audit.v1",
         "AuditService",
     );
-}
-
-/// The records written since the last look, oldest first.
-struct Log {
-    seen: usize,
-}
-
-impl Log {
-    fn new() -> Log {
-        Log { seen: 0 }
-    }
-
-    /// Every record, oldest first.
-    async fn all(app: &TestApp) -> Vec<audit_pb::AuditRecord> {
-        let token = app.token(900, &[Right::UserManagement]);
-        let request = audit_pb::ListAuditRecordsRequest {
-            limit: 1000,
-            ..Default::default()
-        };
-        let mut records = AuditServiceClient::new(app.channel.clone())
-            .list_audit_records(authed(request, &token))
-            .await
-            .expect("the audit log")
-            .into_inner()
-            .records;
-        records.reverse();
-        records
-    }
-
-    /// The `count` records written since the last look, and no more.
-    async fn next(&mut self, app: &TestApp, count: usize) -> Vec<audit_pb::AuditRecord> {
-        let all = Log::all(app).await;
-        let new = all[self.seen.min(all.len())..].to_vec();
-        let what: Vec<_> = new.iter().map(|r| (&r.entity, &r.action)).collect();
-        assert_eq!(new.len(), count, "{:?}: {what:?}", app.backend);
-        self.seen = all.len();
-        new
-    }
 }
 
 /// A field's change as recorded: old and new as JSON text.
@@ -98,7 +59,7 @@ fn of(record: &audit_pb::AuditRecord, entity: &str, id: i64, action: &str) {
 #[tokio::test]
 async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
     on_each_backend(|app| async move {
-        let mut log = Log::new();
+        let mut log = AuditLog::default();
         let admin = app.admin_token();
         let mut client = app.client.clone();
 
@@ -350,7 +311,7 @@ async fn a_write_refused_half_way_leaves_no_record_and_no_change() {
         let course = app
             .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
             .await;
-        let before = Log::all(&app).await.len();
+        let before = AuditLog::all(&app).await.len();
         // The course's row is rewritten before the unknown article refuses
         // the whole write.
         let refused = app
@@ -370,7 +331,7 @@ async fn a_write_refused_half_way_leaves_no_record_and_no_change() {
             ))
             .await;
         assert_eq!(code(&refused), Code::InvalidArgument);
-        assert_eq!(Log::all(&app).await.len(), before, "{:?}", app.backend);
+        assert_eq!(AuditLog::all(&app).await.len(), before, "{:?}", app.backend);
         let kept = app
             .client
             .clone()
@@ -405,7 +366,7 @@ async fn concurrent_saves_of_one_article_record_a_chain_and_keep_one_version_of_
             .await
             .expect("revisions forgotten");
         pool.close().await;
-        let mut log = Log::new();
+        let mut log = AuditLog::default();
         log.next(&app, 1).await;
 
         let admin = app.admin_token();

@@ -3,10 +3,8 @@
 //! issued to and until when, never its text; a video never by its key); a
 //! refused upload or link leaves none; only UserManagement reads the log.
 
-use portal_kit::Right;
-use portal_kit::testing::{self, authed, backends};
+use portal_kit::testing::{self, AuditLog, authed, backends};
 use portal_proto::audit::v1 as audit_pb;
-use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
 use portal_proto::files::v1 as pb;
 use tonic::Code;
 
@@ -23,23 +21,6 @@ async fn only_user_managers_read_the_audit_log() {
 #[test]
 fn the_audit_matrix_covers_every_rpc_of_the_contract() {
     testing::assert_matrix_covers(testing::AUDIT_MATRIX, "portal.audit.v1", "AuditService");
-}
-
-/// Every record, oldest first.
-async fn records(app: &TestApp) -> Vec<audit_pb::AuditRecord> {
-    let token = app.keys.token(900, &[Right::UserManagement], &[]);
-    let request = audit_pb::ListAuditRecordsRequest {
-        limit: 1000,
-        ..Default::default()
-    };
-    let mut records = AuditServiceClient::new(app.channel.clone())
-        .list_audit_records(authed(request, &token))
-        .await
-        .expect("the audit log")
-        .into_inner()
-        .records;
-    records.reverse();
-    records
 }
 
 /// A field's change as recorded: old and new as JSON text.
@@ -84,7 +65,7 @@ async fn uploads_deletes_and_downloads_through_a_link_are_recorded() {
             .await
             .expect("delete");
 
-        let all = records(&app).await;
+        let all = AuditLog::all(&app).await;
         let kinds: Vec<_> = all.iter().map(what).collect();
         assert_eq!(
             kinds,
@@ -149,7 +130,7 @@ async fn a_refused_upload_or_link_leaves_no_record() {
             .save_document(Some(&editor), app.model, "manual.pdf", &pdf(100))
             .await
             .expect("a document");
-        let before = records(&app).await.len();
+        let before = AuditLog::all(&app).await.len();
         let too_large = pdf(usize::try_from(DOCUMENT_LIMIT).unwrap() + 1);
         let refused = app
             .save_document(Some(&editor), app.model, "big.pdf", &too_large)
@@ -158,6 +139,6 @@ async fn a_refused_upload_or_link_leaves_no_record() {
         let forged = app.links.issue(saved.id + 1, LEARNER_ID, i64::MAX).token;
         let unknown = app.download_with_link(saved.id, &forged).await;
         assert_eq!(unknown.unwrap_err().code(), Code::NotFound);
-        assert_eq!(records(&app).await.len(), before, "{backend:?}");
+        assert_eq!(AuditLog::all(&app).await.len(), before, "{backend:?}");
     }
 }

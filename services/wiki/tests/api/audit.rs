@@ -3,11 +3,9 @@
 //! the write's own transaction; a register's dry run leaves none; only
 //! UserManagement reads the log.
 
-use portal_kit::Right;
 use portal_kit::access::Scope;
-use portal_kit::testing;
+use portal_kit::testing::{self, AuditLog};
 use portal_proto::audit::v1 as audit_pb;
-use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
 
@@ -23,56 +21,15 @@ fn the_audit_matrix_covers_every_rpc_of_the_contract() {
     testing::assert_matrix_covers(testing::AUDIT_MATRIX, "portal.audit.v1", "AuditService");
 }
 
-/// The records written since the last look.
-struct Log {
-    seen: usize,
-}
-
-impl Log {
-    /// Looks from now on (the demo's records are the portal's own).
-    async fn start(app: &TestApp) -> Log {
-        Log {
-            seen: Log::all(app).await.len(),
-        }
-    }
-
-    /// Every record, oldest first.
-    async fn all(app: &TestApp) -> Vec<audit_pb::AuditRecord> {
-        let token = app.keys.token(900, &[Right::UserManagement], &[]);
-        let request = audit_pb::ListAuditRecordsRequest {
-            limit: 1000,
-            ..Default::default()
-        };
-        let mut records = AuditServiceClient::new(app.channel.clone())
-            .list_audit_records(authed(request, &token))
-            .await
-            .expect("the audit log")
-            .into_inner()
-            .records;
-        records.reverse();
-        records
-    }
-
-    /// The `count` records written since the last look, and no more.
-    async fn next(&mut self, app: &TestApp, count: usize) -> Vec<audit_pb::AuditRecord> {
-        let all = Log::all(app).await;
-        let new = all[self.seen.min(all.len())..].to_vec();
-        let what: Vec<_> = new.iter().map(|r| (&r.entity, &r.action)).collect();
-        assert_eq!(new.len(), count, "{:?}: {what:?}", app.backend);
-        self.seen = all.len();
-        new
-    }
-
-    /// The one record written since the last look: of `entity` `id`, `action`.
-    async fn one(
-        &mut self,
-        app: &TestApp,
-        (entity, id, action): (&str, i64, &str),
-    ) -> audit_pb::AuditRecord {
-        let record = self.next(app, 1).await.remove(0);
-        of(&record, entity, id, action);
-        record
-    }
+/// The one record written since the last look: of `entity` `id`, `action`.
+async fn one(
+    log: &mut AuditLog,
+    app: &TestApp,
+    (entity, id, action): (&str, i64, &str),
+) -> audit_pb::AuditRecord {
+    let record = log.next(app, 1).await.remove(0);
+    of(&record, entity, id, action);
+    record
 }
 
 fn of(record: &audit_pb::AuditRecord, entity: &str, id: i64, action: &str) {
@@ -104,7 +61,7 @@ fn fields(record: &audit_pb::AuditRecord) -> Vec<&str> {
 #[tokio::test]
 async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
     testing::on_each_backend(spawn_with_training, |app| async move {
-        let mut log = Log::start(&app).await;
+        let mut log = AuditLog::start(&app).await;
         let editor = app.editor_token();
         let mut client = app.client.clone();
 
@@ -121,7 +78,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .into_inner()
             .country
             .unwrap();
-        let record = log.one(&app, ("country", country.id, "create")).await;
+        let record = one(&mut log, &app, ("country", country.id, "create")).await;
         assert_eq!(change(&record, "name"), ("null", "\"Финляндия\""));
         let actor = record.actor.clone().unwrap();
         assert_eq!(
@@ -141,7 +98,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .into_inner()
             .environment_type
             .unwrap();
-        log.one(&app, ("environment-type", kind.id, "create")).await;
+        one(&mut log, &app, ("environment-type", kind.id, "create")).await;
         let maker = client
             .create_manufacturer(authed(
                 pb::CreateManufacturerRequest {
@@ -155,7 +112,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .into_inner()
             .manufacturer
             .unwrap();
-        let record = log.one(&app, ("manufacturer", maker.id, "create")).await;
+        let record = one(&mut log, &app, ("manufacturer", maker.id, "create")).await;
         assert_eq!(
             change(&record, "countryId"),
             ("null", &*country.id.to_string())
@@ -174,9 +131,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .into_inner()
             .common_document
             .unwrap();
-        let record = log
-            .one(&app, ("common-document", document.id, "create"))
-            .await;
+        let record = one(&mut log, &app, ("common-document", document.id, "create")).await;
         assert_eq!(
             change(&record, "url"),
             ("null", "\"https://hospital.example/order.pdf\"")
@@ -184,9 +139,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
 
         // A model: its fields, the instruction by its length and hash.
         let model = app.create_model("Монитор", "<p>Включите питание</p>").await;
-        let record = log
-            .one(&app, ("environment-model", model.id, "create"))
-            .await;
+        let record = one(&mut log, &app, ("environment-model", model.id, "create")).await;
         assert_eq!(change(&record, "name"), ("null", "\"Монитор\""));
         let (_, instruction) = change(&record, "shortInstruction");
         assert!(instruction.contains("\"sha256\":"), "{instruction}");
@@ -204,9 +157,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .update_environment_model(authed(update.clone(), &editor))
             .await
             .expect("update model");
-        let record = log
-            .one(&app, ("environment-model", model.id, "update"))
-            .await;
+        let record = one(&mut log, &app, ("environment-model", model.id, "update")).await;
         assert_eq!(fields(&record), ["name"], "only what changed");
         assert_eq!(
             change(&record, "name"),
@@ -223,9 +174,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ))
             .await
             .expect("save instruction");
-        let record = log
-            .one(&app, ("environment-model", model.id, "update"))
-            .await;
+        let record = one(&mut log, &app, ("environment-model", model.id, "update")).await;
         assert_eq!(fields(&record), ["shortInstruction"]);
         client
             .set_required_courses(authed(
@@ -237,9 +186,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ))
             .await
             .expect("required courses");
-        let record = log
-            .one(&app, ("environment-model", model.id, "update"))
-            .await;
+        let record = one(&mut log, &app, ("environment-model", model.id, "update")).await;
         assert_eq!(change(&record, "requiredCourses"), ("[]", "[2]"));
 
         // A unit: added, changed, retired.
@@ -247,7 +194,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .create_unit(model.id, OWN_DEPARTMENT, "АУД-900")
             .await
             .expect("unit");
-        let record = log.one(&app, ("environment", unit.id, "create")).await;
+        let record = one(&mut log, &app, ("environment", unit.id, "create")).await;
         assert_eq!(change(&record, "inventoryNumber"), ("null", "\"АУД-900\""));
         client
             .update_environment(authed(
@@ -261,7 +208,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ))
             .await
             .expect("update unit");
-        let record = log.one(&app, ("environment", unit.id, "update")).await;
+        let record = one(&mut log, &app, ("environment", unit.id, "update")).await;
         assert_eq!(fields(&record), ["departmentId", "serialNumber"]);
         assert_eq!(
             change(&record, "departmentId"),
@@ -270,9 +217,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
 
         // Its logbook and a journal.
         let entry = app.log(unit.id, &day(-1), &day(180)).await.expect("entry");
-        let record = log
-            .one(&app, ("maintenance-entry", entry.id, "create"))
-            .await;
+        let record = one(&mut log, &app, ("maintenance-entry", entry.id, "create")).await;
         assert_eq!(
             change(&record, "environmentId"),
             ("null", &*unit.id.to_string())
@@ -282,7 +227,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ("null", &*format!("\"{}\"", day(180)))
         );
         let journal = app.create_journal(model.id, "Журнал дезинфекции").await;
-        let record = log.one(&app, ("journal", journal.id, "create")).await;
+        let record = one(&mut log, &app, ("journal", journal.id, "create")).await;
         assert_eq!(change(&record, "name"), ("null", "\"Журнал дезинфекции\""));
         let written = client
             .create_journal_entry(authed(
@@ -298,7 +243,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             .into_inner()
             .entry
             .unwrap();
-        let record = log.one(&app, ("journal-entry", written.id, "create")).await;
+        let record = one(&mut log, &app, ("journal-entry", written.id, "create")).await;
         assert_eq!(change(&record, "text"), ("null", "\"Обработан\""));
 
         client
@@ -308,7 +253,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ))
             .await
             .expect("retire");
-        let record = log.one(&app, ("environment", unit.id, "retire")).await;
+        let record = one(&mut log, &app, ("environment", unit.id, "retire")).await;
         assert_eq!(fields(&record), ["retiredAt"]);
 
         // Another system's register: one record per unit it adds or changes,
@@ -374,9 +319,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
             ))
             .await
             .expect("mark read");
-        let record = log
-            .one(&app, ("notification", EDITOR_ID, "mark-read"))
-            .await;
+        let record = one(&mut log, &app, ("notification", EDITOR_ID, "mark-read")).await;
         assert_eq!(change(&record, "read"), ("[]", &*format!("[\"{key}\"]")));
     })
     .await;
@@ -386,7 +329,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
 async fn a_dry_run_and_a_refused_write_leave_no_record() {
     on_each_backend(|app| async move {
         let model = app.create_model("Монитор", "<p>Текст</p>").await;
-        let mut log = Log::start(&app).await;
+        let mut log = AuditLog::start(&app).await;
         let system = app
             .keys
             .service_token(77, &[Scope::EquipmentRead, Scope::EquipmentWrite]);
