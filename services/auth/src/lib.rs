@@ -164,14 +164,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     .map_err(StartError::database("auth"))?;
     let idempotency_keys = database.pool.clone();
     let audit_records = database.pool.clone();
-    Housekeeping {
-        service: "auth",
-        pool: database.pool.clone(),
-        backend: database.backend,
-        audit: settings.audit.clone(),
-        read_marks: false,
-    }
-    .spawn(settings.shutdown.clone());
+    Housekeeping::of("auth", &database, &settings.audit, false).spawn(settings.shutdown.clone());
     let store = Store::new(database.pool, known_devices, database.backend);
     app::housekeeping::tidy(&store)
         .await

@@ -186,14 +186,8 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    Housekeeping {
-        service: "education",
-        pool: database.pool.clone(),
-        backend: database.backend,
-        audit: settings.audit.clone(),
-        read_marks: true,
-    }
-    .spawn(settings.shutdown.clone());
+    Housekeeping::of("education", &database, &settings.audit, true)
+        .spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let cleaner = ContentCleaner::new(Frames::new(&settings.public_url, settings.frame_hosts));

@@ -179,14 +179,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    Housekeeping {
-        service: "files",
-        pool: database.pool.clone(),
-        backend: database.backend,
-        audit: settings.audit.clone(),
-        read_marks: false,
-    }
-    .spawn(settings.shutdown.clone());
+    Housekeeping::of("files", &database, &settings.audit, false).spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     store

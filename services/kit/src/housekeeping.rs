@@ -11,7 +11,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::audit::{self, AuditSettings};
-use crate::db::{Backend, now_millis};
+use crate::db::{Backend, Database, now_millis};
 use crate::read_marks;
 
 /// How often a replica tidies.
@@ -38,6 +38,24 @@ pub struct Tidied {
 }
 
 impl Housekeeping {
+    /// Service `service`'s housekeeping of its `database`: the audit records
+    /// `audit` keeps, and the read marks if `read_marks` (the service has a
+    /// `notification_reads` table).
+    pub fn of(
+        service: &'static str,
+        database: &Database,
+        audit: &AuditSettings,
+        read_marks: bool,
+    ) -> Housekeeping {
+        Housekeeping {
+            service,
+            pool: database.pool.clone(),
+            backend: database.backend,
+            audit: audit.clone(),
+            read_marks,
+        }
+    }
+
     /// One run as of `now` (Unix ms). A part that fails is logged and the
     /// other still runs: tomorrow's run tries it again.
     pub async fn run(&self, now: i64) -> Tidied {

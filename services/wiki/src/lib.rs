@@ -98,14 +98,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
     )
     .await?;
     let idempotency_keys = database.pool.clone();
-    Housekeeping {
-        service: "wiki",
-        pool: database.pool.clone(),
-        backend: database.backend,
-        audit: settings.audit.clone(),
-        read_marks: true,
-    }
-    .spawn(settings.shutdown.clone());
+    Housekeeping::of("wiki", &database, &settings.audit, true).spawn(settings.shutdown.clone());
     let audit = AuditServiceServer::new(AuditRpc::new(database.pool.clone()));
     let store = Store::new(database.pool, database.backend);
     let sanitizer = Sanitizer::new(&settings.public_url);
