@@ -156,15 +156,15 @@ impl Query {
         })
     }
 
-    /// Whether a folded word may match one of the query's words, before it
-    /// is stemmed (stemming every word of a long text is a search's main
-    /// cost): a stem keeps its word's start, all but the letter an English
-    /// stem may change (`happy` → `happi`).
-    fn may_match(&self, word: &str) -> bool {
-        self.stems.iter().any(|stem| {
-            let kept = stem.char_indices().last().map_or(0, |(i, _)| i);
-            word.starts_with(&stem[..kept])
-        })
+    /// The starts a folded word must have to match one of the query's
+    /// words, to test before it is stemmed (stemming every word of a long
+    /// text is a search's main cost): a stem keeps its word's start, all but
+    /// the letter an English stem may change (`happy` → `happi`).
+    fn starts(&self) -> Vec<&str> {
+        self.stems
+            .iter()
+            .map(|stem| &stem[..stem.char_indices().last().map_or(0, |(i, _)| i)])
+            .collect()
     }
 
     /// Whether an analysed word of an item matches one of the query's words.
@@ -189,46 +189,55 @@ impl Query {
     /// words hold only letters and digits, so quoting them is all the
     /// escaping they need.
     fn fts5(&self) -> String {
-        self.joined(
-            " AND ",
-            |stem| format!("\"{stem}\""),
-            |stem, typed| match typed {
-                Some(typed) => format!("(\"{stem}\" OR \"{typed}\"*)"),
-                None => format!("\"{stem}\"*"),
-            },
-        )
+        self.written(&Syntax {
+            quote: '"',
+            prefix: "*",
+            or: " OR ",
+            and: " AND ",
+        })
     }
 
     /// PostgreSQL's `tsquery` in the `simple` configuration, the same query.
     fn tsquery(&self) -> String {
-        self.joined(
-            " & ",
-            |stem| format!("'{stem}'"),
-            |stem, typed| match typed {
-                Some(typed) => format!("('{stem}' | '{typed}':*)"),
-                None => format!("'{stem}':*"),
-            },
-        )
+        self.written(&Syntax {
+            quote: '\'',
+            prefix: ":*",
+            or: " | ",
+            and: " & ",
+        })
     }
 
-    /// Each word written by `word`, the last by `last` (with the word as
-    /// typed, when its stem is shorter), joined by `and`.
-    fn joined(
-        &self,
-        and: &str,
-        word: impl Fn(&str) -> String,
-        last: impl Fn(&str, Option<&str>) -> String,
-    ) -> String {
-        let Some((last_stem, others)) = self.stems.split_last() else {
+    /// The query in `syntax`: every stem whole, but the last as [`Query`]
+    /// says: its stem or the word as typed as a prefix, or a prefix itself.
+    fn written(&self, syntax: &Syntax) -> String {
+        let Syntax {
+            quote: q,
+            prefix,
+            or,
+            and,
+        } = syntax;
+        let Some((last, others)) = self.stems.split_last() else {
             return String::new();
+        };
+        let last = match &self.last_typed {
+            Some(typed) => format!("({q}{last}{q}{or}{q}{typed}{q}{prefix})"),
+            None => format!("{q}{last}{q}{prefix}"),
         };
         others
             .iter()
-            .map(|stem| word(stem))
-            .chain([last(last_stem, self.last_typed.as_deref())])
+            .map(|stem| format!("{q}{stem}{q}"))
+            .chain([last])
             .collect::<Vec<_>>()
             .join(and)
     }
+}
+
+/// How a full-text query language writes a word, a prefix and the two joins.
+struct Syntax {
+    quote: char,
+    prefix: &'static str,
+    or: &'static str,
+    and: &'static str,
 }
 
 /// The stems of `text`, space-separated: what the index stores.
@@ -542,27 +551,20 @@ fn rank(query: &Query, title: &str) -> f64 {
 /// The text around the first matching word of the body (the title's when the
 /// body has none), HTML-escaped, every matching word marked.
 fn snippet(query: &Query, title: &str, body: &str) -> String {
-    let marked = |text: &str| -> Vec<Range<usize>> {
-        words(text)
-            .filter(|(_, word)| query.may_match(word) && query.matches(&stem(word)))
-            .map(|(range, _)| range)
-            .collect()
-    };
-    let (text, marks) = match marked(body) {
-        marks if !marks.is_empty() => (body, marks),
-        _ => (title, marked(title)),
-    };
-    let Some(first) = marks.first() else {
+    let starts = query.starts();
+    let window = |text: &str| marked_window(query, &starts, text);
+    let Some((text, (start, end, marks))) = window(body)
+        .map(|found| (body, found))
+        .or_else(|| window(title).map(|found| (title, found)))
+    else {
         return escape(&body.chars().take(SNIPPET_CHARS).collect::<String>());
     };
-    let start = char_boundary_before(text, first.start, SNIPPET_CHARS / 3);
-    let end = char_boundary_after(text, start, SNIPPET_CHARS);
     let mut snippet = String::new();
     if start > 0 {
         snippet.push('…');
     }
     let mut at = start;
-    for mark in marks.iter().filter(|m| m.start >= start && m.end <= end) {
+    for mark in marks {
         snippet.push_str(&escape(&text[at..mark.start]));
         snippet.push_str("<mark>");
         snippet.push_str(&escape(&text[mark.clone()]));
@@ -574,6 +576,36 @@ fn snippet(query: &Query, title: &str, body: &str) -> String {
         snippet.push('…');
     }
     snippet
+}
+
+/// The snippet's window of `text` around its first word matching `query`
+/// (`starts` its [`Query::starts`]) and the matching words inside it; the
+/// words past the window are not read (a PDF's text can be 1 MB).
+fn marked_window(
+    query: &Query,
+    starts: &[&str],
+    text: &str,
+) -> Option<(usize, usize, Vec<Range<usize>>)> {
+    let mut window: Option<(usize, usize)> = None;
+    let mut marks = Vec::new();
+    for (range, word) in words(text) {
+        if window.is_some_and(|(_, end)| range.start >= end) {
+            break;
+        }
+        let matching =
+            starts.iter().any(|start| word.starts_with(start)) && query.matches(&stem(&word));
+        if !matching {
+            continue;
+        }
+        let (_, end) = *window.get_or_insert_with(|| {
+            let start = char_boundary_before(text, range.start, SNIPPET_CHARS / 3);
+            (start, char_boundary_after(text, start, SNIPPET_CHARS))
+        });
+        if range.end <= end {
+            marks.push(range);
+        }
+    }
+    window.map(|(start, end)| (start, end, marks))
 }
 
 fn char_boundary_before(text: &str, at: usize, chars: usize) -> usize {
@@ -729,6 +761,27 @@ mod tests {
             snippet,
             "Перед &lt;работой&gt;: <mark>обработке</mark> рук &amp; <mark>обработку</mark> поверхностей."
         );
+    }
+
+    #[test]
+    fn a_snippet_shows_the_window_around_the_first_match_of_a_long_text_or_else_the_title() {
+        let query = Query::parse("дефибриллятор").unwrap();
+        let filler = "слово ".repeat(20_000);
+        let body = format!("{filler}Дефибриллятор заряжен. {filler}дефибриллятор");
+        let long = snippet(&query, "Инструкция", &body);
+        assert!(long.starts_with('…') && long.ends_with('…'), "{long}");
+        assert_eq!(long.matches("<mark>").count(), 1, "{long}");
+        assert!(
+            long.contains("<mark>Дефибриллятор</mark> заряжен."),
+            "{long}"
+        );
+
+        let title = snippet(
+            &query,
+            "Дефибриллятор ZOLL",
+            "Заряд батареи проверяют ежедневно.",
+        );
+        assert_eq!(title, "<mark>Дефибриллятор</mark> ZOLL");
     }
 
     async fn index(backend: Backend) -> (TestDatabase, AnyConnection) {
