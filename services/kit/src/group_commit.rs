@@ -27,8 +27,8 @@ use std::sync::Arc;
 use sqlx::{AnyConnection, AnyPool};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use crate::ServiceError;
-use crate::db::{Backend, WriteError, begin_write};
+use crate::db::{Backend, WriteError, begin_write, retry_on_collision};
+use crate::{ServiceError, ServiceResult};
 
 /// A write's body: what it does in the transaction it is given.
 pub type WriteBody<'c, T> = Pin<Box<dyn Future<Output = Result<T, WriteError>> + Send + 'c>>;
@@ -64,7 +64,7 @@ trait Queued: Send {
 
 /// A caller's write, its last outcome and where its answer goes.
 struct Pending<T, B> {
-    body: B,
+    body: Arc<B>,
     outcome: Option<Result<T, WriteError>>,
     caller: oneshot::Sender<Result<T, WriteError>>,
 }
@@ -72,7 +72,7 @@ struct Pending<T, B> {
 impl<T, B> Queued for Pending<T, B>
 where
     T: Send + 'static,
-    B: for<'c> Fn(&'c mut AnyConnection) -> WriteBody<'c, T> + Send + 'static,
+    B: for<'c> Fn(&'c mut AnyConnection) -> WriteBody<'c, T> + Send + Sync + 'static,
 {
     fn run<'c>(
         &'c mut self,
@@ -116,12 +116,24 @@ impl GroupCommit {
 
     /// Runs `body` in a write transaction and returns its outcome once that
     /// transaction has committed; a refusal (`Err`) rolls back what the body
-    /// wrote. On SQLite `body` may run more than once, each time rolled back
-    /// but the last: it decides from what it reads in the transaction.
-    pub async fn write<T, B>(&self, body: B) -> Result<T, WriteError>
+    /// wrote. `body` may run more than once, each time rolled back but the
+    /// last: on SQLite after another write of its batch was refused, on
+    /// PostgreSQL after it collided with a concurrent writer on a unique index
+    /// ([`retry_on_collision`]). It decides from what it reads in the
+    /// transaction.
+    pub async fn write<T, B>(&self, body: B) -> ServiceResult<T>
     where
         T: Send + 'static,
-        B: for<'c> Fn(&'c mut AnyConnection) -> WriteBody<'c, T> + Send + 'static,
+        B: for<'c> Fn(&'c mut AnyConnection) -> WriteBody<'c, T> + Send + Sync + 'static,
+    {
+        let body = Arc::new(body);
+        retry_on_collision(|| self.write_once(Arc::clone(&body))).await
+    }
+
+    async fn write_once<T, B>(&self, body: Arc<B>) -> Result<T, WriteError>
+    where
+        T: Send + 'static,
+        B: for<'c> Fn(&'c mut AnyConnection) -> WriteBody<'c, T> + Send + Sync + 'static,
     {
         let Some(queue) = &self.queue else {
             let mut tx = begin_write(&self.pool, self.backend).await?;
@@ -290,7 +302,7 @@ mod tests {
         for (caller, write) in (1..).zip(writes) {
             match write.await.unwrap() {
                 Ok(done) => assert_eq!(done, caller),
-                Err(WriteError::Refused(ServiceError::Conflict(_))) => assert_eq!(caller, 4),
+                Err(ServiceError::Conflict(_)) => assert_eq!(caller, 4),
                 Err(other) => panic!("caller {caller}: {other:?}"),
             }
         }
@@ -307,7 +319,7 @@ mod tests {
             }
             assert!(matches!(
                 group.write(insert(9, true)).await,
-                Err(WriteError::Refused(ServiceError::Conflict(_)))
+                Err(ServiceError::Conflict(_))
             ));
             assert_eq!(callers(&pool).await, vec![0, 1, 2], "{backend:?}");
         }

@@ -7,7 +7,8 @@
 //! is left and none is open; the unique `(test_id, user_id, try_number)` makes
 //! two concurrent starts on PostgreSQL (whose writers do not queue) collide
 //! rather than both take a try. The loser's transaction is run again from the
-//! start and sees the winner's row, so parallel starts return one attempt. On
+//! start ([`GroupCommit::write`](portal_kit::group_commit::GroupCommit::write))
+//! and sees the winner's row, so parallel starts return one attempt. On
 //! SQLite the writers queue (`BEGIN IMMEDIATE`, and this process's writers take
 //! turns before that), so the read in the transaction is already the last word.
 //!
@@ -26,7 +27,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use portal_kit::audit::{self, AuditContext, Changes, Event, action};
-use portal_kit::db::{WriteError, retry_on_collision};
+use portal_kit::db::WriteError;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments};
 use sqlx::query::Query;
@@ -170,17 +171,15 @@ impl Store {
         audit: &AuditContext,
     ) -> ServiceResult<(OpenAttempt, TriesUsed)> {
         let inputs = Arc::new((test.clone(), audit.clone(), draw));
-        retry_on_collision(|| {
-            let inputs = Arc::clone(&inputs);
-            self.group.write(move |conn| {
+        self.group
+            .write(move |conn| {
                 let inputs = Arc::clone(&inputs);
                 Box::pin(async move {
                     let (test, audit, draw) = &*inputs;
                     start(conn, test, user_id, (now, audit), draw).await
                 })
             })
-        })
-        .await
+            .await
     }
 
     /// Scores `submission` for the chosen attempt and records the result in one
@@ -213,17 +212,15 @@ impl Store {
             is_passed,
         };
         let inputs = Arc::new((test.clone(), marked, departments.to_vec(), audit.clone()));
-        retry_on_collision(|| {
-            let inputs = Arc::clone(&inputs);
-            self.group.write(move |conn| {
+        self.group
+            .write(move |conn| {
                 let inputs = Arc::clone(&inputs);
                 Box::pin(async move {
                     let (test, marked, departments, audit) = &*inputs;
                     Ok(record(conn, test, &completed, marked, departments, (now, audit)).await?)
                 })
             })
-        })
-        .await?;
+            .await?;
         self.ring_record_bell();
         tries.record(attempt_id, now, is_passed);
         Ok((completed, tries.used()))
