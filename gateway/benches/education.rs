@@ -130,7 +130,7 @@ async fn create_exam(
                 title: "Гигиена рук".into(),
                 description: "Перед зачётом".into(),
                 content: "<p>Пять моментов гигиены рук.</p>".into(),
-                date_deadline: "2030-01-31".into(),
+                date_deadline: "2099-01-31".into(),
                 test_id: test.id,
             },
             admin,
@@ -146,7 +146,7 @@ async fn create_exam(
             pb::CreateCourseRequest {
                 title: "Профилактика ИСМП".into(),
                 description: "Обязательный курс".into(),
-                date_deadline: "2030-01-31".into(),
+                date_deadline: "2099-01-31".into(),
                 user_ids: assignees.to_vec(),
                 article_ids: vec![article.id],
                 validity_months: 0,

@@ -70,7 +70,7 @@ async fn create_exam(client: &EducationServiceClient<Channel>, admin: &str) -> p
                 title: "Гигиена рук".into(),
                 description: "Перед зачётом".into(),
                 content: "<p>Пять моментов гигиены рук.</p>".into(),
-                date_deadline: "2030-01-31".into(),
+                date_deadline: "2099-01-31".into(),
                 test_id: test.id,
             },
             admin,
@@ -86,7 +86,7 @@ async fn create_exam(client: &EducationServiceClient<Channel>, admin: &str) -> p
             pb::CreateCourseRequest {
                 title: "Профилактика ИСМП".into(),
                 description: "Обязательный курс".into(),
-                date_deadline: "2030-01-31".into(),
+                date_deadline: "2099-01-31".into(),
                 user_ids: (0..LEARNERS).map(|i| FIRST_LEARNER + i).collect(),
                 article_ids: vec![article.id],
                 validity_months: 0,

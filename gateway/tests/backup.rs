@@ -243,7 +243,7 @@ fn titled_body(path: &str, title: &str) -> Value {
     match path {
         "/api/department/create" => json!({"title": title, "users": []}),
         "/api/course/create-course-with-user-and-articles" => {
-            json!({"title": title, "description": "Во время резервного копирования", "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []})
+            json!({"title": title, "description": "Во время резервного копирования", "dateDeadline": "2099-01-31", "userIds": [1], "articleIds": []})
         }
         _ => json!({"name": title, "brandName": "Dräger", "description": "Под нагрузкой"}),
     }

@@ -125,7 +125,7 @@ async fn a_gateway_started_with_the_wiki_down_is_ready_and_serves_all_but_the_wi
             "/api/course/create-course-with-user-and-articles",
             &token,
             json!({"title": "Курс при недоступной вики", "description": "Обязательный курс",
-                   "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
+                   "dateDeadline": "2099-01-31", "userIds": [1], "articleIds": []}),
         )
         .await
         .unwrap();
@@ -266,7 +266,7 @@ impl Write {
             ),
             Write::Course => (
                 "/api/course/create-course-with-user-and-articles",
-                json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2030-01-31",
+                json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2099-01-31",
                        "userIds": [1], "articleIds": []}),
             ),
             Write::EquipmentModel => (

@@ -75,7 +75,7 @@ async fn assigned(portal: &Portal, admin: &str, tries: i32) -> (Value, Value, Va
             "title": "Пять моментов гигиены рук",
             "description": "ВОЗ",
             "content": "<p>Текст<script>alert(1)</script></p>",
-            "dateDeadLine": "2030-01-31T00:00:00Z",
+            "dateDeadLine": "2099-01-31T00:00:00Z",
             "idTest": test["id"],
         }),
     )
@@ -87,7 +87,7 @@ async fn assigned(portal: &Portal, admin: &str, tries: i32) -> (Value, Value, Va
         json!({
             "title": "Профилактика ИСМП",
             "description": "Обязательный курс",
-            "dateDeadline": "2030-01-31",
+            "dateDeadline": "2099-01-31",
             "userIds": [LEARNER],
             "articleIds": [article["id"]],
         }),
@@ -108,7 +108,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         course["id"].as_i64().unwrap(),
     );
     assert_eq!(test["question"][0]["answer"][0]["isCorrect"], true);
-    assert_eq!(article["dateDeadline"], "2030-01-31");
+    assert_eq!(article["dateDeadline"], "2099-01-31");
     assert_eq!(article["testId"], test_id);
     assert!(!article["content"].as_str().unwrap().contains("script"));
     assert!(course["dateCreation"].as_str().unwrap().ends_with('Z'));
@@ -132,7 +132,7 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         &learner,
     )
     .await;
-    assert_eq!(one["dateDeadline"], "2030-01-31");
+    assert_eq!(one["dateDeadline"], "2099-01-31");
     let articles = get_data(
         &portal,
         &format!("/api/course/get-all-article-by-course?courseId={course_id}"),
@@ -294,18 +294,18 @@ async fn every_course_and_test_route_answers_with_the_spec_fields() {
         &portal,
         "/api/course/update-article",
         &admin,
-        json!({ "id": article_id, "title": "Гигиена рук", "description": "ВОЗ", "content": "<p>Новый текст</p>", "dateDeadline": "2030-02-01", "testId": test_id }),
+        json!({ "id": article_id, "title": "Гигиена рук", "description": "ВОЗ", "content": "<p>Новый текст</p>", "dateDeadline": "2099-02-01", "testId": test_id }),
     )
     .await;
-    assert_eq!(updated["dateDeadline"], "2030-02-01");
+    assert_eq!(updated["dateDeadline"], "2099-02-01");
     let updated = post_data(
         &portal,
         "/api/course/update-course",
         &admin,
-        json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2030-03-01", "userIds": [LEARNER, OTHER], "articleIds": [article_id] }),
+        json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2099-03-01", "userIds": [LEARNER, OTHER], "articleIds": [article_id] }),
     )
     .await;
-    assert_eq!(updated["dateDeadline"], "2030-03-01");
+    assert_eq!(updated["dateDeadline"], "2099-03-01");
     assert_eq!(
         get_data(
             &portal,
@@ -463,7 +463,7 @@ fn article_body(content: &str) -> Value {
         "title": "Схема отделения",
         "description": "С фотографией",
         "content": content,
-        "dateDeadLine": "2030-01-31T00:00:00Z",
+        "dateDeadLine": "2099-01-31T00:00:00Z",
     })
 }
 
@@ -502,7 +502,7 @@ async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_r
         title: "Схема по gRPC".to_owned(),
         description: "С фотографией".to_owned(),
         content: content.clone(),
-        date_deadline: "2030-01-31".to_owned(),
+        date_deadline: "2099-01-31".to_owned(),
         test_id: 0,
     });
     request
@@ -598,7 +598,7 @@ async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor(
             "title": "Пять моментов гигиены рук",
             "description": "ВОЗ",
             "content": "<p>Текст</p>",
-            "dateDeadLine": "2030-01-31",
+            "dateDeadLine": "2099-01-31",
             "idTest": test["id"],
         }),
     )
@@ -610,7 +610,7 @@ async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor(
         json!({
             "title": "Профилактика ИСМП",
             "description": "Обязательный курс",
-            "dateDeadline": "2030-01-31",
+            "dateDeadline": "2099-01-31",
             "userIds": [],
             "articleIds": [article["id"]],
         }),
@@ -621,7 +621,7 @@ async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor(
         "employeeNumbers": ["Т-404"],
         "departmentCodes": [],
         "userIds": [1],
-        "dateDeadline": "2029-12-31",
+        "dateDeadline": "2099-12-31",
     });
     let assigned = post_data(
         &portal,
@@ -688,7 +688,7 @@ async fn integration_routes_assign_a_course_and_hand_out_records_after_a_cursor(
     )
     .await;
     let item = &standing["items"][0];
-    assert_eq!(item["dateDeadline"], "2029-12-31");
+    assert_eq!(item["dateDeadline"], "2099-12-31");
     assert_eq!(item["ownDeadline"], true);
     assert_eq!(item["isComplete"], true);
 
@@ -749,7 +749,7 @@ async fn a_course_validity_in_months_round_trips_absent_on_create_never_expires_
     let (_, article, course) = assigned(&portal, &admin, 3).await;
     assert_eq!(course["validityMonths"].as_i64().unwrap_or(0), 0);
     let course_id = course["id"].as_i64().unwrap();
-    let body = |months: Value| json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2030-03-01", "userIds": [LEARNER], "articleIds": [article["id"]], "validityMonths": months });
+    let body = |months: Value| json!({ "id": course_id, "title": "Профилактика ИСМП", "description": "Курс", "dateDeadline": "2099-03-01", "userIds": [LEARNER], "articleIds": [article["id"]], "validityMonths": months });
     let updated = post_data(
         &portal,
         "/api/course/update-course",
@@ -773,7 +773,7 @@ async fn a_course_validity_in_months_round_trips_absent_on_create_never_expires_
         &portal,
         "/api/course/create-course-with-user-and-articles",
         &admin,
-        json!({ "title": "СЛР", "description": "Ежегодно", "dateDeadline": "2030-01-31", "validityMonths": 24 }),
+        json!({ "title": "СЛР", "description": "Ежегодно", "dateDeadline": "2099-01-31", "validityMonths": 24 }),
     )
     .await;
     assert_eq!(created["validityMonths"], 24);

@@ -43,7 +43,7 @@ async fn course_due_in(portal: &Portal, admin: &str, days: i64, users: &[i64]) -
             "title": "Работа с ИВЛ",
             "description": "Допуск",
             "content": "<p>Текст</p>",
-            "dateDeadline": "2030-01-31",
+            "dateDeadline": "2099-01-31",
             "testId": test["id"],
         }),
     )
@@ -106,7 +106,7 @@ async fn the_bell_lists_marks_read_and_only_admins_send_digests() {
         &portal,
         "/api/notification/mark-read",
         &token,
-        json!({ "ids": [id, "wiki:maintenance:1:2030-01-01", "elsewhere:1"] }),
+        json!({ "ids": [id, "wiki:maintenance:1:2099-01-01", "elsewhere:1"] }),
     )
     .await;
     assert_eq!(status, 200, "{body}");

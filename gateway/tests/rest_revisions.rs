@@ -17,7 +17,7 @@ fn article(id: Option<&Value>, content: &str) -> Value {
         "title": "Гигиена рук",
         "description": "Пять моментов",
         "content": content,
-        "dateDeadline": "2030-01-31",
+        "dateDeadline": "2099-01-31",
     });
     if let Some(id) = id {
         body["id"] = id.clone();

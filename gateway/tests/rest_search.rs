@@ -78,7 +78,7 @@ async fn course(portal: &Portal, title: &str, learner: i64) -> i64 {
         json!({
             "title": title,
             "description": "Обязательный курс",
-            "dateDeadline": "2030-01-31",
+            "dateDeadline": "2099-01-31",
             "userIds": [learner],
             "articleIds": [],
         }),

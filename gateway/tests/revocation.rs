@@ -63,7 +63,7 @@ async fn create_course(portal: &Portal, token: &str, title: &str) -> (u16, Value
         json: Some(json!({
             "title": title,
             "description": "Обязательный курс",
-            "dateDeadline": "2030-01-31",
+            "dateDeadline": "2099-01-31",
             "userIds": [],
             "articleIds": [],
         })),

@@ -162,7 +162,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
                     json!({
                         "title": format!("Курс {i}-{j}"),
                         "description": "Обязательный курс",
-                        "dateDeadline": "2030-01-31",
+                        "dateDeadline": "2099-01-31",
                         "userIds": [1],
                         "articleIds": [],
                     }),
@@ -355,7 +355,7 @@ async fn the_split_topology_serves_balances_and_recovers_from_a_killed_service()
         &http,
         &token,
         "/api/course/create-course-with-user-and-articles",
-        |title| json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
+        |title| json!({"title": title, "description": "Под нагрузкой", "dateDeadline": "2099-01-31", "userIds": [1], "articleIds": []}),
     );
     writers.wait_writing().await;
     education_b.kill_9();
@@ -548,7 +548,7 @@ async fn serve_reads_and_writes(
         .await;
         let course = post(
             "/api/course/create-course-with-user-and-articles",
-            json!({"title": title, "description": when, "dateDeadline": "2030-01-31", "userIds": [1], "articleIds": []}),
+            json!({"title": title, "description": when, "dateDeadline": "2099-01-31", "userIds": [1], "articleIds": []}),
         )
         .await;
         let model = post(

@@ -85,7 +85,7 @@ async fn two_education_replicas_send_each_person_one_digest() {
         "/api/course/create-article",
         json!({
             "title": "Подготовка ИВЛ", "description": "Порядок", "content": "<p>Текст</p>",
-            "dateDeadline": "2030-01-31", "testId": test["id"],
+            "dateDeadline": "2099-01-31", "testId": test["id"],
         }),
     )
     .await;

@@ -135,7 +135,7 @@ test('an admin builds a course from a new test and article, assigns a learner an
   await expect(articleDialog.getByText('Укажите срок прохождения статьи')).toBeVisible();
   await articleDialog.getByLabel('Название').fill(articleTitle);
   await articleDialog.getByLabel('Описание').fill('Оценка риска и уход за кожей');
-  await articleDialog.getByLabel('Срок прохождения').fill('2030-01-31');
+  await articleDialog.getByLabel('Срок прохождения').fill('2099-01-31');
   await select(articleDialog, page, 'Тест по статье', testTitle);
   await articleDialog.getByRole('button', { name: 'Создать' }).click();
   await expect(page.getByText('Статья успешно сохранена')).toBeVisible();
@@ -157,7 +157,7 @@ test('an admin builds a course from a new test and article, assigns a learner an
   const courseDialog = page.getByRole('dialog', { name: 'Новый курс' });
   await courseDialog.getByLabel('Название').fill(courseTitle);
   await courseDialog.getByLabel('Описание').fill('Для палатных медсестёр');
-  await courseDialog.getByLabel('Срок прохождения').fill('2030-01-31');
+  await courseDialog.getByLabel('Срок прохождения').fill('2099-01-31');
   await choose(page, 'Назначенные сотрудники', 'Смирнова Ольга Викторовна');
   await choose(page, 'Статьи курса', articleTitle);
   await courseDialog.getByRole('button', { name: 'Создать' }).click();

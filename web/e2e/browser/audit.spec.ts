@@ -76,7 +76,7 @@ test('an admin renames a model and a course and finds each change in the page’
   const course = await rest.post<{ id: number }>('/api/course/create-course-with-user-and-articles', {
     title: `Курс ${suffix}`,
     description: 'Описание курса',
-    dateDeadline: '2030-01-31',
+    dateDeadline: '2099-01-31',
     userIds: [],
     articleIds: [],
   });

@@ -25,7 +25,7 @@ test.beforeAll(async () => {
     id: world.course,
     title: name('Курс'),
     description: name('Описание курса'),
-    dateDeadline: '2030-01-31',
+    dateDeadline: '2099-01-31',
     userIds: [world.user],
     articleIds: [world.article],
     validityMonths: 12,

@@ -13,7 +13,7 @@ test('an admin edits an article twice, compares two versions word by word and re
   const dialog = page.getByRole('dialog', { name: 'Новая статья' });
   await dialog.getByLabel('Название').fill(title);
   await dialog.getByLabel('Описание').fill('Обработка рук перед процедурой');
-  await dialog.getByLabel('Срок прохождения').fill('2030-01-31');
+  await dialog.getByLabel('Срок прохождения').fill('2099-01-31');
   await dialog.getByRole('button', { name: 'Создать' }).click();
   await expect(dialog).toBeHidden({ timeout: 5000 });
   await page.getByRole('link', { name: new RegExp(title) }).click();

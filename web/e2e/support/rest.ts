@@ -75,13 +75,13 @@ export async function seedWorld(
     title: name('Статья'),
     description: name('Описание статьи'),
     content: `<h2>${name('Заголовок')}</h2><p>${name('Текст')}</p>`,
-    dateDeadLine: '2030-01-31',
+    dateDeadLine: '2099-01-31',
     idTest: test.id,
   });
   const course = await admin.post<Id>('/api/course/create-course-with-user-and-articles', {
     title: name('Курс'),
     description: name('Описание курса'),
-    dateDeadline: '2030-01-31',
+    dateDeadline: '2099-01-31',
     userIds: [user.id],
     articleIds: [article.id],
   });

@@ -138,7 +138,7 @@ async fn fixture(app: &TestApp) -> Fixture {
         .await
         .unwrap();
     let article = app.create_article("<p>Другое</p>", test.id).await;
-    let course = app.create_course("2030-01-31", &[], &[article.id]).await;
+    let course = app.create_course("2099-01-31", &[], &[article.id]).await;
     let staff = app
         .hr_staff(&[
             ("A-1", "WARD"),
@@ -205,7 +205,7 @@ async fn call_as(
         title: "Статья".into(),
         description: "Описание".into(),
         content: "<p>x</p>".into(),
-        date_deadline: "2030-01-01".into(),
+        date_deadline: "2099-01-01".into(),
         test_id: 0,
     };
     match name {
@@ -245,7 +245,7 @@ async fn call_as(
             pb::CreateCourseRequest {
                 title: "Курс".into(),
                 description: "Описание".into(),
-                date_deadline: "2030-01-01".into(),
+                date_deadline: "2099-01-01".into(),
                 user_ids: vec![LEARNER_ID],
                 article_ids: vec![article_id],
                 validity_months: 0,
@@ -257,7 +257,7 @@ async fn call_as(
                 id: course_id,
                 title: "Курс".into(),
                 description: "Описание".into(),
-                date_deadline: "2030-01-01".into(),
+                date_deadline: "2099-01-01".into(),
                 user_ids: IDS[1..].to_vec(),
                 article_ids: vec![article_id],
                 validity_months: Some(0),
@@ -390,7 +390,7 @@ async fn call_as(
             pb::AssignCourseRequest {
                 course_id,
                 user_ids: vec![LEARNER_ID],
-                date_deadline: "2030-06-30".into(),
+                date_deadline: "2099-06-30".into(),
                 ..Default::default()
             }
         ),
@@ -414,7 +414,7 @@ async fn a_learner_lists_only_what_is_assigned_to_them() {
             .await
             .unwrap();
         let theirs = app.create_article("<p>x</p>", test.id).await;
-        app.create_course("2030-01-31", &[OTHER_LEARNER_ID], &[theirs.id])
+        app.create_course("2099-01-31", &[OTHER_LEARNER_ID], &[theirs.id])
             .await;
         let mut client = app.client.clone();
         let token = app.learner_token();
@@ -477,7 +477,7 @@ async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() 
             title: "Обработка рук".into(),
             description: "Повторение".into(),
             content: "<p>Текст</p>".into(),
-            date_deadline: "2029-06-01".into(),
+            date_deadline: "2099-06-01".into(),
             test_id: mine.test.id,
         };
         let mut client = app.client.clone();
@@ -488,7 +488,7 @@ async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() 
             .into_inner()
             .article
             .unwrap();
-        app.create_course("2030-01-31", &[LEARNER_ID], &[earlier.id])
+        app.create_course("2099-01-31", &[LEARNER_ID], &[earlier.id])
             .await;
 
         let learner = app.learner_token();
@@ -524,8 +524,8 @@ async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() 
         assert_eq!(
             listed,
             [
-                (mine.test.id, mine.course.id, mine.article.id, "2029-06-01"),
-                (made_for.id, mine.course.id, mine.article.id, "2030-01-31"),
+                (mine.test.id, mine.course.id, mine.article.id, "2099-06-01"),
+                (made_for.id, mine.course.id, mine.article.id, "2099-01-31"),
             ]
         );
     })

@@ -175,7 +175,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
 
         // A course: its fields, assignees and articles.
         let course = app
-            .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
+            .create_course("2099-01-31", &[LEARNER_ID], &[article.id])
             .await;
         let [created] = &log.next(&app, 1).await[..] else {
             unreachable!()
@@ -271,7 +271,7 @@ async fn every_kind_of_write_leaves_one_record_with_its_fields_old_and_new() {
 
         // The bell and the digest choice.
         let mut notifications = NotificationServiceClient::new(app.channel.clone());
-        let key = format!("education:course:{}:2030-01-31", course.id);
+        let key = format!("education:course:{}:2099-01-31", course.id);
         notifications
             .mark_notifications_read(authed(
                 pb::MarkNotificationsReadRequest {
@@ -309,7 +309,7 @@ async fn a_write_refused_half_way_leaves_no_record_and_no_change() {
     on_each_backend(|app| async move {
         let article = app.create_article("<p>Текст</p>", 0).await;
         let course = app
-            .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
+            .create_course("2099-01-31", &[LEARNER_ID], &[article.id])
             .await;
         let before = AuditLog::all(&app).await.len();
         // The course's row is rewritten before the unknown article refuses

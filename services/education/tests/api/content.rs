@@ -127,7 +127,7 @@ async fn an_article_with_a_photo_up_to_ten_megabytes_is_saved_and_a_larger_one_r
             title: "Схема отделения".into(),
             description: "С фотографией".into(),
             content,
-            date_deadline: "2030-01-31".into(),
+            date_deadline: "2099-01-31".into(),
             test_id: 0,
         };
         // Over the transport's 4 MB default, within the promised 10 MB.

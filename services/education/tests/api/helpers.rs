@@ -343,7 +343,7 @@ impl TestApp {
             title: "Гигиена рук".into(),
             description: "Пять моментов ВОЗ".into(),
             content: content.into(),
-            date_deadline: "2030-01-31".into(),
+            date_deadline: "2099-01-31".into(),
             test_id,
         };
         self.client
@@ -389,7 +389,7 @@ impl TestApp {
             .expect("create test");
         let article = self.create_article("<p>Текст</p>", test.id).await;
         let course = self
-            .create_course("2030-01-31", &[LEARNER_ID], &[article.id])
+            .create_course("2099-01-31", &[LEARNER_ID], &[article.id])
             .await;
         Assigned {
             course,

@@ -80,7 +80,7 @@ impl TestApp {
             .expect("create test");
         let article = self.create_article("<p>Текст</p>", test.id).await;
         let course = self
-            .create_course("2030-01-31", learners, &[article.id])
+            .create_course("2099-01-31", learners, &[article.id])
             .await;
         Assigned {
             course,
@@ -358,7 +358,7 @@ async fn a_course_is_assigned_by_employee_number_and_department_once_with_own_de
         assert_eq!(later.not_found_user_ids, [777_777]);
 
         // The standings use each person's own deadline: the surgeons are
-        // overdue, the therapist is not; the course's own deadline is 2030.
+        // overdue, the therapist is not; the course's own deadline is 2099.
         let standings = app.compliance(course_id).await;
         let by_user: Vec<(i64, &str, bool, bool, bool)> = standings
             .iter()
@@ -475,7 +475,7 @@ async fn an_unknown_course_or_a_bad_deadline_is_refused_before_anyone_is_assigne
                 pb::AssignCourseRequest {
                     course_id: exam.course.id,
                     user_ids: vec![LEARNER_ID],
-                    date_deadline: "31.12.2030".into(),
+                    date_deadline: "31.12.2099".into(),
                     ..Default::default()
                 },
                 &token,

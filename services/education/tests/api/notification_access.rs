@@ -67,7 +67,7 @@ async fn call_as(app: &TestApp, rpc: &str, token: Option<&str>) -> Code {
         "MarkNotificationsRead" => client
             .mark_notifications_read(with_token(
                 pb::MarkNotificationsReadRequest {
-                    ids: vec!["education:course:1:2030-01-31".into()],
+                    ids: vec!["education:course:1:2099-01-31".into()],
                 },
                 token,
             ))

@@ -216,7 +216,7 @@ async fn read_marks_older_than_90_days_are_forgotten_by_the_housekeeping_a_start
         let learner = app.learner_token();
         let (old, recent) = (
             "education:course:1:2025-01-10",
-            "education:course:2:2030-01-31",
+            "education:course:2:2099-01-31",
         );
         app.notifications()
             .mark_notifications_read(authed(

@@ -40,11 +40,11 @@ async fn a_course_is_passed_once_every_test_of_it_is_and_never_expires_yet() {
         let a = app.create_article("<p>Один</p>", first.id).await;
         let b = app.create_article("<p>Два</p>", second.id).await;
         let course = app
-            .create_course("2030-01-31", &[LEARNER_ID], &[a.id, b.id])
+            .create_course("2099-01-31", &[LEARNER_ID], &[a.id, b.id])
             .await;
         let without_tests = app.create_article("<p>Без теста</p>", 0).await;
         let empty = app
-            .create_course("2030-01-31", &[LEARNER_ID], &[without_tests.id])
+            .create_course("2099-01-31", &[LEARNER_ID], &[without_tests.id])
             .await;
         let learner = app.learner_token();
         let asked = [course.id, empty.id, 9999];
@@ -111,7 +111,7 @@ async fn an_equipment_editor_reads_the_passes_of_their_own_departments_only() {
             .unwrap();
         let article = app.create_article("<p>Допуск</p>", test.id).await;
         let course = app
-            .create_course("2030-01-31", &[colleague, stranger], &[article.id])
+            .create_course("2099-01-31", &[colleague, stranger], &[article.id])
             .await;
         for person in [colleague, stranger] {
             app.complete(&app.token(person, &[]), &test, 3, 0)

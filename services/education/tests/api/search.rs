@@ -34,7 +34,7 @@ async fn course(app: &TestApp, title: &str, users: &[i64], articles: &[i64]) -> 
             pb::CreateCourseRequest {
                 title: title.into(),
                 description: "Обязательный курс".into(),
-                date_deadline: "2030-01-31".into(),
+                date_deadline: "2099-01-31".into(),
                 user_ids: users.to_vec(),
                 article_ids: articles.to_vec(),
                 validity_months: 0,
@@ -99,7 +99,7 @@ async fn a_learner_finds_only_what_is_assigned_to_them() {
                     id: assigned.id,
                     title: "Антисептика".into(),
                     description: "Обязательный курс".into(),
-                    date_deadline: "2030-01-31".into(),
+                    date_deadline: "2099-01-31".into(),
                     user_ids: vec![LEARNER_ID],
                     article_ids: vec![article.id],
                     validity_months: None,

@@ -28,7 +28,7 @@ async fn results_filter_by_test_department_user_and_date_page_newest_first_and_c
         let elsewhere = app
             .keys
             .token(OTHER_LEARNER_ID, &[], &[LEARNER_DEPARTMENT + 1]);
-        app.create_course("2030-01-31", &[OTHER_LEARNER_ID], &[first.article.id])
+        app.create_course("2099-01-31", &[OTHER_LEARNER_ID], &[first.article.id])
             .await;
         for _ in 0..3 {
             app.complete(&learner, &first.test, 1, 0).await.unwrap();
@@ -280,7 +280,7 @@ async fn department_and_test_filters_are_exact_on_their_own_rows_and_the_count_s
         let both = app.keys.token(LEARNER_ID, &[], &[here, there]);
         let elsewhere = app.keys.token(OTHER_LEARNER_ID, &[], &[there]);
         app.create_course(
-            "2030-01-31",
+            "2099-01-31",
             &[LEARNER_ID, OTHER_LEARNER_ID],
             &[first.article.id, second.article.id],
         )

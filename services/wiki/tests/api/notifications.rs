@@ -56,7 +56,7 @@ async fn call_as(app: &TestApp, rpc: &str, token: Option<&str>) -> Code {
         "MarkNotificationsRead" => client
             .mark_notifications_read(with_token(
                 pb::MarkNotificationsReadRequest {
-                    ids: vec!["wiki:maintenance:1:2030-01-31".into()],
+                    ids: vec!["wiki:maintenance:1:2099-01-31".into()],
                 },
                 token,
             ))
@@ -117,7 +117,7 @@ async fn an_editor_sees_maintenance_due_in_their_departments_and_marks_it_read()
         NotificationServiceClient::new(app.channel.clone())
             .mark_notifications_read(authed(
                 pb::MarkNotificationsReadRequest {
-                    ids: vec![items[0].id.clone(), "education:course:1:2030-01-01".into()],
+                    ids: vec![items[0].id.clone(), "education:course:1:2099-01-01".into()],
                 },
                 &editor,
             ))
@@ -139,7 +139,7 @@ async fn read_marks_older_than_90_days_are_forgotten_by_the_housekeeping_a_start
     on_each_backend(|app| async move {
         let (old, recent) = (
             "wiki:maintenance:1:2025-01-10",
-            "wiki:clearance:2:2030-01-31",
+            "wiki:clearance:2:2099-01-31",
         );
         NotificationServiceClient::new(app.channel.clone())
             .mark_notifications_read(authed(
