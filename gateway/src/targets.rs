@@ -359,6 +359,7 @@ async fn service_routes(
                 audit: audit_settings(config),
                 public_url: shared.public_url.clone(),
                 shutdown: shutdown.clone(),
+                staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
             };
             (
                 portal_auth::SERVICE_NAME,

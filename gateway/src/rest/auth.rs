@@ -477,6 +477,8 @@ struct UserJson {
     departments: Vec<i64>,
     positions: Vec<i64>,
     rights: Vec<i64>,
+    /// The HR system's employee number (табельный номер); empty when none.
+    employee_number: String,
 }
 
 impl From<pb::User> for UserJson {
@@ -492,6 +494,7 @@ impl From<pb::User> for UserJson {
             departments: user.department_ids,
             positions: user.position_ids,
             rights: user.right_ids,
+            employee_number: user.employee_number,
         }
     }
 }
@@ -572,6 +575,9 @@ struct UserBody {
     positions: Vec<IdOrObject>,
     #[serde(alias = "rightIds")]
     rights: Vec<IdOrObject>,
+    /// The HR system's employee number an administrator links the person
+    /// to; absent: none on create, unchanged on update; empty: unlinked.
+    employee_number: Option<String>,
 }
 
 impl From<UserBody> for pb::UserDraft {
@@ -587,6 +593,7 @@ impl From<UserBody> for pb::UserDraft {
             department_ids: ids(body.departments),
             position_ids: ids(body.positions),
             right_ids: ids(body.rights),
+            employee_number: body.employee_number,
         }
     }
 }

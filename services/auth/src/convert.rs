@@ -75,6 +75,7 @@ impl From<UserRecord> for pb::User {
             position_ids: record.position_ids,
             right_ids: record.right_ids,
             created_at: Some(timestamp_from_millis(record.created_at)),
+            employee_number: record.employee_number.unwrap_or_default(),
         }
     }
 }
@@ -245,6 +246,7 @@ impl From<SyncOutcome> for pb::SyncStaffResponse {
                     index: error.index.map_or(-1, count),
                     key: error.key,
                     message: error.message,
+                    reason: error.reason.to_owned(),
                 })
                 .collect(),
             people: outcome
@@ -262,6 +264,8 @@ impl From<SyncOutcome> for pb::SyncStaffResponse {
             position_counts: Some(outcome.position_counts.into()),
             positions: outcome.positions.into_iter().map(Into::into).collect(),
             dry_run: outcome.dry_run,
+            managed: count(outcome.managed),
+            mass_block_refused: outcome.mass_block_refused,
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::domain::department::{DepartmentDraft, Title};
 use crate::domain::ids::IdSet;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
-use crate::domain::user::{Email, NamePart, PersonName, Profile};
+use crate::domain::user::{Email, EmployeeNumberEdit, NamePart, PersonName, Profile};
 use crate::store::Store;
 
 struct DemoUser {
@@ -171,6 +171,7 @@ pub async fn load(store: &Store, passwords: &Passwords, admin_login: &Login) -> 
                 .collect(),
             positions,
             rights: demo.rights.iter().copied().collect(),
+            employee_number: EmployeeNumberEdit::Keep,
         };
         let password = Password::parse(&format!("{}{DEMO_PASSWORD_SUFFIX}", demo.login))?;
         let hash = passwords.hash(&password).await?;

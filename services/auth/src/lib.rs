@@ -91,6 +91,17 @@ pub struct AuthArgs {
         conflicts_with = "admin_password"
     )]
     admin_password_file: Option<SecretString>,
+
+    /// The most a full staff sync may block, as a share (%) of the people
+    /// the sync keeps in step, unless the call allows a mass block.
+    #[arg(
+        long,
+        env = "PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT",
+        value_name = "PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u8).range(0..=100)
+    )]
+    pub staff_sync_max_block_percent: u8,
 }
 
 impl AuthArgs {
@@ -119,6 +130,8 @@ pub struct AuthSettings {
     pub public_url: String,
     /// The server's shutdown: the daily housekeeping stops then.
     pub shutdown: CancellationToken,
+    /// `PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT`.
+    pub staff_sync_max_block_percent: u8,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -197,6 +210,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
                 sessions,
                 settings.audit.trusted_proxies.clone(),
                 versions.clone(),
+                settings.staff_sync_max_block_percent,
             )),
             idempotency_keys.clone(),
         ),
@@ -269,6 +283,7 @@ mod tests {
             audit: AuditSettings::loopback(),
             public_url: "http://127.0.0.1:8080".into(),
             shutdown: CancellationToken::new(),
+            staff_sync_max_block_percent: 10,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

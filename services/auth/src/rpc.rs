@@ -60,6 +60,8 @@ pub struct AuthRpc {
     /// This replica's own token check: a change made here is enforced here at
     /// once, before the next poll.
     versions: AccessVersions,
+    /// `PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT`.
+    staff_sync_max_block_percent: u8,
 }
 
 impl AuthRpc {
@@ -69,6 +71,7 @@ impl AuthRpc {
         sessions: Sessions,
         trusted_proxies: TrustedProxies,
         versions: AccessVersions,
+        staff_sync_max_block_percent: u8,
     ) -> AuthRpc {
         AuthRpc {
             store,
@@ -76,6 +79,7 @@ impl AuthRpc {
             sessions,
             trusted_proxies,
             versions,
+            staff_sync_max_block_percent,
         }
     }
 
@@ -88,7 +92,15 @@ impl AuthRpc {
         context: &AuditContext,
         batch: &StaffBatch,
     ) -> RpcResult<pb::SyncStaffResponse> {
-        let outcome = self.store.sync_staff(context, batch, now_millis()).await?;
+        let outcome = self
+            .store
+            .sync_staff(
+                context,
+                batch,
+                self.staff_sync_max_block_percent,
+                now_millis(),
+            )
+            .await?;
         self.versions.raise(outcome.raised.iter().copied());
         tracing::info!(
             by = actor.user_id(),

@@ -8,7 +8,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use crate::domain::ids::IdSet;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
-use crate::domain::user::{Email, NamePart, PersonName, Profile};
+use crate::domain::user::{Email, EmployeeNumberEdit, NamePart, PersonName, Profile};
 use crate::store::Store;
 
 const WORKING_STATUS: &str = "Работает";
@@ -42,6 +42,7 @@ pub async fn admin(
         departments: IdSet::default(),
         positions: IdSet::default(),
         rights,
+        employee_number: EmployeeNumberEdit::Keep,
     };
     let hash = passwords.hash(&password).await?;
     match store

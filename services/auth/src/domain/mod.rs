@@ -5,6 +5,7 @@
 pub mod client_credentials;
 pub mod department;
 pub mod device;
+pub mod hr_key;
 pub mod ids;
 pub mod login;
 pub mod password;

@@ -11,68 +11,10 @@ use portal_kit::text::{Field, Shape};
 use portal_proto::auth::v1 as pb;
 
 use super::department::Title;
+use super::hr_key::{HrKey, KeyOf};
 use super::ids::IdSet;
 use super::login::Login;
 use super::user::{Email, NamePart, PersonName};
-
-/// Employee numbers and codes are an HR system's identifiers, not names: at
-/// most this long, compared exactly once trimmed.
-pub const MAX_KEY_CHARS: usize = 64;
-
-pub const MSG_EMPLOYEE_NUMBER_REQUIRED: &str = "Укажите табельный номер";
-pub const MSG_EMPLOYEE_NUMBER_TOO_LONG: &str = "Табельный номер не должен превышать 64 символа";
-pub const MSG_EMPLOYEE_NUMBER_HIDDEN: &str =
-    "Табельный номер не должен содержать невидимых и управляющих символов";
-pub const MSG_CODE_REQUIRED: &str = "Укажите код";
-pub const MSG_CODE_TOO_LONG: &str = "Код не должен превышать 64 символа";
-pub const MSG_CODE_HIDDEN: &str = "Код не должен содержать невидимых и управляющих символов";
-
-/// What an HR key identifies, for its messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyOf {
-    /// A person's employee number (табельный номер).
-    Person,
-    /// A department's or a position's code.
-    Reference,
-}
-
-impl KeyOf {
-    fn field(self) -> &'static Field {
-        const PERSON: Field = Field {
-            required: MSG_EMPLOYEE_NUMBER_REQUIRED,
-            too_long: MSG_EMPLOYEE_NUMBER_TOO_LONG,
-            hidden: MSG_EMPLOYEE_NUMBER_HIDDEN,
-            max_chars: MAX_KEY_CHARS,
-            shape: Shape::Line,
-        };
-        const REFERENCE: Field = Field {
-            required: MSG_CODE_REQUIRED,
-            too_long: MSG_CODE_TOO_LONG,
-            hidden: MSG_CODE_HIDDEN,
-            max_chars: MAX_KEY_CHARS,
-            shape: Shape::Line,
-        };
-        match self {
-            KeyOf::Person => &PERSON,
-            KeyOf::Reference => &REFERENCE,
-        }
-    }
-}
-
-/// An employee number or a code: trimmed, not blank, at most
-/// [`MAX_KEY_CHARS`], every character one that shows.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HrKey(String);
-
-impl HrKey {
-    pub fn parse(input: &str, of: KeyOf) -> Result<HrKey, ServiceError> {
-        of.field().required(input).map(HrKey)
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
 
 /// What ResolveStaff is asked: keys that cannot name anything (blank, too
 /// long) are dropped, as unknown keys are, and each key is asked once.
@@ -116,7 +58,7 @@ pub const MAX_POSITION_TITLE_CHARS: usize = 200;
 pub const MSG_BATCH_TOO_LARGE: &str =
     "Слишком большой пакет: не более 50 000 сотрудников, 5 000 отделений и 5 000 должностей за раз";
 pub const MSG_STREAM_FLAGS_DIFFER: &str =
-    "Признаки «пробный запуск» и «полная выгрузка» задаются в первой части пакета и не меняются";
+    "Признаки «пробный запуск», «полная выгрузка» и «разрешить массовую блокировку» задаются в первой части пакета и не меняются";
 pub const MSG_POSITION_TITLE_REQUIRED: &str = "Введите название должности";
 pub const MSG_POSITION_TITLE_TOO_LONG: &str = "Название должности не должно превышать 200 символов";
 pub const MSG_POSITION_TITLE_HIDDEN: &str =
@@ -165,7 +107,41 @@ impl Section {
     }
 }
 
-/// A row the sync refused, with the Russian reason.
+/// Why the sync refused a row, for programs (`StaffSyncError.reason`).
+pub mod reason {
+    /// A field of the row is not valid (the message says which).
+    pub const INVALID_ROW: &str = "invalid-row";
+    /// The row's code or employee number is in the batch twice.
+    pub const DUPLICATE_KEY: &str = "duplicate-key";
+    /// A department or position code the row names is not known.
+    pub const UNKNOWN_CODE: &str = "unknown-code";
+    /// Another department or position has the title.
+    pub const TITLE_TAKEN: &str = "title-taken";
+    /// Another person has the login.
+    pub const LOGIN_TAKEN: &str = "login-taken";
+    /// Blocking them would leave nobody who can manage users.
+    pub const LAST_USER_MANAGER: &str = "last-user-manager";
+    /// The person was made in the portal, not by the sync, and no
+    /// administrator linked them to the employee number.
+    pub const NOT_LINKED: &str = "staff-not-linked";
+    /// The person holds an admin right and no administrator linked them to
+    /// the employee number.
+    pub const ADMIN_NOT_LINKED: &str = "staff-admin-not-linked";
+}
+
+pub fn msg_not_linked(login: &str) -> String {
+    format!(
+        "Учётная запись «{login}» создана в портале, и администратор не связал её с этим табельным номером: синхронизация её не меняет. Укажите табельный номер в карточке пользователя"
+    )
+}
+
+pub fn msg_admin_not_linked(login: &str) -> String {
+    format!(
+        "У пользователя «{login}» есть права администратора: синхронизация меняет его, только если администратор указал этот табельный номер в карточке пользователя"
+    )
+}
+
+/// A row the sync refused, with the Russian reason and the one for programs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowError {
     pub section: Section,
@@ -174,6 +150,8 @@ pub struct RowError {
     /// The row's key as sent.
     pub key: String,
     pub message: String,
+    /// One of [`reason`].
+    pub reason: &'static str,
 }
 
 /// A department or a position of a batch: its code and title.
@@ -207,6 +185,8 @@ pub struct PersonRow {
 pub struct StaffBatch {
     pub dry_run: bool,
     pub full: bool,
+    /// A full sync may block more than the share of people the settings allow.
+    pub allow_mass_block: bool,
     pub departments: Vec<ReferenceRow>,
     pub positions: Vec<ReferenceRow>,
     pub people: Vec<PersonRow>,
@@ -223,6 +203,7 @@ impl StaffBatch {
         let mut batch = StaffBatch {
             dry_run: request.dry_run,
             full: request.full,
+            allow_mass_block: request.allow_mass_block,
             ..StaffBatch::default()
         };
         batch.departments = references(
@@ -238,31 +219,40 @@ impl StaffBatch {
             &mut batch.errors,
         );
         for (index, person) in request.people.iter().enumerate() {
-            let refused = |key: &str, message: String| RowError {
+            let refused = |key: &str, message: String, reason| RowError {
                 section: Section::People,
                 index: Some(index),
                 key: key.to_owned(),
                 message,
+                reason,
             };
             let number = match HrKey::parse(&person.employee_number, KeyOf::Person) {
                 Ok(number) => number,
                 Err(error) => {
-                    batch
-                        .errors
-                        .push(refused(&person.employee_number, error.to_string()));
+                    batch.errors.push(refused(
+                        &person.employee_number,
+                        error.to_string(),
+                        reason::INVALID_ROW,
+                    ));
                     continue;
                 }
             };
             if !batch.employee_numbers.insert(number.clone()) {
                 let message = msg_employee_number_repeated(number.as_str());
-                batch.errors.push(refused(&person.employee_number, message));
+                batch.errors.push(refused(
+                    &person.employee_number,
+                    message,
+                    reason::DUPLICATE_KEY,
+                ));
                 continue;
             }
             match PersonRow::parse(index, number, person) {
                 Ok(row) => batch.people.push(row),
-                Err(error) => batch
-                    .errors
-                    .push(refused(&person.employee_number, error.to_string())),
+                Err(error) => batch.errors.push(refused(
+                    &person.employee_number,
+                    error.to_string(),
+                    reason::INVALID_ROW,
+                )),
             }
         }
         Ok(batch)
@@ -325,7 +315,8 @@ pub fn add_chunk(
         *batch = Some(chunk);
         return Ok(());
     };
-    if (whole.dry_run, whole.full) != (chunk.dry_run, chunk.full) {
+    let flags = |r: &pb::SyncStaffRequest| (r.dry_run, r.full, r.allow_mass_block);
+    if flags(whole) != flags(&chunk) {
         return Err(ServiceError::invalid(MSG_STREAM_FLAGS_DIFFER));
     }
     whole.departments.extend(chunk.departments);
@@ -343,24 +334,29 @@ fn references<'a>(
     let mut parsed: Vec<ReferenceRow> = Vec::new();
     let mut seen = HashSet::new();
     for (index, (code, title_sent)) in rows.enumerate() {
-        let row = HrKey::parse(code, KeyOf::Reference).and_then(|key| {
+        let invalid = |error| (error, reason::INVALID_ROW);
+        let row = HrKey::parse(code, KeyOf::Reference).map_err(invalid).and_then(|key| {
             if seen.insert(key.clone()) {
                 Ok(ReferenceRow {
                     index,
-                    title: title(title_sent)?,
+                    title: title(title_sent).map_err(invalid)?,
                     code: key,
                 })
             } else {
-                Err(ServiceError::invalid(msg_code_repeated(key.as_str())))
+                Err((
+                    ServiceError::invalid(msg_code_repeated(key.as_str())),
+                    reason::DUPLICATE_KEY,
+                ))
             }
         });
         match row {
             Ok(row) => parsed.push(row),
-            Err(error) => errors.push(RowError {
+            Err((error, reason)) => errors.push(RowError {
                 section,
                 index: Some(index),
                 key: code.clone(),
                 message: error.to_string(),
+                reason,
             }),
         }
     }
@@ -445,6 +441,7 @@ fn transliterate(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::hr_key::{MSG_CODE_REQUIRED, MSG_EMPLOYEE_NUMBER_REQUIRED};
 
     fn person(number: &str) -> pb::StaffPerson {
         pb::StaffPerson {
@@ -579,22 +576,6 @@ mod tests {
         };
         let refused = add_chunk(&mut batch, huge).unwrap_err();
         assert_eq!(refused.to_string(), MSG_BATCH_TOO_LARGE);
-    }
-
-    #[test]
-    fn a_key_is_trimmed_and_bounded() {
-        assert_eq!(
-            HrKey::parse(" 00123 ", KeyOf::Person).unwrap().as_str(),
-            "00123"
-        );
-        let message = |input: &str, of| HrKey::parse(input, of).unwrap_err().to_string();
-        assert_eq!(message("  ", KeyOf::Person), MSG_EMPLOYEE_NUMBER_REQUIRED);
-        assert_eq!(message("", KeyOf::Reference), MSG_CODE_REQUIRED);
-        assert_eq!(
-            message(&"7".repeat(MAX_KEY_CHARS + 1), KeyOf::Person),
-            MSG_EMPLOYEE_NUMBER_TOO_LONG
-        );
-        assert_eq!(message("A\u{200B}1", KeyOf::Reference), MSG_CODE_HIDDEN);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use portal_kit::ServiceError;
 use portal_kit::text::{Field, Shape};
 use portal_proto::auth::v1::UserDraft;
 
+use super::hr_key::{HrKey, KeyOf};
 use super::ids::IdSet;
 use super::login::Login;
 use super::password::Password;
@@ -15,6 +16,8 @@ pub const MAX_EMAIL_CHARS: usize = 254;
 
 pub const MSG_USER_NOT_FOUND: &str = "Пользователь не найден";
 pub const MSG_LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
+pub const MSG_EMPLOYEE_NUMBER_TAKEN: &str = "Этот табельный номер уже указан у другого пользователя";
+pub const REASON_EMPLOYEE_NUMBER_TAKEN: &str = "employee-number-taken";
 /// Someone must always be able to manage users: the bootstrap admin is only
 /// created on an empty database.
 pub const MSG_LAST_USER_MANAGER: &str = "Нельзя отнять право управления пользователями у последнего, кто им обладает, или заблокировать его";
@@ -120,6 +123,40 @@ pub struct Profile {
     pub departments: IdSet,
     pub positions: IdSet,
     pub rights: IdSet,
+    pub employee_number: EmployeeNumberEdit,
+}
+
+/// What a user form says of the person's employee number (табельный номер).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmployeeNumberEdit {
+    /// Not sent: none on create, unchanged on update (clients that predate
+    /// the field).
+    Keep,
+    /// Sent empty: the person is linked to no number; the staff sync leaves
+    /// them alone.
+    Unlink,
+    /// An administrator links the person to this number: the staff sync
+    /// keeps them in step by it.
+    Link(HrKey),
+}
+
+impl EmployeeNumberEdit {
+    fn parse(input: Option<&str>) -> Result<EmployeeNumberEdit, ServiceError> {
+        Ok(match input {
+            None => EmployeeNumberEdit::Keep,
+            Some(number) if number.trim().is_empty() => EmployeeNumberEdit::Unlink,
+            Some(number) => EmployeeNumberEdit::Link(HrKey::parse(number, KeyOf::Person)?),
+        })
+    }
+
+    /// The number the person has after the edit, given the one they had.
+    pub fn applied_to<'a>(&'a self, stored: Option<&'a str>) -> Option<&'a str> {
+        match self {
+            EmployeeNumberEdit::Keep => stored,
+            EmployeeNumberEdit::Unlink => None,
+            EmployeeNumberEdit::Link(number) => Some(number.as_str()),
+        }
+    }
 }
 
 impl Profile {
@@ -134,6 +171,7 @@ impl Profile {
             departments: IdSet::from_request(&input.department_ids),
             positions: IdSet::from_request(&input.position_ids),
             rights: IdSet::from_request(&input.right_ids),
+            employee_number: EmployeeNumberEdit::parse(input.employee_number.as_deref())?,
         })
     }
 }

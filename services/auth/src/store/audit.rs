@@ -23,9 +23,11 @@ pub const REASON_BLOCKED: &str = "blocked";
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct UserFields<'a> {
-    /// The HR system's key: only the staff sync sets it, the admin's
-    /// forms never change it (none on both sides: no change recorded).
+    /// The HR system's key: the staff sync sets it on the people it
+    /// creates, an administrator links (or unlinks) a person on their form.
     pub(super) employee_number: Option<&'a str>,
+    /// Who vouches for the number: `sync` or `admin` (`users.hr_link`).
+    pub(super) staff_link: Option<&'a str>,
     pub(super) surname: &'a str,
     pub(super) name: &'a str,
     pub(super) last_name: &'a str,
@@ -41,7 +43,8 @@ pub(super) struct UserFields<'a> {
 impl<'a> From<&'a UserRecord> for UserFields<'a> {
     fn from(user: &'a UserRecord) -> Self {
         UserFields {
-            employee_number: None,
+            employee_number: user.employee_number.as_deref(),
+            staff_link: user.hr_link.as_deref(),
             surname: &user.surname,
             name: &user.name,
             last_name: &user.last_name,

@@ -15,7 +15,11 @@ use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
-use crate::domain::user::{MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN, MSG_USER_NOT_FOUND, Profile};
+use super::staff::HR_LINK_ADMIN;
+use crate::domain::user::{
+    EmployeeNumberEdit, MSG_EMPLOYEE_NUMBER_TAKEN, MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN,
+    MSG_USER_NOT_FOUND, Profile, REASON_EMPLOYEE_NUMBER_TAKEN,
+};
 
 #[derive(Clone, Debug, FromRow)]
 struct UserRow {
@@ -27,6 +31,8 @@ struct UserRow {
     email: String,
     status_id: Option<i64>,
     created_at: i64,
+    employee_number: Option<String>,
+    hr_link: Option<String>,
 }
 
 /// A user with the ids of their links.
@@ -40,6 +46,11 @@ pub struct UserRecord {
     pub email: String,
     pub status_id: Option<i64>,
     pub created_at: i64,
+    /// The HR system's employee number, if any.
+    pub employee_number: Option<String>,
+    /// Who vouches for it: `sync` (the staff sync made the person), `admin`
+    /// (an administrator linked them), or nobody.
+    pub hr_link: Option<String>,
     pub department_ids: Vec<i64>,
     pub position_ids: Vec<i64>,
     pub right_ids: Vec<i64>,
@@ -61,6 +72,8 @@ impl UserRecord {
             email: row.email,
             status_id: row.status_id,
             created_at: row.created_at,
+            employee_number: row.employee_number,
+            hr_link: row.hr_link,
             department_ids,
             position_ids,
             right_ids,
@@ -83,6 +96,7 @@ struct MeLine {
     created_at: Option<i64>,
     status_name: Option<String>,
     blocks_sign_in: Option<i64>,
+    employee_number: Option<String>,
 }
 
 /// Everything GetMe shows: the user, their status, and their departments,
@@ -121,6 +135,8 @@ impl Me {
                     email: user.email.unwrap_or_default(),
                     status_id: user.status_id,
                     created_at: user.created_at.unwrap_or_default(),
+                    employee_number: user.employee_number,
+                    hr_link: None,
                 },
                 Vec::new(),
                 Vec::new(),
@@ -182,7 +198,7 @@ const KEYED_LOGINS: Keyed = Keyed {
     key: "login_key",
 };
 
-const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users WHERE id = $1";
+const USER_COLUMNS_BY_ID: &str = "SELECT id, name, surname, last_name, login, email, status_id, created_at, employee_number, hr_link FROM users WHERE id = $1";
 
 impl Store {
     pub async fn count_users(&self) -> ServiceResult<i64> {
@@ -210,7 +226,7 @@ impl Store {
     pub async fn users(&self) -> ServiceResult<Vec<UserRecord>> {
         let mut conn = self.read().await?;
         let rows: Vec<UserRow> = sqlx::query_as(
-            "SELECT id, name, surname, last_name, login, email, status_id, created_at FROM users \
+            "SELECT id, name, surname, last_name, login, email, status_id, created_at, employee_number, hr_link FROM users \
              ORDER BY surname, name, id",
         )
         .fetch_all(&mut *conn)
@@ -242,13 +258,14 @@ impl Store {
         // then id), as every other list of them; rights are sorted by id.
         let lines: Vec<MeLine> = sqlx::query_as(
             "SELECT CAST(0 AS BIGINT) AS kind, u.id, u.name AS title, u.surname, u.last_name, \
-               u.login, u.email, u.status_id, u.created_at, s.name AS status_name, s.blocks_sign_in \
+               u.login, u.email, u.status_id, u.created_at, s.name AS status_name, s.blocks_sign_in, \
+               u.employee_number \
              FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1 \
-             UNION ALL SELECT 1, d.id, d.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             UNION ALL SELECT 1, d.id, d.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
              FROM department_users du JOIN departments d ON d.id = du.department_id WHERE du.user_id = $1 \
-             UNION ALL SELECT 2, p.id, p.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             UNION ALL SELECT 2, p.id, p.title, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
              FROM user_positions up JOIN positions p ON p.id = up.position_id WHERE up.user_id = $1 \
-             UNION ALL SELECT 3, r.id, r.name, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
+             UNION ALL SELECT 3, r.id, r.name, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL \
              FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 \
              ORDER BY 1, 3, 2",
         )
@@ -301,6 +318,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await
         .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+        link_employee_number(&mut tx, id, &profile.employee_number, None).await?;
         write_user_links(&mut tx, id, profile).await?;
         let user = user(&mut tx, id)
             .await?
@@ -355,6 +373,13 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+        link_employee_number(
+            &mut tx,
+            id,
+            &profile.employee_number,
+            old.employee_number.as_deref(),
+        )
+        .await?;
         if let Some(hash) = password {
             sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
                 .bind(hash.as_str())
@@ -456,6 +481,46 @@ pub(super) async fn lock_user_managers(tx: &mut AnyConnection) -> sqlx::Result<(
         .await?;
     }
     Ok(())
+}
+
+/// Links user `id` to the employee number of `edit` as an administrator's
+/// word (the staff sync then keeps them in step by it, whatever their rights),
+/// or unlinks them; `stored` is the number they have. A number another
+/// person has is refused.
+async fn link_employee_number(
+    conn: &mut AnyConnection,
+    id: i64,
+    edit: &EmployeeNumberEdit,
+    stored: Option<&str>,
+) -> ServiceResult<()> {
+    let number = match edit {
+        EmployeeNumberEdit::Keep => return Ok(()),
+        EmployeeNumberEdit::Unlink if stored.is_none() => return Ok(()),
+        EmployeeNumberEdit::Unlink => None,
+        EmployeeNumberEdit::Link(number) => Some(number.as_str()),
+    };
+    if let Some(number) = number {
+        let holder: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM users WHERE employee_number = $1")
+                .bind(number)
+                .fetch_optional(&mut *conn)
+                .await?;
+        if holder.is_some_and(|holder| holder != id) {
+            return Err(employee_number_taken());
+        }
+    }
+    sqlx::query("UPDATE users SET employee_number = $1, hr_link = $2 WHERE id = $3")
+        .bind(number)
+        .bind(number.map(|_| HR_LINK_ADMIN))
+        .bind(id)
+        .execute(&mut *conn)
+        .await
+        .map_err(|error| conflict_on_unique(error, employee_number_taken))?;
+    Ok(())
+}
+
+fn employee_number_taken() -> ServiceError {
+    ServiceError::conflict(MSG_EMPLOYEE_NUMBER_TAKEN).because(REASON_EMPLOYEE_NUMBER_TAKEN)
 }
 
 /// Checks every link of a profile; answers whether its status blocks sign-in.

@@ -429,7 +429,7 @@ async fn hr_sync(app: &TestApp, people: Vec<pb::StaffPerson>) -> Vec<(String, i6
 }
 
 /// Every record newer than record `after`, oldest first.
-async fn records_after(app: &TestApp, after: i64) -> Vec<audit_pb::AuditRecord> {
+pub(crate) async fn records_after(app: &TestApp, after: i64) -> Vec<audit_pb::AuditRecord> {
     let all = records(
         app,
         audit_pb::ListAuditRecordsRequest {
@@ -528,6 +528,7 @@ async fn a_staff_sync_records_each_write_old_to_new_as_its_service_account() {
                         change("lastName", "null", "\"Петровна\""),
                         change("login", "null", "\"smirnova.ap\""),
                         change("name", "null", "\"Анна\""),
+                        change("staffLink", "null", "\"sync\""),
                         change("statusId", "null", &working.to_string()),
                         change("surname", "null", "\"Смирнова\""),
                     ]

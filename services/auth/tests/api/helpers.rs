@@ -54,6 +54,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         audit: AuditSettings::loopback(),
         public_url: PUBLIC_URL.into(),
         shutdown: CancellationToken::new(),
+        staff_sync_max_block_percent: 10,
     }
 }
 
@@ -293,6 +294,7 @@ impl TestApp {
             department_ids: user.department_ids.clone(),
             position_ids: user.position_ids.clone(),
             right_ids: user.right_ids.clone(),
+            employee_number: None,
         }
     }
 

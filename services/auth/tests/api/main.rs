@@ -10,5 +10,6 @@ mod idempotency;
 mod mail;
 mod service_accounts;
 mod sessions;
+mod staff_links;
 mod staff_sync;
 mod validation;

@@ -141,7 +141,7 @@ async fn resolve_staff_turns_hr_keys_into_ids_and_back() {
     .await;
 }
 
-fn department(code: &str, title: &str) -> pb::StaffDepartment {
+pub(crate) fn department(code: &str, title: &str) -> pb::StaffDepartment {
     pb::StaffDepartment {
         code: code.into(),
         title: title.into(),
@@ -155,7 +155,7 @@ fn position(code: &str, title: &str) -> pb::StaffPosition {
     }
 }
 
-fn person(number: &str, surname: &str, name: &str, departments: &[&str]) -> pb::StaffPerson {
+pub(crate) fn person(number: &str, surname: &str, name: &str, departments: &[&str]) -> pb::StaffPerson {
     pb::StaffPerson {
         employee_number: number.into(),
         surname: surname.into(),
@@ -168,7 +168,7 @@ fn person(number: &str, surname: &str, name: &str, departments: &[&str]) -> pb::
 
 /// The hospital HR sends in the tests: two departments, a seeded position
 /// it names and a new one, three people (two of one name).
-fn hospital() -> pb::SyncStaffRequest {
+pub(crate) fn hospital() -> pb::SyncStaffRequest {
     pb::SyncStaffRequest {
         departments: vec![
             department("CARD", "Кардиологическое отделение"),
@@ -196,11 +196,11 @@ fn hospital() -> pb::SyncStaffRequest {
 }
 
 /// A system granted staff.write.
-fn hr_system(app: &TestApp) -> String {
+pub(crate) fn hr_system(app: &TestApp) -> String {
     app.keys.service_token(501, &[Scope::StaffWrite])
 }
 
-async fn sync(app: &TestApp, request: pb::SyncStaffRequest) -> pb::SyncStaffResponse {
+pub(crate) async fn sync(app: &TestApp, request: pb::SyncStaffRequest) -> pb::SyncStaffResponse {
     app.client
         .clone()
         .sync_staff(authed(request, &hr_system(app)))
@@ -209,7 +209,7 @@ async fn sync(app: &TestApp, request: pb::SyncStaffRequest) -> pb::SyncStaffResp
         .into_inner()
 }
 
-fn dry(request: &pb::SyncStaffRequest) -> pb::SyncStaffRequest {
+pub(crate) fn dry(request: &pb::SyncStaffRequest) -> pb::SyncStaffRequest {
     pb::SyncStaffRequest {
         dry_run: true,
         ..request.clone()
@@ -217,7 +217,7 @@ fn dry(request: &pb::SyncStaffRequest) -> pb::SyncStaffRequest {
 }
 
 /// (employee number, action, changed fields) of each person in an answer.
-fn diff(response: &pb::SyncStaffResponse) -> Vec<(String, String, Vec<String>)> {
+pub(crate) fn diff(response: &pb::SyncStaffResponse) -> Vec<(String, String, Vec<String>)> {
     response
         .people
         .iter()
@@ -231,7 +231,7 @@ fn diff(response: &pb::SyncStaffResponse) -> Vec<(String, String, Vec<String>)> 
         .collect()
 }
 
-fn counts(response: &pb::SyncStaffResponse) -> [i32; 4] {
+pub(crate) fn counts(response: &pb::SyncStaffResponse) -> [i32; 4] {
     [
         response.created,
         response.changed,
@@ -241,7 +241,7 @@ fn counts(response: &pb::SyncStaffResponse) -> [i32; 4] {
 }
 
 /// Every user by login.
-async fn users(app: &TestApp) -> Vec<pb::User> {
+pub(crate) async fn users(app: &TestApp) -> Vec<pb::User> {
     app.client
         .clone()
         .list_users(authed(pb::ListUsersRequest {}, &app.admin_token()))
@@ -251,7 +251,7 @@ async fn users(app: &TestApp) -> Vec<pb::User> {
         .users
 }
 
-async fn user_by_login(app: &TestApp, login: &str) -> pb::User {
+pub(crate) async fn user_by_login(app: &TestApp, login: &str) -> pb::User {
     users(app)
         .await
         .into_iter()
@@ -259,7 +259,7 @@ async fn user_by_login(app: &TestApp, login: &str) -> pb::User {
         .unwrap_or_else(|| panic!("no user {login}"))
 }
 
-async fn resolve(app: &TestApp, numbers: &[&str]) -> Vec<pb::StaffKey> {
+pub(crate) async fn resolve(app: &TestApp, numbers: &[&str]) -> Vec<pb::StaffKey> {
     let message = pb::ResolveStaffRequest {
         employee_numbers: numbers.iter().map(|n| n.to_string()).collect(),
         ..Default::default()
@@ -273,7 +273,7 @@ async fn resolve(app: &TestApp, numbers: &[&str]) -> Vec<pb::StaffKey> {
         .people
 }
 
-fn strings(items: &[&str]) -> Vec<String> {
+pub(crate) fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
@@ -465,6 +465,8 @@ async fn a_full_sync_blocks_whoever_hr_no_longer_sends() {
         let before = users(&app).await;
         let mut next = hospital();
         next.full = true;
+        // One of three is a third of the people the sync keeps: a mass block.
+        next.allow_mass_block = true;
         next.people.remove(2);
         // A mistyped row still names its person: they are not blocked.
         next.people[1].email = "broken".into();
@@ -502,8 +504,11 @@ async fn a_full_sync_never_blocks_the_last_user_manager() {
         let first = sync(&app, hospital()).await;
         let manager = first.people[1].user_id;
         let dismissed = app.status_id("Уволен").await;
+        // An administrator linked them: the sync may block them, but not
+        // the last who can manage users.
         let draft = pb::UserDraft {
             right_ids: vec![RIGHT_USER_MANAGEMENT],
+            employee_number: Some("0002".into()),
             ..TestApp::unchanged(&user_by_login(&app, "ivanova.ap").await)
         };
         app.update_user(manager, draft).await.unwrap();
@@ -514,6 +519,7 @@ async fn a_full_sync_never_blocks_the_last_user_manager() {
 
         let mut next = hospital();
         next.full = true;
+        next.allow_mass_block = true;
         next.people.truncate(1);
         let done = sync(&app, next).await;
         assert_eq!(diff(&done), [("0003".into(), "blocked".into(), strings(&["dismissed"]))]);
@@ -521,6 +527,7 @@ async fn a_full_sync_never_blocks_the_last_user_manager() {
         let refused = &done.errors[0];
         assert_eq!((refused.section.as_str(), refused.index, refused.key.as_str()), ("people", -1, "0002"));
         assert_eq!(refused.message, "Нельзя отнять право управления пользователями у последнего, кто им обладает, или заблокировать его");
+        assert_eq!(refused.reason, "last-user-manager");
         assert!(!resolve(&app, &["0002"]).await[0].blocked);
     })
     .await;
@@ -558,7 +565,7 @@ async fn bad_rows_are_reported_in_russian_and_the_rest_applied() {
             .people
             .push(person("0005", "Петров", "Пётр", &["SURG"]));
         // A person made by hand, without a number: HR's row of their login
-        // adopts them.
+        // is refused (an administrator links them instead).
         batch.people.push(pb::StaffPerson {
             login: "ByHand".into(),
             ..person("0006", "Ручная", "Вера", &[])
@@ -569,6 +576,18 @@ async fn bad_rows_are_reported_in_russian_and_the_rest_applied() {
             .iter()
             .map(|e| (e.section.clone(), e.index, e.key.clone(), e.message.clone()))
             .collect();
+        let reasons: Vec<&str> = done.errors.iter().map(|e| e.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "title-taken",
+                "unknown-code",
+                "login-taken",
+                "duplicate-key",
+                "invalid-row",
+                "staff-not-linked"
+            ]
+        );
         assert_eq!(
             errors,
             [
@@ -597,25 +616,19 @@ async fn bad_rows_are_reported_in_russian_and_the_rest_applied() {
                     "Табельный номер «0002» встречается в пакете дважды".into()
                 ),
                 ("people".into(), 4, "0004".into(), "Введите имя".into()),
+                (
+                    "people".into(),
+                    6,
+                    "0006".into(),
+                    "Учётная запись «byhand» создана в портале, и администратор не связал её с этим табельным номером: синхронизация её не меняет. Укажите табельный номер в карточке пользователя".into()
+                ),
             ]
         );
-        assert_eq!(counts(&done), [2, 1, 0, 0]);
-        let adopted = done
-            .people
-            .iter()
-            .find(|p| p.employee_number == "0006")
-            .unwrap();
-        assert_eq!(adopted.user_id, by_hand.id);
+        assert_eq!(counts(&done), [2, 0, 0, 0]);
+        let untouched = user_by_login(&app, "byhand").await;
         assert_eq!(
-            adopted.changed,
-            strings(&[
-                "employee_number",
-                "surname",
-                "name",
-                "last_name",
-                "email",
-                "login"
-            ])
+            (untouched.surname, untouched.employee_number),
+            (by_hand.surname, String::new())
         );
         let surgery = done.departments.iter().find(|d| d.code == "SURG").unwrap();
         assert_eq!(

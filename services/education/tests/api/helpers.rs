@@ -132,6 +132,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         public_url: "http://127.0.0.1:8080".into(),
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
+        staff_sync_max_block_percent: 10,
     })
     .await
     .expect("auth starts");

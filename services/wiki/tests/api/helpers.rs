@@ -106,6 +106,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         public_url: PUBLIC_URL.into(),
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
+        staff_sync_max_block_percent: 10,
     })
     .await
     .expect("auth starts");
