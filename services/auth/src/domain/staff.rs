@@ -57,8 +57,7 @@ pub const MAX_POSITION_TITLE_CHARS: usize = 200;
 
 pub const MSG_BATCH_TOO_LARGE: &str =
     "Слишком большой пакет: не более 50 000 сотрудников, 5 000 отделений и 5 000 должностей за раз";
-pub const MSG_STREAM_FLAGS_DIFFER: &str =
-    "Признаки «пробный запуск», «полная выгрузка» и «разрешить массовую блокировку» задаются в первой части пакета и не меняются";
+pub const MSG_STREAM_FLAGS_DIFFER: &str = "Признаки «пробный запуск», «полная выгрузка» и «разрешить массовую блокировку» задаются в первой части пакета и не меняются";
 pub const MSG_POSITION_TITLE_REQUIRED: &str = "Введите название должности";
 pub const MSG_POSITION_TITLE_TOO_LONG: &str = "Название должности не должно превышать 200 символов";
 pub const MSG_POSITION_TITLE_HIDDEN: &str =
@@ -335,20 +334,22 @@ fn references<'a>(
     let mut seen = HashSet::new();
     for (index, (code, title_sent)) in rows.enumerate() {
         let invalid = |error| (error, reason::INVALID_ROW);
-        let row = HrKey::parse(code, KeyOf::Reference).map_err(invalid).and_then(|key| {
-            if seen.insert(key.clone()) {
-                Ok(ReferenceRow {
-                    index,
-                    title: title(title_sent).map_err(invalid)?,
-                    code: key,
-                })
-            } else {
-                Err((
-                    ServiceError::invalid(msg_code_repeated(key.as_str())),
-                    reason::DUPLICATE_KEY,
-                ))
-            }
-        });
+        let row = HrKey::parse(code, KeyOf::Reference)
+            .map_err(invalid)
+            .and_then(|key| {
+                if seen.insert(key.clone()) {
+                    Ok(ReferenceRow {
+                        index,
+                        title: title(title_sent).map_err(invalid)?,
+                        code: key,
+                    })
+                } else {
+                    Err((
+                        ServiceError::invalid(msg_code_repeated(key.as_str())),
+                        reason::DUPLICATE_KEY,
+                    ))
+                }
+            });
         match row {
             Ok(row) => parsed.push(row),
             Err((error, reason)) => errors.push(RowError {

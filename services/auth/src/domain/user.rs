@@ -16,7 +16,8 @@ pub const MAX_EMAIL_CHARS: usize = 254;
 
 pub const MSG_USER_NOT_FOUND: &str = "Пользователь не найден";
 pub const MSG_LOGIN_TAKEN: &str = "Пользователь с таким логином уже существует";
-pub const MSG_EMPLOYEE_NUMBER_TAKEN: &str = "Этот табельный номер уже указан у другого пользователя";
+pub const MSG_EMPLOYEE_NUMBER_TAKEN: &str =
+    "Этот табельный номер уже указан у другого пользователя";
 pub const REASON_EMPLOYEE_NUMBER_TAKEN: &str = "employee-number-taken";
 /// Someone must always be able to manage users: the bootstrap admin is only
 /// created on an empty database.

@@ -11,11 +11,11 @@ use super::audit::user_written;
 use super::department::DepartmentRecord;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
 use super::search;
+use super::staff::HR_LINK_ADMIN;
 use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
-use super::staff::HR_LINK_ADMIN;
 use crate::domain::user::{
     EmployeeNumberEdit, MSG_EMPLOYEE_NUMBER_TAKEN, MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN,
     MSG_USER_NOT_FOUND, Profile, REASON_EMPLOYEE_NUMBER_TAKEN,

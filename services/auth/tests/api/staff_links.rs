@@ -39,13 +39,23 @@ fn reasons(response: &pb::SyncStaffResponse) -> Vec<(String, String)> {
 async fn a_staff_writer_cannot_block_or_take_over_an_account_made_by_hand() {
     on_each_backend(false, |app| async move {
         let educator = app
-            .staff("educator", "educator-password", &[RIGHT_EDUCATION_MANAGEMENT], &[])
+            .staff(
+                "educator",
+                "educator-password",
+                &[RIGHT_EDUCATION_MANAGEMENT],
+                &[],
+            )
             .await;
         let before = users(&app).await;
         for login in ["admin", "educator"] {
             let mut dismissal = takeover(login);
             dismissal.people[0].dismissed = true;
-            for request in [dry(&dismissal), dismissal, dry(&takeover(login)), takeover(login)] {
+            for request in [
+                dry(&dismissal),
+                dismissal,
+                dry(&takeover(login)),
+                takeover(login),
+            ] {
                 let done = sync(&app, request).await;
                 assert_eq!(counts(&done), [0, 0, 0, 0], "{login}: {done:?}");
                 assert_eq!(
@@ -56,10 +66,7 @@ async fn a_staff_writer_cannot_block_or_take_over_an_account_made_by_hand() {
             }
         }
         // Nothing changed: no one blocked, no e-mail taken, no number given.
-        assert_eq!(
-            format!("{:?}", users(&app).await),
-            format!("{before:?}")
-        );
+        assert_eq!(format!("{:?}", users(&app).await), format!("{before:?}"));
         app.login("admin", ADMIN_PASSWORD).await.unwrap();
         app.login("educator", "educator-password").await.unwrap();
         assert!(resolve(&app, &["EVIL0001"]).await.is_empty());

@@ -155,7 +155,12 @@ fn position(code: &str, title: &str) -> pb::StaffPosition {
     }
 }
 
-pub(crate) fn person(number: &str, surname: &str, name: &str, departments: &[&str]) -> pb::StaffPerson {
+pub(crate) fn person(
+    number: &str,
+    surname: &str,
+    name: &str,
+    departments: &[&str],
+) -> pb::StaffPerson {
     pb::StaffPerson {
         employee_number: number.into(),
         surname: surname.into(),

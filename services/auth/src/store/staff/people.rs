@@ -181,9 +181,7 @@ impl Staff {
 
     /// The known person `row` is about, by employee number.
     fn find(&self, row: &PersonRow) -> Option<usize> {
-        self.by_number
-            .get(row.employee_number.as_str())
-            .copied()
+        self.by_number.get(row.employee_number.as_str()).copied()
     }
 
     /// Why the sync may not change or block the person at `at`, if it may
@@ -213,10 +211,9 @@ impl Staff {
     /// the portal is named so that an administrator can link them instead).
     fn login_refusal(&self, login: &Login) -> (String, &'static str) {
         match self.by_login.get(login.key().as_str()) {
-            Some(&at) if self.people[at].employee_number.is_none() => (
-                msg_not_linked(&self.people[at].login),
-                reason::NOT_LINKED,
-            ),
+            Some(&at) if self.people[at].employee_number.is_none() => {
+                (msg_not_linked(&self.people[at].login), reason::NOT_LINKED)
+            }
             _ => (MSG_LOGIN_TAKEN.to_owned(), reason::LOGIN_TAKEN),
         }
     }
@@ -435,23 +432,23 @@ fn missing_from_full_sync(
             continue;
         }
         plans.push(Plan {
-                index: None,
-                stored: Some(at),
-                target: Target {
-                    employee_number: number.to_owned(),
-                    name: person.name.clone(),
-                    surname: person.surname.clone(),
-                    last_name: person.last_name.clone(),
-                    login: person.login.clone(),
-                    login_key: person.login_key.clone(),
-                    email: person.email.clone(),
-                    status_id: Some(staff.dismissed),
-                    departments: links(&staff.departments, person.id),
-                    positions: links(&staff.positions, person.id),
-                },
-                action: Action::Blocked,
-                changed: vec!["dismissed"],
-            });
+            index: None,
+            stored: Some(at),
+            target: Target {
+                employee_number: number.to_owned(),
+                name: person.name.clone(),
+                surname: person.surname.clone(),
+                last_name: person.last_name.clone(),
+                login: person.login.clone(),
+                login_key: person.login_key.clone(),
+                email: person.email.clone(),
+                status_id: Some(staff.dismissed),
+                departments: links(&staff.departments, person.id),
+                positions: links(&staff.positions, person.id),
+            },
+            action: Action::Blocked,
+            changed: vec!["dismissed"],
+        });
     }
     plans
 }
