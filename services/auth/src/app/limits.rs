@@ -43,8 +43,24 @@ impl SignInLimits {
         loop {
             match verdict_now {
                 Verdict::Open => return Ok(attempt),
-                Verdict::Slowed => {
-                    self.slow_lanes.wait_turn(&keys.address).await?;
+                Verdict::Slowed {
+                    by_address,
+                    by_login,
+                } => {
+                    if let Some(login) = keys.login.as_deref().filter(|_| by_login) {
+                        // An address that has not guessed at this login takes
+                        // turns apart from those that have, so a colleague
+                        // at a new PC does not queue behind a storm. No
+                        // address has a space: the lanes cannot meet.
+                        let lane = match counts.pair {
+                            0 | 1 => format!("login {login}"),
+                            _ => format!("login {login} guessed"),
+                        };
+                        self.slow_lanes.wait_turn(&lane).await?;
+                    }
+                    if by_address {
+                        self.slow_lanes.wait_turn(&keys.address).await?;
+                    }
                     return Ok(attempt);
                 }
                 Verdict::Refused { retry_after } => return Err(too_many_attempts(retry_after)),

@@ -1,10 +1,21 @@
-//! The sign-in limits (after OWASP's authentication guidance): they stop
-//! guessing without locking people out.
+//! The sign-in limits (after OWASP's authentication guidance and NIST SP
+//! 800-63B §5.2.2): they stop guessing without locking people out.
 //!
-//! - Per login, from devices not known to that person: at most
-//!   [`LOGIN_MAX_FAILURES`] failures in [`WINDOW`], then refused until the oldest
-//!   ages out. A browser that has signed in as the person before (a device
-//!   token) is not counted here, so strangers' guesses never lock them out.
+//! - Per login and client address, from devices not known to that person: at
+//!   most [`PAIR_MAX_FAILURES`] failures in [`WINDOW`]; then each further try
+//!   from that address waits twice as long as the one before
+//!   ([`PAIR_BACKOFF_FIRST`], doubling up to the window), refused until then.
+//!   Only the guesser's address waits: the person at another PC (a colleague's
+//!   ward, their phone) still signs in with the right password.
+//! - Per login from every address, the backstop against guesses spread over
+//!   many addresses: past [`LOGIN_BACKSTOP_FAILURES`] failures in the window,
+//!   unknown devices' attempts at that login take turns, one every
+//!   [`ADDRESS_SLOWDOWN`], never refused for the login alone, so a right
+//!   password still gets in. Addresses that guessed at the login before take
+//!   turns in a lane of their own, so a colleague at a new PC does not queue
+//!   behind the storm: at most two tries a second an auth replica.
+//!   A browser that has signed in as the person before (a device token) is
+//!   not counted here, so strangers' guesses never slow them.
 //! - Per known device and person: [`DEVICE_MAX_FAILURES`], after which that
 //!   device counts as unknown, so a stolen device cookie buys few guesses. Its
 //!   attempts beyond the limit while earlier ones are still being checked (a
@@ -27,10 +38,14 @@ use std::time::Duration;
 use portal_kit::ServiceError;
 
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
-pub const LOGIN_MAX_FAILURES: i64 = 5;
+pub const PAIR_MAX_FAILURES: i64 = 5;
+/// The wait before the first try past [`PAIR_MAX_FAILURES`]; each further one doubles it.
+pub const PAIR_BACKOFF_FIRST: Duration = Duration::from_secs(15);
+pub const LOGIN_BACKSTOP_FAILURES: i64 = 100;
 pub const DEVICE_MAX_FAILURES: i64 = 5;
 pub const ADDRESS_MAX_FAILURES: i64 = 100;
-/// Over the address limit, how far apart attempts from that address start.
+/// Over the address limit or the login's backstop, how far apart attempts
+/// in that lane start.
 pub const ADDRESS_SLOWDOWN: Duration = Duration::from_secs(1);
 /// How long an attempt waits in an address's slow lane before it is turned away.
 pub const SLOW_LANE_MAX_WAIT: Duration = Duration::from_secs(10);
@@ -57,7 +72,8 @@ pub const DEVICE_MAX_WAIT: Duration = Duration::from_secs(3);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttemptKeys {
     pub address: String,
-    /// The login's key, for attempts from a device not known to that person.
+    /// The login's key, for attempts from a device not known to that person:
+    /// counted per login and per login and address.
     pub login: Option<String>,
     /// The known device and the person, for attempts from such a device.
     pub device: Option<String>,
@@ -78,24 +94,32 @@ impl AttemptKeys {
 pub struct Counts {
     pub login: i64,
     pub address: i64,
+    /// Attempts at the login from the address.
+    pub pair: i64,
     /// Attempts under the known device's key, failed or not yet settled.
     pub device: i64,
     /// Of the earlier ones, those that failed.
     pub device_failed: i64,
-    /// When the oldest attempt counted against the login started (Unix ms).
-    pub login_oldest_at: Option<i64>,
+    /// When the latest earlier attempt at the login from the address
+    /// started (Unix ms).
+    pub pair_latest_at: Option<i64>,
 }
 
 /// What the limits say to one more attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Open,
-    /// The address is over its limit: the attempt waits its turn in the slow lane.
-    Slowed,
+    /// The address is over its limit, or the login over its backstop: the
+    /// attempt waits its turn in the slow lane of each.
+    Slowed {
+        by_address: bool,
+        by_login: bool,
+    },
     /// A known device's attempt beyond its limit while earlier ones are
     /// unsettled: it waits until they are, and is judged again.
     Waiting,
-    /// The login is over its limit for unknown devices, or a known device over its own.
+    /// The login and address are over their limit and the last try was too
+    /// recent, or a known device is over its own limit.
     Refused {
         retry_after: Duration,
     },
@@ -109,16 +133,39 @@ pub fn verdict(keys: &AttemptKeys, counts: Counts, now: i64) -> Verdict {
         }
     } else if keys.device.is_some() && counts.device > DEVICE_MAX_FAILURES {
         Verdict::Waiting
-    } else if keys.login.is_some() && counts.login > LOGIN_MAX_FAILURES {
-        let oldest = counts.login_oldest_at.unwrap_or(now);
-        let elapsed = Duration::from_millis(u64::try_from(now - oldest).unwrap_or(0));
-        let retry_after = WINDOW.saturating_sub(elapsed).max(Duration::from_secs(1));
+    } else if let Some(retry_after) = pair_wait(keys, counts, now) {
         Verdict::Refused { retry_after }
-    } else if keys.device.is_none() && counts.address > ADDRESS_MAX_FAILURES {
-        Verdict::Slowed
     } else {
-        Verdict::Open
+        let by_address = keys.device.is_none() && counts.address > ADDRESS_MAX_FAILURES;
+        let by_login = keys.login.is_some() && counts.login > LOGIN_BACKSTOP_FAILURES;
+        if by_address || by_login {
+            Verdict::Slowed {
+                by_address,
+                by_login,
+            }
+        } else {
+            Verdict::Open
+        }
     }
+}
+
+/// How much longer the login and address must wait before another try, if
+/// they are past their limit and tried too recently: [`PAIR_BACKOFF_FIRST`]
+/// after the first try past it, doubling with each try since.
+fn pair_wait(keys: &AttemptKeys, counts: Counts, now: i64) -> Option<Duration> {
+    let earlier = counts.pair - 1;
+    if keys.login.is_none() || earlier < PAIR_MAX_FAILURES {
+        return None;
+    }
+    let doublings = u32::try_from(earlier - PAIR_MAX_FAILURES)
+        .unwrap_or(u32::MAX)
+        .min(16);
+    let wait = PAIR_BACKOFF_FIRST
+        .saturating_mul(1 << doublings)
+        .min(WINDOW);
+    let latest = counts.pair_latest_at.unwrap_or(now);
+    let since = Duration::from_millis(u64::try_from(now - latest).unwrap_or(0));
+    (since < wait).then(|| (wait - since).max(Duration::from_secs(1)))
 }
 
 /// The start of the window that ends at `now` (Unix ms).
@@ -204,22 +251,55 @@ mod tests {
         Counts {
             login,
             address,
+            pair: 1,
             device: 1,
             device_failed: 0,
-            login_oldest_at: Some(NOW - 60_000),
+            pair_latest_at: None,
+        }
+    }
+
+    /// `pair` attempts at the login from the address, the one before this
+    /// `ago` seconds ago.
+    fn pair(pair: i64, ago: i64) -> Counts {
+        Counts {
+            pair,
+            pair_latest_at: Some(NOW - ago * 1000),
+            ..counts(pair, pair)
         }
     }
 
     #[test]
-    fn the_sixth_attempt_at_a_login_from_an_unknown_device_is_refused_until_the_oldest_ages_out() {
+    fn past_five_failures_a_login_and_address_wait_longer_before_each_try() {
+        let keys = unknown_device();
         assert_eq!(
-            verdict(&unknown_device(), counts(LOGIN_MAX_FAILURES, 5), NOW),
+            verdict(&keys, pair(PAIR_MAX_FAILURES, 0), NOW),
+            Verdict::Open
+        );
+        let refused = |retry: u64| Verdict::Refused {
+            retry_after: Duration::from_secs(retry),
+        };
+        // The sixth: 15 s after the fifth; the seventh 30 s after the sixth...
+        assert_eq!(verdict(&keys, pair(6, 5), NOW), refused(10));
+        assert_eq!(verdict(&keys, pair(6, 15), NOW), Verdict::Open);
+        assert_eq!(verdict(&keys, pair(7, 15), NOW), refused(15));
+        assert_eq!(verdict(&keys, pair(8, 59), NOW), refused(1));
+        assert_eq!(verdict(&keys, pair(8, 60), NOW), Verdict::Open);
+        // ...never longer than the window.
+        assert_eq!(verdict(&keys, pair(40, 0), NOW), refused(15 * 60));
+    }
+
+    #[test]
+    fn a_logins_failures_from_many_addresses_slow_unknown_devices_never_refuse_them() {
+        let keys = unknown_device();
+        assert_eq!(
+            verdict(&keys, counts(LOGIN_BACKSTOP_FAILURES, 1), NOW),
             Verdict::Open
         );
         assert_eq!(
-            verdict(&unknown_device(), counts(LOGIN_MAX_FAILURES + 1, 6), NOW),
-            Verdict::Refused {
-                retry_after: WINDOW - Duration::from_secs(60)
+            verdict(&keys, counts(LOGIN_BACKSTOP_FAILURES + 1, 1), NOW),
+            Verdict::Slowed {
+                by_address: false,
+                by_login: true
             }
         );
     }
@@ -286,7 +366,10 @@ mod tests {
         );
         assert_eq!(
             verdict(&keys, counts(1, ADDRESS_MAX_FAILURES + 1), NOW),
-            Verdict::Slowed
+            Verdict::Slowed {
+                by_address: true,
+                by_login: false
+            }
         );
     }
 

@@ -60,11 +60,12 @@ impl Store {
         .bind(keys.device.as_deref())
         .fetch_one(&mut *conn)
         .await?;
-        let (login, address, login_oldest_at): (i64, i64, Option<i64>) = sqlx::query_as(
+        let (login, address, pair, pair_latest_at): (i64, i64, i64, Option<i64>) = sqlx::query_as(
             "SELECT \
                COALESCE(SUM(CASE WHEN login_key = $1 THEN 1 ELSE 0 END), 0), \
                COALESCE(SUM(CASE WHEN address_key = $2 THEN 1 ELSE 0 END), 0), \
-               MIN(CASE WHEN login_key = $1 THEN at END) \
+               COALESCE(SUM(CASE WHEN login_key = $1 AND address_key = $2 THEN 1 ELSE 0 END), 0), \
+               MAX(CASE WHEN login_key = $1 AND address_key = $2 AND id < $4 THEN at END) \
              FROM sign_in_attempts \
              WHERE at > $3 AND id <= $4 AND (login_key = $1 OR address_key = $2)",
         )
@@ -79,9 +80,10 @@ impl Store {
             Counts {
                 login,
                 address,
+                pair,
                 device: 0,
                 device_failed: 0,
-                login_oldest_at,
+                pair_latest_at,
             },
         ))
     }
