@@ -57,6 +57,16 @@ struct GrpcWeb;
 pub fn router(upstreams: &Upstreams, secure_cookies: bool) -> anyhow::Result<Router> {
     let mut router = Router::new();
     let client_streams = Arc::new(client_streams()?);
+    // Reflection lists what a caller here can reach: the services forwarded,
+    // health and reflection; the services' internal ones are not among them.
+    let reflection = || {
+        upstreams.forwarded().into_iter().fold(
+            portal_kit::serve::reflection()
+                .with_service_name("grpc.health.v1.Health")
+                .with_service_name("grpc.reflection.v1.ServerReflection"),
+            |builder, (service, _)| builder.with_service_name(service),
+        )
+    };
     for (service, upstream) in upstreams.forwarded() {
         let forward = Forward {
             channel: upstream.channel.clone(),
@@ -74,7 +84,6 @@ pub fn router(upstreams: &Upstreams, secure_cookies: bool) -> anyhow::Result<Rou
     let health = HealthServer::new(AggregateHealth {
         upstreams: upstreams.clone(),
     });
-    let reflection = portal_kit::serve::reflection;
     Ok(router
         .route_service("/grpc.health.v1.Health/{method}", health)
         .route_service(

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use portal_kit::account_limits::ServiceAccountLimits;
+use portal_kit::internal::InternalKeys;
 use portal_kit::net::TrustedProxies;
 use portal_kit::readiness::Readiness;
 use portal_kit::revocation::{AccessVersions, AuthChanges};
@@ -222,13 +223,16 @@ fn service_trusted_proxies(config: &Config) -> TrustedProxies {
     }
 }
 
-/// The key files: configured ones, else (for `all`) a pair generated into the data dir.
+/// The key files: configured ones, else (for `all`) generated into the data dir.
 struct KeyFiles {
     private: Option<PathBuf>,
     public: PathBuf,
+    /// What the services' calls to each other are signed with.
+    internal: InternalKeys,
 }
 
 fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
+    let internal = internal_keys(config)?;
     match (
         &config.auth.jwt_private_key_file,
         &config.shared.jwt_public_key_file,
@@ -236,12 +240,14 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
         (private, Some(public)) => Ok(KeyFiles {
             private: private.clone(),
             public: public.clone(),
+            internal,
         }),
         (None, None) if config.target == Target::All => {
             let (private, public) = portal_kit::token::ensure_key_pair(&config.shared.data_dir)?;
             Ok(KeyFiles {
                 private: Some(private),
                 public,
+                internal,
             })
         }
         _ => anyhow::bail!(
@@ -249,6 +255,19 @@ fn key_files(config: &Config) -> anyhow::Result<KeyFiles> {
             config.target
         ),
     }
+}
+
+/// The key of the services' calls to each other: the configured file, else
+/// (for `all`) one generated into the data dir.
+fn internal_keys(config: &Config) -> anyhow::Result<InternalKeys> {
+    let path = match (&config.shared.internal_key_file, config.target) {
+        (Some(path), _) => path.clone(),
+        (None, Target::All) => portal_kit::internal::ensure_key_file(&config.shared.data_dir)?,
+        (None, target) => anyhow::bail!(
+            "PORTAL_INTERNAL_KEY_FILE: required for the {target:?} target, which signs and checks the services' calls to each other"
+        ),
+    };
+    InternalKeys::from_file(&path).context("PORTAL_INTERNAL_KEY_FILE")
 }
 
 /// The key file of documents' download links: the configured one, else (for
@@ -318,9 +337,11 @@ impl Peers<'_> {
     /// Each person's access version, followed from every auth replica, so
     /// that the service refuses tokens signed before a block or a change of
     /// rights.
-    fn access_versions(&self) -> anyhow::Result<AccessVersions> {
+    fn access_versions(&self, internal: &InternalKeys) -> anyhow::Result<AccessVersions> {
         let versions = AccessVersions::default();
-        versions.follow(AuthChanges::new(self.auth()?.service_channel()));
+        versions.follow(AuthChanges::new(
+            internal.channel(self.auth()?.service_channel()),
+        ));
         Ok(versions)
     }
 }
@@ -360,6 +381,7 @@ async fn service_routes(
                 public_url: shared.public_url.clone(),
                 shutdown: shutdown.clone(),
                 staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
+                internal: keys.internal.clone(),
             };
             (
                 portal_auth::SERVICE_NAME,
@@ -372,13 +394,14 @@ async fn service_routes(
                 public_key_file: keys.public.clone(),
                 public_url: shared.public_url.clone(),
                 frame_hosts: config.education.frame_hosts.clone(),
-                access_versions: peers.access_versions()?,
+                access_versions: peers.access_versions(&keys.internal)?,
                 seed_demo: shared.seed_demo,
                 auth: peers.auth()?.service_channel(),
                 wiki: peers.wiki()?.service_channel(),
                 shutdown: shutdown.clone(),
                 digests: config.education.digests(&shared.public_url),
                 audit: audit_settings(config),
+                internal: keys.internal.clone(),
             };
             (
                 portal_education::SERVICE_NAME,
@@ -389,13 +412,14 @@ async fn service_routes(
             let settings = portal_wiki::WikiSettings {
                 database: shared.database_for("wiki"),
                 public_key_file: keys.public.clone(),
-                access_versions: peers.access_versions()?,
+                access_versions: peers.access_versions(&keys.internal)?,
                 public_url: shared.public_url.clone(),
                 seed_demo: shared.seed_demo,
                 education: peers.education()?.service_channel(),
                 auth: peers.auth()?.service_channel(),
                 audit: audit_settings(config),
                 shutdown: shutdown.clone(),
+                internal: keys.internal.clone(),
             };
             (
                 portal_wiki::SERVICE_NAME,
@@ -407,7 +431,7 @@ async fn service_routes(
             let settings = portal_files::FilesSettings {
                 database: shared.database_for("files"),
                 public_key_file: keys.public.clone(),
-                access_versions: peers.access_versions()?,
+                access_versions: peers.access_versions(&keys.internal)?,
                 blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,
                 public_url: shared.public_url.clone(),
                 limits: config.files.limits(),

@@ -4,6 +4,12 @@
 mod support;
 
 use portal_kit::Right;
+use portal_kit::internal::{InternalKeys, MSG_INTERNAL_ONLY};
+use portal_proto::auth::v1::access_revocation_service_client::AccessRevocationServiceClient;
+use portal_proto::auth::v1::mail_recipient_service_client::MailRecipientServiceClient;
+use portal_proto::auth::v1::{ListAccessChangesRequest, ListMailRecipientsPageRequest};
+use portal_proto::wiki::v1::ListRequiredCoursesRequest;
+use portal_proto::wiki::v1::digest_item_service_client::DigestItemServiceClient;
 use serde_json::Value;
 use support::{envelope, gateway_to, start};
 use tonic_health::pb::HealthCheckRequest;
@@ -74,6 +80,100 @@ async fn reflection_lists_every_contract_and_health() {
             "{expected} missing from {names:?}"
         );
     }
+    // Only what the gateway forwards: the services' internal ones are not.
+    for internal in INTERNAL_SERVICES {
+        assert!(!names.iter().any(|n| n == internal), "{internal} listed");
+    }
+    portal.running.stop().await.unwrap();
+}
+
+/// The services that answer for no person: only the portal's own services call them.
+const INTERNAL_SERVICES: [&str; 3] = [
+    "portal.auth.v1.MailRecipientService",
+    "portal.auth.v1.AccessRevocationService",
+    "portal.wiki.v1.DigestItemService",
+];
+
+/// The first of four free loopback ports in a row (auth, education, wiki, files).
+async fn free_port_block() -> u16 {
+    loop {
+        let first = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = first.local_addr().unwrap().port();
+        let mut held = vec![first];
+        for next in 1..4 {
+            match port.checked_add(next) {
+                Some(next) => match tokio::net::TcpListener::bind(("127.0.0.1", next)).await {
+                    Ok(listener) => held.push(listener),
+                    Err(_) => break,
+                },
+                None => break,
+            }
+        }
+        if held.len() == 4 {
+            return port;
+        }
+    }
+}
+
+/// `message` as someone on the machine sends it: with `token`, if any, and
+/// no credential of the portal's services.
+fn as_caller<T>(message: T, token: Option<&str>) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Some(token) = token {
+        let bearer = format!("Bearer {token}").parse().unwrap();
+        request.metadata_mut().insert("authorization", bearer);
+    }
+    request
+}
+
+#[tokio::test]
+async fn internal_services_answer_only_the_portals_own_credential_even_on_their_ports() {
+    let port = free_port_block().await;
+    let portal = start(&[&format!("--loopback-port={port}")]).await;
+    let channel = |port: u16| {
+        tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+            .unwrap()
+            .connect_lazy()
+    };
+    // Auth's loopback port, and the wiki's two above it.
+    let (auth, wiki) = (channel(port), channel(port + 2));
+    let admin = portal.token(1, &Right::ALL);
+    for token in [None, Some(admin.as_str())] {
+        let refused = [
+            MailRecipientServiceClient::new(auth.clone())
+                .list_mail_recipients_page(as_caller(
+                    ListMailRecipientsPageRequest::default(),
+                    token,
+                ))
+                .await
+                .err(),
+            AccessRevocationServiceClient::new(auth.clone())
+                .list_access_changes(as_caller(ListAccessChangesRequest::default(), token))
+                .await
+                .err(),
+            DigestItemServiceClient::new(wiki.clone())
+                .list_required_courses(as_caller(ListRequiredCoursesRequest::default(), token))
+                .await
+                .err(),
+        ];
+        for status in refused {
+            let status = status.expect("refused");
+            assert_eq!(status.code(), tonic::Code::Unauthenticated, "{status:?}");
+            assert_eq!(status.message(), MSG_INTERNAL_ONLY);
+        }
+    }
+    // The portal's own services, with their credential, are answered.
+    let keys = InternalKeys::from_file(&portal.data.path().join("internal.key")).unwrap();
+    MailRecipientServiceClient::with_interceptor(auth.clone(), keys.credential())
+        .list_mail_recipients_page(ListMailRecipientsPageRequest::default())
+        .await
+        .expect("answered");
+    let changes = AccessRevocationServiceClient::with_interceptor(auth, keys.credential())
+        .list_access_changes(ListAccessChangesRequest::default())
+        .await
+        .expect("answered")
+        .into_inner();
+    assert!(changes.cursor >= 0);
     portal.running.stop().await.unwrap();
 }
 

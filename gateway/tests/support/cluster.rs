@@ -169,6 +169,7 @@ pub struct Topology {
     pub wiki: SocketAddr,
     pub files: SocketAddr,
     link_key_file: PathBuf,
+    internal_key_file: PathBuf,
 }
 
 impl Topology {
@@ -185,6 +186,8 @@ impl Topology {
         Topology {
             // The Secret `portal-files-link`, shared by every files replica.
             link_key_file: portal_files::app::links::ensure_key_file(work.path()).unwrap(),
+            // The Secret `portal-internal`, shared by every service replica.
+            internal_key_file: portal_kit::internal::ensure_key_file(work.path()).unwrap(),
             logs,
             keys: TestKeys::new(),
             databases,
@@ -219,6 +222,10 @@ impl Topology {
                 self.keys.public_key_file.display().to_string(),
             ),
             ("PORTAL_GRPC_ADDR", grpc.to_string()),
+            (
+                "PORTAL_INTERNAL_KEY_FILE",
+                self.internal_key_file.display().to_string(),
+            ),
             (
                 "PORTAL_METRICS_ADDR",
                 SocketAddr::new(grpc.ip(), free_port(grpc.ip())).to_string(),

@@ -23,6 +23,7 @@ use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{Database, DatabaseSettings, Migrations};
 use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
+use portal_kit::internal::InternalKeys;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
 use portal_kit::token::{Subject, TokenIssuer, TokenVerifier};
@@ -132,6 +133,8 @@ pub struct AuthSettings {
     pub shutdown: CancellationToken,
     /// `PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT`.
     pub staff_sync_max_block_percent: u8,
+    /// Checks the other services' calls to the internal services.
+    pub internal: InternalKeys,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -232,8 +235,16 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         AuditServiceServer::new(AuditRpc::new(audit_records)),
         verifier.with_access_versions(versions),
     );
-    let mail_recipients = MailRecipientServiceServer::new(MailRecipientRpc::new(store.clone()));
-    let revocation = AccessRevocationServiceServer::new(AccessRevocationRpc::new(store));
+    // Internal: they answer for no person, so only the portal's own services
+    // (their credential) may call them.
+    let mail_recipients = InterceptedService::new(
+        MailRecipientServiceServer::new(MailRecipientRpc::new(store.clone())),
+        settings.internal.guard(),
+    );
+    let revocation = InterceptedService::new(
+        AccessRevocationServiceServer::new(AccessRevocationRpc::new(store)),
+        settings.internal.guard(),
+    );
     Ok(Routes::new(service)
         .add_service(service_accounts)
         .add_service(audit)
@@ -284,6 +295,7 @@ mod tests {
             public_url: "http://127.0.0.1:8080".into(),
             shutdown: CancellationToken::new(),
             staff_sync_max_block_percent: 10,
+            internal: portal_kit::testing::TestKeys::new().internal,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

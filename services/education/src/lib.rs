@@ -34,6 +34,7 @@ use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
+use portal_kit::internal::InternalKeys;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::{FrameHosts, Frames, MAX_MESSAGE_BYTES};
 use portal_kit::serve::ServiceChannel;
@@ -161,6 +162,8 @@ pub struct EducationSettings {
     pub digests: DigestSettings,
     /// The audit log's retention and whose forwarded addresses it believes.
     pub audit: AuditSettings,
+    /// Signs the digest's calls to auth's and the wiki's internal services.
+    pub internal: InternalKeys,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -207,8 +210,8 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let digests = Digests::new(
         store.clone(),
         settings.digests,
-        settings.auth.clone(),
-        settings.wiki,
+        settings.internal.channel(settings.auth.clone()),
+        settings.internal.channel(settings.wiki),
         settings.shutdown.clone(),
     )
     .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;

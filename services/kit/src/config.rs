@@ -75,6 +75,17 @@ pub struct Shared {
     )]
     pub jwt_public_key_file: Option<PathBuf>,
 
+    /// The key(s) the services' calls to each other are signed with (one
+    /// per line, the first signs; `openssl rand -base64 48`): the same file
+    /// for every service target, never the gateway's [default: generated
+    /// into the data dir by `all`].
+    #[arg(
+        long,
+        env = "PORTAL_INTERNAL_KEY_FILE",
+        value_name = "PORTAL_INTERNAL_KEY_FILE"
+    )]
+    pub internal_key_file: Option<PathBuf>,
+
     /// Absolute base URL people reach the portal at (QR codes, file links, cookies).
     #[arg(long, env = "PORTAL_PUBLIC_URL", value_name = "PORTAL_PUBLIC_URL", default_value = "http://127.0.0.1:8080", value_parser = parse_public_url)]
     pub public_url: String,

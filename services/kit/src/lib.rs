@@ -14,6 +14,8 @@ pub mod error;
 pub mod group_commit;
 pub mod housekeeping;
 pub mod idempotency;
+pub mod internal;
+pub mod key_file;
 pub mod metrics;
 pub mod net;
 pub mod read_marks;

@@ -23,7 +23,7 @@ use std::future::Future;
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
-use crate::serve::ServiceChannel;
+use crate::internal::InternalChannel;
 use crate::token::{Claims, ServiceAccountClaims};
 use portal_proto::auth::v1::ListAccessChangesRequest;
 use portal_proto::auth::v1::access_revocation_service_client::AccessRevocationServiceClient;
@@ -112,11 +112,13 @@ pub trait ChangeSource: Send + 'static {
 
 /// Auth's `AccessRevocationService`, over the channel of every auth replica.
 pub struct AuthChanges {
-    client: AccessRevocationServiceClient<ServiceChannel>,
+    client: AccessRevocationServiceClient<InternalChannel>,
 }
 
 impl AuthChanges {
-    pub fn new(channel: ServiceChannel) -> AuthChanges {
+    /// Asks over `channel` (the service is internal: each call carries the
+    /// services' credential).
+    pub fn new(channel: InternalChannel) -> AuthChanges {
         AuthChanges {
             client: AccessRevocationServiceClient::new(channel),
         }

@@ -22,6 +22,7 @@ use tonic::{Code, Request, Status};
 use crate::access::{Right, Scope};
 use crate::account_limits::ServiceAccountLimits;
 use crate::db::Backend;
+use crate::internal::InternalKeys;
 use crate::readiness::Readiness;
 use crate::serve::serve_grpc;
 use crate::token::{ServiceAccountSubject, Subject, TokenIssuer, TokenVerifier, ensure_key_pair};
@@ -127,13 +128,19 @@ pub struct TestKeys {
     pub private_key_file: PathBuf,
     pub issuer: TokenIssuer,
     pub verifier: TokenVerifier,
+    /// The services' calls to each other.
+    pub internal: InternalKeys,
 }
 
 impl TestKeys {
     pub fn new() -> TestKeys {
         let dir = tempfile::tempdir().expect("temp dir");
         let (private_key_file, public_key_file) = ensure_key_pair(dir.path()).expect("key pair");
+        let internal = crate::internal::ensure_key_file(dir.path())
+            .and_then(|path| InternalKeys::from_file(&path))
+            .expect("internal key");
         TestKeys {
+            internal,
             issuer: TokenIssuer::from_pem_file(&private_key_file).expect("private key"),
             verifier: TokenVerifier::from_pem_file(&public_key_file).expect("public key"),
             public_key_file,

@@ -26,6 +26,7 @@ use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{DatabaseSettings, Migrations};
 use portal_kit::housekeeping::Housekeeping;
 use portal_kit::idempotency::Idempotent;
+use portal_kit::internal::InternalKeys;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::serve::ServiceChannel;
@@ -73,6 +74,8 @@ pub struct WikiSettings {
     pub audit: AuditSettings,
     /// The server's shutdown: the daily housekeeping stops then.
     pub shutdown: CancellationToken,
+    /// Checks education's calls to the internal `DigestItemService`.
+    pub internal: InternalKeys,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -123,9 +126,12 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         training.clone(),
         proxies.clone(),
     ));
-    // Internal and tokenless, like auth's MailRecipientService: education's
-    // digest job asks it for no person.
-    let digest_items = DigestItemServiceServer::new(DigestRpc::new(store.clone()));
+    // Internal, like auth's MailRecipientService: education's digest job asks
+    // it for no person, so only the services' credential opens it.
+    let digest_items = InterceptedService::new(
+        DigestItemServiceServer::new(DigestRpc::new(store.clone())),
+        settings.internal.guard(),
+    );
     let rpc = WikiRpc::new(store, &settings.public_url, training, proxies);
     let server = WikiServiceServer::new(rpc)
         .max_decoding_message_size(MAX_MESSAGE_BYTES)

@@ -55,6 +55,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         public_url: PUBLIC_URL.into(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        internal: keys.internal.clone(),
     }
 }
 

@@ -580,7 +580,7 @@ fn another_services_check(t: &WithAccounts) -> TokenVerifier {
             .map_err(|error| Status::from_error(Box::new(error))),
     );
     let versions = AccessVersions::default();
-    versions.follow(AuthChanges::new(channel));
+    versions.follow(AuthChanges::new(t.app.keys.internal.channel(channel)));
     t.app.keys.verifier.clone().with_access_versions(versions)
 }
 

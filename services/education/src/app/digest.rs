@@ -51,7 +51,7 @@ use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
-use portal_kit::serve::ServiceChannel;
+use portal_kit::internal::InternalChannel;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::mail_recipient_service_client::MailRecipientServiceClient;
 use portal_proto::auth::v1::{ListMailRecipientsPageRequest, MailRecipient};
@@ -153,7 +153,7 @@ struct Relay {
 struct Inner {
     store: Store,
     relay: Option<Relay>,
-    auth: MailRecipientServiceClient<ServiceChannel>,
+    auth: MailRecipientServiceClient<InternalChannel>,
     equipment: EquipmentItems,
     settings: DigestSettings,
     /// The last day this replica's job finished with nothing left to send.
@@ -197,8 +197,8 @@ impl Digests {
     pub fn new(
         store: Store,
         settings: DigestSettings,
-        auth: ServiceChannel,
-        wiki: ServiceChannel,
+        auth: InternalChannel,
+        wiki: InternalChannel,
         shutdown: CancellationToken,
     ) -> Result<Digests, lettre::transport::smtp::Error> {
         let relay = match &settings.mail {

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use portal_kit::db::timestamp_from_millis;
-use portal_kit::serve::ServiceChannel;
+use portal_kit::internal::InternalChannel;
 use portal_kit::{Right, ServiceResult};
 use portal_proto::auth::v1::MailRecipient;
 use portal_proto::wiki::v1::digest_item_service_client::DigestItemServiceClient;
@@ -34,11 +34,11 @@ pub struct WikiAway(pub tonic::Status);
 /// The wiki's digest items, asked of every wiki replica.
 #[derive(Clone)]
 pub struct EquipmentItems {
-    wiki: DigestItemServiceClient<ServiceChannel>,
+    wiki: DigestItemServiceClient<InternalChannel>,
 }
 
 impl EquipmentItems {
-    pub fn new(wiki: ServiceChannel) -> EquipmentItems {
+    pub fn new(wiki: InternalChannel) -> EquipmentItems {
         EquipmentItems {
             wiki: DigestItemServiceClient::new(wiki),
         }

@@ -86,6 +86,7 @@ pub fn settings(
         // left out, as when the wiki is away (gateway/tests has them).
         wiki: nowhere(),
         shutdown: shutdown.clone(),
+        internal: keys.internal.clone(),
         digests: DigestSettings::off(PORTAL),
         audit: AuditSettings::loopback(),
     }
@@ -133,6 +134,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        internal: keys.internal.clone(),
     })
     .await
     .expect("auth starts");

@@ -16,56 +16,28 @@
 //! one past its expiry says so, since only its holder's listing could have made it.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
+pub use portal_kit::key_file::KeyFileError as LinkKeyError;
+use portal_kit::key_file::{self, HmacKeys};
 use portal_kit::{ServiceError, ServiceResult};
-use sha2::Sha256;
 
 use crate::store::file::MSG_FILE_NOT_FOUND;
 
 pub const MSG_LINK_EXPIRED: &str =
     "Ссылка на документ устарела: откройте его снова со страницы оборудования";
 
-/// The shortest key accepted, in bytes: as long as the MAC.
-pub const MIN_KEY_BYTES: usize = 32;
 /// The key file `all` generates into the data dir.
 const KEY_FILE: &str = "files-link.key";
 /// Put before the fields a MAC covers, so that nothing else signed with the key
 /// could pass for a link.
 const PURPOSE: &[u8] = b"portal.files.v1 download link\0";
 
-type HmacSha256 = Hmac<Sha256>;
-
-#[derive(Debug, thiserror::Error)]
-pub enum LinkKeyError {
-    #[error("reading {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error(
-        "{path} must hold one key per line, each at least {MIN_KEY_BYTES} characters (openssl rand -base64 48)"
-    )]
-    Weak { path: String },
-}
-
 /// The key file in `dir`, generated on first use (the `all` target's default).
 pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
-    let path = dir.join(KEY_FILE);
-    if path.exists() {
-        return Ok(path);
-    }
-    let key = format!("{}\n", URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>()));
-    portal_kit::token::write_private(&path, key.as_bytes()).map_err(|source| LinkKeyError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    tracing::info!(dir = %dir.display(), "generated a new key for documents' download links");
-    Ok(path)
+    key_file::ensure(dir, KEY_FILE, "documents' download links")
 }
 
 /// A genuine link that was presented: whom it was issued to and until when
@@ -89,8 +61,7 @@ pub struct Link {
 /// Signs and verifies links.
 #[derive(Clone)]
 pub struct LinkKeys {
-    /// The first signs; every one verifies (a new key is published before it signs).
-    keys: Arc<[HmacSha256]>,
+    keys: HmacKeys,
     /// Seconds.
     lifetime: i64,
 }
@@ -98,30 +69,8 @@ pub struct LinkKeys {
 impl LinkKeys {
     /// The keys of `path`, one a line; links issued with them work for `lifetime`.
     pub fn from_file(path: &Path, lifetime: Duration) -> Result<LinkKeys, LinkKeyError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LinkKeyError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        let lines: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
-        if lines.is_empty() || lines.iter().any(|l| l.len() < MIN_KEY_BYTES) {
-            return Err(LinkKeyError::Weak {
-                path: path.display().to_string(),
-            });
-        }
-        let keys = lines
-            .iter()
-            .map(|line| {
-                HmacSha256::new_from_slice(line.as_bytes()).map_err(|_| LinkKeyError::Weak {
-                    path: path.display().to_string(),
-                })
-            })
-            .collect::<Result<Arc<[_]>, _>>()?;
         Ok(LinkKeys {
-            keys,
+            keys: HmacKeys::from_file(path)?,
             lifetime: i64::try_from(lifetime.as_secs()).unwrap_or(i64::MAX),
         })
     }
@@ -133,12 +82,10 @@ impl LinkKeys {
 
     /// A link to file `file_id` for user `user_id`, working until `expires_at`.
     pub fn issue(&self, file_id: i64, user_id: i64, expires_at: i64) -> Link {
-        let mac = mac(&self.keys[0], file_id, user_id, expires_at).finalize();
+        let [file, user, expiry] = fields(file_id, user_id, expires_at);
+        let mac = self.keys.sign(PURPOSE, &[&file, &user, &expiry]);
         Link {
-            token: format!(
-                "{user_id}.{expires_at}.{}",
-                URL_SAFE_NO_PAD.encode(mac.into_bytes())
-            ),
+            token: format!("{user_id}.{expires_at}.{}", URL_SAFE_NO_PAD.encode(mac)),
             expires_at,
         }
     }
@@ -150,11 +97,10 @@ impl LinkKeys {
     pub fn check(&self, file_id: i64, token: &str, now: i64) -> ServiceResult<Issued> {
         let not_found = || ServiceError::not_found(MSG_FILE_NOT_FOUND);
         let presented = Presented::parse(token).ok_or_else(not_found)?;
-        let genuine = self.keys.iter().any(|key| {
-            mac(key, file_id, presented.user_id, presented.expires_at)
-                .verify_slice(&presented.mac)
-                .is_ok()
-        });
+        let [file, user, expiry] = fields(file_id, presented.user_id, presented.expires_at);
+        let genuine = self
+            .keys
+            .verify(PURPOSE, &[&file, &user, &expiry], &presented.mac);
         if !genuine {
             return Err(not_found());
         }
@@ -168,14 +114,13 @@ impl LinkKeys {
     }
 }
 
-/// The MAC of a link's fields under `key`, not yet finalised.
-fn mac(key: &HmacSha256, file_id: i64, user_id: i64, expires_at: i64) -> HmacSha256 {
-    let mut mac = key.clone();
-    mac.update(PURPOSE);
-    mac.update(&file_id.to_be_bytes());
-    mac.update(&user_id.to_be_bytes());
-    mac.update(&expires_at.to_be_bytes());
-    mac
+/// The fields a link's MAC covers.
+fn fields(file_id: i64, user_id: i64, expires_at: i64) -> [[u8; 8]; 3] {
+    [
+        file_id.to_be_bytes(),
+        user_id.to_be_bytes(),
+        expires_at.to_be_bytes(),
+    ]
 }
 
 /// A link's text read into its fields; nothing about it is trusted yet.
@@ -299,36 +244,5 @@ mod tests {
             refused(after.check(7, &before.token, NOW)).0,
             Code::NotFound
         );
-    }
-
-    #[test]
-    fn a_short_or_missing_key_is_refused_at_start() {
-        for text in [
-            "",
-            "\n\n",
-            "short",
-            "a-key-of-forty-characters-for-the-tests\nshort",
-        ] {
-            assert!(
-                matches!(keys_of(text), Err(LinkKeyError::Weak { .. })),
-                "{text:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_generated_key_is_made_once_and_kept_private() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = ensure_key_file(dir.path()).unwrap();
-        let first = std::fs::read(&path).unwrap();
-        assert_eq!(ensure_key_file(dir.path()).unwrap(), path);
-        assert_eq!(std::fs::read(&path).unwrap(), first);
-        assert!(LinkKeys::from_file(&path, Duration::from_secs(60)).is_ok());
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600);
-        }
     }
 }

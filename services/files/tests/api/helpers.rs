@@ -204,6 +204,7 @@ async fn start_wiki(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         auth: nowhere(),
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
+        internal: keys.internal.clone(),
     })
     .await
     .expect("wiki starts");

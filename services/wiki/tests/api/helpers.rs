@@ -63,6 +63,7 @@ fn settings(
         auth: service_channel(auth),
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
+        internal: keys.internal.clone(),
     }
 }
 
@@ -107,6 +108,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        internal: keys.internal.clone(),
     })
     .await
     .expect("auth starts");
@@ -124,6 +126,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         // Digests are off here: education never asks the wiki.
         wiki: service_channel(&auth),
         shutdown: shutdown.clone(),
+        internal: keys.internal.clone(),
         digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
         audit: AuditSettings::loopback(),
     })
