@@ -1,9 +1,16 @@
-"""A rendered overlay: its edge follows the limits (k8s/base/limits.env), and a site's
-values are filled in.
+"""A rendered overlay: an app overlay holds no stateful object, its edge follows the
+limits (k8s/base/limits.env), and a site's values are filled in.
 
 Run by k8s/check.sh on each rendered overlay:
 
     check-rendered.py <rendered.yaml> [--site]
+
+A render with a Deployment is an app overlay (the portal), which `kubectl delete
+-k` may remove at any time: it fails if it renders a database or a volume (a
+CloudNativePG or Barman Cloud resource, a PersistentVolumeClaim, a StatefulSet
+with volume claims), which belong to k8s/databases/ and a site's databases
+kustomization, applied apart. A render without one is a databases kustomization
+and has no edge to check.
 
 Fails unless the limits base/limits.env sets are the binary's own defaults (read
 from the Rust sources, so the manifests and a bare `portal` agree); the files and
@@ -90,6 +97,33 @@ def containers(doc):
     """Every container of a workload, its init containers (the migration) too."""
     pod = doc["spec"]["template"]["spec"]
     return pod.get("initContainers", []) + pod["containers"]
+
+
+# API groups whose every kind is a database's (CloudNativePG, its Barman Cloud plugin).
+STATEFUL_GROUPS = ("postgresql.cnpg.io", "barmancloud.cnpg.io")
+
+
+def stateful(doc):
+    """Why deleting `doc` would delete data, or None."""
+    group = doc["apiVersion"].rpartition("/")[0]
+    if group in STATEFUL_GROUPS:
+        return doc["kind"]
+    if doc["kind"] == "PersistentVolumeClaim":
+        return "PersistentVolumeClaim"
+    if doc["kind"] == "StatefulSet" and doc["spec"].get("volumeClaimTemplates"):
+        return "StatefulSet (with volumeClaimTemplates)"
+    return None
+
+
+def check_app_overlay(docs):
+    for doc in docs:
+        why = stateful(doc)
+        if why:
+            fail(
+                f"an app overlay renders {why} {doc['metadata']['name']}: `kubectl delete -k` "
+                "of the overlay would delete its data; it belongs to k8s/databases/ (or the "
+                "site's databases kustomization), applied apart"
+            )
 
 
 def check_render(docs, configured, site):
@@ -180,16 +214,23 @@ def check_render(docs, configured, site):
         f"calls {call} s, idle {idle} s"
     )
 
-    if site:
-        for doc in docs:
-            text = yaml.safe_dump(doc)
-            for stand_in in STAND_INS:
-                if stand_in in text:
-                    fail(f"{doc['kind']}/{doc['metadata']['name']}: still holds prod's stand-in {stand_in!r}")
-        for deployment in deployments.values():
-            for container in containers(deployment):
+    check_site(docs, site)
+
+
+def check_site(docs, site):
+    """A site's render: none of prod's stand-ins left, every image by digest."""
+    if not site:
+        return
+    for doc in docs:
+        text = yaml.safe_dump(doc)
+        for stand_in in STAND_INS:
+            if stand_in in text:
+                fail(f"{doc['kind']}/{doc['metadata']['name']}: still holds prod's stand-in {stand_in!r}")
+    for doc in docs:
+        if doc["kind"] == "Deployment":
+            for container in containers(doc):
                 if "@sha256:" not in container["image"]:
-                    fail(f"Deployment/{deployment['metadata']['name']}: image {container['image']} is not by digest")
+                    fail(f"Deployment/{doc['metadata']['name']}: image {container['image']} is not by digest")
 
 
 def main():
@@ -198,7 +239,12 @@ def main():
         docs = [d for d in yaml.safe_load_all(f) if d]
     configured = env_file(LIMITS_ENV)
     check_defaults(configured)
-    check_render(docs, configured, site)
+    if any(doc["kind"] == "Deployment" for doc in docs):
+        check_app_overlay(docs)
+        check_render(docs, configured, site)
+    else:
+        print("a databases kustomization: no edge, no limits to follow")
+        check_site(docs, site)
     for problem in problems:
         print(f"check-rendered: {problem}", file=sys.stderr)
     sys.exit(1 if problems else 0)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make k8s-check`: the manifests, checked offline. Each overlay is rendered with
-# `kubectl kustomize` (the venv's pinned kubectl), validated against the schemas
+# `kubectl kustomize` (the venv's pinned kubectl), checked to hold no stateful
+# object if it is an app overlay (databases and volumes are k8s/databases/'s),
+# validated against the schemas
 # of a pinned Kubernetes release and custom resources against their CRDs' schemas
 # (strict: an unknown or misspelt field fails), its edge compared with the limits
 # it must follow (check-rendered.py), then scanned by checkov, which must report no
@@ -16,10 +18,11 @@ cd "$(dirname "$0")/.."
 # The oldest Kubernetes the manifests promise to work on: native gRPC probes
 # (1.27) and preStop `sleep` (on by default since 1.30) are used.
 KUBERNETES_VERSION=1.33.0
-OVERLAYS=(dev prod)
+# App overlays and the databases' kustomizations, applied apart (k8s/README.md).
+OVERLAYS=(k8s/overlays/dev k8s/overlays/prod k8s/databases/dev k8s/databases/prod)
 # Sites' overlays (prod with a site's values), checked as sites
 # (check-rendered.py --site); those named on the command line instead, if any.
-SITES=(k8s/examples/site k8s/examples/site-gateway-api)
+SITES=(k8s/examples/site k8s/examples/site-gateway-api k8s/examples/site-databases)
 
 # Custom resources whose schema no package here publishes (k8s/custom-resources.mjs
 # validates every kind tools/crd-schemas has); their operators validate them when
@@ -34,10 +37,12 @@ SKIPPED_KINDS=(
 # dev only — CKV_K8S_15 (pull policy Always) and CKV_K8S_43 (image by digest):
 #   the dev image is loaded into the node by hand (`kind load`), there is no
 #   registry to pull from or digest to name.
-# dev only — CKV_K8S_40 (UID ≥ 10000): the postgres image's own user is 999 and
-#   owns its data directory.
-SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_43,CKV_K8S_40"
+# dev's database only — CKV_K8S_40 (UID ≥ 10000): the postgres image's own user
+#   is 999 and owns its data directory; and the two above, as dev's.
+SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_43"
+SKIP_CHECKS_databases_dev="CKV_K8S_15,CKV_K8S_43,CKV_K8S_40"
 SKIP_CHECKS_prod=""
+SKIP_CHECKS_databases_prod=""
 # A site's overlay is prod with the site's values (k8s/examples/).
 SKIP_CHECKS_site="$SKIP_CHECKS_prod"
 
@@ -118,18 +123,32 @@ for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in
   fi
 done
 
+# An app overlay that renders a database or a volume must fail: deleting it
+# would delete them. The fixtures under k8s/tests/ are such overlays.
+for fixture in k8s/tests/app-overlay-with-databases k8s/tests/app-overlay-with-volume; do
+  "$bin/kubectl" kustomize "$fixture" > "$work/canary/stateful.yaml"
+  report="$("$bin/python" k8s/check-rendered.py "$work/canary/stateful.yaml" 2>&1 || true)"
+  for refusal in $(cat "$fixture/expected-refusals"); do
+    if [[ $report != *"app overlay renders $refusal"* ]]; then
+      echo "k8s-check: check-rendered.py did not refuse $fixture ($refusal): the stateful-object check is not working" >&2
+      exit 1
+    fi
+  done
+done
+
 # The namespace, applied on its own before any overlay.
 "$bin/kubectl" kustomize k8s/namespace > "$work/namespace.yaml"
 "$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/namespace.yaml"
 echo "k8s-check: namespace: valid for Kubernetes $KUBERNETES_VERSION (strict)"
 
 paths=()
-((${#sites[@]} > 0)) || for overlay in "${OVERLAYS[@]}"; do paths+=("k8s/overlays/$overlay"); done
+((${#sites[@]} > 0)) || paths=("${OVERLAYS[@]}")
 ((${#sites[@]} > 0)) || sites=("${SITES[@]}")
 for path in "${paths[@]}" "${sites[@]}"; do
   overlay="$(basename "$path")"
+  [[ $path != k8s/databases/* ]] || overlay="databases-$overlay"
   site=""
-  [[ $path == k8s/overlays/* ]] || site="--site"
+  [[ $path == k8s/overlays/* || $path == k8s/databases/* ]] || site="--site"
   mkdir -p "$work/$overlay"
   "$bin/kubectl" kustomize "$path" > "$work/$overlay/rendered.yaml"
   # The namespace is k8s/namespace's alone: `kubectl delete -k` of an overlay
@@ -139,7 +158,7 @@ for path in "${paths[@]}" "${sites[@]}"; do
     exit 1
   fi
   "$bin/python" k8s/check-rendered.py "$work/$overlay/rendered.yaml" $site || {
-    echo "k8s-check: $path: its edge does not follow portal-limits, or a site value is missing (check-rendered.py)" >&2
+    echo "k8s-check: $path: a stateful object in an app overlay, its edge not following portal-limits, or a site value missing (check-rendered.py)" >&2
     exit 1
   }
 
@@ -229,7 +248,7 @@ PY
   fi
 
   kind="${site:+site}"
-  skips="SKIP_CHECKS_${kind:-$overlay}"
+  skips="SKIP_CHECKS_${kind:-${overlay//-/_}}"
   skip_list="${!skips}"
   rm "$work/$overlay/validated.yaml" "$work/$overlay/docs.json" "$work/$overlay/others.json"
   "$bin/checkov" --directory "$work/$overlay" --framework kubernetes --skip-download \
