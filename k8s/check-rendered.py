@@ -126,6 +126,54 @@ def check_app_overlay(docs):
             )
 
 
+def guaranteed(resources):
+    """Requests equal to limits for CPU and memory: Guaranteed QoS."""
+    requests, limits = resources.get("requests", {}), resources.get("limits", {})
+    return all(key in limits and requests.get(key, limits[key]) == limits[key] for key in ("cpu", "memory"))
+
+
+def check_databases(docs):
+    """Each CloudNativePG Cluster as production needs it (k8s/README.md,
+    «Databases: failover and the PostgreSQL version»), and the image it runs
+    pinned by digest."""
+    catalogs = {}
+    for doc in docs:
+        if doc["kind"] == "ImageCatalog":
+            catalogs[doc["metadata"]["name"]] = {i["major"]: i["image"] for i in doc["spec"]["images"]}
+            for image in catalogs[doc["metadata"]["name"]].values():
+                if "@sha256:" not in image:
+                    fail(f"ImageCatalog/{doc['metadata']['name']}: {image} is not by digest")
+    for doc in docs:
+        name = f"Cluster/{doc['metadata']['name']}"
+        if doc["kind"] == "ObjectStore":
+            sidecar = doc["spec"].get("instanceSidecarConfiguration", {}).get("resources", {})
+            if not guaranteed(sidecar):
+                fail(f"ObjectStore/{doc['metadata']['name']}: the sidecar's requests differ from its limits (the instances' QoS would not be Guaranteed)")
+        if doc["kind"] != "Cluster":
+            continue
+        spec = doc["spec"]
+        if spec.get("instances", 1) < 3:
+            fail(f"{name}: {spec.get('instances', 1)} instances; 3 keep a standby to acknowledge writes while one is lost")
+        synchronous = spec.get("postgresql", {}).get("synchronous", {})
+        if synchronous.get("method") != "any" or synchronous.get("number", 0) < 1:
+            fail(f"{name}: not quorum-synchronous (postgresql.synchronous method any, number ≥ 1): a failover may lose acknowledged writes")
+        if synchronous.get("dataDurability", "required") != "required":
+            fail(f"{name}: dataDurability {synchronous['dataDurability']!r} acknowledges writes no standby has")
+        if spec.get("affinity", {}).get("podAntiAffinityType") != "required":
+            fail(f"{name}: pod anti-affinity is not required: two instances may share a node")
+        if "walStorage" not in spec:
+            fail(f"{name}: no walStorage: WAL shares the data's volume")
+        if not guaranteed(spec.get("resources", {})):
+            fail(f"{name}: requests differ from limits: not Guaranteed QoS")
+        reference = spec.get("imageCatalogRef")
+        if reference:
+            image = catalogs.get(reference["name"], {}).get(reference["major"])
+            if image is None:
+                fail(f"{name}: ImageCatalog {reference['name']} has no major {reference['major']} in this render")
+        elif "@sha256:" not in spec.get("imageName", ""):
+            fail(f"{name}: neither an ImageCatalog nor an imageName by digest: the operator's default major would run")
+
+
 def check_render(docs, configured, site):
     by_kind = {}
     for doc in docs:
@@ -244,6 +292,7 @@ def main():
         check_render(docs, configured, site)
     else:
         print("a databases kustomization: no edge, no limits to follow")
+        check_databases(docs)
         check_site(docs, site)
     for problem in problems:
         print(f"check-rendered: {problem}", file=sys.stderr)

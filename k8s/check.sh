@@ -30,6 +30,7 @@ SITES=(k8s/examples/site k8s/examples/site-gateway-api k8s/examples/site-databas
 SKIPPED_KINDS=(
   "postgresql.cnpg.io/v1 Cluster"
   "postgresql.cnpg.io/v1 ScheduledBackup"
+  "postgresql.cnpg.io/v1 ImageCatalog"
   "barmancloud.cnpg.io/v1 ObjectStore"
 )
 
