@@ -137,6 +137,28 @@ for fixture in k8s/tests/app-overlay-with-databases k8s/tests/app-overlay-with-v
   done
 done
 
+# An alert without a runbook must fail check-rules.py.
+mkdir -p "$work/canary/rules"
+cat > "$work/canary/rules/rendered.yaml" <<'YAML'
+apiVersion: monitoring.coreos.com/v1
+kind: PrometheusRule
+metadata:
+  name: canary
+spec:
+  groups:
+    - name: canary
+      rules:
+        - alert: PortalErrorRatioHigh
+          expr: vector(1)
+          annotations:
+            summary: no runbook
+YAML
+report="$("$bin/python" k8s/check-rules.py "$work/canary/rules" 2>&1 || true)"
+if [[ $report != *"PortalErrorRatioHigh: no runbook_url"* ]]; then
+  echo "k8s-check: check-rules.py accepted an alert without runbook_url: the runbook check is not working" >&2
+  exit 1
+fi
+
 # The namespace, applied on its own before any overlay.
 "$bin/kubectl" kustomize k8s/namespace > "$work/namespace.yaml"
 "$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/namespace.yaml"
@@ -200,43 +222,10 @@ PY
   fi
   echo "k8s-check: $overlay: valid for Kubernetes $KUBERNETES_VERSION (strict)"
 
-  # The PrometheusRule's groups as a rule file, and each Grafana dashboard's
-  # queries, against the metric names the Rust code records.
-  "$bin/python" - "$work/$overlay" <<'PY'
-import json, pathlib, re, sys, yaml
-folder = pathlib.Path(sys.argv[1])
-recorded = set()
-for source in [*pathlib.Path("gateway/src").rglob("*.rs"), *pathlib.Path("services").glob("*/src/**/*.rs")]:
-    for kind, name in re.findall(r'metrics::(counter|gauge|histogram)!\(\s*"(portal_\w+)"', source.read_text()):
-        recorded |= {name} if kind != "histogram" else {f"{name}_{part}" for part in ("bucket", "sum", "count")}
-def unknown(expr):
-    return sorted(set(re.findall(r"\bportal_\w+", expr)) - recorded)
-docs = [d for d in yaml.safe_load_all((folder / "rendered.yaml").read_text()) if d]
-groups, problems = [], []
-for doc in docs:
-    if doc["kind"] == "PrometheusRule":
-        groups += doc["spec"]["groups"]
-        for rule in (r for g in doc["spec"]["groups"] for r in g["rules"]):
-            if missing := unknown(rule["expr"]):
-                problems.append(f"rule {rule.get('alert') or rule.get('record')}: {missing} not recorded by the code")
-    if doc["kind"] == "ConfigMap" and doc["metadata"].get("labels", {}).get("grafana_dashboard") == "1":
-        for file, text in doc["data"].items():
-            def panels(items):
-                for panel in items:
-                    yield panel
-                    yield from panels(panel.get("panels", []))
-            for panel in panels(json.loads(text)["panels"]):
-                for target in panel.get("targets", []):
-                    names = re.findall(r"\bportal_\w+", target["expr"])
-                    if not names or unknown(target["expr"]):
-                        problems.append(f"{file}, panel {panel['title']!r}: {target['expr']!r} names no metric the code records")
-if groups:
-    (folder / "rules").mkdir()
-    (folder / "rules" / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}, allow_unicode=True))
-for problem in problems:
-    print(f"k8s-check: {folder.name}: {problem}", file=sys.stderr)
-sys.exit(1 if problems else 0)
-PY
+  # The metrics the rules and the dashboard name against the code's, every
+  # alert's runbook section and test, the latency alert's transfers
+  # (check-rules.py); the PrometheusRule's groups as a rule file for promtool.
+  "$bin/python" k8s/check-rules.py "$work/$overlay"
   if [[ -d "$work/$overlay/rules" ]]; then
     cp k8s/components/monitoring/rules-test.yaml "$work/$overlay/rules/"
     promtool check rules "$work/$overlay/rules/rules.yaml" >/dev/null \
