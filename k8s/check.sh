@@ -9,7 +9,8 @@
 # failed check beyond the justified skips below. The alert rules go through
 # promtool (their syntax, and rules-test.yaml's cases), and every metric a rule or
 # dashboard names must be one the code records.
-#   bash k8s/check.sh [overlay…]   a site's own overlay too (a path; checked as a site)
+#   bash k8s/check.sh [overlay…]   a site's own overlays instead (paths, checked as
+#                                  one site: its portal, its databases)
 set -euo pipefail
 sites=()
 for site in "$@"; do sites+=("$(realpath "$site")"); done
@@ -117,12 +118,45 @@ patches:
 YAML
 "$bin/kubectl" kustomize "$work/canary/limits" > "$work/canary/limits/rendered.yaml"
 report="$("$bin/python" k8s/check-rendered.py "$work/canary/limits/rendered.yaml" --site 2>&1 || true)"
-for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in 'example.org'" "is not by digest"; do
+for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in 'example.org'" "is not by digest" "Deployment/gateway: no PORTAL_TRUSTED_PROXIES"; do
   if [[ $report != *"$refusal"* ]]; then
     echo "k8s-check: check-rendered.py did not refuse the canary ($refusal): the comparison is not working" >&2
     exit 1
   fi
 done
+
+# A site whose databases reach the API server at the Service's ClusterIP, and
+# one whose kustomizations name two releases, must fail.
+mkdir -p "$work/canary/api-server" "$work/canary/refs"
+cat > "$work/canary/api-server/kustomization.yaml" <<YAML
+resources:
+  - $(realpath --relative-to="$work/canary/api-server" k8s/examples/site-databases)
+patches:
+  - target:
+      kind: NetworkPolicy
+      name: auth-database
+    patch: |-
+      - op: replace
+        path: /spec/egress/1/to
+        value: [{ipBlock: {cidr: 10.43.0.1/32}}]
+YAML
+"$bin/kubectl" kustomize "$work/canary/api-server" > "$work/canary/api-server/rendered.yaml"
+report="$("$bin/python" k8s/check-rendered.py "$work/canary/api-server/rendered.yaml" --site 2>&1 || true)"
+if [[ $report != *"10.43.0.1/32 is the usual ClusterIP"* ]]; then
+  echo "k8s-check: check-rendered.py accepted the API server's ClusterIP in a site: the check is not working" >&2
+  exit 1
+fi
+cat > "$work/canary/refs/kustomization.yaml" <<'YAML'
+resources:
+  - https://git.hospital.example/portal//k8s/overlays/prod?ref=v0.3.0
+transformers:
+  - https://git.hospital.example/portal//k8s/edge-limits?ref=v0.2.0
+YAML
+report="$("$bin/python" k8s/check-rendered.py --refs "$work/canary/refs" 2>&1 || true)"
+if [[ $report != *"more than one release"* ]]; then
+  echo "k8s-check: check-rendered.py accepted a site naming two releases: the check is not working" >&2
+  exit 1
+fi
 
 # An app overlay that renders a database or a volume must fail: deleting it
 # would delete them. The fixtures under k8s/tests/ are such overlays.
@@ -248,4 +282,9 @@ PY
   }
   echo "k8s-check: $overlay: checkov passed (skipped: ${skip_list:-none})"
 done
+# The sites' kustomizations (the examples, or all those named) are one site: one release.
+"$bin/python" k8s/check-rendered.py --refs "${sites[@]}" || {
+  echo "k8s-check: the site's kustomizations name more than one release" >&2
+  exit 1
+}
 echo "k8s-check: all overlays passed"
