@@ -193,6 +193,23 @@ if [[ $report != *"PortalErrorRatioHigh: no runbook_url"* ]]; then
   exit 1
 fi
 
+# A runbook command with a misspelt flag, and one deleting by selector, must fail
+# check-runbooks.py.
+mkdir -p "$work/canary/runbook"
+cat > "$work/canary/runbook/README.md" <<'MD'
+```sh
+kubectl -n portal scale deployment files --replica=0
+kubectl -n portal delete pvc -l cnpg.io/cluster=files-db
+```
+MD
+report="$("$bin/python" k8s/check-runbooks.py "$work/canary/runbook" "$bin/kubectl" "$work/canary/runbook/README.md" 2>&1 || true)"
+for refusal in "unknown flag: --replica" "deletes by selector"; do
+  if [[ $report != *"$refusal"* ]]; then
+    echo "k8s-check: check-runbooks.py did not refuse a bad runbook command ($refusal): the runbook check is not working" >&2
+    exit 1
+  fi
+done
+
 # The namespace, applied on its own before any overlay.
 "$bin/kubectl" kustomize k8s/namespace > "$work/namespace.yaml"
 "$bin/kubernetes-validate" --strict --quiet -k "$KUBERNETES_VERSION" "$work/namespace.yaml"
@@ -282,6 +299,17 @@ PY
   }
   echo "k8s-check: $overlay: checkov passed (skipped: ${skip_list:-none})"
 done
+# k8s/README.md's runbooks: their files added to the example site and checked,
+# their kubectl commands run against no API server, no delete of what they do
+# not name (check-runbooks.py). Only for the examples (the runbooks name them).
+if ((${#paths[@]} > 0)); then
+  mkdir -p "$work/runbooks"
+  "$bin/python" k8s/check-runbooks.py "$work/runbooks" "$bin/kubectl" || {
+    echo "k8s-check: a runbook in k8s/README.md does not check" >&2
+    exit 1
+  }
+fi
+
 # The sites' kustomizations (the examples, or all those named) are one site: one release.
 "$bin/python" k8s/check-rendered.py --refs "${sites[@]}" || {
   echo "k8s-check: the site's kustomizations name more than one release" >&2
