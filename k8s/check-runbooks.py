@@ -58,7 +58,8 @@ PLACEHOLDERS = {
     "<pid>": "4242",
     "<key>": "document/0f3a",
     "<the marker's id>": "3HL4kqtJlcpXroDTDmJ",
-    "<name>": "files-db-before-r1",
+    "<kind>": "configmap",
+    "<name>": "portal-leftover",
 }
 CONNECT_FAILURES = (
     "connection refused",
@@ -72,7 +73,7 @@ CONNECT_FAILURES = (
 )
 # An inline span that ends with one of these (or with a flag) mentions a command
 # in prose ("`kubectl apply -k` never overwrites …"); it is not one to type.
-VERBS = {"apply", "scale", "kustomize", "get", "delete", "logs", "describe", "create", "wait", "rollout", "edit", "kubectl"}
+VERBS = {"apply", "scale", "kustomize", "get", "delete", "logs", "describe", "create", "wait", "rollout", "edit", "undo", "kubectl"}
 STATEFUL_KINDS = ("cluster", "clusters", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "objectstore", "scheduledbackup")
 
 problems = []
