@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check examples image image-lint k8s-check restore-drill bench clean
+.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check examples image image-lint k8s-check restore-drill upgrade-drill bench clean
 
 # Demo accounts (published passwords) only here, and said so; an explicit
 # PORTAL_SEED_DEMO=false in the environment still wins.
@@ -98,6 +98,15 @@ k8s-check:
 restore-drill:
 	$(CARGO) build --locked --bin portal
 	DRILL_REQUIRED=$${PORTAL_REQUIRE_E2E:-} PORTAL_BIN=target/debug/portal bash k8s/restore-drill.sh
+
+# k8s/README.md's upgrade and rollback across two real releases: the newest v*
+# tag (or UPGRADE_DRILL_FROM=<ref>) built beside today's binary, the split
+# topology on PostgreSQL servers of its own, upgraded and rolled back under a write
+# load, every acknowledged write counted (k8s/upgrade-drill.sh). Not in `make
+# test`: it builds a second binary.
+upgrade-drill:
+	$(CARGO) build --locked --bin portal
+	PORTAL_BIN=target/debug/portal bash k8s/upgrade-drill.sh
 
 # Release build; prints tables of ratios against baselines measured in the same run,
 # then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).
