@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check examples image image-lint k8s-check bench clean
+.PHONY: run test web web-deps contracts-release check rust-test web-test e2e api-check examples image image-lint k8s-check restore-drill upgrade-drill bench clean
 
 # Demo accounts (published passwords) only here, and said so; an explicit
 # PORTAL_SEED_DEMO=false in the environment still wins.
@@ -26,7 +26,7 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 web: web-deps
 	cd web && $(NPM) run build
 
-test: check rust-test web-test e2e api-check examples image-lint k8s-check
+test: check rust-test web-test e2e api-check examples image-lint k8s-check restore-drill
 	@echo "make test: all checks passed"
 
 # v1 only grows: `make check` holds the contracts to those of the last release
@@ -88,6 +88,25 @@ image-lint:
 # Renders, validates and scans the Kubernetes manifests offline (k8s/check.sh).
 k8s-check:
 	bash k8s/check.sh
+
+# k8s/README.md «Restore», its SQL half for real: PostgreSQL servers of its own
+# (this machine's binaries, a temporary directory, never its running server), a
+# base backup and archived WAL, restores to a moment and to the end counted against
+# every acknowledged write, and the portal's check of the restored schema
+# (k8s/restore-drill.sh, ~40 s). Without PostgreSQL it says SKIPPED, a failure
+# under PORTAL_REQUIRE_E2E=1 (CI).
+restore-drill:
+	$(CARGO) build --locked --bin portal
+	DRILL_REQUIRED=$${PORTAL_REQUIRE_E2E:-} PORTAL_BIN=target/debug/portal bash k8s/restore-drill.sh
+
+# k8s/README.md's upgrade and rollback across two real releases: the newest v*
+# tag (or UPGRADE_DRILL_FROM=<ref>) built beside today's binary, the split
+# topology on PostgreSQL servers of its own, upgraded and rolled back under a write
+# load, every acknowledged write counted (k8s/upgrade-drill.sh). Not in `make
+# test`: it builds a second binary.
+upgrade-drill:
+	$(CARGO) build --locked --bin portal
+	PORTAL_BIN=target/debug/portal bash k8s/upgrade-drill.sh
 
 # Release build; prints tables of ratios against baselines measured in the same run,
 # then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # `make k8s-check`: the manifests, checked offline. Each overlay is rendered with
-# `kubectl kustomize` (the venv's pinned kubectl), validated against the schemas
+# `kubectl kustomize` (the venv's pinned kubectl), checked to hold no stateful
+# object if it is an app overlay (databases and volumes are k8s/databases/'s),
+# validated against the schemas
 # of a pinned Kubernetes release and custom resources against their CRDs' schemas
 # (strict: an unknown or misspelt field fails), its edge compared with the limits
 # it must follow (check-rendered.py), then scanned by checkov, which must report no
 # failed check beyond the justified skips below. The alert rules go through
 # promtool (their syntax, and rules-test.yaml's cases), and every metric a rule or
 # dashboard names must be one the code records.
-#   bash k8s/check.sh [overlay…]   a site's own overlay too (a path; checked as a site)
+#   bash k8s/check.sh [overlay…]   a site's own overlays instead (paths, checked as
+#                                  one site: its portal, its databases)
 set -euo pipefail
 sites=()
 for site in "$@"; do sites+=("$(realpath "$site")"); done
@@ -16,10 +19,11 @@ cd "$(dirname "$0")/.."
 # The oldest Kubernetes the manifests promise to work on: native gRPC probes
 # (1.27) and preStop `sleep` (on by default since 1.30) are used.
 KUBERNETES_VERSION=1.33.0
-OVERLAYS=(dev prod)
+# App overlays and the databases' kustomizations, applied apart (k8s/README.md).
+OVERLAYS=(k8s/overlays/dev k8s/overlays/prod k8s/databases/dev k8s/databases/prod)
 # Sites' overlays (prod with a site's values), checked as sites
 # (check-rendered.py --site); those named on the command line instead, if any.
-SITES=(k8s/examples/site k8s/examples/site-gateway-api)
+SITES=(k8s/examples/site k8s/examples/site-gateway-api k8s/examples/site-databases)
 
 # Custom resources whose schema no package here publishes (k8s/custom-resources.mjs
 # validates every kind tools/crd-schemas has); their operators validate them when
@@ -27,6 +31,7 @@ SITES=(k8s/examples/site k8s/examples/site-gateway-api)
 SKIPPED_KINDS=(
   "postgresql.cnpg.io/v1 Cluster"
   "postgresql.cnpg.io/v1 ScheduledBackup"
+  "postgresql.cnpg.io/v1 ImageCatalog"
   "barmancloud.cnpg.io/v1 ObjectStore"
 )
 
@@ -34,10 +39,12 @@ SKIPPED_KINDS=(
 # dev only — CKV_K8S_15 (pull policy Always) and CKV_K8S_43 (image by digest):
 #   the dev image is loaded into the node by hand (`kind load`), there is no
 #   registry to pull from or digest to name.
-# dev only — CKV_K8S_40 (UID ≥ 10000): the postgres image's own user is 999 and
-#   owns its data directory.
-SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_43,CKV_K8S_40"
+# dev's database only — CKV_K8S_40 (UID ≥ 10000): the postgres image's own user
+#   is 999 and owns its data directory; and the two above, as dev's.
+SKIP_CHECKS_dev="CKV_K8S_15,CKV_K8S_43"
+SKIP_CHECKS_databases_dev="CKV_K8S_15,CKV_K8S_43,CKV_K8S_40"
 SKIP_CHECKS_prod=""
+SKIP_CHECKS_databases_prod=""
 # A site's overlay is prod with the site's values (k8s/examples/).
 SKIP_CHECKS_site="$SKIP_CHECKS_prod"
 
@@ -111,9 +118,94 @@ patches:
 YAML
 "$bin/kubectl" kustomize "$work/canary/limits" > "$work/canary/limits/rendered.yaml"
 report="$("$bin/python" k8s/check-rendered.py "$work/canary/limits/rendered.yaml" --site 2>&1 || true)"
-for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in 'example.org'" "is not by digest"; do
+for refusal in "proxy-body-size is '500m', portal-limits says '2048m'" "stand-in 'example.org'" "is not by digest" "Deployment/gateway: no PORTAL_TRUSTED_PROXIES"; do
   if [[ $report != *"$refusal"* ]]; then
     echo "k8s-check: check-rendered.py did not refuse the canary ($refusal): the comparison is not working" >&2
+    exit 1
+  fi
+done
+
+# A site whose databases reach the API server at the Service's ClusterIP, and
+# one whose kustomizations name two releases, must fail.
+mkdir -p "$work/canary/api-server" "$work/canary/refs"
+cat > "$work/canary/api-server/kustomization.yaml" <<YAML
+resources:
+  - $(realpath --relative-to="$work/canary/api-server" k8s/examples/site-databases)
+patches:
+  - target:
+      kind: NetworkPolicy
+      name: auth-database
+    patch: |-
+      - op: replace
+        path: /spec/egress/1/to
+        value: [{ipBlock: {cidr: 10.43.0.1/32}}]
+YAML
+"$bin/kubectl" kustomize "$work/canary/api-server" > "$work/canary/api-server/rendered.yaml"
+report="$("$bin/python" k8s/check-rendered.py "$work/canary/api-server/rendered.yaml" --site 2>&1 || true)"
+if [[ $report != *"10.43.0.1/32 is the usual ClusterIP"* ]]; then
+  echo "k8s-check: check-rendered.py accepted the API server's ClusterIP in a site: the check is not working" >&2
+  exit 1
+fi
+cat > "$work/canary/refs/kustomization.yaml" <<'YAML'
+resources:
+  - https://git.hospital.example/portal//k8s/overlays/prod?ref=v0.3.0
+transformers:
+  - https://git.hospital.example/portal//k8s/edge-limits?ref=v0.2.0
+YAML
+report="$("$bin/python" k8s/check-rendered.py --refs "$work/canary/refs" 2>&1 || true)"
+if [[ $report != *"more than one release"* ]]; then
+  echo "k8s-check: check-rendered.py accepted a site naming two releases: the check is not working" >&2
+  exit 1
+fi
+
+# An app overlay that renders a database or a volume must fail: deleting it
+# would delete them. The fixtures under k8s/tests/ are such overlays.
+for fixture in k8s/tests/app-overlay-with-databases k8s/tests/app-overlay-with-volume; do
+  "$bin/kubectl" kustomize "$fixture" > "$work/canary/stateful.yaml"
+  report="$("$bin/python" k8s/check-rendered.py "$work/canary/stateful.yaml" 2>&1 || true)"
+  for refusal in $(cat "$fixture/expected-refusals"); do
+    if [[ $report != *"app overlay renders $refusal"* ]]; then
+      echo "k8s-check: check-rendered.py did not refuse $fixture ($refusal): the stateful-object check is not working" >&2
+      exit 1
+    fi
+  done
+done
+
+# An alert without a runbook must fail check-rules.py.
+mkdir -p "$work/canary/rules"
+cat > "$work/canary/rules/rendered.yaml" <<'YAML'
+apiVersion: monitoring.coreos.com/v1
+kind: PrometheusRule
+metadata:
+  name: canary
+spec:
+  groups:
+    - name: canary
+      rules:
+        - alert: PortalErrorRatioHigh
+          expr: vector(1)
+          annotations:
+            summary: no runbook
+YAML
+report="$("$bin/python" k8s/check-rules.py "$work/canary/rules" 2>&1 || true)"
+if [[ $report != *"PortalErrorRatioHigh: no runbook_url"* ]]; then
+  echo "k8s-check: check-rules.py accepted an alert without runbook_url: the runbook check is not working" >&2
+  exit 1
+fi
+
+# A runbook command with a misspelt flag, and one deleting by selector, must fail
+# check-runbooks.py.
+mkdir -p "$work/canary/runbook"
+cat > "$work/canary/runbook/README.md" <<'MD'
+```sh
+kubectl -n portal scale deployment files --replica=0
+kubectl -n portal delete pvc -l cnpg.io/cluster=files-db
+```
+MD
+report="$("$bin/python" k8s/check-runbooks.py "$work/canary/runbook" "$bin/kubectl" "$work/canary/runbook/README.md" 2>&1 || true)"
+for refusal in "unknown flag: --replica" "deletes by selector"; do
+  if [[ $report != *"$refusal"* ]]; then
+    echo "k8s-check: check-runbooks.py did not refuse a bad runbook command ($refusal): the runbook check is not working" >&2
     exit 1
   fi
 done
@@ -124,12 +216,13 @@ done
 echo "k8s-check: namespace: valid for Kubernetes $KUBERNETES_VERSION (strict)"
 
 paths=()
-((${#sites[@]} > 0)) || for overlay in "${OVERLAYS[@]}"; do paths+=("k8s/overlays/$overlay"); done
+((${#sites[@]} > 0)) || paths=("${OVERLAYS[@]}")
 ((${#sites[@]} > 0)) || sites=("${SITES[@]}")
 for path in "${paths[@]}" "${sites[@]}"; do
   overlay="$(basename "$path")"
+  [[ $path != k8s/databases/* ]] || overlay="databases-$overlay"
   site=""
-  [[ $path == k8s/overlays/* ]] || site="--site"
+  [[ $path == k8s/overlays/* || $path == k8s/databases/* ]] || site="--site"
   mkdir -p "$work/$overlay"
   "$bin/kubectl" kustomize "$path" > "$work/$overlay/rendered.yaml"
   # The namespace is k8s/namespace's alone: `kubectl delete -k` of an overlay
@@ -139,7 +232,7 @@ for path in "${paths[@]}" "${sites[@]}"; do
     exit 1
   fi
   "$bin/python" k8s/check-rendered.py "$work/$overlay/rendered.yaml" $site || {
-    echo "k8s-check: $path: its edge does not follow portal-limits, or a site value is missing (check-rendered.py)" >&2
+    echo "k8s-check: $path: a stateful object in an app overlay, its edge not following portal-limits, or a site value missing (check-rendered.py)" >&2
     exit 1
   }
 
@@ -180,43 +273,10 @@ PY
   fi
   echo "k8s-check: $overlay: valid for Kubernetes $KUBERNETES_VERSION (strict)"
 
-  # The PrometheusRule's groups as a rule file, and each Grafana dashboard's
-  # queries, against the metric names the Rust code records.
-  "$bin/python" - "$work/$overlay" <<'PY'
-import json, pathlib, re, sys, yaml
-folder = pathlib.Path(sys.argv[1])
-recorded = set()
-for source in [*pathlib.Path("gateway/src").rglob("*.rs"), *pathlib.Path("services").glob("*/src/**/*.rs")]:
-    for kind, name in re.findall(r'metrics::(counter|gauge|histogram)!\(\s*"(portal_\w+)"', source.read_text()):
-        recorded |= {name} if kind != "histogram" else {f"{name}_{part}" for part in ("bucket", "sum", "count")}
-def unknown(expr):
-    return sorted(set(re.findall(r"\bportal_\w+", expr)) - recorded)
-docs = [d for d in yaml.safe_load_all((folder / "rendered.yaml").read_text()) if d]
-groups, problems = [], []
-for doc in docs:
-    if doc["kind"] == "PrometheusRule":
-        groups += doc["spec"]["groups"]
-        for rule in (r for g in doc["spec"]["groups"] for r in g["rules"]):
-            if missing := unknown(rule["expr"]):
-                problems.append(f"rule {rule.get('alert') or rule.get('record')}: {missing} not recorded by the code")
-    if doc["kind"] == "ConfigMap" and doc["metadata"].get("labels", {}).get("grafana_dashboard") == "1":
-        for file, text in doc["data"].items():
-            def panels(items):
-                for panel in items:
-                    yield panel
-                    yield from panels(panel.get("panels", []))
-            for panel in panels(json.loads(text)["panels"]):
-                for target in panel.get("targets", []):
-                    names = re.findall(r"\bportal_\w+", target["expr"])
-                    if not names or unknown(target["expr"]):
-                        problems.append(f"{file}, panel {panel['title']!r}: {target['expr']!r} names no metric the code records")
-if groups:
-    (folder / "rules").mkdir()
-    (folder / "rules" / "rules.yaml").write_text(yaml.safe_dump({"groups": groups}, allow_unicode=True))
-for problem in problems:
-    print(f"k8s-check: {folder.name}: {problem}", file=sys.stderr)
-sys.exit(1 if problems else 0)
-PY
+  # The metrics the rules and the dashboard name against the code's, every
+  # alert's runbook section and test, the latency alert's transfers
+  # (check-rules.py); the PrometheusRule's groups as a rule file for promtool.
+  "$bin/python" k8s/check-rules.py "$work/$overlay"
   if [[ -d "$work/$overlay/rules" ]]; then
     cp k8s/components/monitoring/rules-test.yaml "$work/$overlay/rules/"
     promtool check rules "$work/$overlay/rules/rules.yaml" >/dev/null \
@@ -229,7 +289,7 @@ PY
   fi
 
   kind="${site:+site}"
-  skips="SKIP_CHECKS_${kind:-$overlay}"
+  skips="SKIP_CHECKS_${kind:-${overlay//-/_}}"
   skip_list="${!skips}"
   rm "$work/$overlay/validated.yaml" "$work/$overlay/docs.json" "$work/$overlay/others.json"
   "$bin/checkov" --directory "$work/$overlay" --framework kubernetes --skip-download \
@@ -239,4 +299,20 @@ PY
   }
   echo "k8s-check: $overlay: checkov passed (skipped: ${skip_list:-none})"
 done
+# k8s/README.md's runbooks: their files added to the example site and checked,
+# their kubectl commands run against no API server, no delete of what they do
+# not name (check-runbooks.py). Only for the examples (the runbooks name them).
+if ((${#paths[@]} > 0)); then
+  mkdir -p "$work/runbooks"
+  "$bin/python" k8s/check-runbooks.py "$work/runbooks" "$bin/kubectl" || {
+    echo "k8s-check: a runbook in k8s/README.md does not check" >&2
+    exit 1
+  }
+fi
+
+# The sites' kustomizations (the examples, or all those named) are one site: one release.
+"$bin/python" k8s/check-rendered.py --refs "${sites[@]}" || {
+  echo "k8s-check: the site's kustomizations name more than one release" >&2
+  exit 1
+}
 echo "k8s-check: all overlays passed"
