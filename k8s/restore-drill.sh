@@ -228,6 +228,7 @@ portal_check() { # port
     PORTAL_TARGET=files PORTAL_MIGRATE=check PORTAL_DATABASE_URL="$1" PORTAL_GRPC_ADDR="$grpc" \
       PORTAL_JWT_PUBLIC_KEY_FILE=k8s/overlays/dev/jwt/public.pem \
       PORTAL_FILES_LINK_KEY_FILE=k8s/overlays/dev/files-link/key PORTAL_FILES_STORE="$work/blobs" \
+      PORTAL_INTERNAL_KEY_FILE=k8s/overlays/dev/internal/key \
       PORTAL_AUTH_URL=http://127.0.0.1:9 PORTAL_WIKI_URL=http://127.0.0.1:9 PORTAL_LOG_FORMAT=text \
       "$portal_bin" > "$2" 2>&1 &
     pid=$!

@@ -127,7 +127,8 @@ settings() {
     mapfile -t -O "${#env[@]}" env < <(env_file "$src/k8s/base/service.env")
     env+=(PORTAL_TARGET="$part" PORTAL_DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/$part"
       PORTAL_JWT_PUBLIC_KEY_FILE="$PWD/$jwt/public.pem" PORTAL_GRPC_ADDR="127.0.0.1:${port[$name]}"
-      PORTAL_METRICS_ADDR="127.0.0.1:$(free_port)" PORTAL_TRUSTED_PROXIES=127.0.0.0/8 PORTAL_MIGRATE=check)
+      PORTAL_METRICS_ADDR="127.0.0.1:$(free_port)" PORTAL_TRUSTED_PROXIES=127.0.0.0/8 PORTAL_MIGRATE=check
+      PORTAL_INTERNAL_KEY_FILE="$PWD/k8s/overlays/dev/internal/key")
     case $part in
       auth) env+=(PORTAL_JWT_PRIVATE_KEY_FILE="$PWD/$jwt/private.pem" PORTAL_ADMIN_PASSWORD="$admin_password") ;;
       *) env+=(PORTAL_AUTH_URL="$(urls auth)") ;;

@@ -23,21 +23,26 @@ impl ClientAddress {
     }
 }
 
-/// Puts the resolved [`ClientAddress`] on the request and drops the client's
-/// own `X-Forwarded-For`.
-pub async fn resolve(State(trusted): State<TrustedProxies>, mut request: Request) -> Request {
-    let forwarded: Vec<&str> = request
-        .headers()
+/// The client of a request from `peer` with `headers`: the peer, or what a
+/// trusted proxy's `X-Forwarded-For` says.
+pub fn client_of(trusted: &TrustedProxies, peer: IpAddr, headers: &http::HeaderMap) -> IpAddr {
+    let forwarded: Vec<&str> = headers
         .get_all(FORWARDED_FOR)
         .iter()
         .map(|value| value.to_str().unwrap_or("malformed"))
         .collect();
     // Several header lines are one list (RFC 9110 §5.3).
     let forwarded = (!forwarded.is_empty()).then(|| forwarded.join(","));
+    trusted.client(peer, forwarded.as_deref())
+}
+
+/// Puts the resolved [`ClientAddress`] on the request and drops the client's
+/// own `X-Forwarded-For`.
+pub async fn resolve(State(trusted): State<TrustedProxies>, mut request: Request) -> Request {
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(peer)| ClientAddress(trusted.client(peer.ip(), forwarded.as_deref())));
+        .map(|ConnectInfo(peer)| ClientAddress(client_of(&trusted, peer.ip(), request.headers())));
     request.headers_mut().remove(FORWARDED_FOR);
     if let Some(client) = client {
         request.extensions_mut().insert(client);

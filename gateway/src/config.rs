@@ -171,6 +171,29 @@ pub struct GatewayArgs {
     )]
     pub http_idle_timeout: u64,
 
+    /// Seconds a request body may go without 1 KiB of it arriving; then it
+    /// fails (408) and its connection is closed. A body's total time is not
+    /// limited: a slow link that keeps sending is never cut.
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_BODY_TIMEOUT",
+        value_name = "PORTAL_HTTP_BODY_TIMEOUT",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub http_body_timeout: u64,
+
+    /// Request bodies one client address may be sending at once; one more
+    /// is refused (429) until one has arrived.
+    #[arg(
+        long,
+        env = "PORTAL_HTTP_MAX_BODIES_PER_ADDRESS",
+        value_name = "PORTAL_HTTP_MAX_BODIES_PER_ADDRESS",
+        default_value_t = 100,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub http_max_bodies_per_address: u64,
+
     /// Seconds the gateway waits for a service's answer to one call (the
     /// ingress's own limit, k8s/README); it is sent on as `grpc-timeout`, so
     /// the service stops too. Uploads and downloads last as long as their data.

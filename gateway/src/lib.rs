@@ -9,6 +9,7 @@ pub mod migrate;
 mod observe;
 mod rest;
 mod server;
+mod slow_body;
 mod targets;
 mod upstream;
 mod web;

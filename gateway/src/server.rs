@@ -8,6 +8,8 @@
 //! - HTTP/2: keep-alive pings, and a peer that does not answer one is dropped;
 //! - any connection with no request in flight for the idle time-out is closed,
 //!   including one that never sends a byte;
+//! - a request body must keep arriving, and one address has only so many
+//!   arriving at once ([`crate::slow_body`]);
 //! - on shutdown, requests in flight finish before the loop returns.
 
 use std::convert::Infallible;
@@ -19,18 +21,23 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use http::{Request, Response};
+use axum::response::IntoResponse;
+use http::{Request, Response, StatusCode};
 use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
+use portal_kit::net::TrustedProxies;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use crate::client_address::client_of;
+use crate::rest::ApiError;
+use crate::slow_body::{MSG_TOO_MANY_BODIES, OpenBodies, Watched};
 use crate::web::App;
 
 /// How often an HTTP/2 connection is pinged, and how long its answer may take.
@@ -41,21 +48,32 @@ const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
 const ACCEPT_RETRY: Duration = Duration::from_millis(100);
 
 /// The limits, from `PORTAL_HTTP_*`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     pub header_timeout: Duration,
     pub idle_timeout: Duration,
     pub max_connections: usize,
+    /// How long a request body may go without [`crate::slow_body::MIN_PROGRESS_BYTES`] arriving.
+    pub body_timeout: Duration,
+    /// Request bodies one client address may be sending at once.
+    pub max_bodies_per_address: usize,
+    /// Whose `X-Forwarded-For` names the client (the ingress).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Limits {
-    pub fn from_config(config: &crate::config::GatewayArgs) -> Limits {
+    pub fn from_config(config: &crate::config::Config) -> Limits {
+        let gateway = &config.gateway;
         Limits {
-            header_timeout: Duration::from_secs(config.http_header_timeout),
-            idle_timeout: Duration::from_secs(config.http_idle_timeout),
-            max_connections: usize::try_from(config.http_max_connections)
+            header_timeout: Duration::from_secs(gateway.http_header_timeout),
+            idle_timeout: Duration::from_secs(gateway.http_idle_timeout),
+            max_connections: usize::try_from(gateway.http_max_connections)
                 .unwrap_or(usize::MAX)
                 .min(Semaphore::MAX_PERMITS),
+            body_timeout: Duration::from_secs(gateway.http_body_timeout),
+            max_bodies_per_address: usize::try_from(gateway.http_max_bodies_per_address)
+                .unwrap_or(usize::MAX),
+            trusted_proxies: config.shared.trusted_proxies.clone(),
         }
     }
 }
@@ -78,6 +96,7 @@ pub async fn serve(
         .keep_alive_interval(KEEPALIVE_INTERVAL)
         .keep_alive_timeout(KEEPALIVE_TIMEOUT);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let bodies = OpenBodies::default();
     // Each connection holds a receiver; the sender sees none left once all are done.
     let (drained, connection_open) = watch::channel(());
     loop {
@@ -101,7 +120,15 @@ pub async fn serve(
             tracing::debug!(%error, "TCP_NODELAY not set on a connection");
         }
         let (busy, idle) = watch::channel(Busy::idle());
-        let service = TowerToHyperService::new(connection_service(app.clone(), peer, busy));
+        let service = TowerToHyperService::new(connection_service(
+            app.clone(),
+            peer,
+            busy,
+            Bodies {
+                open: bodies.clone(),
+                limits: limits.clone(),
+            },
+        ));
         let connection = builder
             .serve_connection(TokioIo::new(tcp), service)
             .into_owned();
@@ -190,12 +217,50 @@ impl Drop for InFlight {
     }
 }
 
+/// What a connection needs to hold request bodies to the limits.
+#[derive(Clone)]
+struct Bodies {
+    open: OpenBodies,
+    limits: Limits,
+}
+
+impl Bodies {
+    /// The request with its body watched, or the refusal of one body too many.
+    fn watch(
+        &self,
+        request: Request<Incoming>,
+        peer: SocketAddr,
+    ) -> Result<Request<Body>, Box<Response<Body>>> {
+        if http_body::Body::is_end_stream(request.body()) {
+            return Ok(request.map(Body::new));
+        }
+        let client = client_of(&self.limits.trusted_proxies, peer.ip(), request.headers());
+        match self.open.open(client, self.limits.max_bodies_per_address) {
+            Some(slot) => {
+                let timeout = self.limits.body_timeout;
+                Ok(request.map(|body| Body::new(Watched::new(body, slot, timeout))))
+            }
+            None => {
+                tracing::warn!(%client, "too many request bodies arriving from one address");
+                let mut refused = ApiError::new(StatusCode::TOO_MANY_REQUESTS, MSG_TOO_MANY_BODIES)
+                    .into_response();
+                refused.headers_mut().insert(
+                    http::header::RETRY_AFTER,
+                    http::HeaderValue::from_static("5"),
+                );
+                Err(Box::new(refused))
+            }
+        }
+    }
+}
+
 /// The app for one connection: each request knows the peer, and counts as in
 /// flight until its response has been sent.
 fn connection_service(
     app: App,
     peer: SocketAddr,
     busy: watch::Sender<Busy>,
+    bodies: Bodies,
 ) -> impl tower::Service<
     Request<Incoming>,
     Response = Response<Body>,
@@ -205,11 +270,15 @@ fn connection_service(
     let busy = Arc::new(busy);
     tower::service_fn(move |request: Request<Incoming>| {
         let in_flight = InFlight::start(&busy);
-        let mut request = request.map(Body::new);
-        request.extensions_mut().insert(ConnectInfo(peer));
-        let response = app.clone().oneshot(request);
+        let watched = bodies.watch(request, peer).map(|mut request| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            app.clone().oneshot(request)
+        });
         async move {
-            let response = response.await?;
+            let response = match watched {
+                Ok(response) => response.await?,
+                Err(refused) => *refused,
+            };
             Ok(response.map(|body| {
                 Body::new(Tracked {
                     body,

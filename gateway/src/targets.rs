@@ -156,7 +156,7 @@ async fn start_gateway(
     let listener = bind(config.gateway.http_addr, "PORTAL_HTTP_ADDR").await?;
     let addr = listener.local_addr()?;
     let app = crate::web::app(config, upstreams)?;
-    let limits = crate::server::Limits::from_config(&config.gateway);
+    let limits = crate::server::Limits::from_config(config);
     let shutdown = shutdown.clone();
     tasks.spawn(async move {
         tracing::info!(%addr, "gateway listening");

@@ -13,7 +13,11 @@ use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::files::v1::GetFilesRequest;
 use portal_proto::files::v1::files_service_client::FilesServiceClient;
-use support::{Portal, envelope, gateway_to, recording_upstream, recording_upstream_after, start};
+use serde_json::Value;
+use support::{
+    ADMIN_PASSWORD, Portal, envelope, gateway_to, recording_upstream, recording_upstream_after,
+    start,
+};
 
 const MSG_INTERNAL: &str = "Произошла ошибка при выполнении запроса. Пожалуйста, попробуйте позже.";
 const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
@@ -157,6 +161,81 @@ async fn a_half_sent_request_is_closed_after_the_header_time_out_while_healthz_a
         .unwrap();
     assert!(!answer.contains("200 OK"), "{answer}");
     assert_eq!(healthz(&portal).await, 200);
+    portal.running.stop().await.unwrap();
+}
+
+/// A sign-in whose body promises 100,000 bytes, from `client` (as the trusted
+/// proxy's `X-Forwarded-For` says), of which only the first arrives.
+fn trickling_sign_in(portal: &Portal, client: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(portal.running.addr).unwrap();
+    let head = format!(
+        "POST /api/auth/login HTTP/1.1\r\nHost: portal\r\nContent-Type: application/json\r\n\
+         X-Forwarded-For: {client}\r\nContent-Length: 100000\r\n\r\n{{"
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    stream
+}
+
+#[tokio::test]
+async fn a_request_body_that_stops_arriving_is_answered_408_and_its_connection_closed() {
+    let portal = start(&[
+        "--http-body-timeout=1",
+        "--http-idle-timeout=60",
+        "--trusted-proxies=127.0.0.0/8",
+    ])
+    .await;
+    let mut stalled = trickling_sign_in(&portal, "198.51.100.7");
+    // A byte now and then is no progress: the time-out counts from the last KiB.
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if stalled.write_all(b" ").is_err() {
+            break;
+        }
+    }
+    let answer = tokio::task::spawn_blocking(move || read_until_closed(stalled))
+        .await
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("Запрос не дошёл целиком"), "{answer}");
+    assert_eq!(healthz(&portal).await, 200);
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn one_address_sends_only_so_many_bodies_at_once_and_a_colleague_is_not_counted() {
+    let portal = start(&[
+        "--http-body-timeout=60",
+        "--http-max-bodies-per-address=3",
+        "--trusted-proxies=127.0.0.0/8",
+    ])
+    .await;
+    let held: Vec<TcpStream> = (0..3)
+        .map(|_| trickling_sign_in(&portal, "198.51.100.7"))
+        .collect();
+    // Let the server take all three bodies in.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sign_in = |client: &'static str| {
+        portal
+            .http
+            .post(format!("{}/api/auth/login", portal.base))
+            .header("X-Forwarded-For", client)
+            .json(&serde_json::json!({"login": "admin", "password": ADMIN_PASSWORD}))
+            .send()
+    };
+    let refused = sign_in("198.51.100.7").await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert_eq!(refused.headers()["retry-after"], "5");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(
+        body["errorMessage"],
+        "С вашего адреса уже идёт слишком много загрузок. Дождитесь их окончания и повторите"
+    );
+    // A colleague at another address signs in meanwhile.
+    assert_eq!(sign_in("198.51.100.8").await.unwrap().status(), 200);
+    // Once a body is done (here: its connection gone), the address may send another.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sign_in("198.51.100.7").await.unwrap().status(), 200);
     portal.running.stop().await.unwrap();
 }
 

@@ -533,6 +533,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
                 tracing::debug!(%rejection, "rejected JSON body");
                 return Err(if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, MSG_TOO_LARGE)
+                } else if crate::slow_body::stalled(&rejection) {
+                    ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        crate::slow_body::MSG_BODY_STALLED,
+                    )
                 } else {
                     ApiError::new(StatusCode::BAD_REQUEST, MSG_BAD_REQUEST)
                 });
