@@ -118,6 +118,7 @@ pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
     for service in SERVICES.map(Target::name) {
         let file = format!("{service}.db");
         sqlite_snapshot::copy(&data_dir.join(&file), &dir.join(&file)).await?;
+        portal_kit::private_fs::restrict(&dir.join(&file), 0o600)?;
         tracing::info!(service, "database copied");
         databases.push((service, file));
     }
@@ -139,7 +140,7 @@ pub async fn take(config: &Config, dir: &Path) -> anyhow::Result<()> {
         let live = data_dir.join(name);
         if live.exists() {
             let bytes = std::fs::read(&live).with_context(|| live.display().to_string())?;
-            portal_kit::token::write_private(&dir.join(name), &bytes)
+            portal_kit::private_fs::write_new(&dir.join(name), &bytes)
                 .with_context(|| dir.join(name).display().to_string())?;
             keys.push(entry(dir, name)?);
         }
@@ -318,7 +319,7 @@ async fn fill(
     for key in &manifest.keys {
         let bytes = std::fs::read(dir.join(&key.path))?;
         let to = data_dir.join(&key.path);
-        portal_kit::token::write_private(&to, &bytes).with_context(|| to.display().to_string())?;
+        portal_kit::private_fs::write_new(&to, &bytes).with_context(|| to.display().to_string())?;
     }
     for file in &manifest.files {
         files_backup::copy_in(blobs, blob_key(file)?, &dir.join(&file.path)).await?;
@@ -352,18 +353,8 @@ fn ensure_empty(dir: &Path, what: &str) -> anyhow::Result<()> {
 
 /// A directory only its owner reads: it holds password hashes and private keys.
 fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(dir)
-        .with_context(|| format!("cannot create {}", dir.display()))?;
-    // An existing empty directory keeps its own mode: made private as well.
-    #[cfg(unix)]
-    std::fs::set_permissions(dir, std::os::unix::fs::PermissionsExt::from_mode(0o700))
-        .with_context(|| format!("cannot restrict {}", dir.display()))?;
-    Ok(())
+    portal_kit::private_fs::create_dir(dir)
+        .with_context(|| format!("cannot create {} readable by its owner only", dir.display()))
 }
 
 fn sync(path: &Path) -> anyhow::Result<()> {
@@ -392,7 +383,7 @@ fn digest(path: &Path) -> anyhow::Result<(u64, String)> {
 
 fn write_manifest(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
     let written = dir.join(format!("{MANIFEST}.partial"));
-    std::fs::write(&written, serde_json::to_vec_pretty(manifest)?)
+    portal_kit::private_fs::write_new(&written, &serde_json::to_vec_pretty(manifest)?)
         .with_context(|| written.display().to_string())?;
     sync(&written)?;
     std::fs::rename(&written, dir.join(MANIFEST))?;

@@ -112,8 +112,13 @@ async fn start_all(
     tasks: &mut JoinSet<anyhow::Result<()>>,
 ) -> anyhow::Result<SocketAddr> {
     let data_dir = &config.shared.data_dir;
-    std::fs::create_dir_all(data_dir)
-        .with_context(|| format!("PORTAL_DATA_DIR: cannot create {}", data_dir.display()))?;
+    // Password hashes, private keys and every record: the owner's alone.
+    portal_kit::private_fs::create_dir(data_dir).with_context(|| {
+        format!(
+            "PORTAL_DATA_DIR: cannot create {} readable by its owner only",
+            data_dir.display()
+        )
+    })?;
     let keys = key_files(config)?;
     let mut listeners = Vec::new();
     for service in Target::SERVICES {

@@ -330,6 +330,20 @@ impl Load {
     }
 }
 
+/// `dir` is 0700, so nothing in it is anyone else's to read, and each file
+/// directly in it (databases, keys, the manifest) is 0600 as well.
+fn assert_owners_alone(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            assert_eq!(mode(&path), 0o600, "{}", path.display());
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_backup_under_load_restores_every_acknowledged_write_and_file_byte_exact() {
     let root = tempfile::tempdir().unwrap();
@@ -410,6 +424,9 @@ async fn a_backup_under_load_restores_every_acknowledged_write_and_file_byte_exa
         failures.is_empty(),
         "writes failed under the backup: {failures:?}"
     );
+    // The live data and the backup are their owner's alone, whatever the umask.
+    assert_owners_alone(&live_dir);
+    assert_owners_alone(&backup_dir);
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(backup_dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["portal_version"], env!("CARGO_PKG_VERSION"));

@@ -170,6 +170,26 @@ impl Database {
     }
 }
 
+/// Makes a SQLite database file its owner's alone (it holds password hashes
+/// and every record), created so before SQLite would create it under the
+/// umask when the URL lets it be created.
+fn own_sqlite_file(url: &str) -> std::io::Result<()> {
+    use std::str::FromStr;
+    let Ok(options) = sqlx::sqlite::SqliteConnectOptions::from_str(url) else {
+        return Ok(()); // sqlx refuses the URL itself, with its own words
+    };
+    let path = options.get_filename();
+    if url.contains("mode=memory") || path == std::path::Path::new(":memory:") {
+        Ok(())
+    } else if path.exists() {
+        crate::private_fs::restrict(path, 0o600)
+    } else if url.contains("mode=rwc") {
+        crate::private_fs::own_file(path)
+    } else {
+        Ok(())
+    }
+}
+
 /// The shared pool's connections: what a service's queries share.
 const POOL_CONNECTIONS: u32 = 8;
 
@@ -177,6 +197,9 @@ const POOL_CONNECTIONS: u32 = 8;
 async fn open_pool(url: &str, max_connections: u32) -> Result<(AnyPool, Backend), DbError> {
     install_default_drivers();
     let backend = Backend::of_url(url).ok_or(DbError::UnsupportedUrl)?;
+    if backend == Backend::Sqlite {
+        own_sqlite_file(url).map_err(|error| DbError::Connect(sqlx::Error::Io(error)))?;
+    }
     let mut options = AnyPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(10))

@@ -99,7 +99,7 @@ pub fn ensure(dir: &Path, name: &str, what: &str) -> Result<PathBuf, KeyFileErro
         return Ok(path);
     }
     let key = format!("{}\n", hex::encode(rand::random::<[u8; 32]>()));
-    crate::token::write_private(&path, key.as_bytes()).map_err(|source| KeyFileError::Io {
+    crate::private_fs::write_new(&path, key.as_bytes()).map_err(|source| KeyFileError::Io {
         path: path.display().to_string(),
         source,
     })?;

@@ -18,6 +18,7 @@ pub mod internal;
 pub mod key_file;
 pub mod metrics;
 pub mod net;
+pub mod private_fs;
 pub mod read_marks;
 pub mod readiness;
 pub mod revocation;

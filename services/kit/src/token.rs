@@ -284,21 +284,13 @@ pub fn ensure_key_pair(dir: &Path) -> Result<(std::path::PathBuf, std::path::Pat
         .verifying_key()
         .to_public_key_pem(LineEnding::LF)
         .map_err(|e| invalid(&public_path, e))?;
-    write_private(&private_path, private_pem.as_bytes()).map_err(io(&private_path))?;
+    crate::private_fs::write_new(&private_path, private_pem.as_bytes())
+        .map_err(io(&private_path))?;
     std::fs::write(&public_path, public_pem).map_err(io(&public_path))?;
+    // Public, but in the data directory every file is its owner's alone.
+    crate::private_fs::restrict(&public_path, 0o600).map_err(io(&public_path))?;
     tracing::info!(dir = %dir.display(), "generated a new Ed25519 key pair for access tokens");
     Ok((private_path, public_path))
-}
-
-/// Writes a new secret file readable by its owner alone; an existing one is never
-/// overwritten.
-pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)?.write_all(bytes)
 }
 
 /// Signs access tokens; only the auth service holds one.

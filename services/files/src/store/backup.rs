@@ -119,9 +119,11 @@ pub async fn copy_out(blobs: &Blobs, key: &str, to: &Path) -> Result<Option<Writ
             .await
             .map_err(io_error(parent))?;
     }
+    // A backup's files are its owner's alone, as the data directory's are.
     let mut file = tokio::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o600)
         .open(to)
         .await
         .map_err(io_error(to))?;
