@@ -300,3 +300,121 @@ async fn the_gateway_does_not_forward_the_internal_mail_and_digest_services() {
     assert!(courses.is_err(), "{courses:?}");
     portal.running.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn mark_read_checks_the_caller_even_with_nothing_to_mark() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &Right::ALL);
+    let nurse = post_data(
+        &portal,
+        "/api/user/create-user",
+        &admin,
+        json!({"login": "nurse.blocked", "password": "nurse-password", "name": "Анна", "surname": "Иванова"}),
+    )
+    .await;
+    let nurse_id = nurse["id"].as_i64().unwrap();
+    // A token auth signed at her sign-in, of her access version then.
+    let signed_in = portal
+        .http
+        .post(format!("{}/api/auth/login", portal.base))
+        .json(&json!({"login": "nurse.blocked", "password": "nurse-password"}))
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    let token = signed_in["data"]["accessToken"].as_str().unwrap().to_owned();
+    let nothing = json!({ "ids": [] });
+    let (status, body) = post_json(
+        &portal,
+        "/api/notification/mark-read",
+        &token,
+        nothing.clone(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Blocked: the token she holds no longer marks anything, even nothing.
+    let statuses = get_data(&portal, "/api/user/get-all-statuses", &admin).await;
+    let dismissed = statuses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["blocksSignIn"] == true)
+        .expect("a status that blocks sign-in")["id"]
+        .clone();
+    post_data(
+        &portal,
+        "/api/user/update-user",
+        &admin,
+        json!({"id": nurse_id, "login": "nurse.blocked", "name": "Анна", "surname": "Иванова", "status": {"id": dismissed}}),
+    )
+    .await;
+    let refused = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let (status, _) = post_json(
+                &portal,
+                "/api/notification/mark-read",
+                &token,
+                nothing.clone(),
+            )
+            .await;
+            if status == 401 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    assert!(
+        refused.is_ok(),
+        "a blocked person's token still marks the bell"
+    );
+
+    // A system's token never calls the bell.
+    let system = portal_kit::testing::sign_service(
+        &portal_kit::token::TokenIssuer::from_pem_file(&portal.data.path().join("jwt-private.pem"))
+            .unwrap(),
+        5,
+        &[portal_kit::access::Scope::TrainingRead],
+    );
+    let (status, body) = post_json(&portal, "/api/notification/mark-read", &system, nothing).await;
+    assert_eq!(status, 403, "{body}");
+    portal.running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_malformed_idempotency_key_is_refused_even_where_no_service_is_asked() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &Right::ALL);
+    for (path, body) in [
+        ("/api/notification/mark-read", json!({ "ids": [] })),
+        ("/api/auth/logout", json!({})),
+    ] {
+        for key in ["", "ключ", "with space", &"k".repeat(256)] {
+            let answer = portal
+                .http
+                .post(format!("{}{path}", portal.base))
+                .bearer_auth(&admin)
+                .header("Origin", &portal.base)
+                .header("Idempotency-Key", key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = answer.status().as_u16();
+            let text = answer.text().await.unwrap();
+            assert_eq!(
+                error(400, status, &text),
+                "Ключ идемпотентности — от 1 до 255 видимых символов ASCII",
+                "{path} {key:?}"
+            );
+            assert_eq!(
+                support::envelope(&text)["errorCode"],
+                "idempotency-key-invalid"
+            );
+        }
+    }
+    portal.running.stop().await.unwrap();
+}

@@ -668,20 +668,26 @@ pub struct Caller {
 }
 
 impl FromRequestParts<AppState> for Caller {
-    type Rejection = std::convert::Infallible;
+    type Rejection = ApiError;
 
+    /// A write's malformed `Idempotency-Key` is refused here, whether or not
+    /// the write reaches a service (a logout without a session does not).
     async fn from_request_parts(
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
+        let idempotency_key = parts
+            .headers
+            .get(portal_kit::idempotency::IDEMPOTENCY_KEY)
+            .filter(|_| !parts.method.is_safe())
+            .cloned();
+        if let Some(key) = &idempotency_key {
+            portal_kit::idempotency::key_of(key.as_bytes()).map_err(Status::from)?;
+        }
         Ok(Caller {
             call_timeout: state.upstreams.call_timeout,
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
-            idempotency_key: parts
-                .headers
-                .get(portal_kit::idempotency::IDEMPOTENCY_KEY)
-                .filter(|_| !parts.method.is_safe())
-                .cloned(),
+            idempotency_key,
             client_address: parts.extensions.get::<ClientAddress>().copied(),
             request_id: parts
                 .headers
