@@ -287,7 +287,8 @@ impl PublicKey {
     /// Checks a client assertion (RFC 7523 §3) at `now` (Unix seconds):
     /// signed by this key with an algorithm of its kind, `iss` and `sub` the
     /// client id, `aud` one of `audiences`, unexpired, `exp` at most
-    /// [`MAX_ASSERTION_LIFETIME`] ahead, with a `jti`. The `jti` and `exp` to
+    /// [`MAX_ASSERTION_LIFETIME`] ahead, not before its `nbf` nor its `iat`
+    /// (either may be left out), with a `jti`. The `jti` and `exp` to
     /// remember it by until then; `None` for any failure.
     pub fn verify_assertion(
         &self,
@@ -300,6 +301,8 @@ impl PublicKey {
         struct Claims {
             jti: String,
             exp: u64,
+            nbf: Option<u64>,
+            iat: Option<u64>,
         }
         let key = self.decoding_key()?;
         let mut validation = Validation::new(self.kind.algorithms()[0]);
@@ -317,7 +320,12 @@ impl PublicKey {
         let latest = now + MAX_ASSERTION_LIFETIME.as_secs() + ASSERTION_LEEWAY_SECS;
         let unexpired = claims.exp + ASSERTION_LEEWAY_SECS >= now;
         let jti_ok = !claims.jti.is_empty() && claims.jti.chars().count() <= MAX_JTI_CHARS;
-        (unexpired && claims.exp <= latest && jti_ok).then(|| AssertionId {
+        // Made for later (or dated in the future): not yet good.
+        let begun = [claims.nbf, claims.iat]
+            .into_iter()
+            .flatten()
+            .all(|start| start <= now + ASSERTION_LEEWAY_SECS);
+        (unexpired && begun && claims.exp <= latest && jti_ok).then(|| AssertionId {
             jti: claims.jti,
             expires_at: claims.exp + ASSERTION_LEEWAY_SECS,
         })
@@ -465,10 +473,25 @@ mod tests {
                 .is_none(),
             "another client's"
         );
+        let starting = |field: &str, at: u64| {
+            let mut claims = claims(AUDIENCES[0], NOW + 60);
+            claims[field] = at.into();
+            claims
+        };
+        for begun in [starting("nbf", NOW), starting("iat", NOW - 30)] {
+            let token = assertion(&signer, begun.clone());
+            assert!(
+                key.verify_assertion(&token, "svc-1", &AUDIENCES, NOW)
+                    .is_some(),
+                "{begun}"
+            );
+        }
         for refused in [
             claims("https://elsewhere.example/token", NOW + 60),
             claims(AUDIENCES[0], NOW - 3600),
             claims(AUDIENCES[0], NOW + 3600),
+            starting("nbf", NOW + 3600),
+            starting("iat", NOW + 3600),
             serde_json::json!({"iss": "svc-1", "sub": "svc-1", "aud": "portal", "exp": NOW + 60}),
         ] {
             let token = assertion(&signer, refused.clone());

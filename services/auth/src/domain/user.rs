@@ -84,8 +84,10 @@ impl PersonName {
     }
 }
 
-/// An e-mail address, or none (empty). Only the shape `local@domain` is checked;
-/// whether mail arrives is not this service's business.
+/// An e-mail address, or none (empty): one the digest's mailer can send to
+/// (lettre's `Address`, `local@domain`, no name or brackets around it), so
+/// what is refused later is refused at the door; whether mail arrives is not
+/// this service's business.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Email(String);
 
@@ -97,9 +99,7 @@ impl Email {
         }
         let well_formed = email.chars().count() <= MAX_EMAIL_CHARS
             && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-            && email.split_once('@').is_some_and(|(local, domain)| {
-                !local.is_empty() && !domain.is_empty() && !domain.contains('@')
-            });
+            && email.parse::<lettre::Address>().is_ok();
         if well_formed {
             Ok(Email(email.to_owned()))
         } else {
@@ -318,7 +318,17 @@ mod tests {
     fn an_email_is_optional_but_well_formed() {
         assert_eq!(Email::parse("").unwrap().as_str(), "");
         assert_eq!(Email::parse(" a@b ").unwrap().as_str(), "a@b");
-        for bad in ["ivanova", "@hospital", "ivanova@", "a b@c", "a@b@c"] {
+        for bad in [
+            "ivanova",
+            "@hospital",
+            "ivanova@",
+            "a b@c",
+            "a@b@c",
+            "<evil@evil.example>",
+            "Ivanova <ivanova@hospital.example>",
+            "ivanova@hospital..example",
+            "ivanova@-hospital.example",
+        ] {
             assert_eq!(message(Email::parse(bad)), MSG_EMAIL_INVALID, "{bad}");
         }
     }
