@@ -81,7 +81,7 @@ async fn hr_syncs_five_thousand_people_in_one_body_and_a_dry_run_changes_nothing
     );
     assert_eq!(
         planned["errors"],
-        json!([{"section": "people", "index": 8, "key": "", "message": "Укажите табельный номер"}])
+        json!([{"section": "people", "index": 8, "key": "", "message": "Укажите табельный номер", "reason": "invalid-row"}])
     );
     let again = post_data(
         &portal,
@@ -92,8 +92,8 @@ async fn hr_syncs_five_thousand_people_in_one_body_and_a_dry_run_changes_nothing
     .await;
     assert_eq!(again["unchanged"], 5000, "the dry run wrote nothing");
 
-    // Beyond the route's limit: refused before auth is asked.
-    let huge = json!({ "people": people(40_000) });
+    // Beyond the route's limit (32 MiB): refused before auth is asked.
+    let huge = json!({ "people": people(40_000), "padding": "x".repeat(33 * 1024 * 1024) });
     let (status, body) =
         support::post_json(&portal, "/api/integration/sync-staff", &token, huge).await;
     assert_eq!(status, 413, "{body}");
@@ -109,4 +109,32 @@ async fn hr_syncs_five_thousand_people_in_one_body_and_a_dry_run_changes_nothing
         )
         .await;
     assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn a_batch_larger_than_one_message_goes_in_one_rest_call_and_everyone_comes_back_in_one_answer()
+ {
+    // A slow debug build under load: the call's time is not what is tested.
+    let portal = start(&["--upstream-call-timeout=600"]).await;
+    let token = support::sign_in_admin(&portal.http, &portal.base, ADMIN_PASSWORD).await;
+    // 8,000 people with names as long as allowed: more than auth's 4 MB
+    // message both ways (the batch in, every person out).
+    let long = |part: &str| part.repeat(100 / part.chars().count());
+    let mut body = batch(false, 8_000);
+    for person in body["people"].as_array_mut().unwrap() {
+        person["surname"] = json!(long("Сотрудникова"));
+        person["name"] = json!(long("Мария"));
+        person["lastName"] = json!(long("Петровна"));
+    }
+    assert!(
+        body.to_string().len() > 5 * 1024 * 1024,
+        "larger than one message"
+    );
+    let done = post_data(&portal, "/api/integration/sync-staff", &token, body).await;
+    assert_eq!(done["created"], 8_000);
+    assert_eq!(done["errors"], json!([]));
+    let everyone = support::get_data(&portal, "/api/user/get-all-user", &token).await;
+    assert_eq!(everyone.as_array().unwrap().len(), 8_001);
+    assert!(everyone.to_string().len() > 4 * 1024 * 1024, "never a 413");
+    portal.running.stop().await.unwrap();
 }

@@ -324,7 +324,10 @@ async fn mark_read_checks_the_caller_even_with_nothing_to_mark() {
         .json::<Value>()
         .await
         .unwrap();
-    let token = signed_in["data"]["accessToken"].as_str().unwrap().to_owned();
+    let token = signed_in["data"]["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let nothing = json!({ "ids": [] });
     let (status, body) = post_json(
         &portal,

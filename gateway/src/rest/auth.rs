@@ -224,8 +224,11 @@ pub fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
+/// Auth's answers may be as large as its lists are (every person of a large
+/// hospital is several MB): an answer is never refused for its size.
 pub(super) fn client(state: &AppState) -> AuthServiceClient<Balanced> {
     AuthServiceClient::new(state.upstreams.auth.channel.clone())
+        .max_decoding_message_size(super::MAX_ANSWER_BYTES)
 }
 
 // --- Sign-in and session ---

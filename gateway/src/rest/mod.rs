@@ -169,6 +169,10 @@ impl Endpoint {
     }
 }
 
+/// The largest answer a service may give the gateway: lists of everyone
+/// (100,000 people are about 11 MB) fit; no REST answer is a 413.
+pub const MAX_ANSWER_BYTES: usize = 256 * 1024 * 1024;
+
 /// A POST whose body carries rich text (an article, an instruction): up to the
 /// services' own limit, since images travel inside it, beyond axum's 2 MB
 /// default.
