@@ -81,6 +81,15 @@ export const strings = {
     articleNotFound: 'Статья не найдена.',
     testNotFound: 'Тест не найден.',
     toCourses: 'К списку курсов',
+    /** A page whose code did not load (a deploy replaced it, no network) or that failed. */
+    routeFailed: {
+      reloadTitle: 'Обновите страницу',
+      newBuildHint: 'Портал обновился, пока страница была открыта. Обновите её, чтобы продолжить работу.',
+      offlineHint: 'Нет связи с порталом. Проверьте подключение к сети и обновите страницу.',
+      brokenTitle: 'Что-то пошло не так',
+      brokenHint: 'Обновите страницу. Если ошибка повторится, сообщите администратору портала.',
+      reload: 'Обновить страницу',
+    },
   },
   common: {
     loading: 'Загрузка...',

@@ -16,8 +16,11 @@ export function NoAccessPage() {
     <ErrorScreen
       icon={<LockOutlined color="primary" sx={{ fontSize: 64 }} />}
       message={strings.errors.noAccess}
-      actionLabel={signedIn ? strings.errors.toHome : strings.errors.toLogin}
-      actionTo={signedIn ? paths.home : paths.login}
+      action={
+        signedIn
+          ? { label: strings.errors.toHome, to: paths.home }
+          : { label: strings.errors.toLogin, to: paths.login }
+      }
       standalone={!signedIn}
     />
   );
