@@ -15,7 +15,9 @@ const cabinetFile = /\/assets\/cabinet-page-[\w-]+\.js$/;
 
 /**
  * From now on the cabinet's file is gone, as after a deploy (`times`: for that many requests):
- * the portal answers for it as it answers for any file it does not have.
+ * the portal answers for it as it answers for any file it does not have. That answer is not
+ * kept by the browser here: after a real deploy the old name is never asked for again, while
+ * this test stands the answer in for the name the build still uses.
  */
 async function removeCabinetFile(page: Page, times?: number) {
   await page.route(
@@ -23,7 +25,12 @@ async function removeCabinetFile(page: Page, times?: number) {
     async (route) => {
       const missing = new URL(route.request().url());
       missing.pathname = '/assets/cabinet-page-replaced-by-a-deploy.js';
-      await route.fulfill({ response: await route.fetch({ url: missing.toString() }) });
+      const answer = await route.fetch({ url: missing.toString() });
+      await route.fulfill({
+        status: answer.status(),
+        headers: { ...answer.headers(), 'cache-control': 'no-store' },
+        body: await answer.body(),
+      });
     },
     { times },
   );
