@@ -35,6 +35,12 @@ export const theme = createTheme(
       MuiListItemButton: { styleOverrides: { divider: { '&:last-child': { borderBottom: 0 } } } },
       // Long department titles stay inside their card on a phone.
       MuiChip: { styleOverrides: { root: { maxWidth: '100%' } } },
+      // In a table `anywhere` let a squeezed column shrink to one letter a line (issue 37):
+      // a cell breaks only a word longer than the column can ever be, and a header not at all;
+      // a table that does not fit scrolls in its own box (`components/data-table`).
+      MuiTableCell: {
+        styleOverrides: { root: { overflowWrap: 'break-word' }, head: { whiteSpace: 'nowrap' } },
+      },
     },
   },
   ruRU,
