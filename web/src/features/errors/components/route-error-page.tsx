@@ -1,4 +1,3 @@
-import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import SystemUpdateAltOutlined from '@mui/icons-material/SystemUpdateAltOutlined';
 import { useEffect, useState } from 'react';
 import { useRouteError } from 'react-router';
@@ -34,13 +33,8 @@ export function RouteErrorPage({ standalone = true }: { standalone?: boolean }) 
   const offline = stale && !navigator.onLine;
   return (
     <ErrorScreen
-      icon={
-        stale ? (
-          <SystemUpdateAltOutlined color="primary" sx={{ fontSize: 64 }} />
-        ) : (
-          <ErrorOutline color="error" sx={{ fontSize: 64 }} />
-        )
-      }
+      // One picture for both: reloading is the way out of either.
+      icon={<SystemUpdateAltOutlined color="primary" sx={{ fontSize: 64 }} />}
       message={stale ? text.reloadTitle : text.brokenTitle}
       hint={offline ? text.offlineHint : stale ? text.newBuildHint : text.brokenHint}
       action={{ label: text.reload, onClick: reloadPage }}
