@@ -46,9 +46,9 @@ export function formatMoment(instant: string | null | undefined): string {
 export const formatDayAndTime = (date: Date) => `${russianDay(date)} ${clock(date)}`;
 
 /** `HH:MM` of an instant, in the reader's time zone. */
-export function formatTime(timestamp: Timestamp | undefined): string {
+export function formatTime(timestamp: Timestamp | Date | undefined): string {
   if (!timestamp) return '';
-  return clock(timestampDate(timestamp));
+  return clock(timestamp instanceof Date ? timestamp : timestampDate(timestamp));
 }
 
 /** A test not yet passed whose deadline (`YYYY-MM-DD`) is a day before today. */

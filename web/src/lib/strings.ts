@@ -234,6 +234,11 @@ export const strings = {
       failed: 'Не пройден',
       start: 'Начать тест',
       exhausted: 'Вы исчерпали все попытки для прохождения теста',
+      /** Tries spent, the test passed: nothing is wrong, so no warning. */
+      passedNoTriesLeft: 'Тест пройден. Все попытки использованы.',
+      inProgress: (until: string, minutesLeft: number) =>
+        `Тест начат и не завершён. Завершите его до ${until} (осталось ${minutesLeft} мин): после этого попытка не засчитывается.`,
+      resume: 'Продолжить тест',
       finish: 'Завершить тест',
       finishBy: (time: string) => `Завершите тест до ${time}: после этого попытка не засчитывается.`,
       answered: (done: number, of: number) => `Отвечено на ${done} из ${of}`,
