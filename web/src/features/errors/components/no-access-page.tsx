@@ -1,6 +1,8 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
+import { useSearchParams } from 'react-router';
 
 import { paths } from '@/config/paths';
+import { keepReturnPath } from '@/lib/session/return-path';
 import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
 
@@ -12,6 +14,7 @@ import { ErrorScreen } from './error-screen';
  */
 export function NoAccessPage() {
   const signedIn = useSession() !== null;
+  const [search] = useSearchParams();
   return (
     <ErrorScreen
       icon={<LockOutlined color="primary" sx={{ fontSize: 64 }} />}
@@ -19,7 +22,7 @@ export function NoAccessPage() {
       action={
         signedIn
           ? { label: strings.errors.toHome, to: paths.home }
-          : { label: strings.errors.toLogin, to: paths.login }
+          : { label: strings.errors.toLogin, to: keepReturnPath(paths.login, search) }
       }
       standalone={!signedIn}
     />
