@@ -13,6 +13,8 @@ export const adminStrings = {
       createTitle: 'Новый курс',
       empty: 'Курсов пока нет.',
       assignees: 'Назначенные сотрудники',
+      /** An assignee who can no longer sign in: kept on the course, never offered anew. */
+      blockedAssignee: (name: string) => `${name} (заблокирован)`,
       articles: 'Статьи курса',
       titleRequired: 'Введите название курса',
       descriptionRequired: 'Введите описание курса',
