@@ -3,6 +3,7 @@ import { Box, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui
 import { adminStrings } from '@/lib/admin-strings';
 import { type AuditRecord } from '@/lib/audit';
 import { actorLabel, changeLabel, deedLabel } from '@/lib/audit-labels';
+import { useAuditNames } from '@/lib/audit-names';
 import { formatMoment } from '@/lib/dates';
 
 import { DataTable } from './data-table';
@@ -35,6 +36,7 @@ type AuditRecordsProps = { records: AuditRecord[]; showWhat?: boolean };
 
 /** Records as a table, newest first: when, who, what was done, the fields changed, from where. */
 export function AuditRecords({ records, showWhat = true }: AuditRecordsProps) {
+  const nameOf = useAuditNames(records);
   return (
     <DataTable label={text.table}>
       <TableHead>
@@ -57,7 +59,7 @@ export function AuditRecords({ records, showWhat = true }: AuditRecordsProps) {
                 ? (text.actions[record.action] ?? record.action)
                 : record.changes.map((change) => (
                     <Typography key={change.field} variant="body2">
-                      <WholeWords text={changeLabel(record.entity, change)} />
+                      <WholeWords text={changeLabel(record.entity, change, nameOf)} />
                     </Typography>
                   ))}
             </TableCell>
