@@ -234,8 +234,8 @@ export const strings = {
       failed: 'Не пройден',
       start: 'Начать тест',
       exhausted: 'Вы исчерпали все попытки для прохождения теста',
-      /** Tries spent, the test passed: nothing is wrong, so no warning. */
-      passedNoTriesLeft: 'Тест пройден. Все попытки использованы.',
+      /** Over `exhausted` when the tries are spent but the test is passed: no warning then. */
+      passedTitle: 'Тест пройден',
       inProgress: (until: string, minutesLeft: number) =>
         `Тест начат и не завершён. Завершите его до ${until} (осталось ${minutesLeft} мин): после этого попытка не засчитывается.`,
       resume: 'Продолжить тест',

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Stack } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
 
 import { formatTime } from '@/lib/dates';
 import { strings } from '@/lib/strings';
@@ -42,7 +42,11 @@ export function NextStep({ triesLeft, passed, open, now, starting, onStart }: Ne
   if (open) return <ContinueAttempt open={open} now={now} starting={starting} onStart={onStart} />;
   if (triesLeft === 0) {
     return passed ? (
-      <Alert severity="success">{text.passedNoTriesLeft}</Alert>
+      // Spec §2's sentence stays; after a pass it is news, not a warning.
+      <Alert severity="success">
+        <AlertTitle>{text.passedTitle}</AlertTitle>
+        <div>{text.exhausted}</div>
+      </Alert>
     ) : (
       <Alert severity="warning">{text.exhausted}</Alert>
     );

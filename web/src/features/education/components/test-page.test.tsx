@@ -175,7 +175,7 @@ describe('TestPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it('after a pass on the last try says so, without the warning that the tries are spent', async () => {
+  it('after a pass on the last try says so, the spent tries no warning', async () => {
     renderTestPage(1);
     await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
     await answer('Сколько моментов', 'Пять');
@@ -184,9 +184,12 @@ describe('TestPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Результаты теста' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Закрыть' }));
 
-    const passed = await screen.findByText('Тест пройден. Все попытки использованы.');
-    expect(passed.closest('[role="alert"]')).toHaveClass('MuiAlert-standardSuccess');
-    expect(screen.queryByText('Вы исчерпали все попытки для прохождения теста')).not.toBeInTheDocument();
+    const passed = await screen.findByRole('alert');
+    expect(passed).toHaveClass('MuiAlert-standardSuccess');
+    expect(within(passed).getByText('Тест пройден')).toBeInTheDocument();
+    // Spec §2's sentence, told as a fact after the pass, not as a warning.
+    expect(within(passed).getByText('Вы исчерпали все попытки для прохождения теста')).toBeInTheDocument();
+    expect(document.querySelector('.MuiAlert-standardWarning')).toBeNull();
   });
 
   it('after a reload shows the attempt in progress and takes it up again without a try', async () => {
@@ -214,7 +217,7 @@ describe('TestPage', () => {
     await answer('Сколько длится', '20–30 секунд');
     await userEvent.click(screen.getByRole('button', { name: 'Завершить тест' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Закрыть' }));
-    expect(await screen.findByText('Тест пройден. Все попытки использованы.')).toBeInTheDocument();
+    expect(await screen.findByText('Тест пройден')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Продолжить тест' })).not.toBeInTheDocument();
   });
 });
