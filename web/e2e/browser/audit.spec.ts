@@ -96,3 +96,47 @@ test('an admin renames a model and a course and finds each change in the page’
   await expect(page.getByText('Сохранение курса прошло успешно!')).toBeVisible();
   await expect(history.getByText(`Название: Курс ${suffix} → Курс ${suffix} (2)`)).toBeVisible();
 });
+
+// Issue 37 point 17: links read by name («Статус: Работает → Уволен»), not by id («1 → 4»).
+for (const [name, viewport] of Object.entries({
+  desktop: { width: 1366, height: 900 },
+  phone: { width: 360, height: 740 },
+})) {
+  test(`${name}: a person’s history and the journal name the status and the departments`, async ({
+    page,
+    request,
+  }) => {
+    const suffix = `${name}-${Date.now().toString(36)}`;
+    const rest = await restAs(request, admin);
+    const department = await rest.post<{ id: number }>('/api/department/create', {
+      title: `Отделение ${suffix}`,
+      users: [],
+    });
+    const person = {
+      name: 'Пётр',
+      surname: 'Гордеев',
+      lastName: 'Ильич',
+      login: `gordeev-${suffix}`,
+      password: 'gordeev-password',
+      email: `gordeev-${suffix}@hospital.example`,
+      departments: [department.id],
+      positions: [],
+      rights: [],
+    };
+    const user = await rest.post<{ id: number }>('/api/user/create-user', { ...person, status: { id: 1 } });
+    await rest.post('/api/user/update-user', { ...person, id: user.id, password: '', status: { id: 4 } });
+
+    await page.setViewportSize(viewport);
+    await signIn(page, admin);
+    await page.goto(`/admin/users-management/admin-users/${user.id}`);
+    const history = page.getByRole('region', { name: 'История изменений' });
+    await expect(history.getByText('Статус: Работает → Уволен')).toBeVisible();
+    await expect(history.getByText(`Отделения: — → Отделение ${suffix}`)).toBeVisible();
+    await expect(history.getByText(/Статус: \d|Отделения: — → \d/)).toHaveCount(0);
+
+    await page.goto(`/admin/audit?entity=user&entityId=${user.id}`);
+    const records = page.getByTestId('audit-record');
+    await expect(records.filter({ hasText: 'Статус: Работает → Уволен' })).toHaveCount(1);
+    await expect(records.filter({ hasText: `Отделения: — → Отделение ${suffix}` })).toHaveCount(1);
+  });
+}

@@ -130,6 +130,14 @@ test('an admin registers a system, its secret shown once works at the token endp
   await rotated.dialog.getByRole('button', { name: 'Я сохранил секрет, закрыть' }).click();
   await expect(rotated.dialog).toBeHidden();
   await expect(page.getByRole('list', { name: 'Действующие секреты' }).getByRole('listitem')).toHaveCount(2);
+  // Issued within a minute of each other, the two are told apart by the second (issue 37).
+  const issued = await page
+    .getByRole('list', { name: 'Действующие секреты' })
+    .getByText(/^Выпущен /)
+    .allTextContents();
+  expect(issued).toHaveLength(2);
+  expect(issued[0]).toMatch(/ \d\d:\d\d:\d\d$/);
+  expect(issued[0]).not.toBe(issued[1]);
   expect((await requestToken(page.request, created.clientId, rotated.clientSecret)).status()).toBe(200);
   expect((await requestToken(page.request, created.clientId, created.clientSecret)).status()).toBe(200);
   await saveScreenshot('service-account-page');

@@ -7,7 +7,12 @@ import { loginRoute } from '@/features/auth/routes';
 import { cabinetRoutes } from '@/features/cabinet/routes';
 import { educationRoutes } from '@/features/education/routes';
 import { equipmentPrintRoutes, equipmentRoutes, publicInstructionRoute } from '@/features/equipment/routes';
-import { noAccessRoute, notFoundRoute } from '@/features/errors/routes';
+import {
+  inLayoutRouteError,
+  noAccessRoute,
+  notFoundRoute,
+  standaloneRouteError,
+} from '@/features/errors/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { searchRoutes } from '@/features/search/routes';
 import { RequireSession } from '@/lib/session/guards';
@@ -26,6 +31,7 @@ export const routes: RouteObject[] = [
     element: <PageLoad />,
     // The first page of a visit waits for its code: the bar, and nothing to shift after.
     HydrateFallback: LoadingBar,
+    errorElement: standaloneRouteError,
     children: [
       { path: paths.root, element: <Navigate to={paths.home} replace /> },
       loginRoute,
@@ -45,12 +51,17 @@ export const routes: RouteObject[] = [
               {
                 lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
                 children: [
-                  ...homeRoutes,
-                  ...cabinetRoutes,
-                  ...educationRoutes,
-                  ...equipmentRoutes,
-                  ...adminRoutes,
-                  ...searchRoutes,
+                  {
+                    errorElement: inLayoutRouteError,
+                    children: [
+                      ...homeRoutes,
+                      ...cabinetRoutes,
+                      ...educationRoutes,
+                      ...equipmentRoutes,
+                      ...adminRoutes,
+                      ...searchRoutes,
+                    ],
+                  },
                 ],
               },
             ],

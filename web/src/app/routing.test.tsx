@@ -19,6 +19,21 @@ describe('access to routes', () => {
     },
   );
 
+  it('signed out, a deep link keeps its address through the no-access page to the sign-in', async () => {
+    const router = await renderRoute('/courses/1/article/2?x=1');
+    expect(router.state.location.pathname).toBe('/not-allowed');
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/courses/1/article/2?x=1')}`);
+    expect(screen.getByRole('link', { name: 'На страницу авторизации' })).toHaveAttribute(
+      'href',
+      `/login?next=${encodeURIComponent('/courses/1/article/2?x=1')}`,
+    );
+  });
+
+  it('the no-access page passes on no address but one of the portal', async () => {
+    await renderRoute(`/not-allowed?next=${encodeURIComponent('https://evil.example/')}`);
+    expect(screen.getByRole('link', { name: 'На страницу авторизации' })).toHaveAttribute('href', '/login');
+  });
+
   it.each(['/login', '/not-allowed', '/short-instruction/5', '/no/such/page'])(
     'signed out, %s opens as it is',
     async (path) => {

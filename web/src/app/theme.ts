@@ -27,6 +27,15 @@ export const theme = createTheme(
       // than widen a phone's page; words that fit are never broken.
       MuiCssBaseline: { styleOverrides: { body: { overflowWrap: 'anywhere' } } },
       MuiAppBar: { defaultProps: { elevation: 0 } },
+      // A keyboard's focus shows on every button, tab, menu item and icon (issue 37): MUI's own
+      // sign is a faint ripple that a contained button's colour all but hides. Drawn inside the
+      // element in its own text colour, so that a strip's or a paper's edge cannot clip it and
+      // it shows on a filled button as on a plain one.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: '2px solid currentColor', outlineOffset: -2 } },
+        },
+      },
       // A spinner is a progress bar to assistive technology and needs a name (axe's
       // `aria-progressbar-name`); one that means something else names itself.
       MuiCircularProgress: { defaultProps: { 'aria-label': strings.common.loading } },
@@ -35,6 +44,12 @@ export const theme = createTheme(
       MuiListItemButton: { styleOverrides: { divider: { '&:last-child': { borderBottom: 0 } } } },
       // Long department titles stay inside their card on a phone.
       MuiChip: { styleOverrides: { root: { maxWidth: '100%' } } },
+      // In a table `anywhere` let a squeezed column shrink to one letter a line (issue 37):
+      // a cell breaks only a word longer than the column can ever be, and a header not at all;
+      // a table that does not fit scrolls in its own box (`components/data-table`).
+      MuiTableCell: {
+        styleOverrides: { root: { overflowWrap: 'break-word' }, head: { whiteSpace: 'nowrap' } },
+      },
     },
   },
   ruRU,

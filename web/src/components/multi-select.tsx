@@ -1,8 +1,11 @@
-import { Autocomplete, TextField } from '@mui/material';
+import { Autocomplete, createFilterOptions, TextField } from '@mui/material';
 
 import { wrappingChip } from './wrapping-chip';
 
-export type Choice = { id: bigint; label: string };
+/** `notOffered`: shown while chosen, but not in the list to choose from (a blocked person). */
+export type Choice = { id: bigint; label: string; notOffered?: boolean };
+
+const byTypedText = createFilterOptions<Choice>();
 
 type MultiSelectProps = {
   label: string;
@@ -24,6 +27,12 @@ export function MultiSelect({ label, options, value, onChange, disabled }: Multi
       options={options}
       value={options.filter((option) => value.includes(option.id))}
       onChange={(_, chosen) => onChange(chosen.map((option) => option.id))}
+      filterOptions={(choices, state) =>
+        byTypedText(
+          choices.filter((choice) => !choice.notOffered),
+          state,
+        )
+      }
       getOptionLabel={(option) => option.label}
       isOptionEqualToValue={(option, other) => option.id === other.id}
       getOptionKey={(option) => String(option.id)}

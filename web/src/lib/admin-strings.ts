@@ -13,6 +13,8 @@ export const adminStrings = {
       createTitle: 'Новый курс',
       empty: 'Курсов пока нет.',
       assignees: 'Назначенные сотрудники',
+      /** An assignee who can no longer sign in: kept on the course, never offered anew. */
+      blockedAssignee: (name: string) => `${name} (заблокирован)`,
       articles: 'Статьи курса',
       titleRequired: 'Введите название курса',
       descriptionRequired: 'Введите описание курса',
@@ -281,6 +283,8 @@ export const adminStrings = {
     hidden: 'изменён (значение скрыто)',
     /** A rich text as the log keeps it (its length and hash; revisions keep the text). */
     richText: (chars: number) => `текст (знаков: ${chars})`,
+    /** A linked thing (a status, a department, a course…) whose name the reader's lists lack. */
+    unnamed: (id: number) => `№${id}`,
     system: 'Портал',
     anonymous: (login: string) => (login ? `Не вошедший (логин «${login}»)` : 'Не вошедший'),
     serviceAccount: (clientId: string) => `Внешняя система ${clientId}`,

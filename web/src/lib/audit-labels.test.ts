@@ -75,4 +75,26 @@ describe('an audit record as a person reads it', () => {
     expect(actorLabel(refused)).toBe('Не вошедший (логин «ivanova»)');
     expect(deedLabel(refused)).toBe('Отказ во входе (неверный пароль) · Сотрудник');
   });
+
+  it('reads linked ids by the names it is given, an unknown one by its number', () => {
+    const names: Record<string, Record<string, string>> = {
+      status: { '1': 'Работает', '4': 'Уволен' },
+      department: { '1': 'Кардиология' },
+      person: { '2': 'Смирнова Ольга Викторовна' },
+    };
+    const nameOf = (kind: string, id: bigint) => names[kind]?.[String(id)];
+    expect(changeLabel('user', { field: 'statusId', old: 1, new: 4 }, nameOf)).toBe(
+      'Статус: Работает → Уволен',
+    );
+    expect(changeLabel('user', { field: 'departmentIds', old: null, new: [1] }, nameOf)).toBe(
+      'Отделения: — → Кардиология',
+    );
+    expect(changeLabel('course', { field: 'assignees', old: [2], new: [2, 5] }, nameOf)).toBe(
+      'Назначено: Смирнова Ольга Викторовна → Смирнова Ольга Викторовна, №5',
+    );
+    // Plain numbers stay numbers.
+    expect(changeLabel('test', { field: 'numberOfTries', old: 2, new: 3 }, nameOf)).toBe(
+      'Число попыток: 2 → 3',
+    );
+  });
 });

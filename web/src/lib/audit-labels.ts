@@ -1,5 +1,6 @@
 import { adminStrings } from './admin-strings';
 import { shownValue, type AuditChange, type AuditRecord } from './audit';
+import { namedKindOf, type NameOf } from './audit-names';
 import { strings } from './strings';
 
 // How an audit record reads to a person: who, what was done to what, each field old → new.
@@ -46,10 +47,25 @@ const isRichText = (value: unknown): value is { chars: number } =>
   typeof (value as { chars?: unknown }).chars === 'number' &&
   typeof (value as { sha256?: unknown }).sha256 === 'string';
 
-/** A value of `field` as a person reads it; rights by their Russian names, a rich text by its length. */
-function valueOf(field: string, value: unknown): string {
+/** An id of `field` by the name of what it links to, «№4» while that is not known. */
+function linkName(field: string, value: unknown, nameOf: NameOf): unknown {
+  const kind = namedKindOf(field);
+  if (kind === undefined || typeof value !== 'number' || !Number.isInteger(value)) return value;
+  return nameOf(kind, BigInt(value)) ?? text.unnamed(value);
+}
+
+/**
+ * A value of `field` as a person reads it: rights by their Russian names, a rich text by its
+ * length, an id (a status, departments, people…) by the name of what it links to.
+ */
+function valueOf(field: string, value: unknown, nameOf: NameOf | undefined): string {
   if (field === 'rights' && Array.isArray(value)) return shownValue(value.map(rightName));
   if (isRichText(value)) return text.richText(value.chars);
+  if (nameOf) {
+    return shownValue(
+      Array.isArray(value) ? value.map((id) => linkName(field, id, nameOf)) : linkName(field, value, nameOf),
+    );
+  }
   return shownValue(value);
 }
 
@@ -58,9 +74,13 @@ export function fieldLabel(entity: string, field: string): string {
   return text.fieldsOf[entity]?.[field] ?? text.fields[field] ?? field;
 }
 
-/** «Поле: старое → новое» of a record of the `entity` kind; a secret only as changed. */
-export function changeLabel(entity: string, change: AuditChange): string {
+/**
+ * «Поле: старое → новое» of a record of the `entity` kind; a secret only as changed; ids by
+ * the names `nameOf` knows (`useAuditNames`).
+ */
+export function changeLabel(entity: string, change: AuditChange, nameOf?: NameOf): string {
   const field = fieldLabel(entity, change.field);
   if (change.old === '***' || change.new === '***') return `${field}: ${text.hidden}`;
-  return `${field}: ${valueOf(change.field, change.old)} → ${valueOf(change.field, change.new)}`;
+  const [from, to] = [change.old, change.new].map((value) => valueOf(change.field, value, nameOf));
+  return `${field}: ${from} → ${to}`;
 }

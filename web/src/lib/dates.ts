@@ -9,6 +9,7 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 const two = (value: number) => String(value).padStart(2, '0');
 const russianDay = (date: Date) => `${two(date.getDate())}.${two(date.getMonth() + 1)}.${date.getFullYear()}`;
 const clock = (date: Date) => `${two(date.getHours())}:${two(date.getMinutes())}`;
+const clockToSecond = (date: Date) => `${clock(date)}:${two(date.getSeconds())}`;
 
 /** A calendar day `YYYY-MM-DD` of the reader's clock: what the server stores and date inputs hold. */
 export const localDay = (date: Date) =>
@@ -42,13 +43,24 @@ export function formatMoment(instant: string | null | undefined): string {
   return `${russianDay(date)}, ${clock(date)}`;
 }
 
+/**
+ * As `formatMoment`, to the second (`DD.MM.YYYY, HH:MM:SS`): for things told apart by when they
+ * were made, two of which often fall in one minute (a system's secrets, issued one after the other).
+ */
+export function formatMomentToSecond(instant: string | null | undefined): string {
+  if (!instant) return '';
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return '';
+  return `${russianDay(date)}, ${clockToSecond(date)}`;
+}
+
 /** `DD.MM.YYYY HH:MM` of the reader's clock: a moment in a sentence (when a copy was saved). */
 export const formatDayAndTime = (date: Date) => `${russianDay(date)} ${clock(date)}`;
 
 /** `HH:MM` of an instant, in the reader's time zone. */
-export function formatTime(timestamp: Timestamp | undefined): string {
+export function formatTime(timestamp: Timestamp | Date | undefined): string {
   if (!timestamp) return '';
-  return clock(timestampDate(timestamp));
+  return clock(timestamp instanceof Date ? timestamp : timestampDate(timestamp));
 }
 
 /** A test not yet passed whose deadline (`YYYY-MM-DD`) is a day before today. */

@@ -81,6 +81,15 @@ export const strings = {
     articleNotFound: 'Статья не найдена.',
     testNotFound: 'Тест не найден.',
     toCourses: 'К списку курсов',
+    /** A page whose code did not load (a deploy replaced it, no network) or that failed. */
+    routeFailed: {
+      reloadTitle: 'Обновите страницу',
+      newBuildHint: 'Портал обновился, пока страница была открыта. Обновите её, чтобы продолжить работу.',
+      offlineHint: 'Нет связи с порталом. Проверьте подключение к сети и обновите страницу.',
+      brokenTitle: 'Что-то пошло не так',
+      brokenHint: 'Обновите страницу. Если ошибка повторится, сообщите администратору портала.',
+      reload: 'Обновить страницу',
+    },
   },
   common: {
     loading: 'Загрузка...',
@@ -225,6 +234,11 @@ export const strings = {
       failed: 'Не пройден',
       start: 'Начать тест',
       exhausted: 'Вы исчерпали все попытки для прохождения теста',
+      /** Over `exhausted` when the tries are spent but the test is passed: no warning then. */
+      passedTitle: 'Тест пройден',
+      inProgress: (until: string, minutesLeft: number) =>
+        `Тест начат и не завершён. Завершите его до ${until} (осталось ${minutesLeft} мин): после этого попытка не засчитывается.`,
+      resume: 'Продолжить тест',
       finish: 'Завершить тест',
       finishBy: (time: string) => `Завершите тест до ${time}: после этого попытка не засчитывается.`,
       answered: (done: number, of: number) => `Отвечено на ${done} из ${of}`,

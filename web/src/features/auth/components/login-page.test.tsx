@@ -68,6 +68,33 @@ describe('the login page', () => {
     expect(router.state.location.pathname).toBe('/home');
   });
 
+  it.each([
+    ['/cabinet', '/cabinet'],
+    ['/courses/1/article/2?tab=test#top', '/courses/1/article/2?tab=test#top'],
+    // Nowhere but this portal's own pages: no open redirect.
+    ['//evil.example/login', '/home'],
+    ['https://evil.example/', '/home'],
+    ['/\\evil.example', '/home'],
+    ['/\t/evil.example', '/home'],
+    ['javascript:alert(1)', '/home'],
+    ['/not-allowed', '/home'],
+  ])('after a sign-in with ?next=%s opens %s', async (next, opened) => {
+    fetchMock.mockReturnValueOnce(
+      envelope(200, {
+        success: true,
+        data: { accessToken: fakeToken(), expiresIn: 900 },
+        errorMessage: null,
+      }),
+    );
+    const router = await renderRoute(`/login?${new URLSearchParams({ next }).toString()}`);
+    await signIn('nurse', 'nurse-demo-password');
+    await screen.findByRole('alert');
+    await act(() => vi.advanceTimersByTimeAsync(1600));
+    await settle(router);
+    const { pathname, search, hash } = router.state.location;
+    expect(`${pathname}${search}${hash}`).toBe(opened);
+  });
+
   it('a person already signed in who opens it goes home', async () => {
     signInAs();
     const router = await renderRoute('/login');

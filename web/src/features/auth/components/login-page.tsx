@@ -10,10 +10,11 @@ import {
   type OutlinedInputProps,
 } from '@mui/material';
 import { useEffect, useId, useState, type ChangeEvent, type SubmitEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
 import { paths } from '@/config/paths';
+import { returnPathOf } from '@/lib/session/return-path';
 import { useSession } from '@/lib/session/session';
 import { signIn } from '@/lib/session/sign-in';
 import { strings } from '@/lib/strings';
@@ -43,6 +44,9 @@ type Status =
 
 export function LoginPage() {
   const navigate = useNavigate();
+  // A page opened signed out opens after the sign-in (only this portal's own paths); else home.
+  const [search] = useSearchParams();
+  const destination = returnPathOf(search) ?? paths.home;
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -52,9 +56,9 @@ export function LoginPage() {
 
   useEffect(() => {
     if (status.kind !== 'success') return;
-    const timer = setTimeout(() => void navigate(paths.home), redirectDelayMs);
+    const timer = setTimeout(() => void navigate(destination), redirectDelayMs);
     return () => clearTimeout(timer);
-  }, [status.kind, navigate]);
+  }, [status.kind, navigate, destination]);
 
   // Typing in either field clears the error alert (spec §2).
   const edit = (set: (value: string) => void) => (event: ChangeEvent<HTMLInputElement>) => {
@@ -69,7 +73,7 @@ export function LoginPage() {
     setStatus(result.ok ? { kind: 'success' } : { kind: 'error', message: result.message });
   };
 
-  if (arrivedSignedIn) return <Navigate to={paths.home} replace />;
+  if (arrivedSignedIn) return <Navigate to={destination} replace />;
 
   const locked = status.kind === 'pending' || status.kind === 'success';
 

@@ -1,7 +1,8 @@
 import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
-import { Link, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Link, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 
+import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
@@ -43,53 +44,54 @@ export function MyStatisticsPage() {
         {tests.data && `${strings.education.myStatistics.passedTests(passed, tests.data.tests.length)} · `}
         {strings.education.myStatistics.attempts(results.data.results.length)}
       </Typography>
-      <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{strings.education.myStatistics.test}</TableCell>
-              <TableCell sx={wideOnly}>{text.date}</TableCell>
-              <TableCell>{text.points}</TableCell>
-              <TableCell>{text.result}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {[...results.data.results].reverse().map((result) => {
-              const test = assigned.get(result.test?.id);
-              const title = result.test?.title ?? '';
-              return (
-                <TableRow key={result.id}>
-                  <TableCell>
-                    {test ? (
-                      <Link
-                        component={RouterLink}
-                        to={testPath(test.courseId, test.articleId, result.test?.id ?? 0n)}
-                        underline="hover"
-                      >
-                        {title}
-                      </Link>
-                    ) : (
-                      title
-                    )}
-                    <Typography variant="body2" sx={{ color: 'text.secondary', display: { sm: 'none' } }}>
-                      {formatInstant(result.dateCompletion)}
-                    </Typography>
-                  </TableCell>
-                  <TableCell sx={{ ...wideOnly, whiteSpace: 'nowrap' }}>
+      <DataTable label={strings.pages.myStatistics} framed>
+        <TableHead>
+          <TableRow>
+            <TableCell>{strings.education.myStatistics.test}</TableCell>
+            <TableCell sx={wideOnly}>{text.date}</TableCell>
+            <TableCell>{text.points}</TableCell>
+            <TableCell>{text.result}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {[...results.data.results].reverse().map((result) => {
+            const test = assigned.get(result.test?.id);
+            const title = result.test?.title ?? '';
+            return (
+              <TableRow key={result.id}>
+                <TableCell>
+                  {test ? (
+                    <Link
+                      component={RouterLink}
+                      to={testPath(test.courseId, test.articleId, result.test?.id ?? 0n)}
+                      underline="hover"
+                    >
+                      {title}
+                    </Link>
+                  ) : (
+                    title
+                  )}
+                  <Typography
+                    variant="body2"
+                    sx={{ color: 'text.secondary', display: { sm: 'none' }, whiteSpace: 'nowrap' }}
+                  >
                     {formatInstant(result.dateCompletion)}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {text.pointsOf(result.totalPoint, result.totalPointsPossible)}
-                  </TableCell>
-                  <TableCell>
-                    <ResultChip isPassed={result.isPassed} />
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </Paper>
+                  </Typography>
+                </TableCell>
+                <TableCell sx={{ ...wideOnly, whiteSpace: 'nowrap' }}>
+                  {formatInstant(result.dateCompletion)}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {text.pointsOf(result.totalPoint, result.totalPointsPossible)}
+                </TableCell>
+                <TableCell>
+                  <ResultChip isPassed={result.isPassed} />
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </DataTable>
     </>
   );
 }

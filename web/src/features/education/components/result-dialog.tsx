@@ -34,7 +34,8 @@ export function ResultDialog({ result, onClose }: ResultDialogProps) {
         </DialogContent>
       )}
       <DialogActions>
-        <Button variant="contained" onClick={onClose}>
+        {/* Focused as the dialog opens: Enter closes it, as the keyboard's user expects. */}
+        <Button variant="contained" onClick={onClose} autoFocus>
           {strings.common.close}
         </Button>
       </DialogActions>

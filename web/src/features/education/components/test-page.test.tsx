@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createRouterTransport } from '@connectrpc/connect';
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -35,11 +35,15 @@ const questions = [
   },
 ];
 
-/** An education service holding one test with `tries` tries, scoring as the server does. */
-function fakeEducation(tries: number) {
+/**
+ * An education service holding one test with `tries` tries, scoring as the server does: an
+ * attempt not handed in is given back by StartAttempt without a try.
+ */
+function fakeEducation(tries: number, expiresAt = new Date(2026, 10, 23, 14, 35)) {
   const results: TestResult[] = [];
   const submitted: CompleteTestRequest[] = [];
   let started = 0;
+  let open = false;
   const left = () => tries - started;
   const transport = createRouterTransport(({ service }) =>
     service(EducationService, {
@@ -56,16 +60,18 @@ function fakeEducation(tries: number) {
       }),
       listUserTestResults: () => ({ results }),
       startAttempt: () => {
-        started += 1;
+        if (!open) started += 1;
+        open = true;
         return {
           attemptId: BigInt(started),
           questions,
           startedAt: timestampFromDate(new Date()),
-          expiresAt: timestampFromDate(new Date(2026, 10, 23, 14, 35)),
+          expiresAt: timestampFromDate(expiresAt),
           numberOfTriesLeft: left(),
         };
       },
       completeTest: (request) => {
+        open = false;
         submitted.push(request);
         const totalPoint = request.questionWithAnswers.filter(
           (a) => a.answerId === a.questionId * 10n + 1n,
@@ -85,11 +91,10 @@ function fakeEducation(tries: number) {
       },
     }),
   );
-  return { transport, submitted };
+  return { transport, submitted, startedCount: () => started };
 }
 
-function renderTestPage(tries: number) {
-  const education = fakeEducation(tries);
+function renderTestPage(tries: number, education = fakeEducation(tries)) {
   renderPage(<TestPage />, {
     transport: education.transport,
     pattern: '/courses/:courseId/article/:articleId/test/:testId',
@@ -155,5 +160,64 @@ describe('TestPage', () => {
     expect(await screen.findByText('Вы исчерпали все попытки для прохождения теста')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Начать тест' })).not.toBeInTheDocument();
     expect(screen.getByText('Не пройден')).toBeInTheDocument();
+  });
+
+  it('closes the result dialog with Enter, its button having the focus', async () => {
+    renderTestPage(2);
+    await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
+    await answer('Сколько моментов', 'Пять');
+    await answer('Сколько длится', '20–30 секунд');
+    await userEvent.click(screen.getByRole('button', { name: 'Завершить тест' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Результаты теста' });
+    expect(within(dialog).getByRole('button', { name: 'Закрыть' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('after a pass on the last try says so, the spent tries no warning', async () => {
+    renderTestPage(1);
+    await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
+    await answer('Сколько моментов', 'Пять');
+    await answer('Сколько длится', '20–30 секунд');
+    await userEvent.click(screen.getByRole('button', { name: 'Завершить тест' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Результаты теста' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Закрыть' }));
+
+    const passed = await screen.findByRole('alert');
+    expect(passed).toHaveClass('MuiAlert-standardSuccess');
+    expect(within(passed).getByText('Тест пройден')).toBeInTheDocument();
+    // Spec §2's sentence, told as a fact after the pass, not as a warning.
+    expect(within(passed).getByText('Вы исчерпали все попытки для прохождения теста')).toBeInTheDocument();
+    expect(document.querySelector('.MuiAlert-standardWarning')).toBeNull();
+  });
+
+  it('after a reload shows the attempt in progress and takes it up again without a try', async () => {
+    const education = fakeEducation(1, new Date(Date.now() + 42 * 60_000));
+    renderTestPage(1, education);
+    await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
+    await answer('Сколько моментов', 'Пять');
+
+    // The page is loaded again, as a reload does: the tab's storage stays.
+    cleanup();
+    renderTestPage(1, education);
+    expect(await screen.findByRole('button', { name: 'Продолжить тест' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/Тест начат и не завершён\. Завершите его до \d\d:\d\d \(осталось 42 мин\)/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Вы ещё не проходили этот тест.')).not.toBeInTheDocument();
+    // Its only try is taken, yet the attempt is still open: no «исчерпали».
+    expect(screen.queryByText('Вы исчерпали все попытки для прохождения теста')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Продолжить тест' }));
+    const group = await screen.findByRole('group', { name: /Сколько моментов/ });
+    expect(within(group).getByRole('radio', { name: 'Пять' })).toBeChecked();
+    expect(education.startedCount()).toBe(1);
+
+    await answer('Сколько длится', '20–30 секунд');
+    await userEvent.click(screen.getByRole('button', { name: 'Завершить тест' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Закрыть' }));
+    expect(await screen.findByText('Тест пройден')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Продолжить тест' })).not.toBeInTheDocument();
   });
 });

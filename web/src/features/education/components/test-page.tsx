@@ -1,5 +1,6 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 
@@ -12,16 +13,19 @@ import { errorMessage, isClientError } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { notify } from '@/lib/notifications';
 import { strings } from '@/lib/strings';
+import { useNow } from '@/lib/use-now';
 
 import {
   useCompleteTest,
   useMyResults,
+  useMyTests,
   useRefreshEducation,
   useStartAttempt,
   useTestSummary,
 } from '../api/education-queries';
-import { dropChosen } from '../utils/attempt-draft';
+import { dropChosen, forgetOpenAttempt, openAttemptOf, rememberOpenAttempt } from '../utils/attempt-draft';
 import { AttemptForm, type ChosenAnswer } from './attempt-form';
+import { NextStep } from './next-step';
 import { ResultDialog } from './result-dialog';
 import { AttemptHistory, TestSummary } from './test-summary';
 
@@ -36,11 +40,14 @@ export function TestPage() {
   const testId = parseId(useParams().testId);
   const summary = useTestSummary(testId);
   const results = useMyResults(testId);
+  const myTests = useMyTests();
   const start = useStartAttempt();
   const complete = useCompleteTest();
   const refresh = useRefreshEducation();
   const [attempt, setAttempt] = useState<StartAttemptResponse>();
   const [result, setResult] = useState<CompleteTestResponse>();
+  // An open attempt's minutes left count down, and it is over once expired.
+  const now = useNow(15_000);
 
   const missing = (
     <NotFound
@@ -55,6 +62,16 @@ export function TestPage() {
   const found = summary.data.summary;
   if (!found) return missing;
 
+  const taken = results.data?.results ?? [];
+  // A pass as "My tests" counts it (in the current cycle of a course that expires); a test
+  // not assigned to the reader (an admin's look) by any pass at all.
+  const passed =
+    myTests.data?.tests.find((assigned) => assigned.summary?.id === testId)?.isPassed ??
+    taken.some((done) => done.isPassed);
+  // An attempt this tab started before a reload; handed in meanwhile (another tab), it is over.
+  const stored = attempt ? undefined : openAttemptOf(testId, now);
+  const open = taken.some((done) => done.id === stored?.attemptId) ? undefined : stored;
+
   const reload = () => {
     setResult(undefined);
     setAttempt(undefined);
@@ -67,6 +84,9 @@ export function TestPage() {
       {
         onSuccess: (started) => {
           setAttempt(started);
+          if (started.expiresAt) {
+            rememberOpenAttempt(testId, started.attemptId, timestampDate(started.expiresAt));
+          }
           void refresh();
         },
         onError: (error) => {
@@ -83,6 +103,7 @@ export function TestPage() {
       {
         onSuccess: (completed) => {
           dropChosen(attempt.attemptId);
+          forgetOpenAttempt(testId);
           setResult(completed);
         },
         onError: (error) => {
@@ -90,6 +111,7 @@ export function TestPage() {
           // Expired or already completed: this attempt is over; show where the tries stand.
           if (error instanceof ConnectError && error.code === Code.FailedPrecondition) {
             dropChosen(attempt.attemptId);
+            forgetOpenAttempt(testId);
             reload();
           }
         },
@@ -110,16 +132,20 @@ export function TestPage() {
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
             {text.attempts}
           </Typography>
-          {results.isError ? <LoadError /> : <AttemptHistory results={results.data?.results ?? []} />}
-          <Box>
-            {found.numberOfTriesLeft === 0 ? (
-              <Alert severity="warning">{text.exhausted}</Alert>
-            ) : (
-              <Button variant="contained" size="large" onClick={begin} loading={start.isPending}>
-                {text.start}
-              </Button>
-            )}
-          </Box>
+          {results.isError ? (
+            <LoadError />
+          ) : (
+            // «Вы ещё не проходили» would read wrong beside an attempt in progress.
+            (taken.length > 0 || !open) && <AttemptHistory results={taken} />
+          )}
+          <NextStep
+            triesLeft={found.numberOfTriesLeft}
+            passed={passed}
+            open={open}
+            now={now}
+            starting={start.isPending}
+            onStart={begin}
+          />
         </Stack>
       )}
       <ResultDialog result={result} onClose={reload} />

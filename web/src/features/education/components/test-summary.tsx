@@ -1,16 +1,7 @@
-import {
-  Box,
-  Chip,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Chip, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Fragment } from 'react';
 
+import { DataTable } from '@/components/data-table';
 import type { TestResult, TestSummary as Summary } from '@/gen/portal/education/v1/education_pb';
 import { formatInstant } from '@/lib/dates';
 import { strings } from '@/lib/strings';
@@ -69,29 +60,27 @@ export function AttemptHistory({ results }: { results: TestResult[] }) {
     return <Typography sx={{ color: 'text.secondary' }}>{text.noAttempts}</Typography>;
   }
   return (
-    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={text.attempts}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{text.date}</TableCell>
-            <TableCell>{text.points}</TableCell>
-            <TableCell>{text.result}</TableCell>
+    <DataTable label={text.attempts} framed>
+      <TableHead>
+        <TableRow>
+          <TableCell>{text.date}</TableCell>
+          <TableCell>{text.points}</TableCell>
+          <TableCell>{text.result}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {[...results].reverse().map((result) => (
+          <TableRow key={result.id}>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatInstant(result.dateCompletion)}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {text.pointsOf(result.totalPoint, result.totalPointsPossible)}
+            </TableCell>
+            <TableCell>
+              <ResultChip isPassed={result.isPassed} />
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {[...results].reverse().map((result) => (
-            <TableRow key={result.id}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatInstant(result.dateCompletion)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {text.pointsOf(result.totalPoint, result.totalPointsPossible)}
-              </TableCell>
-              <TableCell>
-                <ResultChip isPassed={result.isPassed} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Paper>
+        ))}
+      </TableBody>
+    </DataTable>
   );
 }

@@ -1,17 +1,7 @@
-import {
-  Alert,
-  Link as MuiLink,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Link as MuiLink, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Link } from 'react-router';
 
+import { DataTable } from '@/components/data-table';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
@@ -39,41 +29,39 @@ export function MaintenanceDuePage() {
   else if (query.data.units.length === 0) content = <Alert severity="success">{due.empty}</Alert>;
   else {
     content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={strings.pages.maintenanceDue}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{due.model}</TableCell>
-              <TableCell>{due.unit}</TableCell>
-              <TableCell>{due.department}</TableCell>
-              <TableCell>{due.nextDue}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {query.data.units.flatMap(({ environment: unit, environmentModelName }) =>
-              unit
-                ? [
-                    <TableRow key={unit.id}>
-                      <TableCell>
-                        <MuiLink
-                          component={Link}
-                          to={`${paths.departments}/environments/${unit.departmentId}/environment/${unit.environmentModelId}/maintenance-logbook?unit=${unit.id}`}
-                        >
-                          {environmentModelName}
-                        </MuiLink>
-                      </TableCell>
-                      <TableCell>{unit.inventoryNumber}</TableCell>
-                      <TableCell>{departments.get(unit.departmentId) ?? String(unit.departmentId)}</TableCell>
-                      <TableCell>
-                        <MaintenanceMark unit={unit} />
-                      </TableCell>
-                    </TableRow>,
-                  ]
-                : [],
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <DataTable label={strings.pages.maintenanceDue} framed>
+        <TableHead>
+          <TableRow>
+            <TableCell>{due.model}</TableCell>
+            <TableCell>{due.unit}</TableCell>
+            <TableCell>{due.department}</TableCell>
+            <TableCell>{due.nextDue}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {query.data.units.flatMap(({ environment: unit, environmentModelName }) =>
+            unit
+              ? [
+                  <TableRow key={unit.id}>
+                    <TableCell>
+                      <MuiLink
+                        component={Link}
+                        to={`${paths.departments}/environments/${unit.departmentId}/environment/${unit.environmentModelId}/maintenance-logbook?unit=${unit.id}`}
+                      >
+                        {environmentModelName}
+                      </MuiLink>
+                    </TableCell>
+                    <TableCell>{unit.inventoryNumber}</TableCell>
+                    <TableCell>{departments.get(unit.departmentId) ?? String(unit.departmentId)}</TableCell>
+                    <TableCell>
+                      <MaintenanceMark unit={unit} />
+                    </TableCell>
+                  </TableRow>,
+                ]
+              : [],
+          )}
+        </TableBody>
+      </DataTable>
     );
   }
 

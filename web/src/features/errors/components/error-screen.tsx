@@ -4,16 +4,20 @@ import { Link } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
 
+/** The one way out of an error: a link to a page, or a button that does something (a reload). */
+export type ErrorAction = { label: string } & ({ to: string } | { onClick: () => void });
+
 type ErrorScreenProps = {
   icon: ReactNode;
   message: string;
-  actionLabel: string;
-  actionTo: string;
+  /** A sentence under the message: what happened, what to do. */
+  hint?: string;
+  action: ErrorAction;
   /** A page of its own with the logos; otherwise a card inside the portal's layout. */
   standalone?: boolean;
 };
 
-export function ErrorScreen({ icon, message, actionLabel, actionTo, standalone = true }: ErrorScreenProps) {
+export function ErrorScreen({ icon, message, hint, action, standalone = true }: ErrorScreenProps) {
   const card = (
     <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 } }}>
       <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center' }}>
@@ -22,9 +26,16 @@ export function ErrorScreen({ icon, message, actionLabel, actionTo, standalone =
         <Typography variant="h5" component={standalone ? 'h1' : 'h2'}>
           {message}
         </Typography>
-        <Button variant="contained" size="large" component={Link} to={actionTo}>
-          {actionLabel}
-        </Button>
+        {hint && <Typography sx={{ color: 'text.secondary' }}>{hint}</Typography>}
+        {'to' in action ? (
+          <Button variant="contained" size="large" component={Link} to={action.to}>
+            {action.label}
+          </Button>
+        ) : (
+          <Button variant="contained" size="large" onClick={action.onClick}>
+            {action.label}
+          </Button>
+        )}
       </Stack>
     </Paper>
   );

@@ -1,6 +1,8 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
+import { useSearchParams } from 'react-router';
 
 import { paths } from '@/config/paths';
+import { keepReturnPath } from '@/lib/session/return-path';
 import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
 
@@ -12,12 +14,16 @@ import { ErrorScreen } from './error-screen';
  */
 export function NoAccessPage() {
   const signedIn = useSession() !== null;
+  const [search] = useSearchParams();
   return (
     <ErrorScreen
       icon={<LockOutlined color="primary" sx={{ fontSize: 64 }} />}
       message={strings.errors.noAccess}
-      actionLabel={signedIn ? strings.errors.toHome : strings.errors.toLogin}
-      actionTo={signedIn ? paths.home : paths.login}
+      action={
+        signedIn
+          ? { label: strings.errors.toHome, to: paths.home }
+          : { label: strings.errors.toLogin, to: keepReturnPath(paths.login, search) }
+      }
       standalone={!signedIn}
     />
   );

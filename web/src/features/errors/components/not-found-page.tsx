@@ -10,8 +10,7 @@ export function NotFoundPage() {
     <ErrorScreen
       icon={<SearchOffOutlined color="primary" sx={{ fontSize: 64 }} />}
       message={strings.errors.notFound}
-      actionLabel={strings.errors.toHome}
-      actionTo={paths.home}
+      action={{ label: strings.errors.toHome, to: paths.home }}
     />
   );
 }

@@ -2,7 +2,7 @@ import { Stack } from '@mui/material';
 
 import { HomeTiles } from './home-tiles';
 import { NewsFeed } from './news-feed';
-import { PersonalNav } from './personal-nav';
+import { PersonalNav, PersonalNavSpace } from './personal-nav';
 
 export function HomePage() {
   return (
@@ -10,6 +10,7 @@ export function HomePage() {
       <HomeTiles />
       <NewsFeed />
       <PersonalNav />
+      <PersonalNavSpace />
     </Stack>
   );
 }

@@ -94,4 +94,56 @@ describe('the journal’s pages', () => {
     expect(await screen.findByText('Название: — → Отделение c1')).toBeInTheDocument();
     expect(previous()).toBeDisabled();
   });
+
+  it('reads a status, departments and people by name, not by id', async () => {
+    signInAs({ rights: ['UserManagement'] });
+    const record = {
+      service: 'auth',
+      id: 2,
+      time: '2026-11-26T10:00:00Z',
+      actor: { kind: 'system', clientId: '', login: '' },
+      address: '',
+      requestId: '',
+      entity: 'user',
+      entityId: 7,
+      entityName: 'Орлов Сергей Петрович',
+      action: 'update',
+      changes: [
+        { field: 'statusId', old: 1, new: 4 },
+        { field: 'departmentIds', old: null, new: [2, 9] },
+        { field: 'surname', old: 'Орлов', new: 'Орлов' },
+      ],
+      reason: '',
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(() =>
+        Promise.resolve(
+          Response.json({
+            success: true,
+            data: { records: [record], total: 1, page: 1, pageSize: 50, incomplete: false, missing: [] },
+            errorMessage: null,
+          }),
+        ),
+      ),
+    );
+    const reference = createRouterTransport(({ service }) => {
+      service(AuthService, {
+        listUsers: () => ({ users: [] }),
+        listStatuses: () => ({
+          statuses: [
+            { id: 1n, name: 'Работает' },
+            { id: 4n, name: 'Уволен', blocksSignIn: true },
+          ],
+        }),
+        listDepartments: () => ({ departments: [{ id: 2n, title: 'Хирургическое отделение' }] }),
+      });
+    });
+    renderPage(<AuditPage />, { transport: reference, pattern: '/admin/audit', path: '/admin/audit' });
+
+    expect(await screen.findByText('Статус: Работает → Уволен')).toBeInTheDocument();
+    // A department the reader's list lacks (deleted since) keeps its number.
+    expect(await screen.findByText('Отделения: — → Хирургическое отделение, №9')).toBeInTheDocument();
+    expect(screen.getByText('Фамилия: Орлов → Орлов')).toBeInTheDocument();
+  });
 });

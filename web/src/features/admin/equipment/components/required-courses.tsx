@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 import { Right, useHasRight } from '@/lib/session/rights';
 
+import { useWithoutBlocked } from '../../api/people-queries';
 import {
   useAssignCourse,
   useCourses,
@@ -29,6 +30,7 @@ export function RequiredCourses({ model }: { model: EnvironmentModel }) {
   const save = useSetRequiredCourses();
   const members = useDepartmentMembers();
   const assign = useAssignCourse();
+  const staff = useWithoutBlocked();
   const educator = useHasRight(Right.EducationManagement) === true;
   const [chosen, setChosen] = useState<bigint[]>(model.requiredCourseIds);
 
@@ -59,7 +61,8 @@ export function RequiredCourses({ model }: { model: EnvironmentModel }) {
         const answer = await members.mutateAsync({ departmentId });
         answer.department?.users.forEach((user) => people.add(user.id));
       }
-      const userIds = [...people];
+      // A blocked (dismissed) person is never assigned a course.
+      const userIds = await staff.withoutBlocked([...people]);
       for (const courseId of model.requiredCourseIds) {
         await assign.mutateAsync({ courseId, userIds });
       }
@@ -69,7 +72,7 @@ export function RequiredCourses({ model }: { model: EnvironmentModel }) {
     }
   };
 
-  const busy = save.isPending || members.isPending || assign.isPending;
+  const busy = save.isPending || members.isPending || staff.isPending || assign.isPending;
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
       <PageHeader title={text.requiredTitle} />

@@ -1,15 +1,6 @@
-import {
-  Chip,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Chip, Paper, Stack, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 
+import { DataTable } from '@/components/data-table';
 import { adminStrings } from '@/lib/admin-strings';
 import { formatInstant } from '@/lib/dates';
 
@@ -43,7 +34,7 @@ export function ResultGroups({ groups }: { groups: TestGroup[] }) {
                     {text.attempts(user.attempts.length)}
                   </Typography>
                 </Stack>
-                <Table size="small" aria-label={`${group.title}: ${user.name}`} sx={{ maxWidth: 640 }}>
+                <DataTable label={`${group.title}: ${user.name}`} maxWidth={640}>
                   <TableHead>
                     <TableRow>
                       <TableCell>{text.points}</TableCell>
@@ -54,7 +45,7 @@ export function ResultGroups({ groups }: { groups: TestGroup[] }) {
                   <TableBody>
                     {user.attempts.map((attempt) => (
                       <TableRow key={attempt.id}>
-                        <TableCell>
+                        <TableCell sx={{ whiteSpace: 'nowrap' }}>
                           {attempt.totalPoint} / {attempt.totalPointsPossible}
                         </TableCell>
                         <TableCell>
@@ -65,13 +56,13 @@ export function ResultGroups({ groups }: { groups: TestGroup[] }) {
                             variant={attempt.isPassed ? 'filled' : 'outlined'}
                           />
                         </TableCell>
-                        <TableCell>
+                        <TableCell sx={{ whiteSpace: 'nowrap' }}>
                           {attempt.dateCompletion ? formatInstant(attempt.dateCompletion) : ''}
                         </TableCell>
                       </TableRow>
                     ))}
                   </TableBody>
-                </Table>
+                </DataTable>
               </div>
             ))}
           </Stack>

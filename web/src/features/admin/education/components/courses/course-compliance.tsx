@@ -2,16 +2,15 @@ import {
   Chip,
   Paper,
   Stack,
-  Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
   type ChipProps,
 } from '@mui/material';
 
+import { DataTable } from '@/components/data-table';
 import { Loading, LoadError } from '@/components/load-state';
 import type { AssigneeCompliance } from '@/gen/portal/education/v1/education_pb';
 import { adminStrings } from '@/lib/admin-strings';
@@ -86,41 +85,39 @@ export function CourseCompliance({ courseId }: { courseId: bigint }) {
         {assignees[0]?.testsTotal === 0 && (
           <Typography sx={{ color: 'text.secondary' }}>{text.noTests}</Typography>
         )}
-        <TableContainer>
-          <Table size="small" aria-label={text.title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{text.person}</TableCell>
-                <TableCell>{text.progress}</TableCell>
-                <TableCell>{text.status}</TableCell>
-                <TableCell>{text.validity}</TableCell>
-                <TableCell>{text.deadline}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {assignees.map((assignee) => {
-                const { label, color } = standing(assignee);
-                const pass = passState(assignee);
-                return (
-                  <TableRow key={assignee.userId}>
-                    <TableCell>
-                      {people.get(assignee.userId)?.label ??
-                        adminStrings.statistics.unknownPerson(assignee.userId)}
-                    </TableCell>
-                    <TableCell>{text.passedOf(assignee.testsPassed, assignee.testsTotal)}</TableCell>
-                    <TableCell>
-                      <Chip label={label} color={color} size="small" />
-                    </TableCell>
-                    <TableCell>
-                      {pass && <Chip label={pass.label} color={pass.color} size="small" />}
-                    </TableCell>
-                    <TableCell>{formatDate(assignee.dateDeadline)}</TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <DataTable label={text.title}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{text.person}</TableCell>
+              <TableCell>{text.progress}</TableCell>
+              <TableCell>{text.status}</TableCell>
+              <TableCell>{text.validity}</TableCell>
+              <TableCell>{text.deadline}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {assignees.map((assignee) => {
+              const { label, color } = standing(assignee);
+              const pass = passState(assignee);
+              return (
+                <TableRow key={assignee.userId}>
+                  <TableCell>
+                    {people.get(assignee.userId)?.label ??
+                      adminStrings.statistics.unknownPerson(assignee.userId)}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {text.passedOf(assignee.testsPassed, assignee.testsTotal)}
+                  </TableCell>
+                  <TableCell>
+                    <Chip label={label} color={color} size="small" />
+                  </TableCell>
+                  <TableCell>{pass && <Chip label={pass.label} color={pass.color} size="small" />}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(assignee.dateDeadline)}</TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </DataTable>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {text.asOf(query.data.today)}
         </Typography>

@@ -4,7 +4,7 @@ import { MultiSelect } from '@/components/multi-select';
 import { adminStrings } from '@/lib/admin-strings';
 import { useFormState } from '@/lib/use-form-state';
 
-import { useDepartmentsAndPeople } from '../../../api/people-queries';
+import { useAssigneeChoices } from '../../../api/people-queries';
 import { useArticles } from '../../api/education-queries';
 import { basicErrors } from '../../utils/basic-values';
 import { type CourseFormValues, validityTooLong } from '../../utils/form-values';
@@ -30,7 +30,7 @@ export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps)
       ...(validityTooLong(typed.validityMonths) ? { validityMonths: text.validityTooLong } : {}),
     }),
   });
-  const { people } = useDepartmentsAndPeople();
+  const assignees = useAssigneeChoices();
   const articles = useArticles().data?.articles ?? [];
   const articleChoices = articles.map((article) => ({ id: article.id, label: article.title }));
 
@@ -58,7 +58,7 @@ export function CourseForm({ id, initial, disabled, onSubmit }: CourseFormProps)
       />
       <MultiSelect
         label={text.assignees}
-        options={Array.from(people.values())}
+        options={assignees}
         value={values.userIds}
         onChange={(userIds) => set('userIds', userIds)}
         disabled={disabled}

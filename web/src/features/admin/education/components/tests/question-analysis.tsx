@@ -2,15 +2,14 @@ import {
   Box,
   LinearProgress,
   Paper,
-  Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
 
+import { DataTable } from '@/components/data-table';
 import { Loading, LoadError } from '@/components/load-state';
 import { adminStrings } from '@/lib/admin-strings';
 
@@ -32,44 +31,42 @@ export function QuestionAnalysis({ testId }: { testId: bigint }) {
     content = <Typography sx={{ color: 'text.secondary' }}>{text.none}</Typography>;
   } else {
     content = (
-      <TableContainer>
-        <Table size="small" aria-label={text.title}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{text.question}</TableCell>
-              <TableCell align="right">{text.answered}</TableCell>
-              <TableCell align="right">{text.correct}</TableCell>
-              <TableCell sx={{ minWidth: 160 }}>{text.rate}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {query.data.questions.map((question) => {
-              const rate = question.timesAnswered === 0 ? 0 : question.timesCorrect / question.timesAnswered;
-              return (
-                <TableRow key={question.questionId}>
-                  <TableCell>{question.title}</TableCell>
-                  <TableCell align="right">{question.timesAnswered}</TableCell>
-                  <TableCell align="right">{question.timesCorrect}</TableCell>
-                  <TableCell>
-                    {question.timesAnswered > 0 && (
-                      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                        <LinearProgress
-                          variant="determinate"
-                          value={rate * 100}
-                          aria-label={`${text.rate}: ${question.title}`}
-                          color={colour(rate)}
-                          sx={{ flex: 1, height: 8, borderRadius: 4 }}
-                        />
-                        <Typography variant="body2">{Math.round(rate * 100)}%</Typography>
-                      </Box>
-                    )}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <DataTable label={text.title}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{text.question}</TableCell>
+            <TableCell align="right">{text.answered}</TableCell>
+            <TableCell align="right">{text.correct}</TableCell>
+            <TableCell sx={{ minWidth: 160 }}>{text.rate}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {query.data.questions.map((question) => {
+            const rate = question.timesAnswered === 0 ? 0 : question.timesCorrect / question.timesAnswered;
+            return (
+              <TableRow key={question.questionId}>
+                <TableCell>{question.title}</TableCell>
+                <TableCell align="right">{question.timesAnswered}</TableCell>
+                <TableCell align="right">{question.timesCorrect}</TableCell>
+                <TableCell>
+                  {question.timesAnswered > 0 && (
+                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                      <LinearProgress
+                        variant="determinate"
+                        value={rate * 100}
+                        aria-label={`${text.rate}: ${question.title}`}
+                        color={colour(rate)}
+                        sx={{ flex: 1, height: 8, borderRadius: 4 }}
+                      />
+                      <Typography variant="body2">{Math.round(rate * 100)}%</Typography>
+                    </Box>
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </DataTable>
     );
   }
 

@@ -3,7 +3,7 @@ import { Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/ma
 import { useState } from 'react';
 
 import { adminStrings } from '@/lib/admin-strings';
-import { formatMoment } from '@/lib/dates';
+import { formatMoment, formatMomentToSecond } from '@/lib/dates';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
 
@@ -19,6 +19,10 @@ import { SecretDialog } from './secret-dialog';
 import { Section } from './section';
 
 const text = adminStrings.serviceAccounts.secrets;
+
+// A secret is named by when it was issued; a new one is often issued a minute after the last
+// (rotation, then a check), so the second tells the two apart (issue 37).
+const issuedAt = (secret: ServiceSecret) => formatMomentToSecond(secret.createdAt);
 
 /** Oldest first: the order they were issued in, and the one a third would drop first. */
 const byAge = (secrets: ServiceSecret[]) =>
@@ -72,7 +76,7 @@ export function SecretsSection({ account }: { account: ServiceAccount }) {
       ) : (
         <List disablePadding dense aria-label={text.listLabel}>
           {secrets.map((secret) => {
-            const issuedAt = formatMoment(secret.createdAt);
+            const issued = issuedAt(secret);
             const used = formatMoment(secret.lastUsedAt);
             return (
               <ListItem
@@ -83,7 +87,7 @@ export function SecretsSection({ account }: { account: ServiceAccount }) {
                   <Button
                     color="error"
                     size="small"
-                    aria-label={text.revokeLabel(issuedAt)}
+                    aria-label={text.revokeLabel(issued)}
                     onClick={() => ask('revoke', secret)}
                   >
                     {text.revoke}
@@ -92,7 +96,7 @@ export function SecretsSection({ account }: { account: ServiceAccount }) {
                 sx={{ pr: 12 }}
               >
                 <ListItemText
-                  primary={text.issued(issuedAt)}
+                  primary={text.issued(issued)}
                   secondary={used === '' ? text.neverUsed : text.lastUsed(used)}
                 />
               </ListItem>
@@ -115,7 +119,7 @@ export function SecretsSection({ account }: { account: ServiceAccount }) {
         onCancel={() => setAsking(undefined)}
       >
         <p>{text.rotateText}</p>
-        {live.length >= 2 && oldest && <p>{text.rotateDropsOldest(formatMoment(oldest.createdAt))}</p>}
+        {live.length >= 2 && oldest && <p>{text.rotateDropsOldest(issuedAt(oldest))}</p>}
       </ConfirmDialog>
       <ConfirmDialog
         open={asking === 'revoke'}
@@ -126,7 +130,7 @@ export function SecretsSection({ account }: { account: ServiceAccount }) {
         onConfirm={() => revoking && confirmRevoke(revoking)}
         onCancel={() => setAsking(undefined)}
       >
-        <p>{revoking && text.revokeText(formatMoment(revoking.createdAt))}</p>
+        <p>{revoking && text.revokeText(issuedAt(revoking))}</p>
         {live.length === 1 && <p>{text.revokeLast}</p>}
       </ConfirmDialog>
       <SecretDialog issued={issued} kind="rotated" onClose={() => setIssued(undefined)} />

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
-import { formatMoment } from '@/lib/dates';
+import { formatMoment, formatMomentToSecond } from '@/lib/dates';
 import { renderPage } from '@/testing/render-with-transport';
 import { signInAs } from '@/testing/session';
 
@@ -351,7 +351,7 @@ describe("a system's page", () => {
     await user.click(screen.getByRole('button', { name: 'Выпустить новый секрет' }));
     const again = await screen.findByRole('dialog', { name: 'Выпустить новый секрет?' });
     expect(again).toHaveTextContent(
-      `Уже действуют два секрета: самый старый (выпущен ${formatMoment('2026-11-20T08:00:00Z')}) будет отозван сразу`,
+      `Уже действуют два секрета: самый старый (выпущен ${formatMomentToSecond('2026-11-20T08:00:00Z')}) будет отозван сразу`,
     );
     await user.click(within(again).getByRole('button', { name: 'Отмена' }));
     expect(server.sent('rotate-secret')).toHaveLength(1);
@@ -361,7 +361,7 @@ describe("a system's page", () => {
     const user = userEvent.setup();
     open(1);
 
-    const issued = formatMoment('2026-11-20T08:00:00Z');
+    const issued = formatMomentToSecond('2026-11-20T08:00:00Z');
     const secrets = await screen.findByRole('list', { name: 'Действующие секреты' });
     expect(secrets).toHaveTextContent(`Выпущен ${issued}`);
     expect(secrets).toHaveTextContent(`использовался ${formatMoment('2026-11-25T09:30:00Z')}`);
@@ -373,6 +373,34 @@ describe("a system's page", () => {
     expect(await screen.findByText('Секрет отозван')).toBeInTheDocument();
     expect(server.sent('revoke-secret')).toEqual([{ id: 1, secretId: 11 }]);
     expect(await screen.findByText(/Действующих секретов нет/)).toBeVisible();
+  });
+
+  it('tells apart two secrets issued in the same minute', async () => {
+    const [first, second] = ['2026-11-20T08:00:05Z', '2026-11-20T08:00:41Z'];
+    server = restServer([
+      {
+        ...hr,
+        secrets: [
+          { id: 11, createdAt: first, lastUsedAt: null },
+          { id: 12, createdAt: second, lastUsedAt: null },
+        ],
+      },
+    ]);
+    vi.stubGlobal('fetch', server.fetchMock);
+    open(1);
+
+    const secrets = await screen.findByRole('list', { name: 'Действующие секреты' });
+    const issued = within(secrets)
+      .getAllByText(/^Выпущен /)
+      .map((line) => line.textContent);
+    expect(issued).toEqual([
+      `Выпущен ${formatMomentToSecond(first)}`,
+      `Выпущен ${formatMomentToSecond(second)}`,
+    ]);
+    expect(issued[0]).not.toBe(issued[1]);
+    expect(issued[0]).toMatch(/:05$/);
+    const revoke = within(secrets).getAllByRole('button', { name: /^Отозвать секрет, выпущенный/ });
+    expect(new Set(revoke.map((button) => button.getAttribute('aria-label'))).size).toBe(2);
   });
 
   it('disables and enables the system, each after asking', async () => {
