@@ -128,8 +128,8 @@ async fn readyz(State(upstreams): State<Upstreams>) -> Response {
     (status, lines.join("\n") + "\n").into_response()
 }
 
-/// Built files from `web_dir`; any other path gets `index.html` so the client's
-/// router can show it. Hashed assets are cached for good, the rest revalidated:
+/// Built files from `web_dir`; any other path but a missing asset's gets
+/// `index.html` so the client's router can show it. Hashed assets are cached for good, the rest revalidated:
 /// `/sw.js` among them, so that a browser's check for a new service worker sees a
 /// release at once (tests/web_client.rs checks its and the manifest's headers).
 /// The build writes a `.br` and a `.gz` beside each file: the best one the browser
@@ -142,7 +142,13 @@ fn web_client(web_dir: &Path) -> Router {
         .precompressed_br()
         .precompressed_gzip()
         .fallback(index);
+    // A hashed file a new build replaced is a 404, never the page: the
+    // client then reloads to the new build, and nothing wrong is cached.
+    let assets = ServeDir::new(web_dir.join("assets"))
+        .precompressed_br()
+        .precompressed_gzip();
     Router::new()
+        .nest_service("/assets", assets)
         .fallback_service(files)
         .layer(middleware::from_fn(cache_policy))
         .layer(compress_text())

@@ -99,6 +99,11 @@ async fn a_hashed_asset_comes_br_then_gzip_then_plain_and_is_cached_for_good() {
     assert_eq!(status, 200);
     assert!(!headers.contains_key("content-encoding"));
     assert_eq!(body, script);
+
+    // One a new build replaced is a 404 kept nowhere, not the page for good.
+    let (status, headers, _) = get_encoded(&portal, "/assets/login-Old123.js", "br").await;
+    assert_eq!(status, 404);
+    assert_eq!(headers["cache-control"], "no-cache");
     portal.running.stop().await.unwrap();
 }
 
