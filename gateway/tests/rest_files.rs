@@ -843,7 +843,16 @@ async fn a_listed_documents_url_downloads_without_a_token_under_its_title() {
     )
     .expect("the key `all` generated");
     let id = saved["id"].as_i64().expect("id");
-    let expired = keys.issue(id, 50, 1_000_000_000).token;
+    let expired = keys
+        .issue(
+            id,
+            portal_files::app::links::Issued {
+                issued_to: 50,
+                version: 0,
+                expires_at: 1_000_000_000,
+            },
+        )
+        .token;
     let response = download(&portal, &format!("{address}?link={expired}"), None, None).await;
     assert_eq!(response.status().as_u16(), 401);
     assert_eq!(
@@ -995,4 +1004,77 @@ async fn an_anonymous_viewer_opens_a_video_by_its_key_not_its_id() {
     let learner = portal.token(50, &[]);
     let response = download(&portal, by_id, Some(&learner), None).await;
     assert_eq!(response.status().as_u16(), 200);
+}
+
+/// Issue 37: a shared ward PC's history keeps the document links a session
+/// was given; signing out ends them with the session.
+#[tokio::test]
+async fn signing_out_ends_the_document_links_the_session_was_given() {
+    let portal = portal().await;
+    let form = document_form(MODEL, "scan.pdf", pdf(2000));
+    saved(upload(&portal, "/api/file/save", Some(&editor(&portal)), form).await);
+    // The admin signs in as a browser does: a token of their access version,
+    // and the session's refresh cookie.
+    let (status, headers, body) = portal
+        .post(
+            "/api/auth/login",
+            Post {
+                json: Some(json!({"login": "admin", "password": support::ADMIN_PASSWORD})),
+                ..Post::default()
+            },
+        )
+        .await;
+    let token = support::data(status, &body)["accessToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refresh = headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find_map(|cookie| cookie.strip_prefix("portal_refresh="))
+        .and_then(|cookie| cookie.split(';').next())
+        .expect("the session's cookie")
+        .to_owned();
+    let files = support::get_data(
+        &portal,
+        &format!("/api/file/get-files?idRelated={MODEL}"),
+        &token,
+    )
+    .await;
+    let link = files[0]["url"]
+        .as_str()
+        .unwrap()
+        .replace("http://127.0.0.1:8080", &portal.base);
+    assert_eq!(download(&portal, &link, None, None).await.status(), 200);
+
+    let (status, _, body) = portal
+        .post(
+            "/api/auth/logout",
+            Post {
+                token: Some(&token),
+                refresh_cookie: Some(&refresh),
+                origin: Some(&portal.base),
+                ..Post::default()
+            },
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // The files service learns of it within a second or two.
+    let refused = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let response = download(&portal, &link, None, None).await;
+            if response.status() == 401 {
+                break failed(&envelope(&response.text().await.unwrap()));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the link still opens after sign-out");
+    assert_eq!(
+        refused,
+        "Ссылка на документ больше не действует: сеанс, в котором её открыли, завершён. Войдите и откройте документ снова"
+    );
+    portal.running.stop().await.unwrap();
 }

@@ -185,9 +185,12 @@ impl AuthService for AuthRpc {
 
     async fn logout(&self, request: Request<pb::LogoutRequest>) -> RpcResult<pb::LogoutResponse> {
         let context = AuditContext::of(&request, &self.trusted_proxies);
-        self.sessions
+        let ended = self
+            .sessions
             .sign_out(&request.into_inner().refresh_token, &context)
             .await?;
+        // Refused here at once; the other services within a second.
+        self.versions.raise(ended);
         reply(pb::LogoutResponse {})
     }
 

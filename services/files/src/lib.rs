@@ -202,7 +202,7 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         settings.blobs,
         uploads.clone(),
         Models::new(settings.wiki),
-        links,
+        (links, settings.access_versions.clone()),
         (&settings.public_url, settings.audit.trusted_proxies),
     );
     if settings.seed_demo {

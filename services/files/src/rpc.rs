@@ -22,13 +22,14 @@ use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::TrustedProxies;
+use portal_kit::revocation::AccessVersions;
 use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_server::FilesService;
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::app::links::LinkKeys;
+use crate::app::links::{Issued, LinkKeys, MSG_LINK_SIGNED_OUT};
 use crate::app::models::Models;
 use crate::app::uploads::{Uploads, split_upload};
 use crate::convert;
@@ -50,6 +51,9 @@ pub struct FilesRpc {
     uploads: Uploads,
     models: Models,
     links: LinkKeys,
+    /// Each person's access version: a link issued to a token of an older
+    /// one (signed out since, blocked, rights changed) no longer opens.
+    versions: AccessVersions,
     public_url: String,
     /// Whose forwarded client address the audit log believes.
     proxies: TrustedProxies,
@@ -61,7 +65,7 @@ impl FilesRpc {
         blobs: Blobs,
         uploads: Uploads,
         models: Models,
-        links: LinkKeys,
+        (links, versions): (LinkKeys, AccessVersions),
         (public_url, proxies): (&str, TrustedProxies),
     ) -> FilesRpc {
         FilesRpc {
@@ -70,6 +74,7 @@ impl FilesRpc {
             uploads,
             models,
             links,
+            versions,
             public_url: public_url.trim_end_matches('/').to_owned(),
             proxies,
         }
@@ -145,7 +150,7 @@ impl FilesService for FilesRpc {
         request: Request<pb::GetFilesRequest>,
     ) -> RpcResult<pb::GetFilesResponse> {
         let deadline = Deadline::of_call(request.metadata());
-        let user_id = Caller::of(&request).claims()?.user_id;
+        let claims = Caller::of(&request).claims()?.clone();
         let id_related = request.get_ref().id_related;
         self.models
             .require_visible(request.metadata(), deadline, id_related, MSG_FILE_NOT_FOUND)
@@ -156,7 +161,14 @@ impl FilesService for FilesRpc {
             files: files
                 .into_iter()
                 .map(|f| {
-                    let link = self.links.issue(f.id, user_id, expires_at);
+                    let link = self.links.issue(
+                        f.id,
+                        Issued {
+                            issued_to: claims.user_id,
+                            version: claims.ver,
+                            expires_at,
+                        },
+                    );
                     let url = self.url(f.id);
                     convert::file(f, url, Some(&link))
                 })
@@ -180,7 +192,16 @@ impl FilesService for FilesRpc {
         // nothing, not even whether the file exists.
         let issued = match asked.link.as_str() {
             "" => None,
-            link => Some(self.links.check(asked.id, link, unix_seconds())?),
+            link => {
+                let issued = self.links.check(asked.id, link, unix_seconds())?;
+                if !self
+                    .versions
+                    .is_person_at_least(issued.issued_to, issued.version)
+                {
+                    return Err(ServiceError::Unauthenticated(MSG_LINK_SIGNED_OUT.into()).into());
+                }
+                Some(issued)
+            }
         };
         let record = self.store.file(asked.id).await?;
         match issued {

@@ -70,6 +70,13 @@ impl AccessVersions {
         self.is_at_least(Holder::ServiceAccount(claims.account_id), claims.ver)
     }
 
+    /// Whether something a person's token of access version `ver` was given
+    /// (a document's download link) still holds: not once they signed out,
+    /// were blocked or had their rights changed since.
+    pub fn is_person_at_least(&self, user_id: i64, ver: i64) -> bool {
+        self.is_at_least(Holder::Person(user_id), ver)
+    }
+
     fn is_at_least(&self, holder: Holder, ver: i64) -> bool {
         let known = self
             .known

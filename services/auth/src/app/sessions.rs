@@ -231,17 +231,25 @@ impl Sessions {
 
     /// Ends the session of a refresh token, recorded as its person's
     /// sign-out in `context`; unknown or revoked tokens are fine.
-    pub async fn sign_out(&self, token: &str, context: &AuditContext) -> ServiceResult<()> {
+    /// Ends the session of `token`; answers whose it was and their new
+    /// access version (their tokens and download links of before are void).
+    pub async fn sign_out(
+        &self,
+        token: &str,
+        context: &AuditContext,
+    ) -> ServiceResult<Option<(i64, i64)>> {
         let token = SecretToken::from_client(token);
-        if !token.is_empty()
-            && let Some(user_id) = self
-                .store
-                .revoke_session_of(context, &token.hash(), now_millis())
-                .await?
-        {
+        if token.is_empty() {
+            return Ok(None);
+        }
+        let ended = self
+            .store
+            .revoke_session_of(context, &token.hash(), now_millis())
+            .await?;
+        if let Some((user_id, _)) = ended {
             tracing::info!(user_id, "signed out");
         }
-        Ok(())
+        Ok(ended)
     }
 
     async fn issue(&self, user_id: i64, refresh_token: SecretToken) -> ServiceResult<IssuedTokens> {

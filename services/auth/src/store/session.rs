@@ -7,7 +7,7 @@ use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
 use super::Store;
-use super::access::subject;
+use super::access::{raise_access_version, subject};
 use super::device::{device_exists, remember_device};
 use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
@@ -178,13 +178,14 @@ impl Store {
     }
 
     /// Ends the session the token belongs to, recorded as its person's
-    /// sign-out; an unknown token ends nothing. Answers whose session it was.
+    /// sign-out; an unknown token ends nothing. Answers whose session it was
+    /// and their new access version.
     pub async fn revoke_session_of(
         &self,
         context: &AuditContext,
         token: &SecretHash,
         now: i64,
-    ) -> ServiceResult<Option<i64>> {
+    ) -> ServiceResult<Option<(i64, i64)>> {
         let mut tx = self.write().await?;
         let revoked: Option<i64> = sqlx::query_scalar(
             "UPDATE refresh_families SET revoked_at = $1 \
@@ -195,13 +196,18 @@ impl Store {
         .bind(token.as_str())
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(user_id) = revoked {
-            let signed_out = context.acting_as(AuditActor::Person(user_id));
-            let event = Event::new(entity::USER, user_id, action::SIGN_OUT);
-            audit::record(&mut tx, &signed_out, event).await?;
-        }
+        let Some(user_id) = revoked else {
+            return Ok(None);
+        };
+        let signed_out = context.acting_as(AuditActor::Person(user_id));
+        let event = Event::new(entity::USER, user_id, action::SIGN_OUT);
+        audit::record(&mut tx, &signed_out, event).await?;
+        // What this session was given stops working with it: its access
+        // tokens, and the download links they were handed (a ward PC's
+        // history keeps those). The person's other sessions renew theirs.
+        let version = raise_access_version(&mut tx, user_id, now).await?;
         tx.commit().await?;
-        Ok(revoked)
+        Ok(Some((user_id, version)))
     }
 
     /// Records a sign-in refused after the password was checked (a blocked

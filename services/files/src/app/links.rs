@@ -3,13 +3,18 @@
 //! name, or hand it to a colleague.
 //!
 //! GetFiles, having asked the wiki whether the caller sees the model, puts a
-//! link on each document's URL: `…/api/file/download/{id}?link={user}.{expires}.{mac}`,
-//! where `mac` is HMAC-SHA256 over the file id, the user it was issued to and
-//! the expiry (Unix seconds), under a key every files replica reads from the
-//! same file (`PORTAL_FILES_LINK_KEY_FILE`). A link thus proves that its file
-//! was listed for that user until then; it reads that one file and nothing
-//! else. Like an access token's claims, what it was checked against (the
-//! caller's departments) may lag by up to its lifetime.
+//! link on each document's URL:
+//! `…/api/file/download/{id}?link={user}.{version}.{expires}.{mac}`, where
+//! `mac` is HMAC-SHA256 over the file id, the user it was issued to, the
+//! access version of the token it was issued to and the expiry (Unix
+//! seconds), under a key every files replica reads from the same file
+//! (`PORTAL_FILES_LINK_KEY_FILE`). A link thus proves that its file was listed
+//! for that user until then; it reads that one file and nothing else. Like an
+//! access token's claims, what it was checked against (the caller's
+//! departments) may lag by up to its lifetime, but the link dies with its
+//! person's access version: when they sign out (a shared ward PC keeps the
+//! link in its history), are blocked or have their rights changed
+//! (`FilesRpc` checks the version the link carries against auth's).
 //!
 //! A link that does not verify, or names another file, is NOT_FOUND exactly as
 //! a file the caller may not see: it tells nothing about what exists. A genuine
@@ -26,14 +31,16 @@ use portal_kit::{ServiceError, ServiceResult};
 
 use crate::store::file::MSG_FILE_NOT_FOUND;
 
+/// Its person signed out (or was blocked, or their rights changed) since.
+pub const MSG_LINK_SIGNED_OUT: &str = "Ссылка на документ больше не действует: сеанс, в котором её открыли, завершён. Войдите и откройте документ снова";
 pub const MSG_LINK_EXPIRED: &str =
     "Ссылка на документ устарела: откройте его снова со страницы оборудования";
 
 /// The key file `all` generates into the data dir.
 const KEY_FILE: &str = "files-link.key";
 /// Put before the fields a MAC covers, so that nothing else signed with the key
-/// could pass for a link.
-const PURPOSE: &[u8] = b"portal.files.v1 download link\0";
+/// could pass for a link (nor a link of the form before versions for one now).
+const PURPOSE: &[u8] = b"portal.files.v1 download link with access version\0";
 
 /// The key file in `dir`, generated on first use (the `all` target's default).
 pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
@@ -47,6 +54,8 @@ pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
 #[serde(rename_all = "camelCase")]
 pub struct Issued {
     pub issued_to: i64,
+    /// The access version of the token it was issued to.
+    pub version: i64,
     pub expires_at: i64,
 }
 
@@ -80,12 +89,23 @@ impl LinkKeys {
         now.saturating_add(self.lifetime)
     }
 
-    /// A link to file `file_id` for user `user_id`, working until `expires_at`.
-    pub fn issue(&self, file_id: i64, user_id: i64, expires_at: i64) -> Link {
-        let [file, user, expiry] = fields(file_id, user_id, expires_at);
-        let mac = self.keys.sign(PURPOSE, &[&file, &user, &expiry]);
+    /// A link to file `file_id` as `issued` says: to whom, of which access
+    /// version, working until when.
+    pub fn issue(&self, file_id: i64, issued: Issued) -> Link {
+        let fields = fields(file_id, &issued);
+        let mac = self
+            .keys
+            .sign(PURPOSE, &fields.each_ref().map(<[u8; 8]>::as_slice));
+        let Issued {
+            issued_to,
+            version,
+            expires_at,
+        } = issued;
         Link {
-            token: format!("{user_id}.{expires_at}.{}", URL_SAFE_NO_PAD.encode(mac)),
+            token: format!(
+                "{issued_to}.{version}.{expires_at}.{}",
+                URL_SAFE_NO_PAD.encode(mac)
+            ),
             expires_at,
         }
     }
@@ -96,56 +116,48 @@ impl LinkKeys {
     /// The MAC is compared in constant time.
     pub fn check(&self, file_id: i64, token: &str, now: i64) -> ServiceResult<Issued> {
         let not_found = || ServiceError::not_found(MSG_FILE_NOT_FOUND);
-        let presented = Presented::parse(token).ok_or_else(not_found)?;
-        let [file, user, expiry] = fields(file_id, presented.user_id, presented.expires_at);
-        let genuine = self
+        let (issued, mac) = presented(token).ok_or_else(not_found)?;
+        let fields = fields(file_id, &issued);
+        if !self
             .keys
-            .verify(PURPOSE, &[&file, &user, &expiry], &presented.mac);
-        if !genuine {
+            .verify(PURPOSE, &fields.each_ref().map(<[u8; 8]>::as_slice), &mac)
+        {
             return Err(not_found());
         }
-        if presented.expires_at < now {
+        if issued.expires_at < now {
             return Err(ServiceError::Unauthenticated(MSG_LINK_EXPIRED.into()));
         }
-        Ok(Issued {
-            issued_to: presented.user_id,
-            expires_at: presented.expires_at,
-        })
+        Ok(issued)
     }
 }
 
 /// The fields a link's MAC covers.
-fn fields(file_id: i64, user_id: i64, expires_at: i64) -> [[u8; 8]; 3] {
+fn fields(file_id: i64, issued: &Issued) -> [[u8; 8]; 4] {
     [
         file_id.to_be_bytes(),
-        user_id.to_be_bytes(),
-        expires_at.to_be_bytes(),
+        issued.issued_to.to_be_bytes(),
+        issued.version.to_be_bytes(),
+        issued.expires_at.to_be_bytes(),
     ]
 }
 
-/// A link's text read into its fields; nothing about it is trusted yet.
-struct Presented {
-    user_id: i64,
-    expires_at: i64,
-    mac: Vec<u8>,
-}
-
-impl Presented {
-    fn parse(token: &str) -> Option<Presented> {
-        let mut parts = token.split('.');
-        let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-        let user = parts.next().filter(|p| digits(p))?;
-        let expires = parts.next().filter(|p| digits(p))?;
-        let mac = URL_SAFE_NO_PAD.decode(parts.next()?).ok()?;
-        if parts.next().is_some() {
-            return None;
-        }
-        Some(Presented {
-            user_id: user.parse().ok()?,
-            expires_at: expires.parse().ok()?,
-            mac,
-        })
-    }
+/// A link's text read into its fields and MAC; nothing about it is trusted yet.
+fn presented(token: &str) -> Option<(Issued, Vec<u8>)> {
+    let mut parts = token.split('.');
+    let mut number = || {
+        parts
+            .next()
+            .filter(|text| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))?
+            .parse()
+            .ok()
+    };
+    let issued = Issued {
+        issued_to: number()?,
+        version: number()?,
+        expires_at: number()?,
+    };
+    let mac = URL_SAFE_NO_PAD.decode(parts.next()?).ok()?;
+    parts.next().is_none().then_some((issued, mac))
 }
 
 #[cfg(test)]
@@ -167,6 +179,15 @@ mod tests {
         keys_of("a-key-of-forty-characters-for-the-tests\n").unwrap()
     }
 
+    /// A link for user 42 of access version 3, until `expires_at`.
+    fn for_42(expires_at: i64) -> Issued {
+        Issued {
+            issued_to: 42,
+            version: 3,
+            expires_at,
+        }
+    }
+
     fn refused(result: ServiceResult<Issued>) -> (Code, String) {
         let status = tonic::Status::from(result.unwrap_err());
         (status.code(), status.message().to_owned())
@@ -175,13 +196,10 @@ mod tests {
     #[test]
     fn a_link_opens_its_file_until_it_expires_and_names_whom_it_was_for() {
         let keys = keys();
-        let link = keys.issue(7, 42, keys.expiry(NOW));
+        let link = keys.issue(7, for_42(keys.expiry(NOW)));
         assert_eq!(link.expires_at, NOW + 900);
-        assert!(link.token.starts_with(&format!("42.{}.", NOW + 900)));
-        let issued = Issued {
-            issued_to: 42,
-            expires_at: NOW + 900,
-        };
+        assert!(link.token.starts_with(&format!("42.3.{}.", NOW + 900)));
+        let issued = for_42(NOW + 900);
         assert_eq!(keys.check(7, &link.token, NOW).unwrap(), issued);
         assert_eq!(keys.check(7, &link.token, NOW + 900).unwrap(), issued);
         assert_eq!(
@@ -193,20 +211,24 @@ mod tests {
     #[test]
     fn another_file_a_changed_field_or_another_key_is_not_found() {
         let keys = keys();
-        let link = keys.issue(7, 42, keys.expiry(NOW)).token;
+        let link = keys.issue(7, for_42(keys.expiry(NOW))).token;
         let (user, rest) = link.split_once('.').unwrap();
+        let (version, rest) = rest.split_once('.').unwrap();
         let (expires, mac) = rest.split_once('.').unwrap();
+        let user = format!("{user}.{version}");
         let mut flipped = mac.as_bytes().to_vec();
         flipped[0] = if flipped[0] == b'A' { b'B' } else { b'A' };
         let flipped = String::from_utf8(flipped).unwrap();
         let later = expires.parse::<i64>().unwrap() + 86_400;
         let other_key = keys_of("another-key-of-forty-characters-for-tests")
             .unwrap()
-            .issue(7, 42, keys.expiry(NOW))
+            .issue(7, for_42(keys.expiry(NOW)))
             .token;
         for (file, token) in [
             (8, link.clone()),
-            (7, format!("43.{expires}.{mac}")),
+            (7, format!("43.{version}.{expires}.{mac}")),
+            (7, format!("42.4.{expires}.{mac}")),
+            (7, format!("42.{expires}.{mac}")),
             (7, format!("{user}.{later}.{mac}")),
             (7, format!("{user}.{expires}.{flipped}")),
             (7, other_key),
@@ -229,13 +251,13 @@ mod tests {
     fn the_first_key_signs_and_every_key_verifies() {
         let old = "the-old-key-of-forty-characters-for-tests";
         let new = "the-new-key-of-forty-characters-for-tests";
-        let before = keys_of(old).unwrap().issue(7, 42, NOW + 900);
+        let before = keys_of(old).unwrap().issue(7, for_42(NOW + 900));
         let during = keys_of(&format!("{new}\n\n{old}\n")).unwrap();
         assert_eq!(during.check(7, &before.token, NOW).unwrap().issued_to, 42);
         let after = keys_of(new).unwrap();
         assert_eq!(
             after
-                .check(7, &during.issue(7, 42, NOW + 900).token, NOW)
+                .check(7, &during.issue(7, for_42(NOW + 900)).token, NOW)
                 .unwrap()
                 .issued_to,
             42

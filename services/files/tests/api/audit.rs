@@ -93,12 +93,15 @@ async fn uploads_deletes_and_downloads_through_a_link_are_recorded() {
 
         // The link by whom it was issued to and when it ends; never its text.
         let (issued_to, rest) = link.split_once('.').expect("a link");
+        let (version, rest) = rest.split_once('.').expect("a link");
         let (expires, mac) = rest.split_once('.').expect("a link");
         assert_eq!(
             change(read, "link"),
             (
                 "null",
-                &*format!("{{\"expiresAt\":{expires},\"issuedTo\":{issued_to}}}")
+                &*format!(
+                    "{{\"expiresAt\":{expires},\"issuedTo\":{issued_to},\"version\":{version}}}"
+                )
             )
         );
         assert_eq!(
@@ -136,7 +139,17 @@ async fn a_refused_upload_or_link_leaves_no_record() {
             .save_document(Some(&editor), app.model, "big.pdf", &too_large)
             .await;
         assert_eq!(refused.unwrap_err().code(), Code::OutOfRange);
-        let forged = app.links.issue(saved.id + 1, LEARNER_ID, i64::MAX).token;
+        let forged = app
+            .links
+            .issue(
+                saved.id + 1,
+                portal_files::app::links::Issued {
+                    issued_to: LEARNER_ID,
+                    version: 0,
+                    expires_at: i64::MAX,
+                },
+            )
+            .token;
         let unknown = app.download_with_link(saved.id, &forged).await;
         assert_eq!(unknown.unwrap_err().code(), Code::NotFound);
         assert_eq!(AuditLog::all(&app).await.len(), before, "{backend:?}");

@@ -46,8 +46,10 @@ async fn a_listed_documents_link_reads_it_without_a_token_until_it_expires() {
         let lifetime = LINK_LIFETIME.as_secs() as i64;
         assert!((before + lifetime..=after + lifetime).contains(&expires));
         let link = link_of(&files[0]);
+        // Whom, of which access version (the tests' tokens are of the
+        // highest), until when.
         assert!(
-            link.starts_with(&format!("{LEARNER_ID}.{expires}.")),
+            link.starts_with(&format!("{LEARNER_ID}.{}.{expires}.", i64::MAX)),
             "{link}"
         );
 
@@ -64,7 +66,14 @@ async fn a_listed_documents_link_reads_it_without_a_token_until_it_expires() {
         let (user, rest) = link.split_once('.').expect("user");
         let (_, mac) = rest.split_once('.').expect("expiry");
         let later = format!("{user}.{}.{mac}", expires + 3600);
-        let forged = app.links.issue(manual.id, EDITOR_ID, expires);
+        let forged = app.links.issue(
+            manual.id,
+            portal_files::app::links::Issued {
+                issued_to: EDITOR_ID,
+                version: 0,
+                expires_at: expires,
+            },
+        );
         let mut tampered = forged.token.clone().into_bytes();
         let last = tampered.len() - 1;
         tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
@@ -78,7 +87,17 @@ async fn a_listed_documents_link_reads_it_without_a_token_until_it_expires() {
         }
         // A link to a file that is gone, and a link to no file at all.
         for id in [leaflet.id + 1000, 0] {
-            let link = app.links.issue(id, LEARNER_ID, expires).token;
+            let link = app
+                .links
+                .issue(
+                    id,
+                    portal_files::app::links::Issued {
+                        issued_to: LEARNER_ID,
+                        version: 0,
+                        expires_at: expires,
+                    },
+                )
+                .token;
             assert_status(
                 app.download_with_link(id, &link).await,
                 Code::NotFound,
@@ -86,7 +105,17 @@ async fn a_listed_documents_link_reads_it_without_a_token_until_it_expires() {
             );
         }
         // Genuine (the service's key) but past its time.
-        let expired = app.links.issue(manual.id, LEARNER_ID, before - 1).token;
+        let expired = app
+            .links
+            .issue(
+                manual.id,
+                portal_files::app::links::Issued {
+                    issued_to: LEARNER_ID,
+                    version: 0,
+                    expires_at: before - 1,
+                },
+            )
+            .token;
         assert_status(
             app.download_with_link(manual.id, &expired).await,
             Code::Unauthenticated,
