@@ -52,6 +52,8 @@ test('an admin creates a department and a user with two rights; that user gets o
   await userDialog.getByLabel('Логин').fill(login);
   await userDialog.getByLabel('Пароль').fill(password);
   await userDialog.getByLabel('Email').fill(`${login}@hospital.example`);
+  // Linked to the HR system's number by the administrator (issue 37).
+  await userDialog.getByLabel('Табельный номер').fill(`T-${suffix}`);
   await userDialog.getByRole('combobox', { name: 'Статус' }).click();
   await page.getByRole('option', { name: 'Работает' }).click();
   await choose(page, 'Должности', 'Старшая медицинская сестра');
@@ -74,6 +76,7 @@ test('an admin creates a department and a user with two rights; that user gets o
   await expect(trail.getByText('Анна Петрова Сергеевна')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Создать пользователя' })).toHaveCount(0);
   await expect(page.getByLabel('Логин')).toHaveValue(login);
+  await expect(page.getByLabel('Табельный номер')).toHaveValue(`T-${suffix}`);
   await expect(page.getByRole('checkbox', { name: 'Управление обучением' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Управление пользователями' })).not.toBeChecked();
   await expect(page.getByText('Оставьте пустым, чтобы не менять пароль')).toBeVisible();

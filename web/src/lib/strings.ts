@@ -309,6 +309,9 @@ export const strings = {
       password: 'Пароль',
       passwordUnchanged: 'Оставьте пустым, чтобы не менять пароль',
       email: 'Email',
+      employeeNumber: 'Табельный номер',
+      employeeNumberHint:
+        'Номер сотрудника в кадровой системе: синхронизация ведёт по нему эту учётную запись (даже с правами администратора). Пусто — не ведёт',
       status: 'Статус',
       noStatus: 'Не указан',
       positions: 'Должности',

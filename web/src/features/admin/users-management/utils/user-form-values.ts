@@ -9,6 +9,11 @@ export type UserFormValues = {
   /** Blank when editing: the password stays as it is. */
   password: string;
   email: string;
+  /**
+   * The HR system's employee number; saved, it links the person to HR's
+   * sync (an administrator's word), empty unlinks them.
+   */
+  employeeNumber: string;
   /** 0 = no status. */
   statusId: bigint;
   departmentIds: bigint[];
@@ -23,6 +28,7 @@ export const emptyUser: UserFormValues = {
   login: '',
   password: '',
   email: '',
+  employeeNumber: '',
   statusId: 0n,
   departmentIds: [],
   positionIds: [],
@@ -38,6 +44,7 @@ export function formValuesOf(user: User): UserFormValues {
     login: user.login,
     password: '',
     email: user.email,
+    employeeNumber: user.employeeNumber,
     statusId: user.statusId,
     departmentIds: user.departmentIds,
     positionIds: user.positionIds,

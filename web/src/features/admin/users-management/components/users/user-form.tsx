@@ -18,7 +18,7 @@ import { useFormState, type FieldErrors } from '@/lib/use-form-state';
 import { useUserFormChoices } from '../../api/auth-queries';
 import type { UserFormValues } from '../../utils/user-form-values';
 
-type TextKey = 'name' | 'surname' | 'lastName' | 'login' | 'password' | 'email';
+type TextKey = 'name' | 'surname' | 'lastName' | 'login' | 'password' | 'email' | 'employeeNumber';
 
 const text = strings.admin.user;
 
@@ -53,10 +53,14 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
   if (choices.isError) return <LoadError message={strings.errors.formLoadFailed} />;
   if (choices.isPending) return <Loading />;
 
+  const hints: Partial<Record<TextKey, string>> = {
+    password: mode === 'edit' ? text.passwordUnchanged : undefined,
+    employeeNumber: text.employeeNumberHint,
+  };
   const field = (name: TextKey, label: string, extra: { type?: string; autoComplete?: string } = {}) => (
     <TextField
       label={label}
-      {...textField(name, mode === 'edit' && name === 'password' ? text.passwordUnchanged : undefined)}
+      {...textField(name, hints[name])}
       required={mode === 'edit' && requiredOnEdit.some(([required]) => required === name)}
       disabled={disabled}
       fullWidth
@@ -86,6 +90,9 @@ export function UserForm({ id, mode, initial, disabled, onSubmit }: UserFormProp
       </Grid>
       <Grid size={{ xs: 12, sm: 6 }}>{field('email', text.email, { type: 'email' })}</Grid>
       <Grid size={{ xs: 12, sm: 6 }}>
+        {field('employeeNumber', text.employeeNumber, { autoComplete: 'off' })}
+      </Grid>
+      <Grid size={12}>
         <TextField
           select
           label={text.status}
