@@ -477,7 +477,7 @@ async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() 
             title: "Обработка рук".into(),
             description: "Повторение".into(),
             content: "<p>Текст</p>".into(),
-            date_deadline: "2099-06-01".into(),
+            date_deadline: "2098-06-01".into(),
             test_id: mine.test.id,
         };
         let mut client = app.client.clone();
@@ -524,7 +524,7 @@ async fn a_learner_reads_tests_linked_either_way_due_by_the_earliest_deadline() 
         assert_eq!(
             listed,
             [
-                (mine.test.id, mine.course.id, mine.article.id, "2099-06-01"),
+                (mine.test.id, mine.course.id, mine.article.id, "2098-06-01"),
                 (made_for.id, mine.course.id, mine.article.id, "2099-01-31"),
             ]
         );
