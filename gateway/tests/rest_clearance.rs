@@ -16,6 +16,7 @@ const ENGINEER: i64 = 6;
 /// The реанимация nurse who passed nothing (auth's demo `icu-nurse`).
 const ICU_NURSE: i64 = 8;
 const ICU: i64 = 1;
+const CARDIOLOGY: i64 = 3;
 const HYGIENE_COURSE: i64 = 1;
 const CPR_COURSE: i64 = 2;
 
@@ -141,4 +142,19 @@ async fn clearance_routes_refuse_the_wrong_callers() {
         )
         .await;
     error(401, status, &body);
+
+    // Another department's model is not found, as get-by-id answers it
+    // (issue 37): a cardiology nurse learns nothing of реанимация's ventilator.
+    let elsewhere = portal.token_in(NURSE, &[], &[CARDIOLOGY]);
+    for path in [
+        format!("/api/environment-model/get-clearance?environmentModelId={id}"),
+        format!("/api/environment-model/get-by-id?environmentModelId={id}"),
+    ] {
+        let (status, _, body) = portal.get(&path, Some(&elsewhere)).await;
+        assert_eq!(
+            error(404, status, &body),
+            "Модель оборудования не найдена",
+            "{path}"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 //! only the register's calls and the list of models, by their scopes.
 //! Clearance to operate equipment asks education (passes) and auth (a
 //! department's members) with the caller's own token: GetClearance is the
-//! caller's own for any model; GetDepartmentClearance needs EquipmentEditing
+//! caller's own for a model they see; GetDepartmentClearance needs EquipmentEditing
 //! or EducationManagement, the department in the caller's scope, and auth's
 //! leave to list its members.
 //! Writes record who made them (a person or a service account).
@@ -403,12 +403,13 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::GetClearanceRequest>,
     ) -> RpcResult<pb::GetClearanceResponse> {
-        let user_id = Caller::of(&request).user_id()?;
+        let caller = Caller::of(&request);
+        let user_id = caller.user_id()?;
         let model_id = request.get_ref().environment_model_id;
-        // Any model that exists: the public QR page a device carries shows the
-        // reader their clearance whatever their department.
+        // A model the caller sees, as GetEnvironmentModel: another
+        // department's is NOT_FOUND, so it tells nothing of it (issue 37).
         self.store
-            .require_visible_model(&Scope::Everything, model_id)
+            .require_visible_model(&Scope::of(&caller)?, model_id)
             .await?;
         let (found, missing) = clearance::of_person(
             &self.store,

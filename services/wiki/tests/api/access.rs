@@ -50,7 +50,8 @@ const MATRIX: &[AccessRule] = &[
     // A model that requires nothing: the wiki asks education nothing.
     ("SetRequiredCourses", EQUIPMENT_EDITING),
     ("GetClearance/own", SIGNED_IN),
-    ("GetClearance/other", SIGNED_IN),
+    // Another department's model, as GetEnvironmentModel (issue 37).
+    ("GetClearance/other", HIDDEN),
     // Past the wiki's own checks auth is asked for the members, and neither
     // auth nor education runs here (UNAVAILABLE): tests/api/clearance.rs
     // runs them for what they decide.

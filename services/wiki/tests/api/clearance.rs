@@ -248,6 +248,68 @@ async fn clearance_refuses_the_wrong_people() {
     .await;
 }
 
+/// A clearance is told only of a model the person sees (issue 37): the
+/// demo nurse's CPR pass clears her for the ventilator of реанимация, but
+/// with a token of кардиология alone the ventilator is another department's,
+/// so neither GetClearance (NOT_FOUND, as GetEnvironmentModel), the bell nor
+/// the digest names it.
+#[tokio::test]
+async fn a_clearance_is_told_only_of_a_model_the_person_sees() {
+    use portal_proto::wiki::v1::digest_item_service_client::DigestItemServiceClient;
+    use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
+    on_each_backend_with_training(|app| async move {
+        let ventilator = app.ventilator().await;
+        let elsewhere = app.keys.token(NURSE, &[], &[CARDIOLOGY]);
+        let hidden = app.clearance(&elsewhere, ventilator.id).await;
+        assert_status(hidden, Code::NotFound, "Модель оборудования не найдена");
+        let model = app
+            .client
+            .clone()
+            .get_environment_model(authed(
+                pb::GetEnvironmentModelRequest {
+                    environment_model_id: ventilator.id,
+                },
+                &elsewhere,
+            ))
+            .await;
+        assert_eq!(code(&model), Code::NotFound, "the same answer as the model's");
+        let own = app.keys.token(NURSE, &[], &[ICU]);
+        assert!(app.clearance(&own, ventilator.id).await.unwrap().cleared);
+
+        let bell = NotificationServiceClient::new(app.channel.clone())
+            .list_my_notifications(authed(pb::ListMyNotificationsRequest {}, &elsewhere))
+            .await
+            .expect("the bell")
+            .into_inner()
+            .notifications;
+        assert!(bell.is_empty(), "{bell:?}");
+
+        let week = 7 * 24 * 60 * 60 * 1000;
+        let lapsing = Some(portal_kit::db::timestamp_from_millis(
+            portal_kit::db::now_millis() + week,
+        ));
+        let digest = DigestItemServiceClient::new(app.channel.clone())
+            .list_digest_items(pb::ListDigestItemsRequest {
+                people: vec![pb::DigestPerson {
+                    user_id: NURSE,
+                    department_ids: vec![CARDIOLOGY],
+                    rights: Vec::new(),
+                }],
+                passes: vec![pb::DigestPass {
+                    user_id: NURSE,
+                    course_id: CPR_COURSE,
+                    valid_until: lapsing,
+                }],
+            })
+            .await
+            .expect("the digest's items")
+            .into_inner()
+            .people;
+        assert!(digest.is_empty(), "{digest:?}");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_clearance_lapsing_within_30_days_rings_the_bell_of_its_person_alone() {
     use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
