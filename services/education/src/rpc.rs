@@ -447,12 +447,12 @@ impl EducationService for EducationRpc {
             .store
             .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
-        let used = self
+        let (used, open) = self
             .store
             .tries_used(test.id, user_id, now_millis())
             .await?;
         reply(pb::GetTestSummaryResponse {
-            summary: Some(convert::summary(test, used)),
+            summary: Some(convert::summary(test, used, open)),
         })
     }
 

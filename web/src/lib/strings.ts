@@ -224,6 +224,10 @@ export const strings = {
       passed: 'Пройден',
       failed: 'Не пройден',
       start: 'Начать тест',
+      /** An attempt started before a reload (or in another tab) and not yet over. */
+      resume: 'Продолжить тест',
+      inProgress: (minutesLeft: number, until: string) =>
+        `Тест начат и не завершён: осталось ${minutesLeft} мин (до ${until}).`,
       exhausted: 'Вы исчерпали все попытки для прохождения теста',
       finish: 'Завершить тест',
       finishBy: (time: string) => `Завершите тест до ${time}: после этого попытка не засчитывается.`,

@@ -464,3 +464,50 @@ async fn writing_a_test_follows_the_spec_rules_and_messages() {
     })
     .await;
 }
+
+/// A reload of the test's page reads the summary again: it tells the attempt
+/// in progress and until when, so the page offers to go on with it rather
+/// than saying nothing was tried (issue 37); a completed or expired attempt
+/// is in progress no more.
+#[tokio::test]
+async fn the_summary_tells_the_attempt_in_progress_until_it_ends() {
+    on_each_backend(|app| async move {
+        let assigned = app.assigned([1, 1, 3], 2).await;
+        let test = &assigned.test;
+        assert_eq!(app.learner_summary(test.id).await.attempt_in_progress, None);
+
+        let started = start(&app, test.id).await;
+        let summary = app.learner_summary(test.id).await;
+        let ongoing = summary.attempt_in_progress.expect("in progress");
+        assert_eq!(ongoing.attempt_id, started.attempt_id);
+        assert_eq!(ongoing.started_at, started.started_at);
+        assert_eq!(ongoing.expires_at, started.expires_at);
+        assert_eq!(summary.number_of_tries_left, 2, "its try already taken");
+
+        app.client
+            .clone()
+            .complete_test(authed(
+                pb::CompleteTestRequest {
+                    test_id: test.id,
+                    user_id: 0,
+                    question_with_answers: answer_drawn(test, &started.questions, 1),
+                    attempt_id: started.attempt_id,
+                },
+                &app.learner_token(),
+            ))
+            .await
+            .expect("completed");
+        assert_eq!(app.learner_summary(test.id).await.attempt_in_progress, None);
+
+        start(&app, test.id).await;
+        assert!(app.learner_summary(test.id).await.attempt_in_progress.is_some());
+        app.backdate_attempts(ATTEMPT_TIME_LIMIT_MS).await;
+        assert_eq!(
+            app.learner_summary(test.id).await.attempt_in_progress,
+            None,
+            "expired on {:?}",
+            app.backend
+        );
+    })
+    .await;
+}

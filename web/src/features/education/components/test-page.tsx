@@ -23,7 +23,7 @@ import {
 import { dropChosen } from '../utils/attempt-draft';
 import { AttemptForm, type ChosenAnswer } from './attempt-form';
 import { ResultDialog } from './result-dialog';
-import { AttemptHistory, TestSummary } from './test-summary';
+import { AttemptHistory, InProgressNotice, TestSummary } from './test-summary';
 
 const text = strings.education.test;
 
@@ -110,9 +110,24 @@ export function TestPage() {
           <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
             {text.attempts}
           </Typography>
-          {results.isError ? <LoadError /> : <AttemptHistory results={results.data?.results ?? []} />}
+          {results.isError ? (
+            <LoadError />
+          ) : (
+            <AttemptHistory
+              results={results.data?.results ?? []}
+              inProgress={found.attemptInProgress !== undefined}
+            />
+          )}
           <Box>
-            {found.numberOfTriesLeft === 0 ? (
+            {found.attemptInProgress ? (
+              // Started before a reload: StartAttempt gives the same attempt and its questions back.
+              <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+                <InProgressNotice expiresAt={found.attemptInProgress.expiresAt} />
+                <Button variant="contained" size="large" onClick={begin} loading={start.isPending}>
+                  {text.resume}
+                </Button>
+              </Stack>
+            ) : found.numberOfTriesLeft === 0 ? (
               <Alert severity="warning">{text.exhausted}</Alert>
             ) : (
               <Button variant="contained" size="large" onClick={begin} loading={start.isPending}>

@@ -1,4 +1,6 @@
+import { type Timestamp, timestampDate } from '@bufbuild/protobuf/wkt';
 import {
+  Alert,
   Box,
   Chip,
   Paper,
@@ -9,10 +11,10 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { Fragment } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 
 import type { TestResult, TestSummary as Summary } from '@/gen/portal/education/v1/education_pb';
-import { formatInstant } from '@/lib/dates';
+import { formatInstant, formatTime } from '@/lib/dates';
 import { strings } from '@/lib/strings';
 
 const text = strings.education.test;
@@ -63,10 +65,39 @@ export function ResultChip({ isPassed }: { isPassed: boolean }) {
   );
 }
 
-/** The learner's earlier attempts at the test: date, points and passed/failed, newest first. */
-export function AttemptHistory({ results }: { results: TestResult[] }) {
+/** How long an attempt in progress has left, in whole minutes (rounded up), read every 15 s. */
+function useMinutesLeft(expiresAt: Date | undefined) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const tick = window.setInterval(() => setNow(Date.now()), 15_000);
+    return () => window.clearInterval(tick);
+  }, []);
+  return expiresAt ? Math.max(0, Math.ceil((expiresAt.getTime() - now) / 60_000)) : 0;
+}
+
+/** An attempt started and not yet over (a reload, another tab): how long is left, until when. */
+export function InProgressNotice({ expiresAt }: { expiresAt: Timestamp | undefined }) {
+  const minutesLeft = useMinutesLeft(expiresAt && timestampDate(expiresAt));
+  return (
+    <Alert severity="info" role="status">
+      {text.inProgress(minutesLeft, formatTime(expiresAt))}
+    </Alert>
+  );
+}
+
+/**
+ * The learner's earlier attempts at the test: date, points and passed/failed, newest first.
+ * With none completed, «Вы ещё не проходили» unless an attempt is in progress.
+ */
+export function AttemptHistory({
+  results,
+  inProgress = false,
+}: {
+  results: TestResult[];
+  inProgress?: boolean;
+}) {
   if (results.length === 0) {
-    return <Typography sx={{ color: 'text.secondary' }}>{text.noAttempts}</Typography>;
+    return inProgress ? null : <Typography sx={{ color: 'text.secondary' }}>{text.noAttempts}</Typography>;
   }
   return (
     <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
