@@ -11,8 +11,8 @@ use crate::domain::attempt::expires_at;
 use crate::domain::compliance::{Assessment, Standing, Validity, valid_until};
 use crate::domain::date::Day;
 use crate::store::{
-    AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, InProgress,
-    QuestionStats, ResultRecord, RevisionRecord, TestRecord, TriesUsed,
+    AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, InProgress, QuestionStats,
+    ResultRecord, RevisionRecord, TestRecord, TriesUsed,
 };
 
 /// A stored count as the contract's int32; counts here are far below its limit.

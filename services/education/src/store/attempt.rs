@@ -40,9 +40,9 @@ use super::cycle::cycle_start;
 use super::records::next_record_seq;
 use super::{Store, TestRecord, audited};
 use crate::domain::attempt::{
-    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND,
-    MSG_EMPTY_TEST, MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT,
-    Submission, draw, is_expired, mark, shows_every_question,
+    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND, MSG_EMPTY_TEST,
+    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, draw,
+    is_expired, mark, shows_every_question,
 };
 
 /// A user's attempts on one test.
@@ -302,7 +302,12 @@ impl Store {
 
 /// An attempt's score from its `marked` questions: a point for each correct
 /// answer, passed at the test's points required.
-fn scored(test: &TestRecord, attempt_id: i64, points_possible: i64, marked: &[Marked]) -> Completed {
+fn scored(
+    test: &TestRecord,
+    attempt_id: i64,
+    points_possible: i64,
+    marked: &[Marked],
+) -> Completed {
     let total_point = i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
     Completed {
         attempt_id,

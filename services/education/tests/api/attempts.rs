@@ -500,7 +500,12 @@ async fn the_summary_tells_the_attempt_in_progress_until_it_ends() {
         assert_eq!(app.learner_summary(test.id).await.attempt_in_progress, None);
 
         start(&app, test.id).await;
-        assert!(app.learner_summary(test.id).await.attempt_in_progress.is_some());
+        assert!(
+            app.learner_summary(test.id)
+                .await
+                .attempt_in_progress
+                .is_some()
+        );
         app.backdate_attempts(ATTEMPT_TIME_LIMIT_MS).await;
         assert_eq!(
             app.learner_summary(test.id).await.attempt_in_progress,
