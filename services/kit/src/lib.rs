@@ -16,6 +16,7 @@ pub mod housekeeping;
 pub mod idempotency;
 pub mod metrics;
 pub mod net;
+pub mod on_behalf;
 pub mod read_marks;
 pub mod readiness;
 pub mod revocation;
