@@ -158,3 +158,40 @@ async fn clearance_routes_refuse_the_wrong_callers() {
         );
     }
 }
+
+/// The реанимация nurse nobody assigned basic CPR, which her ventilator
+/// requires, enrols in it herself (issue 37): the course is then hers to
+/// read; hand hygiene, which no equipment requires, is not offered.
+#[tokio::test]
+async fn a_nurse_enrols_over_rest_in_the_course_her_ventilator_requires() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let icu_nurse = portal.token_in(ICU_NURSE, &[], &[ICU]);
+    let course = format!("/api/course/get-by-id-course?idCourse={CPR_COURSE}");
+    let (status, _, body) = portal.get(&course, Some(&icu_nurse)).await;
+    error(404, status, &body);
+
+    let enroll = |course_id: i64| {
+        post_json(
+            &portal,
+            "/api/course/enroll-for-clearance",
+            &icu_nurse,
+            json!({ "courseId": course_id }),
+        )
+    };
+    let (status, body) = enroll(CPR_COURSE).await;
+    let enrolled = data(status, &body);
+    assert_eq!(enrolled["enrolled"], true);
+    assert_eq!(
+        enrolled["course"]["title"],
+        "Базовая сердечно-лёгочная реанимация"
+    );
+    assert_eq!(
+        get_data(&portal, &course, &icu_nurse).await["id"],
+        CPR_COURSE
+    );
+    let (status, body) = enroll(CPR_COURSE).await;
+    assert_eq!(data(status, &body)["enrolled"], false);
+
+    let (status, body) = enroll(HYGIENE_COURSE).await;
+    assert_eq!(error(404, status, &body), "Курс не найден");
+}

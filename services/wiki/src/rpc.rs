@@ -11,7 +11,8 @@
 //! department's members) with the caller's own token: GetClearance is the
 //! caller's own for a model they see; GetDepartmentClearance needs EquipmentEditing
 //! or EducationManagement, the department in the caller's scope, and auth's
-//! leave to list its members.
+//! leave to list its members; CheckClearanceCourse tells education whether
+//! a course clears the caller to operate a model they see.
 //! Writes record who made them (a person or a service account).
 
 use std::collections::HashMap;
@@ -454,6 +455,19 @@ impl WikiService for WikiRpc {
                 .map(|person| member_clearance(person, &required, now))
                 .collect(),
             required_courses: required.into_iter().map(Into::into).collect(),
+        })
+    }
+
+    async fn check_clearance_course(
+        &self,
+        request: Request<pb::CheckClearanceCourseRequest>,
+    ) -> RpcResult<pb::CheckClearanceCourseResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let course_id = request.get_ref().course_id;
+        let environment_model_ids = self.store.models_requiring(&scope, course_id).await?;
+        reply(pb::CheckClearanceCourseResponse {
+            clears: !environment_model_ids.is_empty(),
+            environment_model_ids,
         })
     }
 

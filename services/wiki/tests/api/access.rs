@@ -57,6 +57,8 @@ const MATRIX: &[AccessRule] = &[
     // runs them for what they decide.
     ("GetDepartmentClearance/own", DEPARTMENT_CLEARANCE_OWN),
     ("GetDepartmentClearance/other", DEPARTMENT_CLEARANCE_OTHER),
+    // Answers `clears: false` for a course no model the caller sees requires.
+    ("CheckClearanceCourse", SIGNED_IN),
     ("ListEnvironmentsByModel/own", SIGNED_IN),
     ("ListEnvironmentsByModel/other", HIDDEN),
     ("CreateEnvironment", EQUIPMENT_EDITING),
@@ -281,6 +283,10 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                 environment_model_id,
                 department_id,
             }
+        ),
+        "CheckClearanceCourse" => done!(
+            check_clearance_course,
+            pb::CheckClearanceCourseRequest { course_id: 1 }
         ),
         "ListEnvironmentsByModel" => done!(
             list_environments_by_model,

@@ -15,8 +15,9 @@ type ClearanceAnswer = {
 
 /**
  * On the public instruction page, the reader's clearance for the model when the phone is
- * signed in; nothing when it is not, or when the answer does not come (the instruction is
- * what the page is for). One REST GET with the session's token, no grpc-web.
+ * signed in; nothing when it is not, when the model is not one they see, or when the answer
+ * does not come (the instruction is what the page is for). REST with the session's token, no
+ * grpc-web: one GET, and a POST when they take a course it requires.
  */
 export function PublicClearance({ modelId }: { modelId: bigint }) {
   const [view, setView] = useState<ClearanceView>();
@@ -44,7 +45,10 @@ export function PublicClearance({ modelId }: { modelId: bigint }) {
 
   return view ? (
     <Box sx={{ mb: 2 }}>
-      <ClearanceBanner clearance={view} />
+      <ClearanceBanner
+        clearance={view}
+        enroll={(courseId) => callRest('/api/course/enroll-for-clearance', { courseId: Number(courseId) })}
+      />
     </Box>
   ) : null;
 }
