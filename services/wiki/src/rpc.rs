@@ -120,7 +120,7 @@ impl WikiRpc {
             ..UnitFilter::default()
         };
         let units = self.store.units(scope, filter).await?;
-        let qr_code = self.qr_codes.png(record.id)?;
+        let qr_code = self.qr_codes.png(record.id, None)?;
         let required = self.store.required_courses(record.id).await?;
         Ok(model(record, units, qr_code, required))
     }

@@ -6,6 +6,9 @@ import { getSession } from '@/lib/session/session';
 
 import { ClearanceBanner, type ClearanceView } from './clearance-banner';
 
+// What a signed-in phone adds to the public page loads as one module: this one.
+export { PublicUnit } from './public-unit';
+
 /** GetClearance as REST answers it. */
 type ClearanceAnswer = {
   cleared: boolean;
