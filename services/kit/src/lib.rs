@@ -19,6 +19,7 @@ pub mod net;
 pub mod on_behalf;
 pub mod read_marks;
 pub mod readiness;
+pub mod revisions;
 pub mod revocation;
 pub mod rich_text;
 pub mod schema;
