@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createRouterTransport } from '@connectrpc/connect';
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -40,6 +40,8 @@ function fakeEducation(tries: number) {
   const results: TestResult[] = [];
   const submitted: CompleteTestRequest[] = [];
   let started = 0;
+  // The attempt started and not completed: a reload finds it in the summary.
+  let open: bigint | undefined;
   const left = () => tries - started;
   const transport = createRouterTransport(({ service }) =>
     service(EducationService, {
@@ -52,13 +54,24 @@ function fakeEducation(tries: number) {
           totalPointsRequired: 2,
           numberOfTries: tries,
           numberOfTriesLeft: left(),
+          attemptInProgress:
+            open === undefined
+              ? undefined
+              : {
+                  attemptId: open,
+                  startedAt: timestampFromDate(new Date()),
+                  expiresAt: timestampFromDate(new Date(Date.now() + 42 * 60_000)),
+                },
         },
       }),
       listUserTestResults: () => ({ results }),
       startAttempt: () => {
-        started += 1;
+        if (open === undefined) {
+          started += 1;
+          open = BigInt(started);
+        }
         return {
-          attemptId: BigInt(started),
+          attemptId: open,
           questions,
           startedAt: timestampFromDate(new Date()),
           expiresAt: timestampFromDate(new Date(2026, 10, 23, 14, 35)),
@@ -67,6 +80,7 @@ function fakeEducation(tries: number) {
       },
       completeTest: (request) => {
         submitted.push(request);
+        open = undefined;
         const totalPoint = request.questionWithAnswers.filter(
           (a) => a.answerId === a.questionId * 10n + 1n,
         ).length;
@@ -88,8 +102,7 @@ function fakeEducation(tries: number) {
   return { transport, submitted };
 }
 
-function renderTestPage(tries: number) {
-  const education = fakeEducation(tries);
+function renderTestPage(tries: number, education = fakeEducation(tries)) {
   renderPage(<TestPage />, {
     transport: education.transport,
     pattern: '/courses/:courseId/article/:articleId/test/:testId',
@@ -155,5 +168,24 @@ describe('TestPage', () => {
     expect(await screen.findByText('Вы исчерпали все попытки для прохождения теста')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Начать тест' })).not.toBeInTheDocument();
     expect(screen.getByText('Не пройден')).toBeInTheDocument();
+  });
+
+  it('after a reload shows the attempt in progress and its time left, and goes on with it', async () => {
+    const education = renderTestPage(1);
+    await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
+    await answer('Сколько моментов', 'Пять');
+
+    // A reload: the page is made afresh, the attempt lives on the server.
+    cleanup();
+    renderTestPage(1, education);
+    expect(
+      await screen.findByText(/^Тест начат и не завершён: осталось 4[12] мин \(до \d{2}:\d{2}\)\.$/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Вы ещё не проходили этот тест.')).not.toBeInTheDocument();
+    // On its last try too: the try is taken, the attempt is not over.
+    expect(screen.queryByText('Вы исчерпали все попытки для прохождения теста')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Продолжить тест' }));
+    const kept = await screen.findByRole('group', { name: /Сколько моментов/ });
+    expect(within(kept).getByRole('radio', { name: 'Пять' })).toBeChecked();
   });
 });
