@@ -16,6 +16,7 @@ const ENGINEER: i64 = 6;
 /// The реанимация nurse who passed nothing (auth's demo `icu-nurse`).
 const ICU_NURSE: i64 = 8;
 const ICU: i64 = 1;
+const CARDIOLOGY: i64 = 3;
 const HYGIENE_COURSE: i64 = 1;
 const CPR_COURSE: i64 = 2;
 
@@ -141,4 +142,56 @@ async fn clearance_routes_refuse_the_wrong_callers() {
         )
         .await;
     error(401, status, &body);
+
+    // Another department's model is not found, as get-by-id answers it
+    // (issue 37): a cardiology nurse learns nothing of реанимация's ventilator.
+    let elsewhere = portal.token_in(NURSE, &[], &[CARDIOLOGY]);
+    for path in [
+        format!("/api/environment-model/get-clearance?environmentModelId={id}"),
+        format!("/api/environment-model/get-by-id?environmentModelId={id}"),
+    ] {
+        let (status, _, body) = portal.get(&path, Some(&elsewhere)).await;
+        assert_eq!(
+            error(404, status, &body),
+            "Модель оборудования не найдена",
+            "{path}"
+        );
+    }
+}
+
+/// The реанимация nurse nobody assigned basic CPR, which her ventilator
+/// requires, enrols in it herself (issue 37): the course is then hers to
+/// read; hand hygiene, which no equipment requires, is not offered.
+#[tokio::test]
+async fn a_nurse_enrols_over_rest_in_the_course_her_ventilator_requires() {
+    let portal = start(&["--seed-demo=true"]).await;
+    let icu_nurse = portal.token_in(ICU_NURSE, &[], &[ICU]);
+    let course = format!("/api/course/get-by-id-course?idCourse={CPR_COURSE}");
+    let (status, _, body) = portal.get(&course, Some(&icu_nurse)).await;
+    error(404, status, &body);
+
+    let enroll = |course_id: i64| {
+        post_json(
+            &portal,
+            "/api/course/enroll-for-clearance",
+            &icu_nurse,
+            json!({ "courseId": course_id }),
+        )
+    };
+    let (status, body) = enroll(CPR_COURSE).await;
+    let enrolled = data(status, &body);
+    assert_eq!(enrolled["enrolled"], true);
+    assert_eq!(
+        enrolled["course"]["title"],
+        "Базовая сердечно-лёгочная реанимация"
+    );
+    assert_eq!(
+        get_data(&portal, &course, &icu_nurse).await["id"],
+        CPR_COURSE
+    );
+    let (status, body) = enroll(CPR_COURSE).await;
+    assert_eq!(data(status, &body)["enrolled"], false);
+
+    let (status, body) = enroll(HYGIENE_COURSE).await;
+    assert_eq!(error(404, status, &body), "Курс не найден");
 }

@@ -60,11 +60,16 @@ fn choose(test: &Value, right: bool) -> Vec<Value> {
 
 /// A test, an article linking it, and a course assigned to [`LEARNER`].
 async fn assigned(portal: &Portal, admin: &str, tries: i32) -> (Value, Value, Value) {
+    assigned_test(portal, admin, test_body(1, 2, tries, 2)).await
+}
+
+/// The test of `body`, linked to an article of a course assigned to the learner.
+async fn assigned_test(portal: &Portal, admin: &str, body: Value) -> (Value, Value, Value) {
     let test = post_data(
         portal,
         "/api/test/create-test-with-question-and-answers",
         admin,
-        test_body(1, 2, tries, 2),
+        body,
     )
     .await;
     let article = post_data(
@@ -368,17 +373,75 @@ async fn get_openapi(portal: &Portal) -> Value {
     serde_json::from_str(&body).unwrap()
 }
 
+/// Spec §7's flow is `complete-test` alone (issue 37): on a test that shows
+/// every question, a hand-in without a start takes a try and is scored; with
+/// an `Idempotency-Key` a retry is answered again without a second try; ten
+/// at once take only the tries left.
+#[tokio::test]
+async fn complete_test_alone_is_scored_where_the_test_shows_every_question() {
+    let portal = start(&[]).await;
+    let admin = portal.token(1, &[Right::EducationManagement]);
+    let learner = portal.token(LEARNER, &[]);
+    let (test, _, _) = assigned(&portal, &admin, 3).await;
+    let body = json!({
+        "testId": test["id"],
+        "userId": LEARNER,
+        "questionWithAnswers": choose(&test, true),
+    });
+    let keyed = |key: &'static str| {
+        portal
+            .http
+            .post(format!("{}/api/test/complete-test", portal.base))
+            .bearer_auth(&learner)
+            .header("Idempotency-Key", key)
+            .json(&body)
+            .send()
+    };
+    let first = keyed("spec-flow-1").await.unwrap();
+    assert_eq!(first.status(), 200);
+    let first = envelope(&first.text().await.unwrap());
+    assert_eq!(first["data"]["totalPoint"], 2);
+    assert_eq!(first["data"]["isPassed"], true);
+    assert_eq!(first["data"]["numberOfTriesLeft"], 2);
+    let again = envelope(&keyed("spec-flow-1").await.unwrap().text().await.unwrap());
+    assert_eq!(again["data"], first["data"], "replayed, not taken again");
+
+    let outcomes = join_all(
+        (0..10).map(|_| post_json(&portal, "/api/test/complete-test", &learner, body.clone())),
+    )
+    .await;
+    let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(accepted, 2, "the two tries left: {outcomes:?}");
+    for (status, refused) in outcomes.iter().filter(|(status, _)| *status != 200) {
+        assert_eq!(
+            error(409, *status, refused),
+            "Вы исчерпали все попытки для прохождения теста"
+        );
+    }
+    let results = get_data(
+        &portal,
+        &format!(
+            "/api/test/get-list-user-test-result-by-test-and-user-id?idTest={}&idUser={LEARNER}",
+            test["id"]
+        ),
+        &learner,
+    )
+    .await;
+    assert_eq!(results.as_array().unwrap().len(), 3);
+    portal.running.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn tens_of_simultaneous_starts_and_submissions_through_the_gateway_use_one_try() {
     let portal = start(&[]).await;
     let admin = portal.token(1, &[Right::EducationManagement]);
     let learner = portal.token(LEARNER, &[]);
-    let (test, _, _) = assigned(&portal, &admin, 3).await;
-    let body = json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) });
-    let complete = || post_json(&portal, "/api/test/complete-test", &learner, body.clone());
+    // Two of three questions drawn per attempt: a start chooses them.
+    let (test, _, _) = assigned_test(&portal, &admin, test_body(1, 2, 3, 3)).await;
+    let every = json!({ "testId": test["id"], "questionWithAnswers": choose(&test, true) });
 
     // Nothing started: the answers choose no questions; the refusal says why.
-    let (status, refused) = complete().await;
+    let (status, refused) = post_json(&portal, "/api/test/complete-test", &learner, every).await;
     assert_eq!(
         error(409, status, &refused),
         "Нет начатой попытки прохождения теста: начните тест, чтобы получить вопросы"
@@ -395,12 +458,25 @@ async fn tens_of_simultaneous_starts_and_submissions_through_the_gateway_use_one
             start_body.clone(),
         )
     });
-    let attempts: HashSet<i64> = join_all(starts)
-        .await
+    let started = join_all(starts).await;
+    let attempts: HashSet<i64> = started
         .iter()
         .map(|(status, body)| data(*status, body)["attemptId"].as_i64().unwrap())
         .collect();
     assert_eq!(attempts.len(), 1, "{attempts:?}");
+    let (status, body) = &started[0];
+    let drawn: Vec<Value> = data(*status, body)["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["id"].clone())
+        .collect();
+    let answers: Vec<Value> = choose(&test, true)
+        .into_iter()
+        .filter(|answer| drawn.contains(&answer["questionId"]))
+        .collect();
+    let body = json!({ "testId": test["id"], "questionWithAnswers": answers });
+    let complete = || post_json(&portal, "/api/test/complete-test", &learner, body.clone());
 
     let outcomes = join_all((0..30).map(|_| complete())).await;
     let accepted = outcomes.iter().filter(|(status, _)| *status == 200).count();

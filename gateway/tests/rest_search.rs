@@ -115,7 +115,7 @@ async fn a_learner_finds_their_equipment_and_courses_by_any_form_and_nothing_els
     );
     assert_eq!(
         hits[0]["url"],
-        format!("/departments/environments/{WARD}/environment/{model}")
+        format!("/departments/environments/{WARD}/environment/{model}/short-instruction")
     );
     assert!(
         hits[0]["snippet"].as_str().unwrap().contains("<mark>"),
@@ -142,12 +142,13 @@ async fn a_learner_finds_their_equipment_and_courses_by_any_form_and_nothing_els
         assert!(!all.contains(&hidden), "{all:?}");
     }
 
-    // A prefix of an inventory number finds the unit, linked to its model.
+    // A prefix of an inventory number finds the unit, linked to its model's
+    // instruction (issue 37).
     let hits = search(&portal, &learner, "ИН-2024-00").await;
     assert_eq!(found(&hits), [("environment".to_owned(), unit)]);
     assert_eq!(
         hits[0]["url"],
-        format!("/departments/environments/{WARD}/environment/{model}")
+        format!("/departments/environments/{WARD}/environment/{model}/short-instruction")
     );
 }
 

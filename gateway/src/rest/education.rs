@@ -143,6 +143,16 @@ pub fn endpoints() -> Vec<Endpoint> {
             )),
         ),
         Endpoint::post(
+            "/api/course/enroll-for-clearance",
+            "Записаться на курс, который требуется для допуска к оборудованию своего отделения",
+            docs::Input::Message("portal.education.v1.EnrollForClearanceRequest"),
+            post(forward(
+                |Body(body): Body<pb::EnrollForClearanceRequest>| body,
+                method!(client, enroll_for_clearance),
+                |reply| reply,
+            )),
+        ),
+        Endpoint::post(
             "/api/course/create-article",
             "Создать статью",
             docs::json::<ArticleBody>(),

@@ -162,12 +162,14 @@ fn url(kind: &str, id: i64, path: &[i64]) -> String {
             format!("/courses/{course}/article/{article}/test/{id}")
         }
         ("test", _) => format!("/admin/education/tests/{id}"),
+        // A model or a unit opens the model's instruction, the tab a person
+        // looking for a device wants (issue 37).
         ("environment-model", [department, ..]) => {
-            format!("/departments/environments/{department}/environment/{id}")
+            format!("/departments/environments/{department}/environment/{id}/short-instruction")
         }
         ("environment-model", []) => format!("/admin/equipments/equipment-models/{id}"),
         ("environment", [department, model, ..]) => {
-            format!("/departments/environments/{department}/environment/{model}")
+            format!("/departments/environments/{department}/environment/{model}/short-instruction")
         }
         ("document", [department, model, ..]) => {
             format!("/departments/environments/{department}/environment/{model}/documentation")
@@ -189,7 +191,11 @@ mod tests {
         assert_eq!(url("article", 2, &[]), "/admin/education/articles/2");
         assert_eq!(
             url("environment", 9, &[4, 5]),
-            "/departments/environments/4/environment/5"
+            "/departments/environments/4/environment/5/short-instruction"
+        );
+        assert_eq!(
+            url("environment-model", 5, &[4]),
+            "/departments/environments/4/environment/5/short-instruction"
         );
         assert_eq!(
             url("document", 7, &[4, 5]),

@@ -11,7 +11,7 @@ use crate::domain::attempt::expires_at;
 use crate::domain::compliance::{Assessment, Standing, Validity, valid_until};
 use crate::domain::date::Day;
 use crate::store::{
-    AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, QuestionStats,
+    AnswerRecord, ArticleRecord, Completed, CourseRecord, FullQuestion, InProgress, QuestionStats,
     ResultRecord, RevisionRecord, TestRecord, TriesUsed,
 };
 
@@ -48,6 +48,8 @@ impl From<RevisionRecord> for pb::Revision {
             author_name: record.author_name,
             created_at: Some(timestamp_from_millis(record.created_at)),
             size: record.size,
+            restored_from_id: record.restored_from_id.unwrap_or(0),
+            restored_from_created_at: record.restored_from_at.map(timestamp_from_millis),
         }
     }
 }
@@ -101,9 +103,14 @@ impl From<TestRecord> for pb::TestInfo {
     }
 }
 
-pub fn summary(record: TestRecord, used: TriesUsed) -> pb::TestSummary {
+pub fn summary(record: TestRecord, used: TriesUsed, open: Option<InProgress>) -> pb::TestSummary {
     pb::TestSummary {
         number_of_tries_left: tries_left(&record, used),
+        attempt_in_progress: open.map(|attempt| pb::AttemptInProgress {
+            attempt_id: attempt.id,
+            started_at: Some(timestamp_from_millis(attempt.started_at)),
+            expires_at: Some(timestamp_from_millis(expires_at(attempt.started_at))),
+        }),
         id: record.id,
         title: record.title,
         description: record.description,
@@ -206,7 +213,8 @@ impl From<MyTest> for pb::AssignedTest {
             validity,
         } = mine;
         pb::AssignedTest {
-            summary: Some(summary(test, tries)),
+            // "My tests" lists tries, not attempts in progress.
+            summary: Some(summary(test, tries, None)),
             article_id: link.article_id,
             article_title: link.article_title,
             is_passed: matches!(validity, Validity::Current(_) | Validity::Expiring(_)),

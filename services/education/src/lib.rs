@@ -12,7 +12,9 @@
 //! the integration calls of [`app::integration`], and for the e-mail
 //! addresses of the daily digest ([`app::digest`], auth's internal
 //! `MailRecipientService`); the digest also asks the wiki's internal
-//! `DigestItemService` for its equipment items ([`app::equipment_items`]). [`notification_rpc`] serves the bell's items and
+//! `DigestItemService` for its equipment items ([`app::equipment_items`]),
+//! and a self-enrolment asks the wiki whether a course clears its caller
+//! ([`app::clearance`]). [`notification_rpc`] serves the bell's items and
 //! the digest's calls (`NotificationService`).
 
 pub mod app;
@@ -46,6 +48,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::clearance::Equipment;
 use crate::app::digest::{DigestSettings, Digests, MailSettings};
 use crate::app::staff::Staff;
 use crate::domain::article::ContentCleaner;
@@ -152,7 +155,8 @@ pub struct EducationSettings {
     /// department codes) into user ids and back for the integration calls.
     pub auth: ServiceChannel,
     /// The wiki, whose internal `DigestItemService` gives the daily digest
-    /// its equipment items (clearances lapsing, maintenance due).
+    /// its equipment items (clearances lapsing, maintenance due), and which
+    /// tells which courses clear a person to operate its equipment.
     pub wiki: ServiceChannel,
     /// The server's shutdown: open WatchTrainingRecords streams end then, so
     /// the drain does not wait for them; the daily digest job and
@@ -207,6 +211,7 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     }
     // Article writes carry rich text up to its limit (images inside). What
     // education sends stays unbounded: a list of articles may be larger.
+    let equipment = Equipment::new(settings.wiki.clone());
     let digests = Digests::new(
         store.clone(),
         settings.digests,
@@ -225,7 +230,7 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
     let rpc = EducationRpc::new(
         store,
         cleaner,
-        Staff::new(settings.auth),
+        (Staff::new(settings.auth), equipment),
         settings.shutdown,
         proxies,
     );

@@ -15,6 +15,8 @@
 //! ListTrainingCompliance, AssignCourse) are open to EducationManagement and
 //! to service accounts with training.read (the reads) or training.assign
 //! (AssignCourse); every other call refuses service accounts.
+//! EnrollForClearance is the caller's own, for a course the wiki says clears
+//! them to operate equipment they see ([`crate::app::clearance`]).
 
 use std::pin::Pin;
 
@@ -36,6 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
 use crate::app::attempts;
+use crate::app::clearance::{self, Equipment};
 use crate::app::compliance::course_compliance;
 use crate::app::integration::{self, Watch};
 use crate::app::my_tests::my_tests;
@@ -57,6 +60,8 @@ pub struct EducationRpc {
     cleaner: ContentCleaner,
     /// Auth, for the HR system's keys.
     staff: Staff,
+    /// The wiki, for the courses that clear a person to operate equipment.
+    equipment: Equipment,
     /// Ends the open watch streams when the server stops.
     shutdown: CancellationToken,
     /// Whose forwarded client address the audit log believes.
@@ -67,7 +72,7 @@ impl EducationRpc {
     pub fn new(
         store: Store,
         cleaner: ContentCleaner,
-        staff: Staff,
+        (staff, equipment): (Staff, Equipment),
         shutdown: CancellationToken,
         proxies: TrustedProxies,
     ) -> EducationRpc {
@@ -75,6 +80,7 @@ impl EducationRpc {
             store,
             cleaner,
             staff,
+            equipment,
             shutdown,
             proxies,
         }
@@ -398,6 +404,26 @@ impl EducationService for EducationRpc {
         })
     }
 
+    async fn enroll_for_clearance(
+        &self,
+        request: Request<pb::EnrollForClearanceRequest>,
+    ) -> RpcResult<pb::EnrollForClearanceResponse> {
+        let limit = Deadline::of_call(request.metadata()).remaining();
+        let user_id = Caller::of(&request).user_id()?;
+        let on_behalf = OnBehalf {
+            metadata: request.metadata(),
+            limit,
+        };
+        let ids = (user_id, request.get_ref().course_id);
+        let at = (now_millis(), &self.audit(&request));
+        let (course, enrolled) =
+            clearance::enroll(&self.store, &self.equipment, on_behalf, ids, at).await?;
+        reply(pb::EnrollForClearanceResponse {
+            course: Some(course.into()),
+            enrolled,
+        })
+    }
+
     // --- Tests (reading) ---
 
     async fn list_tests(
@@ -447,12 +473,12 @@ impl EducationService for EducationRpc {
             .store
             .test(viewer(&caller)?, request.get_ref().test_id)
             .await?;
-        let used = self
+        let (used, open) = self
             .store
             .tries_used(test.id, user_id, now_millis())
             .await?;
         reply(pb::GetTestSummaryResponse {
-            summary: Some(convert::summary(test, used)),
+            summary: Some(convert::summary(test, used, open)),
         })
     }
 

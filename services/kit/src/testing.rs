@@ -296,8 +296,32 @@ macro_rules! test_app {
 /// Serves `routes` (service `service_name`) on a random loopback port: a channel
 /// to it, and the guard that stops it when dropped.
 pub async fn serve(service_name: &'static str, routes: Routes) -> (Channel, DropGuard) {
+    let (listener, _) = reserve().await;
+    let address = listener.local_addr().expect("local address");
+    let serving = serve_on(listener, service_name, routes);
+    let channel = Endpoint::from_shared(format!("http://{address}"))
+        .expect("service URL")
+        .connect()
+        .await
+        .unwrap_or_else(|error| panic!("connect to {service_name}: {error}"));
+    (channel, serving)
+}
+
+/// A random loopback port, bound, and a channel that connects to it at its
+/// first call: for two services that call each other, one is given the
+/// other's channel before the other is started ([`serve_on`]).
+pub async fn reserve() -> (TcpListener, Channel) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a port");
     let address = listener.local_addr().expect("local address");
+    let channel = Endpoint::from_shared(format!("http://{address}"))
+        .expect("service URL")
+        .connect_lazy();
+    (listener, channel)
+}
+
+/// Serves `routes` (service `service_name`) on `listener`; the guard stops it
+/// when dropped.
+pub fn serve_on(listener: TcpListener, service_name: &'static str, routes: Routes) -> DropGuard {
     let shutdown = CancellationToken::new();
     tokio::spawn(serve_grpc(
         listener,
@@ -307,12 +331,7 @@ pub async fn serve(service_name: &'static str, routes: Routes) -> (Channel, Drop
         ServiceAccountLimits::default(),
         shutdown.clone(),
     ));
-    let channel = Endpoint::from_shared(format!("http://{address}"))
-        .expect("service URL")
-        .connect()
-        .await
-        .unwrap_or_else(|error| panic!("connect to {service_name}: {error}"));
-    (channel, shutdown.drop_guard())
+    shutdown.drop_guard()
 }
 
 /// Runs `scenario` once on every backend of this run (SQLite, and PostgreSQL

@@ -28,6 +28,8 @@ pub fn instruction_revision(record: InstructionRevisionRecord) -> pb::Instructio
         author_name: record.author_name,
         created_at: Some(timestamp_from_millis(record.created_at)),
         size: record.size,
+        restored_from_id: record.restored_from_id.unwrap_or(0),
+        restored_from_created_at: record.restored_from_at.map(timestamp_from_millis),
     }
 }
 

@@ -9,9 +9,10 @@
 //! only the register's calls and the list of models, by their scopes.
 //! Clearance to operate equipment asks education (passes) and auth (a
 //! department's members) with the caller's own token: GetClearance is the
-//! caller's own for any model; GetDepartmentClearance needs EquipmentEditing
+//! caller's own for a model they see; GetDepartmentClearance needs EquipmentEditing
 //! or EducationManagement, the department in the caller's scope, and auth's
-//! leave to list its members.
+//! leave to list its members; CheckClearanceCourse tells education whether
+//! a course clears the caller to operate a model they see.
 //! Writes record who made them (a person or a service account).
 
 use std::collections::HashMap;
@@ -119,7 +120,7 @@ impl WikiRpc {
             ..UnitFilter::default()
         };
         let units = self.store.units(scope, filter).await?;
-        let qr_code = self.qr_codes.png(record.id)?;
+        let qr_code = self.qr_codes.png(record.id, None)?;
         let required = self.store.required_courses(record.id).await?;
         Ok(model(record, units, qr_code, required))
     }
@@ -403,12 +404,13 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::GetClearanceRequest>,
     ) -> RpcResult<pb::GetClearanceResponse> {
-        let user_id = Caller::of(&request).user_id()?;
+        let caller = Caller::of(&request);
+        let user_id = caller.user_id()?;
         let model_id = request.get_ref().environment_model_id;
-        // Any model that exists: the public QR page a device carries shows the
-        // reader their clearance whatever their department.
+        // A model the caller sees, as GetEnvironmentModel: another
+        // department's is NOT_FOUND, so it tells nothing of it (issue 37).
         self.store
-            .require_visible_model(&Scope::Everything, model_id)
+            .require_visible_model(&Scope::of(&caller)?, model_id)
             .await?;
         let (found, missing) = clearance::of_person(
             &self.store,
@@ -453,6 +455,19 @@ impl WikiService for WikiRpc {
                 .map(|person| member_clearance(person, &required, now))
                 .collect(),
             required_courses: required.into_iter().map(Into::into).collect(),
+        })
+    }
+
+    async fn check_clearance_course(
+        &self,
+        request: Request<pb::CheckClearanceCourseRequest>,
+    ) -> RpcResult<pb::CheckClearanceCourseResponse> {
+        let scope = Scope::of(&Caller::of(&request))?;
+        let course_id = request.get_ref().course_id;
+        let environment_model_ids = self.store.models_requiring(&scope, course_id).await?;
+        reply(pb::CheckClearanceCourseResponse {
+            clears: !environment_model_ids.is_empty(),
+            environment_model_ids,
         })
     }
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { admin, engineer, nurse } from '../support/accounts';
+import { admin, engineer, icuNurse, nurse } from '../support/accounts';
 import { assignFreshTest } from '../support/education';
 import { signIn, signOut } from './session';
 import { expect, test } from './test';
@@ -43,12 +43,15 @@ test('an editor requires a course; a nurse without it needs training, passes it,
 
   await signIn(page, nurse);
   await openVentilator(page);
-  await expect(clearance(page)).toContainText('Требуется обучение:');
+  await expect(clearance(page)).toContainText('Вы не допущены к работе с этим аппаратом');
   await expect(clearance(page)).toContainText(fresh.course);
   await saveScreenshot('clearance-training-required');
 
-  // Her course from the banner's link: its article, its test, passed.
-  await clearance(page).getByRole('link', { name: fresh.course }).click();
+  // Her course from the banner's button (hers already): its article, its test, passed.
+  await clearance(page)
+    .getByRole('button', { name: `Пройти обучение: ${fresh.course}` })
+    .click();
+  await expect(page.getByRole('heading', { name: fresh.course })).toBeVisible();
   await page.getByRole('link', { name: new RegExp(fresh.article) }).click();
   await page.getByRole('link', { name: 'Пройти тест по теме' }).click();
   await page.getByRole('button', { name: 'Начать тест' }).click();
@@ -94,3 +97,50 @@ test('the public QR page stays public for a phone that is not signed in', async 
   await expect(clearance(phone)).toHaveCount(0);
   await phone.close();
 });
+
+// Issue 37: basic CPR, which the ventilator requires, was never assigned to the реанимация
+// nurse: the banner says plainly she is not cleared and its button makes the course hers, on
+// the model's page (grpc-web) at desktop width and on the public QR page (REST) of her phone.
+const cpr = 'Базовая сердечно-лёгочная реанимация';
+for (const { name, viewport, open } of [
+  {
+    name: 'desktop',
+    viewport: { width: 1366, height: 900 },
+    open: async (page: Page) => {
+      await openVentilator(page);
+    },
+  },
+  {
+    name: 'phone',
+    viewport: { width: 360, height: 760 },
+    open: async (page: Page) => {
+      await page.goto('/short-instruction/2');
+      await expect(page.getByRole('heading', { name: ventilator, level: 1 })).toBeVisible();
+    },
+  },
+]) {
+  test(`a nurse not cleared takes the course her ventilator requires (${name})`, async ({
+    page,
+    saveScreenshot,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, icuNurse);
+    await open(page);
+    const banner = clearance(page);
+    await expect(banner).toContainText('Вы не допущены к работе с этим аппаратом');
+    await expect(banner).toContainText('Чтобы получить допуск, пройдите обучение:');
+    await expect(banner).toContainText(cpr);
+    await saveScreenshot(`clearance-not-cleared-${name}`);
+
+    await banner.getByRole('button', { name: `Пройти обучение: ${cpr}` }).click();
+    await expect(page).toHaveURL(/\/courses\/2$/);
+    await expect(page.getByRole('heading', { name: cpr })).toBeVisible();
+    await expect(page.getByText('Курс не найден.')).toHaveCount(0);
+    // Hers now: among her courses, its test with its tries.
+    await page.goto('/courses');
+    await expect(page.getByRole('link', { name: cpr })).toBeVisible();
+    await page.goto('/my-tests');
+    await expect(page.getByRole('article', { name: 'Базовая СЛР' })).toContainText('Осталось попыток');
+    await saveScreenshot(`clearance-course-taken-${name}`);
+  });
+}

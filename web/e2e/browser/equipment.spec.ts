@@ -37,13 +37,13 @@ test('department → model → documentation: an engineer uploads a document and
 }) => {
   await openMonitor(page);
   await expect(page).toHaveURL(/\/documentation$/);
-  // Spec §2: a unit's label links to /home in a new tab.
-  const unit = page.getByRole('link', { name: 'Инвентарный номер: ИН-000101' });
-  await expect(unit).toHaveAttribute('href', '/home');
-  await expect(unit).toHaveAttribute('target', '_blank');
-  const [home] = await Promise.all([page.waitForEvent('popup'), unit.click()]);
-  await home.waitForURL(/\/home$/);
-  await home.close();
+  // Issue 37: a unit's inventory number opens the unit's own page (spec §2's /home led nowhere).
+  await page.getByRole('link', { name: 'Инвентарный номер: ИН-000101' }).click();
+  await expect(page).toHaveURL(/\/maintenance-logbook\?unit=\d+$/);
+  await expect(page.getByRole('combobox', { name: 'Оборудование' })).toHaveText(
+    'Инвентарный номер: ИН-000101',
+  );
+  await page.getByRole('tab', { name: 'Документация' }).click();
   await expect(page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' })).toBeVisible();
 
   const title = `Руководство по эксплуатации ${Date.now().toString(36)}`;
@@ -346,6 +346,48 @@ test('an engineer prints the QR label sheet of a department', async ({ page, sav
   await expect(sheet).toBeVisible();
   await saveScreenshot('equipment-label-sheet-print');
 });
+
+/** What the QR code of the label of the unit `inventoryNumber` on the sheet opens. */
+async function scanLabel(sheet: ReturnType<Page['getByRole']>, inventoryNumber: string) {
+  const label = sheet.getByRole('listitem').filter({ hasText: `Инвентарный номер: ${inventoryNumber}` });
+  const src = await label.getByRole('img').getAttribute('src');
+  const png = PNG.sync.read(Buffer.from((src ?? '').replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+// Issue 37: each unit's label opens its model's instruction for that unit, which names the unit
+// as a link to its own page; a label printed before (the model's alone) still opens it.
+for (const { name, viewport } of [
+  { name: 'desktop', viewport: { width: 1366, height: 900 } },
+  { name: 'phone', viewport: { width: 360, height: 760 } },
+]) {
+  test(`each unit's label opens the instruction for that unit (${name})`, async ({ page, baseURL }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, engineer);
+    await page.goto('/departments/environments/1/labels');
+    const sheet = page.getByRole('list', { name: `Этикетки оборудования — ${icu}` });
+    await expect(sheet.getByText('Инвентарный номер: ИН-000102')).toBeVisible();
+    const first = await scanLabel(sheet, 'ИН-000101');
+    const second = await scanLabel(sheet, 'ИН-000102');
+    expect(first).toMatch(new RegExp(`^${baseURL}/short-instruction/1\\?unit=\\d+$`));
+    expect(second).toMatch(new RegExp(`^${baseURL}/short-instruction/1\\?unit=\\d+$`));
+    expect(second).not.toBe(first);
+
+    await page.goto(second ?? '');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(monitor);
+    await page.getByRole('link', { name: 'Инвентарный номер: ИН-000102' }).click();
+    await expect(page).toHaveURL(
+      /\/departments\/environments\/1\/environment\/1\/maintenance-logbook\?unit=\d+$/,
+    );
+    await expect(page.getByRole('combobox', { name: 'Оборудование' })).toHaveText(
+      'Инвентарный номер: ИН-000102',
+    );
+
+    await page.goto('/short-instruction/1');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(monitor);
+    await expect(page.getByRole('link', { name: /^Инвентарный номер/ })).toHaveCount(0);
+  });
+}
 
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Навигационная цепочка' });
 

@@ -95,3 +95,49 @@ test('a learner goes from the course list to a test, passes it, fails it and run
   await expect(page.getByRole('row').filter({ hasText: fresh.test })).toHaveCount(2);
   await saveScreenshot('learning-my-statistics');
 });
+
+// Issue 37: a reload in the middle of a test shows the attempt in progress and its time, not
+// «Вы ещё не проходили»; going on with it gives back the same questions and chosen answers.
+for (const { name, viewport } of [
+  { name: 'desktop', viewport: { width: 1366, height: 900 } },
+  { name: 'phone', viewport: { width: 360, height: 760 } },
+]) {
+  test(`a test reloaded while in progress offers to go on with it (${name})`, async ({
+    page,
+    request,
+    saveScreenshot,
+  }) => {
+    await page.setViewportSize(viewport);
+    const fresh = await assignFreshTest(request);
+    await signIn(page, nurse);
+    await page.goto('/courses');
+    await page.getByRole('link', { name: fresh.course }).click();
+    await page.getByRole('link', { name: new RegExp(fresh.article) }).click();
+    await page.getByRole('link', { name: 'Пройти тест по теме' }).click();
+    await page.getByRole('button', { name: 'Начать тест' }).click();
+    const first = page.getByRole('radiogroup').first();
+    await first.getByRole('radio', { name: 'Верно', exact: true }).check();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: fresh.test })).toBeVisible();
+    const notice = page.getByRole('status').filter({ hasText: 'Тест начат и не завершён' });
+    await expect(notice).toContainText(/осталось (60|59) мин \(до \d{2}:\d{2}\)/);
+    await expect(page.getByText('Вы ещё не проходили этот тест.')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Начать тест' })).toHaveCount(0);
+    await expect(triesLeft(page)).toHaveText('1');
+    await saveScreenshot(`learning-test-in-progress-${name}`);
+
+    await page.getByRole('button', { name: 'Продолжить тест' }).click();
+    await expect(page.getByRole('radiogroup')).toHaveCount(2);
+    await expect(
+      page.getByRole('radiogroup').first().getByRole('radio', { name: 'Верно', exact: true }),
+    ).toBeChecked();
+    await answerAll(page, true);
+    await page.getByRole('button', { name: 'Завершить тест' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Результаты теста' });
+    await expect(dialog.getByText('Тест успешно пройден!')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Закрыть' }).click();
+    await expect(page.getByRole('button', { name: 'Продолжить тест' })).toHaveCount(0);
+    await expect(triesLeft(page)).toHaveText('1');
+  });
+}

@@ -7,6 +7,7 @@ test('an admin edits an article twice, compares two versions word by word and re
   saveScreenshot,
 }) => {
   const title = `Гигиена рук ${Date.now().toString(36)}`;
+  await page.setViewportSize({ width: 1366, height: 900 });
   await signIn(page, admin);
   await page.goto('/admin/education/articles');
   await page.getByRole('button', { name: 'Создать статью' }).click();
@@ -46,14 +47,26 @@ test('an admin edits an article twice, compares two versions word by word and re
   await diff.scrollIntoViewIfNeeded();
   await saveScreenshot('revisions-diff', { fullPage: false });
 
-  // Restoring the first edit asks first, then is itself a new version.
+  // Restoring the first edit asks first, then is itself a new version, which says which
+  // version it brought back (issue 37).
+  const firstEdit = /\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}/.exec((await history.nth(1).textContent()) ?? '')?.[0];
+  expect(firstEdit).toBeDefined();
   await history.nth(1).getByRole('button', { name: 'Восстановить' }).click();
   const confirm = page.getByRole('dialog', { name: 'Восстановить версию?' });
   await expect(confirm).toContainText('Текущее содержимое останется в истории.');
   await confirm.getByRole('button', { name: 'Восстановить' }).click();
   await expect(page.getByText('Версия восстановлена')).toBeVisible();
   await expect(history).toHaveCount(4);
+  await expect(history.first()).toContainText(`восстановлено из версии от ${firstEdit ?? ''}`);
+  await expect(history.nth(1)).not.toContainText('восстановлено');
   await expect(editor).toContainText('Мойте руки водой перед каждой процедурой.');
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Содержание статьи' })).toContainText('руки водой');
+
+  // On a phone too.
+  await page.setViewportSize({ width: 360, height: 760 });
+  await history.first().scrollIntoViewIfNeeded();
+  await expect(history.first()).toContainText(`восстановлено из версии от ${firstEdit ?? ''}`);
+  await expect(history.first()).toBeInViewport();
+  await saveScreenshot('revisions-restored-phone', { fullPage: false });
 });

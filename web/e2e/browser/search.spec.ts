@@ -17,8 +17,13 @@ test('a nurse finds the monitor by a plural, sees it grouped, and opens it', asy
   // The matched word is marked, as text (never HTML from the server).
   await expect(hit.locator('mark').first()).toHaveText(/Монитор/i);
   await hit.click();
-  // The model's page opens on its first section: typed before that, Enter's page would be replaced.
-  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+\/documentation$/);
+  // The model's page opens on its instruction (issue 37): typed before that, Enter's page would
+  // be replaced.
+  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+\/short-instruction$/);
+  await expect(page.getByRole('tab', { name: 'Краткая инструкция по эксплуатации' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
 
   await box.fill('монитор');
   await box.press('Enter');
@@ -56,5 +61,26 @@ test('on a phone the header’s search button opens the page, whose box finds th
   await expect(hit).toBeVisible();
   await saveScreenshot('search-phone-page', { fullPage: false });
   await hit.click();
-  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+/);
+  await expect(page).toHaveURL(/\/departments\/environments\/\d+\/environment\/\d+\/short-instruction$/);
 });
+
+// Issue 37: a unit found by its inventory number opens its model's instruction, at desktop
+// width and on a phone.
+for (const { name, viewport } of [
+  { name: 'desktop', viewport: { width: 1366, height: 900 } },
+  { name: 'phone', viewport: { width: 360, height: 760 } },
+]) {
+  test(`a unit found by its inventory number opens its model's instruction (${name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, nurse);
+    await page.goto(`/search?q=${encodeURIComponent('ИН-000101')}`);
+    const hit = page
+      .getByRole('main')
+      .getByRole('listitem', { name: 'Единицы оборудования' })
+      .getByRole('link', { name: /ИН-000101/ });
+    await hit.click();
+    await expect(page).toHaveURL(/\/departments\/environments\/1\/environment\/1\/short-instruction$/);
+    await expect(page.getByRole('heading', { name: monitor, level: 2 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Открыть инструкцию' })).toBeVisible();
+  });
+}

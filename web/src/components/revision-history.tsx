@@ -35,6 +35,9 @@ export type RevisionRow = {
   authorName: string;
   createdAt?: Timestamp;
   size: bigint;
+  /** The version a restore brought back (0 for a save of its own) and when it was saved. */
+  restoredFromId: bigint;
+  restoredFromCreatedAt?: Timestamp;
 };
 
 type RevisionHistoryProps = {
@@ -50,8 +53,14 @@ type RevisionHistoryProps = {
   cacheKey: readonly unknown[];
 };
 
-const when = (revision: RevisionRow) =>
-  revision.createdAt ? formatDayAndTime(timestampDate(revision.createdAt)) : '';
+const at = (timestamp: Timestamp | undefined) =>
+  timestamp ? formatDayAndTime(timestampDate(timestamp)) : '';
+
+const when = (revision: RevisionRow) => at(revision.createdAt);
+
+/** «восстановлено из версии от …» for a version a restore wrote. */
+const restoredFrom = (revision: RevisionRow) =>
+  revision.restoredFromId === 0n ? undefined : text.restoredFrom(at(revision.restoredFromCreatedAt));
 
 /**
  * «История изменений» of an article, an instruction or a test (issue 25): who saved each
@@ -148,7 +157,12 @@ export function RevisionHistory({ load, size, textOf, restore, cacheKey }: Revis
                     {revision.authorId === 0n ? text.unknownAuthor : revision.authorName}
                   </Typography>
                   <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {[when(revision), size(Number(revision.size)), index === 0 ? text.current : undefined]
+                    {[
+                      when(revision),
+                      size(Number(revision.size)),
+                      restoredFrom(revision),
+                      index === 0 ? text.current : undefined,
+                    ]
                       .filter(Boolean)
                       .join(' · ')}
                   </Typography>

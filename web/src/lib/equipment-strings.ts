@@ -30,7 +30,11 @@ export const equipmentStrings = {
   clearance: {
     cleared: 'Вы допущены к работе',
     clearedUntil: (date: string) => `Вы допущены к работе до ${date}`,
-    required: 'Требуется обучение: ',
+    notCleared: 'Вы не допущены к работе с этим аппаратом',
+    toBeCleared: 'Чтобы получить допуск, пройдите обучение:',
+    /** Enrols the reader in the course (or opens it, when it is theirs already). */
+    takeCourse: 'Пройти обучение',
+    takeCourseNamed: (title: string) => `Пройти обучение: ${title}`,
     label: 'Допуск к работе с оборудованием',
     department: 'Допуск сотрудников',
     departmentHint: 'Кто из сотрудников отделения прошёл обучение, которого требует оборудование.',

@@ -378,6 +378,8 @@ export const strings = {
       `Содержимое станет таким, как в версии от ${when}. Текущее содержимое останется в истории.`,
     cancel: 'Отмена',
     restored: 'Версия восстановлена',
+    /** A version a restore wrote: which one it brought back (issue 37). */
+    restoredFrom: (when: string) => `восстановлено из версии от ${when}`,
     restoreFailed: 'Не удалось восстановить версию',
     articleSize: (characters: number) => `${characters} симв.`,
     testSize: (questions: number) => `вопросов: ${questions}`,

@@ -3,6 +3,7 @@
 //! at start-up.
 
 pub mod attempts;
+pub mod clearance;
 pub mod compliance;
 pub mod digest;
 pub mod equipment_items;

@@ -9,10 +9,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
+use portal_kit::ServiceResult;
+use portal_kit::on_behalf::{AUTHORIZATION, refusal};
 use portal_kit::serve::ServiceChannel;
-use portal_kit::token::MSG_SESSION_EXPIRED;
-use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::auth::v1::{
     GetDepartmentWithUsersRequest, ResolveStaffRequest, ResolveStaffResponse,
@@ -21,9 +20,6 @@ use tonic::Request;
 use tonic::metadata::MetadataMap;
 
 pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников временно недоступен, попробуйте позже";
-
-/// The metadata forwarded to auth: only the caller's credentials.
-const AUTHORIZATION: &str = "authorization";
 
 /// Whose behalf auth is asked on: the caller's metadata (their token) and
 /// how long the answer may take.
@@ -54,7 +50,7 @@ impl Staff {
     ) -> ServiceResult<ResolveStaffResponse> {
         match self.auth.clone().resolve_staff(caller.request(keys)).await {
             Ok(reply) => Ok(reply.into_inner()),
-            Err(status) => Err(refusal(&status)),
+            Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
         }
     }
 
@@ -98,44 +94,21 @@ impl Staff {
                 .unwrap_or_default()),
             // Deleted since the caller's token was signed: it has no members.
             Err(status) if status.code() == tonic::Code::NotFound => Ok(Vec::new()),
-            Err(status) => Err(refusal(&status)),
+            Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
         }
     }
 }
 
 impl OnBehalf<'_> {
-    /// `message` as a request to auth on the caller's behalf: their token,
-    /// and what is left of their call as its limit.
-    fn request<T>(self, message: T) -> Request<T> {
+    /// `message` as a request to another service (auth, the wiki) on the
+    /// caller's behalf: their token, and what is left of their call as its
+    /// limit.
+    pub(crate) fn request<T>(self, message: T) -> Request<T> {
         let mut request = Request::new(message);
         portal_kit::deadline::limit(&mut request, self.limit);
         if let Some(token) = self.metadata.get(AUTHORIZATION) {
             request.metadata_mut().insert(AUTHORIZATION, token.clone());
         }
         request
-    }
-}
-
-/// What auth's refusal means for the caller here.
-fn refusal(status: &tonic::Status) -> ServiceError {
-    match status.code() {
-        // Auth learned of a block or a change of rights before education did:
-        // the caller's token is as stale here.
-        tonic::Code::Unauthenticated
-            if status
-                .metadata()
-                .get(REASON_KEY)
-                .is_some_and(|reason| reason.as_bytes() == REASON_ACCESS_REVOKED.as_bytes()) =>
-        {
-            ServiceError::AccessRevoked
-        }
-        // The token expired between education's check and auth's.
-        tonic::Code::Unauthenticated => ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into()),
-        // Auth's own rule refused the caller: its Russian message stands.
-        tonic::Code::PermissionDenied => ServiceError::PermissionDenied(status.message().into()),
-        _ => {
-            tracing::warn!(%status, "auth did not resolve staff keys");
-            ServiceError::Unavailable(MSG_AUTH_UNAVAILABLE.into())
-        }
     }
 }

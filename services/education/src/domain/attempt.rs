@@ -39,6 +39,14 @@ pub fn is_expired(started_at: i64, now: i64) -> bool {
     now >= expires_at(started_at)
 }
 
+/// Whether a test drawing `number_of_questions` per attempt shows every one of
+/// its `questions`: then nothing is chosen for an attempt, and a hand-in with
+/// no attempt started may take its try there and then (spec §7's client sends
+/// only `complete-test`).
+pub fn shows_every_question(number_of_questions: i64, questions: usize) -> bool {
+    i64::try_from(questions).is_ok_and(|count| number_of_questions >= count)
+}
+
 /// Up to `count` question ids for a new attempt: questions the learner has not
 /// seen before come first, each group in random order, and the drawn set is
 /// shuffled again so seen and unseen questions mix.
@@ -154,6 +162,13 @@ mod tests {
             assert_eq!(drawn, [4, 5]);
         }
         assert_eq!(draw(&[1, 2, 3], &seen, 5).len(), 3);
+    }
+
+    #[test]
+    fn a_test_shows_every_question_when_it_draws_as_many_as_it_has() {
+        assert!(shows_every_question(3, 3));
+        assert!(shows_every_question(10, 3), "fewer questions than drawn");
+        assert!(!shows_every_question(2, 3), "a subset is drawn");
     }
 
     #[test]

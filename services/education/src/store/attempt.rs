@@ -22,6 +22,9 @@
 //! started, but for its completion), so SQLite's one writer holds the database
 //! only for the writes; the completing UPDATE checks that the attempt is still
 //! open, so of two concurrent hand-ins one records and the other is refused.
+//! A hand-in with no attempt open, on a test that shows every question (spec
+//! §7's `complete-test` alone), takes its try as a start does and completes
+//! it in the same write transaction.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -37,9 +40,9 @@ use super::cycle::cycle_start;
 use super::records::next_record_seq;
 use super::{Store, TestRecord, audited};
 use crate::domain::attempt::{
-    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND,
-    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, is_expired,
-    mark,
+    AnswerKey, MSG_ATTEMPT_COMPLETED, MSG_ATTEMPT_EXPIRED, MSG_ATTEMPT_NOT_FOUND, MSG_EMPTY_TEST,
+    MSG_NO_OPEN_ATTEMPT, MSG_NO_TRIES_LEFT, Marked, REASON_NO_OPEN_ATTEMPT, Submission, draw,
+    is_expired, mark, shows_every_question,
 };
 
 /// A user's attempts on one test.
@@ -62,7 +65,10 @@ pub struct OpenAttempt {
 pub enum AttemptChoice {
     /// An attempt from StartAttempt.
     Started(i64),
-    /// The caller's open attempt; CONFLICT (`no-open-attempt`) without one.
+    /// The caller's open attempt. Without one, a test that shows every
+    /// question takes a try and completes it in one write transaction (the
+    /// spec's `complete-test` alone); one that draws a subset is CONFLICT
+    /// (`no-open-attempt`): its questions are drawn by a start.
     Open,
 }
 
@@ -197,20 +203,30 @@ impl Store {
         let (mut tries, (attempt_id, points_possible), asked, key) = {
             let mut conn = self.pool.acquire().await?;
             let tries = Tries::of(&mut conn, test.id, user_id, now).await?;
-            let attempt = chosen(&tries, choice, now).map(|a| (a.id, a.points_possible))?;
+            let attempt = match chosen(&tries, choice, now) {
+                Ok(attempt) => (attempt.id, attempt.points_possible),
+                Err(refusal) if matches!(choice, AttemptChoice::Started(_)) => return Err(refusal),
+                Err(refusal) => {
+                    let questions = question_ids(&mut conn, test.id).await?;
+                    if !shows_every_question(test.number_of_questions, questions.len()) {
+                        return Err(refusal);
+                    }
+                    drop(conn);
+                    let hand_in = HandIn {
+                        submission: submission.clone(),
+                        departments: departments.to_vec(),
+                    };
+                    return self
+                        .start_and_complete(test, user_id, questions, hand_in, (now, audit))
+                        .await;
+                }
+            };
             let (asked, key) = asked_with_key(&mut conn, attempt.0).await?;
             (tries, attempt, asked, key)
         };
         let marked = mark(&asked, &key, submission)?;
-        let total_point =
-            i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
-        let is_passed = total_point >= test.total_points_required;
-        let completed = Completed {
-            attempt_id,
-            total_point,
-            points_possible,
-            is_passed,
-        };
+        let completed = scored(test, attempt_id, points_possible, &marked);
+        let is_passed = completed.is_passed;
         let inputs = Arc::new((test.clone(), marked, departments.to_vec(), audit.clone()));
         self.group
             .write(move |conn| {
@@ -225,6 +241,90 @@ impl Store {
         tries.record(attempt_id, now, is_passed);
         Ok((completed, tries.used()))
     }
+}
+
+/// What a hand-in gives: the answers and the learner's departments (their
+/// token's) at completion.
+struct HandIn {
+    submission: Submission,
+    departments: Vec<i64>,
+}
+
+impl Store {
+    /// A hand-in without an attempt on a test that shows every question (all
+    /// of `questions`): in one write transaction, the open attempt (one a
+    /// concurrent start just opened) or the next try taken with every
+    /// question, then scored and completed as a hand-in of it. A try is
+    /// taken as a start takes it: none left is CONFLICT, and two such
+    /// hand-ins take two tries, never the same one (a collision runs the
+    /// later again); a retried call with its idempotency key runs once.
+    async fn start_and_complete(
+        &self,
+        test: &TestRecord,
+        user_id: i64,
+        questions: Vec<i64>,
+        hand_in: HandIn,
+        (now, audit): (i64, &AuditContext),
+    ) -> ServiceResult<(Completed, TriesUsed)> {
+        if questions.is_empty() {
+            return Err(ServiceError::conflict(MSG_EMPTY_TEST));
+        }
+        let inputs = Arc::new((test.clone(), questions, hand_in, audit.clone()));
+        let done = self
+            .group
+            .write(move |conn| {
+                let inputs = Arc::clone(&inputs);
+                Box::pin(async move {
+                    let (test, questions, hand_in, audit) = &*inputs;
+                    let every = questions.len();
+                    let (open, used) = start(conn, test, user_id, (now, audit), |seen| {
+                        draw(questions, seen, every)
+                    })
+                    .await?;
+                    let (asked, key) = asked_with_key(conn, open.id).await?;
+                    let marked = mark(&asked, &key, &hand_in.submission)?;
+                    let points_possible = i64::try_from(asked.len()).unwrap_or(i64::MAX);
+                    let completed = scored(test, open.id, points_possible, &marked);
+                    let at = (now, audit);
+                    record(conn, test, &completed, &marked, &hand_in.departments, at).await?;
+                    let used = TriesUsed {
+                        started: used.started,
+                        passed: used.passed + i64::from(completed.is_passed),
+                    };
+                    Ok((completed, used))
+                })
+            })
+            .await?;
+        self.ring_record_bell();
+        Ok(done)
+    }
+}
+
+/// An attempt's score from its `marked` questions: a point for each correct
+/// answer, passed at the test's points required.
+fn scored(
+    test: &TestRecord,
+    attempt_id: i64,
+    points_possible: i64,
+    marked: &[Marked],
+) -> Completed {
+    let total_point = i64::try_from(marked.iter().filter(|m| m.is_correct).count()).unwrap_or(0);
+    Completed {
+        attempt_id,
+        total_point,
+        points_possible,
+        is_passed: total_point >= test.total_points_required,
+    }
+}
+
+/// The ids of the test's questions.
+async fn question_ids(conn: &mut AnyConnection, test_id: i64) -> ServiceResult<Vec<i64>> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM questions WHERE test_id = $1 ORDER BY id")
+            .bind(test_id)
+            .fetch_all(&mut *conn)
+            .await?,
+    )
 }
 
 /// The start in `conn`'s write transaction: the open attempt, or the next try

@@ -12,6 +12,7 @@ use portal_kit::ServiceResult;
 use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::{Store, TriesUsed};
+use crate::domain::attempt::is_expired;
 use crate::domain::compliance::{AttemptMark, Cycle};
 
 /// Per test, the validity of the passes of user `$1`; [`of_tests`] adds the
@@ -44,17 +45,38 @@ impl From<Cycle> for TriesUsed {
     }
 }
 
+/// An attempt started and neither completed nor expired: its id and start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InProgress {
+    pub id: i64,
+    pub started_at: i64,
+}
+
 impl Store {
     /// How many attempts `user_id` started on the test in the current cycle,
-    /// and how many of them passed.
+    /// and how many of them passed; and the attempt they have in progress at
+    /// `now`, if any (what a reload of the test's page resumes).
     pub async fn tries_used(
         &self,
         test_id: i64,
         user_id: i64,
         now: i64,
-    ) -> ServiceResult<TriesUsed> {
+    ) -> ServiceResult<(TriesUsed, Option<InProgress>)> {
         let mut conn = self.pool.acquire().await?;
-        Ok(cycle(&mut conn, test_id, user_id, now).await?.into())
+        let used = cycle(&mut conn, test_id, user_id, now).await?.into();
+        // The newest one not completed: one older than it started earlier, so
+        // it has expired if this one has.
+        let newest: Option<(i64, i64)> = sqlx::query_as(
+            "SELECT id, started_at FROM attempts WHERE test_id = $1 AND user_id = $2 AND completed_at IS NULL ORDER BY id DESC LIMIT 1",
+        )
+        .bind(test_id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+        let open = newest
+            .filter(|(_, started_at)| !is_expired(*started_at, now))
+            .map(|(id, started_at)| InProgress { id, started_at });
+        Ok((used, open))
     }
 
     /// The user's current cycle on each test they made an attempt on.

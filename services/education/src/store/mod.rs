@@ -47,6 +47,7 @@ pub use assignment::{AssignOutcome, AssigneeDeadline};
 pub use attempt::{AttemptChoice, Completed, OpenAttempt, TriesUsed};
 pub use compliance::{ComplianceRow, LatestPasses};
 pub use course::CourseRecord;
+pub use cycle::InProgress;
 pub use notification::Claim;
 pub use passes::PassRow;
 pub use records::{RecordBell, TrainingRow};

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use portal_kit::audit::AuditContext;
 use portal_kit::day::Day;
+use portal_kit::revisions::{Restore, RevisionTable};
 use portal_kit::{ServiceError, ServiceResult};
 use serde::{Deserialize, Serialize};
 use sqlx::{AnyConnection, FromRow};
@@ -49,6 +50,10 @@ pub struct RevisionRecord {
     pub created_at: i64,
     /// An article's content in characters; a test's number of questions.
     pub size: i64,
+    /// The revision a restore wrote this one from, and when that one was
+    /// saved; none for a save of its own.
+    pub restored_from_id: Option<i64>,
+    pub restored_from_at: Option<i64>,
 }
 
 /// A test's questions as a revision keeps them.
@@ -79,8 +84,8 @@ struct TestRevisionRow {
     questions: String,
 }
 
-const ARTICLE_REVISIONS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, LENGTH(r.content) AS size FROM article_revisions r";
-const TEST_REVISIONS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, r.question_count AS size FROM test_revisions r";
+const ARTICLE_REVISIONS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, LENGTH(r.content) AS size, r.restored_from_id, f.created_at AS restored_from_at FROM article_revisions r LEFT JOIN article_revisions f ON f.id = r.restored_from_id";
+const TEST_REVISIONS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, r.question_count AS size, r.restored_from_id, f.created_at AS restored_from_at FROM test_revisions r LEFT JOIN test_revisions f ON f.id = r.restored_from_id";
 const ARTICLE_REVISION_FIELDS: &str = "SELECT r.article_id AS id, r.title, r.description, r.content, r.date_deadline, r.test_id FROM article_revisions r WHERE r.article_id = $1 AND r.id = $2";
 const TEST_REVISION_FIELDS: &str = "SELECT r.title, r.description, r.total_points_required, r.number_of_questions, r.number_of_tries, r.article_id, r.questions FROM test_revisions r WHERE r.test_id = $1 AND r.id = $2";
 
@@ -130,7 +135,10 @@ impl Store {
                 deadline: stored_day(fields.date_deadline.as_deref())?,
                 test_id: fields.test_id,
             };
-            save_article(&mut tx, article_id, &draft, (editor, now), audit).await
+            let restore = Restore::begin(&mut tx, ARTICLE, article_id, revision_id).await?;
+            let saved = save_article(&mut tx, article_id, &draft, (editor, now), audit).await?;
+            restore.mark(&mut tx).await?;
+            Ok(saved)
         }
         .await;
         tx.end(restored).await
@@ -198,6 +206,7 @@ impl Store {
         let mut tx = self.write().await?;
         let restored = async {
             let row = test_fields(&mut tx, test_id, revision_id).await?;
+            let restore = Restore::begin(&mut tx, TEST, test_id, revision_id).await?;
             let current = current_ids(&mut tx, test_id).await?;
             let draft = TestDraft {
                 title: row.title,
@@ -213,13 +222,23 @@ impl Store {
                     .map(|question| restored_question(question, &current))
                     .collect(),
             };
-            save_test(&mut tx, test_id, &draft, (editor, now), audit).await
+            save_test(&mut tx, test_id, &draft, (editor, now), audit).await?;
+            restore.mark(&mut tx).await
         }
         .await;
         tx.end(restored).await?;
         self.test(super::Viewer::Everything, test_id).await
     }
 }
+
+const ARTICLE: RevisionTable = RevisionTable {
+    table: "article_revisions",
+    item: "article_id",
+};
+const TEST: RevisionTable = RevisionTable {
+    table: "test_revisions",
+    item: "test_id",
+};
 
 /// Before the first save of an article that has no revision yet: its
 /// version as it is, without an author, as of its creation.

@@ -352,7 +352,9 @@ async fn fifty_parallel_starts_by_one_learner_open_one_attempt_and_use_one_try()
 #[tokio::test]
 async fn concurrent_submissions_complete_an_attempt_once() {
     on_each_backend(|app| async move {
-        let assigned = app.assigned([1, 2, 3], 2).await;
+        // Two of three questions drawn: a hand-in after the attempt's
+        // completion cannot take a new try by itself (complete_alone.rs).
+        let assigned = app.assigned([1, 2, 3], 3).await;
         let token = app.learner_token();
         let started = start(&app, assigned.test.id).await;
         let answers = answer_drawn(&assigned.test, &started.questions, 1);
@@ -461,6 +463,58 @@ async fn writing_a_test_follows_the_spec_rules_and_messages() {
         assert!(!ids.contains(&test.questions[0].id));
         assert_eq!(updated.questions[0].title, "Изменённый вопрос");
         assert_eq!(updated.questions.len(), 3);
+    })
+    .await;
+}
+
+/// A reload of the test's page reads the summary again: it tells the attempt
+/// in progress and until when, so the page offers to go on with it rather
+/// than saying nothing was tried (issue 37); a completed or expired attempt
+/// is in progress no more.
+#[tokio::test]
+async fn the_summary_tells_the_attempt_in_progress_until_it_ends() {
+    on_each_backend(|app| async move {
+        let assigned = app.assigned([1, 1, 3], 2).await;
+        let test = &assigned.test;
+        assert_eq!(app.learner_summary(test.id).await.attempt_in_progress, None);
+
+        let started = start(&app, test.id).await;
+        let summary = app.learner_summary(test.id).await;
+        let ongoing = summary.attempt_in_progress.expect("in progress");
+        assert_eq!(ongoing.attempt_id, started.attempt_id);
+        assert_eq!(ongoing.started_at, started.started_at);
+        assert_eq!(ongoing.expires_at, started.expires_at);
+        assert_eq!(summary.number_of_tries_left, 2, "its try already taken");
+
+        app.client
+            .clone()
+            .complete_test(authed(
+                pb::CompleteTestRequest {
+                    test_id: test.id,
+                    user_id: 0,
+                    question_with_answers: answer_drawn(test, &started.questions, 1),
+                    attempt_id: started.attempt_id,
+                },
+                &app.learner_token(),
+            ))
+            .await
+            .expect("completed");
+        assert_eq!(app.learner_summary(test.id).await.attempt_in_progress, None);
+
+        start(&app, test.id).await;
+        assert!(
+            app.learner_summary(test.id)
+                .await
+                .attempt_in_progress
+                .is_some()
+        );
+        app.backdate_attempts(ATTEMPT_TIME_LIMIT_MS).await;
+        assert_eq!(
+            app.learner_summary(test.id).await.attempt_in_progress,
+            None,
+            "expired on {:?}",
+            app.backend
+        );
     })
     .await;
 }

@@ -5,6 +5,7 @@
 mod access;
 mod attempts;
 mod audit;
+mod complete_alone;
 mod content;
 mod helpers;
 mod idempotency;

@@ -108,6 +108,15 @@ async fn each_save_of_an_article_is_a_revision_and_a_restore_is_one_more() {
         let after = app.article_revisions(article.id).await;
         assert_eq!(after.len(), 4);
         assert_eq!(after[0].author_id, EDITOR_ID);
+        // It says which version it restored, and of when (issue 37).
+        assert_eq!(after[0].restored_from_id, first.id);
+        assert_eq!(after[0].restored_from_created_at, first.created_at);
+        assert!(after[1..].iter().all(|r| r.restored_from_id == 0));
+        assert!(
+            after[1..]
+                .iter()
+                .all(|r| r.restored_from_created_at.is_none())
+        );
         assert_eq!(
             article_revision(&app, article.id, after[0].id)
                 .await
@@ -342,6 +351,12 @@ async fn changing_or_restoring_a_test_never_rewrites_a_scored_result() {
         assert_eq!(revisions.len(), 3);
         assert_eq!(revisions[0].author_id, EDITOR_ID);
         assert_eq!(revisions[0].size, 2);
+        assert_eq!(revisions[0].restored_from_id, created);
+        assert_eq!(
+            revisions[0].restored_from_created_at,
+            revisions[2].created_at
+        );
+        assert_eq!(revisions[1].restored_from_id, 0);
         let kept = app
             .client
             .clone()

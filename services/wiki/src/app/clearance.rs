@@ -7,12 +7,11 @@
 
 use std::collections::HashMap;
 
+use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
 use portal_kit::deadline::Deadline;
-use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
+use portal_kit::on_behalf::{AUTHORIZATION, refusal};
 use portal_kit::serve::ServiceChannel;
-use portal_kit::token::MSG_SESSION_EXPIRED;
-use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::auth::v1::{DepartmentMember, GetDepartmentWithUsersRequest};
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
@@ -29,9 +28,6 @@ pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников вр
 /// Education's limits of one `ListCoursePasses` call.
 const PEOPLE_PER_CALL: usize = 1000;
 const COURSES_PER_CALL: usize = 50;
-
-/// The metadata forwarded: only the caller's credentials.
-const AUTHORIZATION: &str = "authorization";
 
 /// The caller on whose behalf another service is asked: their metadata (the
 /// token) and the deadline of their call.
@@ -306,30 +302,4 @@ fn titled(answer: &ListCoursePassesResponse, ids: &[i64]) -> Vec<Course> {
                 .unwrap_or_default(),
         })
         .collect()
-}
-
-/// What another service's refusal means for the caller here.
-fn refusal(status: &tonic::Status, unavailable: &str) -> ServiceError {
-    match status.code() {
-        // The other service learned of a block or a change of rights before
-        // the wiki did: the caller's token is as stale here.
-        tonic::Code::Unauthenticated
-            if status
-                .metadata()
-                .get(REASON_KEY)
-                .is_some_and(|reason| reason.as_bytes() == REASON_ACCESS_REVOKED.as_bytes()) =>
-        {
-            ServiceError::AccessRevoked
-        }
-        // The token expired between the wiki's check and theirs.
-        tonic::Code::Unauthenticated => ServiceError::Unauthenticated(MSG_SESSION_EXPIRED.into()),
-        // Their own rule refused the caller (or knows no such department):
-        // their Russian message stands.
-        tonic::Code::PermissionDenied => ServiceError::PermissionDenied(status.message().into()),
-        tonic::Code::NotFound => ServiceError::NotFound(status.message().into()),
-        _ => {
-            tracing::warn!(%status, "another service did not answer for a clearance");
-            ServiceError::Unavailable(unavailable.into())
-        }
-    }
 }

@@ -1,5 +1,5 @@
 //! A department's label sheet: one sticker per active unit, with its model's
-//! name and the QR code of the model's instruction.
+//! name and the QR code of the model's instruction for that unit.
 
 use portal_kit::ServiceResult;
 
@@ -35,8 +35,8 @@ pub async fn sheet(
         let model_id = unit.environment_model_id;
         labels.push(Label {
             model_name: names.get(&model_id).cloned().unwrap_or_default(),
-            url: qr_codes.url(model_id),
-            qr_code: qr_codes.png(model_id)?,
+            url: qr_codes.url(model_id, Some(unit.id)),
+            qr_code: qr_codes.png(model_id, Some(unit.id))?,
             unit,
         });
     }

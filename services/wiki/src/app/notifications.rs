@@ -1,5 +1,5 @@
 //! The wiki's part of the bell (issue 24): anyone's clearances to operate
-//! equipment that lapse within 30 days, and for an equipment editor the units
+//! equipment they see that lapse within 30 days, and for an equipment editor the units
 //! of the departments of their token whose maintenance is due within 30 days
 //! or overdue, with their read marks; and the same items of the people the
 //! daily digest is for ([`digest_items`]).
@@ -92,8 +92,9 @@ async fn items_of(
     today: Day,
 ) -> ServiceResult<Vec<Item>> {
     let mut items = Vec::new();
+    let sees = person.scope();
     for &(model_id, until) in lapsing {
-        items.extend(clearance_item(store, model_id, until, today).await?);
+        items.extend(clearance_item(store, &sees, model_id, until, today).await?);
     }
     if person.equipment_editor {
         let scope = Scope::Departments(person.departments.clone());
@@ -108,14 +109,18 @@ async fn items_of(
     Ok(items)
 }
 
+/// The item of a clearance to operate model `model_id` lapsing at `until`,
+/// if the person (`sees`) sees the model: another department's, as its
+/// clearance (GetClearance), is not theirs to be told of.
 async fn clearance_item(
     store: &Store,
+    sees: &Scope,
     model_id: i64,
     until: i64,
     today: Day,
 ) -> ServiceResult<Option<Item>> {
     // A model deleted since its requirement was read is nothing to operate.
-    let model = match store.model(model_id).await {
+    let model = match store.visible_model(sees, model_id).await {
         Ok(model) => model,
         Err(ServiceError::NotFound(_)) => return Ok(None),
         Err(error) => return Err(error),
@@ -125,7 +130,7 @@ async fn clearance_item(
         key: format!("{ITEM_PREFIX}clearance:{model_id}:{due}"),
         kind: "clearance",
         title: format!("Допуск к работе: {}", model.name),
-        // The model's own page needs a department; this one shows the clearance to anyone signed in.
+        // The model's own page needs a department; this one shows the clearance to whoever sees it.
         link: format!("/short-instruction/{model_id}"),
         overdue: due < today,
         due,

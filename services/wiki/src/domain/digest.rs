@@ -5,6 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use portal_kit::{Right, ServiceError, ServiceResult};
 
+use crate::domain::scope::Scope;
+
 /// The most people one ListDigestItems names.
 pub const MAX_PEOPLE: usize = 1000;
 pub const MSG_TOO_MANY_PEOPLE: &str = "Слишком много сотрудников в одном запросе (не более 1000)";
@@ -28,6 +30,18 @@ impl Person {
             equipment_editor: rights
                 .iter()
                 .any(|name| Right::parse(name) == Some(Right::EquipmentEditing)),
+        }
+    }
+}
+
+impl Person {
+    /// The equipment the person sees ([`Scope::of`]'s rule): an editor
+    /// every model, anyone else their departments'.
+    pub fn scope(&self) -> Scope {
+        if self.equipment_editor {
+            Scope::Everything
+        } else {
+            Scope::Departments(self.departments.clone())
         }
     }
 }

@@ -7,8 +7,9 @@ use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use portal_kit::db::for_update;
 use portal_kit::{ServiceError, ServiceResult};
 
-use super::Store;
+use super::{Store, sees_model};
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
+use crate::domain::scope::Scope;
 
 impl Store {
     /// The courses model `model_id` requires, ascending.
@@ -19,6 +20,21 @@ impl Store {
         .bind(model_id)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// The models `scope` sees that require course `course_id`, ascending.
+    pub async fn models_requiring(&self, scope: &Scope, course_id: i64) -> ServiceResult<Vec<i64>> {
+        let Some((sees, ids)) = sees_model(scope, 2) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!(
+            "SELECT m.id FROM model_required_courses r JOIN environment_models m ON m.id = r.environment_model_id WHERE r.course_id = $1 AND {sees} ORDER BY m.id"
+        );
+        let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(course_id);
+        for id in ids {
+            query = query.bind(*id);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
     }
 
     /// Every model's required courses (ascending), by model id; a model that

@@ -3,6 +3,7 @@
 //! the save's own transaction; a restore is one more such save.
 
 use portal_kit::audit::AuditContext;
+use portal_kit::revisions::{Restore, RevisionTable};
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
@@ -21,9 +22,18 @@ pub struct InstructionRevisionRecord {
     pub created_at: i64,
     /// In characters.
     pub size: i64,
+    /// The revision a restore wrote this one from, and when that one was
+    /// saved; none for a save of its own.
+    pub restored_from_id: Option<i64>,
+    pub restored_from_at: Option<i64>,
 }
 
-const REVISION_COLUMNS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, LENGTH(r.short_instruction) AS size FROM instruction_revisions r";
+const REVISION_COLUMNS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, LENGTH(r.short_instruction) AS size, r.restored_from_id, f.created_at AS restored_from_at FROM instruction_revisions r LEFT JOIN instruction_revisions f ON f.id = r.restored_from_id";
+
+const INSTRUCTIONS: RevisionTable = RevisionTable {
+    table: "instruction_revisions",
+    item: "environment_model_id",
+};
 
 impl Store {
     /// A model's revisions, newest first; NOT_FOUND for an unknown model.
@@ -73,7 +83,9 @@ impl Store {
         let mut tx = self.write().await?;
         require_model(&mut tx, model_id).await?;
         let text = revision_text(&mut tx, model_id, revision_id).await?;
+        let restore = Restore::begin(&mut tx, INSTRUCTIONS, model_id, revision_id).await?;
         write_instruction(&mut tx, audit, model_id, &text, (author, now)).await?;
+        restore.mark(&mut tx).await?;
         tx.commit().await?;
         Ok(text)
     }

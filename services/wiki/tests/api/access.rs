@@ -50,12 +50,15 @@ const MATRIX: &[AccessRule] = &[
     // A model that requires nothing: the wiki asks education nothing.
     ("SetRequiredCourses", EQUIPMENT_EDITING),
     ("GetClearance/own", SIGNED_IN),
-    ("GetClearance/other", SIGNED_IN),
+    // Another department's model, as GetEnvironmentModel (issue 37).
+    ("GetClearance/other", HIDDEN),
     // Past the wiki's own checks auth is asked for the members, and neither
     // auth nor education runs here (UNAVAILABLE): tests/api/clearance.rs
     // runs them for what they decide.
     ("GetDepartmentClearance/own", DEPARTMENT_CLEARANCE_OWN),
     ("GetDepartmentClearance/other", DEPARTMENT_CLEARANCE_OTHER),
+    // Answers `clears: false` for a course no model the caller sees requires.
+    ("CheckClearanceCourse", SIGNED_IN),
     ("ListEnvironmentsByModel/own", SIGNED_IN),
     ("ListEnvironmentsByModel/other", HIDDEN),
     ("CreateEnvironment", EQUIPMENT_EDITING),
@@ -280,6 +283,10 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                 environment_model_id,
                 department_id,
             }
+        ),
+        "CheckClearanceCourse" => done!(
+            check_clearance_course,
+            pb::CheckClearanceCourseRequest { course_id: 1 }
         ),
         "ListEnvironmentsByModel" => done!(
             list_environments_by_model,

@@ -15,6 +15,8 @@ const ADMIN: i64 = 1;
 const NURSE: i64 = 2;
 const DOCTOR: i64 = 3;
 const SENIOR_NURSE: i64 = 5;
+/// Auth's demo `icu-nurse`, in реанимация, who passed nothing.
+const ICU_NURSE: i64 = 8;
 const ICU: i64 = 1;
 const SURGERY: i64 = 2;
 const CARDIOLOGY: i64 = 3;
@@ -244,6 +246,211 @@ async fn clearance_refuses_the_wrong_people() {
             })
             .await;
         assert_eq!(code(&anonymous), Code::Unauthenticated);
+    })
+    .await;
+}
+
+/// The course that clears a nurse to operate her department's equipment is
+/// hers to take (issue 37): the реанимация nurse who passed nothing, whom
+/// nobody assigned basic CPR, enrols in it herself; it is then her course,
+/// with its test's tries, recorded as her own change of its assignees. A
+/// course no model of hers requires, or one another department's model
+/// requires, stays out of reach (NOT_FOUND, as an unassigned course reads).
+#[tokio::test]
+async fn a_nurse_enrols_in_the_course_her_equipment_requires() {
+    use portal_proto::audit::v1::ListAuditRecordsRequest;
+    use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
+    use portal_proto::education::v1 as education;
+    on_each_backend_with_training(|app| async move {
+        let ventilator = app.ventilator().await;
+        let icu_nurse = app.keys.token(ICU_NURSE, &[], &[ICU]);
+        let mut courses = app.education.clone();
+        let read = |token: String, course_id: i64| {
+            let mut courses = app.education.clone();
+            async move {
+                courses
+                    .get_course(authed(education::GetCourseRequest { course_id }, &token))
+                    .await
+            }
+        };
+        let enroll = |token: String, course_id: i64| {
+            let mut courses = app.education.clone();
+            async move {
+                courses
+                    .enroll_for_clearance(authed(
+                        education::EnrollForClearanceRequest { course_id },
+                        &token,
+                    ))
+                    .await
+                    .map(|r| r.into_inner())
+            }
+        };
+        assert_eq!(
+            code(&read(icu_nurse.clone(), CPR_COURSE).await),
+            Code::NotFound,
+            "nobody assigned it to her"
+        );
+        let check = app
+            .client
+            .clone()
+            .check_clearance_course(authed(
+                pb::CheckClearanceCourseRequest {
+                    course_id: CPR_COURSE,
+                },
+                &icu_nurse,
+            ))
+            .await
+            .expect("the wiki says")
+            .into_inner();
+        assert!(check.clears);
+        assert_eq!(check.environment_model_ids, [ventilator.id]);
+
+        let audit = |channel: tonic::transport::Channel, token: String| async move {
+            AuditServiceClient::new(channel)
+                .list_audit_records(authed(
+                    ListAuditRecordsRequest {
+                        limit: 1000,
+                        ..Default::default()
+                    },
+                    &token,
+                ))
+                .await
+                .expect("the audit log")
+                .into_inner()
+                .records
+        };
+        let auditor = app.keys.token(ADMIN, &[Right::UserManagement], &[]);
+        let before = audit(app.education_channel.clone(), auditor.clone())
+            .await
+            .len();
+
+        let enrolled = enroll(icu_nurse.clone(), CPR_COURSE)
+            .await
+            .expect("enrolled");
+        assert!(enrolled.enrolled);
+        assert_eq!(enrolled.course.expect("the course").title, CPR_TITLE);
+        let course = read(icu_nurse.clone(), CPR_COURSE).await.expect("hers now");
+        assert_eq!(course.into_inner().course.unwrap().id, CPR_COURSE);
+        let mine = courses
+            .list_my_tests(authed(education::ListMyTestsRequest {}, &icu_nurse))
+            .await
+            .expect("her tests")
+            .into_inner()
+            .tests;
+        let cpr = mine
+            .iter()
+            .find(|test| test.course_id == CPR_COURSE)
+            .expect("the course's test is hers");
+        let summary = cpr.summary.as_ref().unwrap();
+        assert_eq!(summary.number_of_tries_left, summary.number_of_tries);
+        assert!(summary.number_of_tries > 0);
+
+        let records = audit(app.education_channel.clone(), auditor.clone()).await;
+        let new = &records[..records.len() - before];
+        let [record] = new else {
+            panic!("one record: {new:?}");
+        };
+        assert_eq!(
+            (
+                record.entity.as_str(),
+                record.entity_id,
+                record.action.as_str()
+            ),
+            ("course", Some(CPR_COURSE), "update")
+        );
+        let actor = record.actor.as_ref().unwrap();
+        assert_eq!(
+            (actor.kind.as_str(), actor.user_id),
+            ("person", Some(ICU_NURSE))
+        );
+
+        // Again: hers already, nothing written.
+        let again = enroll(icu_nurse.clone(), CPR_COURSE).await.expect("hers");
+        assert!(!again.enrolled);
+        let after = audit(app.education_channel.clone(), auditor).await.len();
+        assert_eq!(after, records.len());
+
+        // Hand hygiene clears her for nothing; another department's nurse
+        // sees no ventilator; an unknown course is unknown.
+        let refused = enroll(icu_nurse.clone(), HYGIENE_COURSE).await;
+        assert_status(refused, Code::NotFound, "Курс не найден");
+        let elsewhere = app.keys.token(ICU_NURSE + 100, &[], &[CARDIOLOGY]);
+        let refused = enroll(elsewhere.clone(), CPR_COURSE).await;
+        assert_status(refused, Code::NotFound, "Курс не найден");
+        assert_eq!(code(&read(elsewhere, CPR_COURSE).await), Code::NotFound);
+        let refused = enroll(icu_nurse, 9999).await;
+        assert_eq!(code(&refused), Code::NotFound);
+        let system = app.keys.service_token(7, &portal_kit::access::Scope::ALL);
+        assert_eq!(
+            code(&enroll(system, CPR_COURSE).await),
+            Code::PermissionDenied
+        );
+    })
+    .await;
+}
+
+/// A clearance is told only of a model the person sees (issue 37): the
+/// demo nurse's CPR pass clears her for the ventilator of реанимация, but
+/// with a token of кардиология alone the ventilator is another department's,
+/// so neither GetClearance (NOT_FOUND, as GetEnvironmentModel), the bell nor
+/// the digest names it.
+#[tokio::test]
+async fn a_clearance_is_told_only_of_a_model_the_person_sees() {
+    use portal_proto::wiki::v1::digest_item_service_client::DigestItemServiceClient;
+    use portal_proto::wiki::v1::notification_service_client::NotificationServiceClient;
+    on_each_backend_with_training(|app| async move {
+        let ventilator = app.ventilator().await;
+        let elsewhere = app.keys.token(NURSE, &[], &[CARDIOLOGY]);
+        let hidden = app.clearance(&elsewhere, ventilator.id).await;
+        assert_status(hidden, Code::NotFound, "Модель оборудования не найдена");
+        let model = app
+            .client
+            .clone()
+            .get_environment_model(authed(
+                pb::GetEnvironmentModelRequest {
+                    environment_model_id: ventilator.id,
+                },
+                &elsewhere,
+            ))
+            .await;
+        assert_eq!(
+            code(&model),
+            Code::NotFound,
+            "the same answer as the model's"
+        );
+        let own = app.keys.token(NURSE, &[], &[ICU]);
+        assert!(app.clearance(&own, ventilator.id).await.unwrap().cleared);
+
+        let bell = NotificationServiceClient::new(app.channel.clone())
+            .list_my_notifications(authed(pb::ListMyNotificationsRequest {}, &elsewhere))
+            .await
+            .expect("the bell")
+            .into_inner()
+            .notifications;
+        assert!(bell.is_empty(), "{bell:?}");
+
+        let week = 7 * 24 * 60 * 60 * 1000;
+        let lapsing = Some(portal_kit::db::timestamp_from_millis(
+            portal_kit::db::now_millis() + week,
+        ));
+        let digest = DigestItemServiceClient::new(app.channel.clone())
+            .list_digest_items(pb::ListDigestItemsRequest {
+                people: vec![pb::DigestPerson {
+                    user_id: NURSE,
+                    department_ids: vec![CARDIOLOGY],
+                    rights: Vec::new(),
+                }],
+                passes: vec![pb::DigestPass {
+                    user_id: NURSE,
+                    course_id: CPR_COURSE,
+                    valid_until: lapsing,
+                }],
+            })
+            .await
+            .expect("the digest's items")
+            .into_inner()
+            .people;
+        assert!(digest.is_empty(), "{digest:?}");
     })
     .await;
 }

@@ -11,7 +11,7 @@ use portal_kit::audit::AuditSettings;
 use portal_kit::day::Day;
 use portal_kit::db::Backend;
 use portal_kit::serve::ServiceChannel;
-use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, serve};
+use portal_kit::testing::{self, ServiceHarness, TestDatabase, TestKeys, reserve, serve, serve_on};
 pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
@@ -22,6 +22,8 @@ use tonic::transport::{Channel, Endpoint};
 use tower::ServiceExt;
 
 pub type Client = WikiServiceClient<Channel>;
+pub type EducationClient =
+    portal_proto::education::v1::education_service_client::EducationServiceClient<Channel>;
 
 pub const PUBLIC_URL: &str = "https://portal.example";
 pub const EDITOR_ID: i64 = 1;
@@ -81,6 +83,10 @@ fn service_channel(channel: &Channel) -> ServiceChannel {
 /// passes, the wiki's demo equipment (its ventilator requires the CPR course).
 pub struct TrainingApp {
     wiki: TestApp,
+    /// Education, as the people of these tests call it, and its channel
+    /// (its audit log).
+    pub education: EducationClient,
+    pub education_channel: Channel,
     /// Stop education (and its watches), then auth; their databases.
     _education: (DropGuard, DropGuard, TestDatabase),
     _auth: (DropGuard, TestDatabase),
@@ -113,34 +119,42 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
     .await
     .expect("auth starts");
     let (auth, auth_serving) = serve(portal_auth::SERVICE_NAME, auth_routes).await;
-    let education_database = TestDatabase::new(backend).await;
-    let shutdown = CancellationToken::new();
-    let education_routes = portal_education::routes(portal_education::EducationSettings {
-        database: education_database.url.clone().into(),
-        public_key_file: keys.public_key_file.clone(),
-        public_url: PUBLIC_URL.into(),
-        frame_hosts: Default::default(),
-        access_versions: Default::default(),
-        seed_demo: true,
-        auth: service_channel(&auth),
-        // Digests are off here: education never asks the wiki.
-        wiki: service_channel(&auth),
-        shutdown: shutdown.clone(),
-        internal: keys.internal.clone(),
-        digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
-        audit: AuditSettings::loopback(),
-    })
-    .await
-    .expect("education starts");
-    let (education, education_serving) =
-        serve(portal_education::SERVICE_NAME, education_routes).await;
+    // Education and the wiki ask each other: education is given the wiki's
+    // channel first, and served once the wiki stands.
+    let (education_port, education) = reserve().await;
     let routes = |database_url: String, keys: &TestKeys| {
         portal_wiki::routes(settings(database_url, keys, true, &education, &auth))
     };
     let wiki = TestApp(
         ServiceHarness::start_with_keys(backend, keys, SERVICE_NAME, routes, Client::new).await,
     );
+    let education_database = TestDatabase::new(backend).await;
+    let shutdown = CancellationToken::new();
+    let education_routes = portal_education::routes(portal_education::EducationSettings {
+        database: education_database.url.clone().into(),
+        public_key_file: wiki.keys.public_key_file.clone(),
+        public_url: PUBLIC_URL.into(),
+        frame_hosts: Default::default(),
+        access_versions: Default::default(),
+        seed_demo: true,
+        auth: service_channel(&auth),
+        // Digests are off here; a self-enrolment asks the wiki.
+        wiki: service_channel(&wiki.channel),
+        shutdown: shutdown.clone(),
+        internal: wiki.keys.internal.clone(),
+        digests: portal_education::app::digest::DigestSettings::off(PUBLIC_URL),
+        audit: AuditSettings::loopback(),
+    })
+    .await
+    .expect("education starts");
+    let education_serving = serve_on(
+        education_port,
+        portal_education::SERVICE_NAME,
+        education_routes,
+    );
     TrainingApp {
+        education: EducationClient::new(education.clone()),
+        education_channel: education,
         wiki,
         _education: (shutdown.drop_guard(), education_serving, education_database),
         _auth: (auth_serving, auth_database),

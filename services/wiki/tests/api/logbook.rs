@@ -284,7 +284,12 @@ async fn the_label_sheet_has_a_label_per_active_unit_of_the_department() {
         app.create_unit(monitor.id, OWN_DEPARTMENT, "ИН-2")
             .await
             .unwrap();
-        app.create_unit(pump.id, OWN_DEPARTMENT, "ИН-1")
+        let pump_unit = app
+            .create_unit(pump.id, OWN_DEPARTMENT, "ИН-1")
+            .await
+            .unwrap();
+        let second_pump = app
+            .create_unit(pump.id, OWN_DEPARTMENT, "ИН-4")
             .await
             .unwrap();
         app.create_unit(pump.id, OTHER_DEPARTMENT, "ИН-3")
@@ -311,13 +316,30 @@ async fn the_label_sheet_has_a_label_per_active_unit_of_the_department() {
                     l.inventory_number.as_str()
                 ))
                 .collect::<Vec<_>>(),
-            [("Инфузомат", "ИН-1"), ("Монитор", "ИН-2")]
+            [
+                ("Инфузомат", "ИН-1"),
+                ("Инфузомат", "ИН-4"),
+                ("Монитор", "ИН-2")
+            ]
         );
+        // Each unit's label opens its model's instruction for that unit
+        // (issue 37): two units of one model have two codes.
         assert_eq!(
             labels[0].url,
-            format!("{PUBLIC_URL}/short-instruction/{}", pump.id)
+            format!(
+                "{PUBLIC_URL}/short-instruction/{}?unit={}",
+                pump.id, pump_unit.id
+            )
+        );
+        assert_eq!(
+            labels[1].url,
+            format!(
+                "{PUBLIC_URL}/short-instruction/{}?unit={}",
+                pump.id, second_pump.id
+            )
         );
         assert!(labels[0].qr_code.starts_with(b"\x89PNG"));
+        assert_ne!(labels[0].qr_code, labels[1].qr_code);
     })
     .await;
 }

@@ -111,6 +111,24 @@ async fn each_change_of_an_instruction_is_a_revision_and_a_restore_is_one_more()
         assert_eq!(after.len(), 3);
         assert_eq!(after[0].author_id, OTHER_EDITOR_ID);
         assert_eq!(&after[1..], &revisions[..]);
+        // It says which version it restored, and of when (issue 37).
+        assert_eq!(after[0].restored_from_id, first.id);
+        assert_eq!(after[0].restored_from_created_at, first.created_at);
+        assert!(after[1..].iter().all(|r| r.restored_from_id == 0));
+
+        // Restoring the version it already is writes nothing, marks nothing.
+        app.client
+            .clone()
+            .restore_instruction_revision(authed(
+                pb::RestoreInstructionRevisionRequest {
+                    environment_model_id: model.id,
+                    revision_id: after[0].id,
+                },
+                &other,
+            ))
+            .await
+            .expect("restore the same");
+        assert_eq!(app.instruction_revisions(model.id).await, after);
         assert_eq!(
             revision_text(&app, model.id, after[0].id).await,
             "<p>Включите монитор</p>"

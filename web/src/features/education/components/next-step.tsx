@@ -14,7 +14,9 @@ function ContinueAttempt({ open, now, starting, onStart }: ContinueProps) {
   const until = formatTime(open.expiresAt);
   return (
     <Stack spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-      <Alert severity="info">{text.inProgress(until, minutesLeft)}</Alert>
+      <Alert severity="info" role="status">
+        {text.inProgress(until, minutesLeft)}
+      </Alert>
       <Button variant="contained" size="large" onClick={onStart} loading={starting}>
         {text.resume}
       </Button>
@@ -26,7 +28,7 @@ type NextStepProps = {
   triesLeft: number;
   /** The reader holds a valid pass of the test. */
   passed: boolean;
-  /** An attempt this tab started and has not handed in, unexpired at `now`. */
+  /** The reader's attempt in progress (the server's word), unexpired at `now`. */
   open: OpenAttempt | undefined;
   now: Date;
   starting: boolean;

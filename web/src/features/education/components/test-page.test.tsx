@@ -43,7 +43,8 @@ function fakeEducation(tries: number, expiresAt = new Date(2026, 10, 23, 14, 35)
   const results: TestResult[] = [];
   const submitted: CompleteTestRequest[] = [];
   let started = 0;
-  let open = false;
+  // The attempt started and not completed: a reload finds it in the summary.
+  let open: bigint | undefined;
   const left = () => tries - started;
   const transport = createRouterTransport(({ service }) =>
     service(EducationService, {
@@ -56,14 +57,24 @@ function fakeEducation(tries: number, expiresAt = new Date(2026, 10, 23, 14, 35)
           totalPointsRequired: 2,
           numberOfTries: tries,
           numberOfTriesLeft: left(),
+          attemptInProgress:
+            open === undefined
+              ? undefined
+              : {
+                  attemptId: open,
+                  startedAt: timestampFromDate(new Date()),
+                  expiresAt: timestampFromDate(new Date(Date.now() + 42 * 60_000)),
+                },
         },
       }),
       listUserTestResults: () => ({ results }),
       startAttempt: () => {
-        if (!open) started += 1;
-        open = true;
+        if (open === undefined) {
+          started += 1;
+          open = BigInt(started);
+        }
         return {
-          attemptId: BigInt(started),
+          attemptId: open,
           questions,
           startedAt: timestampFromDate(new Date()),
           expiresAt: timestampFromDate(expiresAt),
@@ -71,8 +82,8 @@ function fakeEducation(tries: number, expiresAt = new Date(2026, 10, 23, 14, 35)
         };
       },
       completeTest: (request) => {
-        open = false;
         submitted.push(request);
+        open = undefined;
         const totalPoint = request.questionWithAnswers.filter(
           (a) => a.answerId === a.questionId * 10n + 1n,
         ).length;
@@ -198,12 +209,12 @@ describe('TestPage', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Начать тест' }));
     await answer('Сколько моментов', 'Пять');
 
-    // The page is loaded again, as a reload does: the tab's storage stays.
+    // The page is loaded again, as a reload does: the attempt lives on the server.
     cleanup();
     renderTestPage(1, education);
     expect(await screen.findByRole('button', { name: 'Продолжить тест' })).toBeInTheDocument();
     expect(
-      screen.getByText(/Тест начат и не завершён\. Завершите его до \d\d:\d\d \(осталось 42 мин\)/),
+      screen.getByText(/Тест начат и не завершён\. Завершите его до \d\d:\d\d \(осталось 4[123] мин\)/),
     ).toBeInTheDocument();
     expect(screen.queryByText('Вы ещё не проходили этот тест.')).not.toBeInTheDocument();
     // Its only try is taken, yet the attempt is still open: no «исчерпали».

@@ -23,7 +23,7 @@ import {
   useStartAttempt,
   useTestSummary,
 } from '../api/education-queries';
-import { dropChosen, forgetOpenAttempt, openAttemptOf, rememberOpenAttempt } from '../utils/attempt-draft';
+import { dropChosen, type OpenAttempt } from '../utils/attempt-draft';
 import { AttemptForm, type ChosenAnswer } from './attempt-form';
 import { NextStep } from './next-step';
 import { ResultDialog } from './result-dialog';
@@ -68,9 +68,12 @@ export function TestPage() {
   const passed =
     myTests.data?.tests.find((assigned) => assigned.summary?.id === testId)?.isPassed ??
     taken.some((done) => done.isPassed);
-  // An attempt this tab started before a reload; handed in meanwhile (another tab), it is over.
-  const stored = attempt ? undefined : openAttemptOf(testId, now);
-  const open = taken.some((done) => done.id === stored?.attemptId) ? undefined : stored;
+  // The attempt in progress the server knows of (before a reload, in another tab or on
+  // another device), until it expires.
+  const inProgress = attempt ? undefined : found.attemptInProgress;
+  const expiresAt = inProgress?.expiresAt && timestampDate(inProgress.expiresAt);
+  const open: OpenAttempt | undefined =
+    inProgress && expiresAt && expiresAt > now ? { attemptId: inProgress.attemptId, expiresAt } : undefined;
 
   const reload = () => {
     setResult(undefined);
@@ -84,9 +87,6 @@ export function TestPage() {
       {
         onSuccess: (started) => {
           setAttempt(started);
-          if (started.expiresAt) {
-            rememberOpenAttempt(testId, started.attemptId, timestampDate(started.expiresAt));
-          }
           void refresh();
         },
         onError: (error) => {
@@ -103,7 +103,6 @@ export function TestPage() {
       {
         onSuccess: (completed) => {
           dropChosen(attempt.attemptId);
-          forgetOpenAttempt(testId);
           setResult(completed);
         },
         onError: (error) => {
@@ -111,7 +110,6 @@ export function TestPage() {
           // Expired or already completed: this attempt is over; show where the tries stand.
           if (error instanceof ConnectError && error.code === Code.FailedPrecondition) {
             dropChosen(attempt.attemptId);
-            forgetOpenAttempt(testId);
             reload();
           }
         },

@@ -8,6 +8,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { EducationService } from '@/gen/portal/education/v1/education_pb';
 import { FilesService, type GetFilesResponse } from '@/gen/portal/files/v1/files_pb';
 import { WikiService } from '@/gen/portal/wiki/v1/wiki_pb';
 import { refusalShownByPage } from '@/lib/errors';
@@ -93,7 +94,7 @@ const renewal = (data: GetFilesResponse | undefined, listedAt: number) =>
   linkRenewalMs(data?.files ?? [], listedAt);
 
 /** A change shows in every list of the service that made it (models, units, logbooks…). */
-function useRefresh(schema: typeof WikiService | typeof FilesService) {
+function useRefresh(schema: typeof WikiService | typeof FilesService | typeof EducationService) {
   const queryClient = useQueryClient();
   return () =>
     queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema, cardinality: undefined }) });
@@ -139,6 +140,13 @@ export const useClearance = (modelId: bigint | undefined) =>
     wiki.getClearance,
     skipUntilKnown(modelId, (id) => ({ environmentModelId: id })),
   );
+
+/**
+ * Makes a course that clears the reader to operate equipment theirs (issue 37: nobody may have
+ * assigned it); their courses, tests and bell change with it.
+ */
+export const useEnrollForClearance = () =>
+  useMutation(EducationService.method.enrollForClearance, { onSuccess: useRefresh(EducationService) });
 
 /** Who in a department is cleared to operate a model; for editors and education managers. */
 export const useDepartmentClearance = (modelId: bigint, departmentId: bigint | undefined) =>

@@ -1,11 +1,12 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 
-import { useClearance } from '../api/equipment-queries';
+import { useClearance, useEnrollForClearance } from '../api/equipment-queries';
 import { ClearanceBanner } from './clearance-banner';
 
 /** The reader's clearance for a model, once known (nothing while it loads or if it fails). */
 export function ModelClearance({ modelId }: { modelId: bigint }) {
   const query = useClearance(modelId);
+  const enroll = useEnrollForClearance();
   if (!query.data) return null;
   const { cleared, missingCourses, validUntil } = query.data;
   return (
@@ -15,6 +16,7 @@ export function ModelClearance({ modelId }: { modelId: bigint }) {
         missingCourses,
         validUntil: validUntil && timestampDate(validUntil),
       }}
+      enroll={(courseId) => enroll.mutateAsync({ courseId })}
     />
   );
 }

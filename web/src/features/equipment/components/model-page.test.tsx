@@ -69,8 +69,8 @@ describe('ModelPage', () => {
 
     expect(await screen.findByRole('heading', { name: 'Монитор пациента' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Инвентарный номер: ИН-1' })).toBeVisible();
-    expect(await screen.findByText('Требуется обучение:', { exact: false })).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Базовая СЛР' })).toHaveAttribute('href', '/courses/2');
+    expect(await screen.findByText('Вы не допущены к работе с этим аппаратом')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Пройти обучение: Базовая СЛР' })).toBeVisible();
   });
 
   it('says the model is not found in her department where it has no unit', async () => {

@@ -6,6 +6,9 @@ import { getSession } from '@/lib/session/session';
 
 import { ClearanceBanner, type ClearanceView } from './clearance-banner';
 
+// What a signed-in phone adds to the public page loads as one module: this one.
+export { PublicUnit } from './public-unit';
+
 /** GetClearance as REST answers it. */
 type ClearanceAnswer = {
   cleared: boolean;
@@ -15,8 +18,9 @@ type ClearanceAnswer = {
 
 /**
  * On the public instruction page, the reader's clearance for the model when the phone is
- * signed in; nothing when it is not, or when the answer does not come (the instruction is
- * what the page is for). One REST GET with the session's token, no grpc-web.
+ * signed in; nothing when it is not, when the model is not one they see, or when the answer
+ * does not come (the instruction is what the page is for). REST with the session's token, no
+ * grpc-web: one GET, and a POST when they take a course it requires.
  */
 export function PublicClearance({ modelId }: { modelId: bigint }) {
   const [view, setView] = useState<ClearanceView>();
@@ -44,7 +48,10 @@ export function PublicClearance({ modelId }: { modelId: bigint }) {
 
   return view ? (
     <Box sx={{ mb: 2 }}>
-      <ClearanceBanner clearance={view} />
+      <ClearanceBanner
+        clearance={view}
+        enroll={(courseId) => callRest('/api/course/enroll-for-clearance', { courseId: Number(courseId) })}
+      />
     </Box>
   ) : null;
 }

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Paper, Typography } from '@mui/material';
 import { lazy, Suspense, useEffect } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 
 import { StandalonePage } from '@/components/standalone-page';
 import { externalLinks } from '@/config/links';
@@ -22,15 +22,24 @@ const PublicClearance = lazy(() =>
     () => ({ default: () => null }),
   ),
 );
+// Which unit a unit's label was scanned beside (`?unit=`), from the same module.
+const PublicUnit = lazy(() =>
+  import('./public-clearance').then(
+    (module) => ({ default: module.PublicUnit }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /**
  * The page an equipment model's QR code opens on a phone next to the device: no sign-in,
  * big type, pictures and video as wide as the screen. It reads the instruction over one
  * small public REST call, so a phone loads neither grpc-web nor the portal's layout. A phone
- * that is signed in also shows the reader's clearance to operate the model.
+ * that is signed in also shows the reader's clearance to operate the model and, opened from a
+ * unit's label (`?unit=`, issue 37), which unit it is.
  */
 export function PublicInstructionPage() {
   const modelId = parseId(useParams().environmentId);
+  const unitId = parseId(new URLSearchParams(useLocation().search).get('unit') ?? undefined);
   const state = usePublicInstruction(modelId);
 
   useEffect(() => {
@@ -66,6 +75,11 @@ export function PublicInstructionPage() {
           >
             {state.value.name}
           </Typography>
+          {unitId !== undefined && (
+            <Suspense fallback={null}>
+              <PublicUnit modelId={modelId} unitId={unitId} />
+            </Suspense>
+          )}
           {state.value.shortInstruction.trim() === '' ? (
             <Typography sx={{ fontSize: '1.25rem', color: 'text.secondary' }}>{text.empty}</Typography>
           ) : (

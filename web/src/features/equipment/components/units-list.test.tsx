@@ -35,7 +35,7 @@ function renderList(value = model) {
 describe('UnitsList', () => {
   afterEach(() => endSession());
 
-  it("labels the department's units as links to /home in a new tab, the maintenance mark beside each", () => {
+  it("labels the department's units as links to each unit's own page, the maintenance mark beside each", () => {
     signInAs({ rights: ['EquipmentEditing'] });
     renderList();
 
@@ -44,11 +44,11 @@ describe('UnitsList', () => {
       'Инвентарный номер: ИН-9',
       'Инвентарный номер: ИН-10',
     ]);
-    for (const link of links) {
-      expect(link).toHaveAttribute('href', '/home');
-      expect(link).toHaveAttribute('target', '_blank');
-      expect(link).toHaveAttribute('rel', 'noopener');
-    }
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/departments/environments/1/environment/3/maintenance-logbook?unit=3',
+      '/departments/environments/1/environment/3/maintenance-logbook?unit=1',
+    ]);
+    for (const link of links) expect(link).not.toHaveAttribute('target');
     const overdue = links[1];
     const item = overdue?.closest('li');
     if (!overdue || !item) throw new Error('no second unit');

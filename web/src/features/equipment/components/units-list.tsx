@@ -1,18 +1,20 @@
 import { Link, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 
-import { paths } from '@/config/paths';
 import type { EnvironmentModel } from '@/gen/portal/wiki/v1/wiki_pb';
 import { equipmentStrings } from '@/lib/equipment-strings';
 import { Right, useHasRight } from '@/lib/session/rights';
 
+import { unitPage } from '../utils/pages';
 import { CreateUnitDialog } from './create-unit-dialog';
 import { MaintenanceMark } from './maintenance-mark';
 
 const collator = new Intl.Collator('ru-RU', { numeric: true });
 
 /**
- * Spec §2: the department's units of a model by inventory number, each labelled as a link to
- * /home in a new tab, with its maintenance mark beside it.
+ * Spec §2: the department's units of a model by inventory number, each a link to the unit's own
+ * page (issue 37: spec §2's link to /home in a new tab led nowhere), with its maintenance mark
+ * beside it.
  */
 export function UnitsList({
   model,
@@ -48,7 +50,11 @@ export function UnitsList({
               <ListItem key={unit.id} divider disableGutters sx={{ flexWrap: 'wrap', columnGap: 1 }}>
                 <ListItemText
                   primary={
-                    <Link href={paths.home} target="_blank" rel="noopener" underline="hover">
+                    <Link
+                      component={RouterLink}
+                      to={unitPage(departmentId, unit.environmentModelId, unit.id)}
+                      underline="hover"
+                    >
                       {equipmentStrings.inventoryNumber(unit.inventoryNumber)}
                     </Link>
                   }
