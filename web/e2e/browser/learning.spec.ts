@@ -121,7 +121,7 @@ for (const { name, viewport } of [
     await page.reload();
     await expect(page.getByRole('heading', { name: fresh.test })).toBeVisible();
     const notice = page.getByRole('status').filter({ hasText: 'Тест начат и не завершён' });
-    await expect(notice).toContainText(/осталось (60|59) мин \(до \d{2}:\d{2}\)/);
+    await expect(notice).toContainText(/Завершите его до \d{2}:\d{2} \(осталось (60|59) мин\)/);
     await expect(page.getByText('Вы ещё не проходили этот тест.')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Начать тест' })).toHaveCount(0);
     await expect(triesLeft(page)).toHaveText('1');
