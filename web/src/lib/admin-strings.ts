@@ -334,12 +334,18 @@ export const adminStrings = {
       'unknown-login': 'неизвестный логин',
       blocked: 'учётная запись заблокирована',
     } as Record<string, string>,
+    /** Who vouches that a person is HR's employee of their number (`staffLink`). */
+    staffLinks: {
+      sync: 'создан синхронизацией',
+      admin: 'связан администратором',
+    } as Record<string, string>,
     /**
      * A recorded field's label, the same in every entity kind but where `fieldsOf` says
      * otherwise. The fields are those the services record (`Changes` in each service's store).
      */
     fields: {
       employeeNumber: 'Табельный номер',
+      staffLink: 'Связь с кадровой системой',
       surname: 'Фамилия',
       name: 'Название',
       lastName: 'Отчество',

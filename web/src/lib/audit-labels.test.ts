@@ -27,6 +27,11 @@ describe('an audit record as a person reads it', () => {
     expect(changeLabel('user', rights)).toBe('Права: — → Управление пользователями');
   });
 
+  it('says who vouches for an employee number in words', () => {
+    const linked: AuditChange = { field: 'staffLink', old: null, new: 'admin' };
+    expect(changeLabel('user', linked)).toBe('Связь с кадровой системой: — → связан администратором');
+  });
+
   it('reads a rich text by its length, not its hash', () => {
     const content: AuditChange = {
       field: 'content',

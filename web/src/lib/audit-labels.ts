@@ -60,6 +60,7 @@ function linkName(field: string, value: unknown, nameOf: NameOf): unknown {
  */
 function valueOf(field: string, value: unknown, nameOf: NameOf | undefined): string {
   if (field === 'rights' && Array.isArray(value)) return shownValue(value.map(rightName));
+  if (field === 'staffLink' && typeof value === 'string') return text.staffLinks[value] ?? value;
   if (isRichText(value)) return text.richText(value.chars);
   if (nameOf) {
     return shownValue(

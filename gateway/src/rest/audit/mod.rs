@@ -12,27 +12,31 @@
 //! and the first page's total, so the page after it reads a page's worth from
 //! each service and counts nothing again; `page=` still works, at the cost of
 //! reading every record before the page.
+//!
+//! [`names`] says what the ids in records name, [`export`] writes the CSV
+//! file, [`labels`] its words.
+
+mod export;
+mod labels;
+mod names;
 
 use std::cmp::Reverse;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::Response;
 use axum::routing::get;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use futures_util::{StreamExt, stream};
 use portal_proto::audit::v1 as pb;
 use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
-use portal_proto::auth::v1 as auth_pb;
-use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::{Date, OffsetDateTime, UtcOffset};
 use tonic::Status;
 use utoipa::IntoParams;
 
+use self::names::Names;
 use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, csv, docs, left_out};
 use crate::upstream::Balanced;
 
@@ -49,7 +53,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Журнал действий в CSV для Excel (UTF-8 с BOM, разделитель «;»), с теми же фильтрами; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
             docs::query::<AuditQuery>,
             csv::CONTENT_TYPE,
-            get(export),
+            get(export::export),
         ),
     ]
 }
@@ -58,7 +62,7 @@ pub fn endpoints() -> Vec<Endpoint> {
 const PAGE_SIZE: u32 = 50;
 const MAX_PAGE_SIZE: u32 = 200;
 /// Records asked of a service at once (the contract's largest page).
-const CHUNK: u32 = 1000;
+pub(super) const CHUNK: u32 = 1000;
 /// The deepest page: beyond it a narrower period is the better question.
 const MAX_PAGE: u32 = 1000;
 const MSG_BAD_TIME: &str = "ожидается дата (ГГГГ-ММ-ДД) или время в формате RFC 3339";
@@ -73,7 +77,7 @@ const SERVICES: [&str; 4] = ["auth", "education", "wiki", "files"];
 /// The filters of the journal (each left out = any) and the page.
 #[derive(Deserialize, Default, IntoParams)]
 #[serde(rename_all = "camelCase", default)]
-struct AuditQuery {
+pub(super) struct AuditQuery {
     /// The entity kind: `user`, `department`, `service-account`, `course`,
     /// `article`, `test`, `environment-model`, `environment`, `document`.
     entity: Option<String>,
@@ -262,7 +266,7 @@ struct Source {
 }
 
 /// The four services' records merged newest first.
-struct Merged {
+pub(super) struct Merged {
     sources: Vec<Source>,
     filters: pb::ListAuditRecordsRequest,
     caller: Caller,
@@ -452,43 +456,43 @@ struct RecordsPage {
 /// One record as the web shows it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct RecordJson {
+pub(super) struct RecordJson {
     /// The service that keeps it (`auth`, `education`, `wiki`, `files`).
-    service: &'static str,
-    id: i64,
+    pub(super) service: &'static str,
+    pub(super) id: i64,
     /// RFC 3339.
-    time: String,
-    actor: ActorJson,
-    address: String,
-    request_id: String,
-    entity: String,
-    entity_id: Option<i64>,
+    pub(super) time: String,
+    pub(super) actor: ActorJson,
+    pub(super) address: String,
+    pub(super) request_id: String,
+    pub(super) entity: String,
+    pub(super) entity_id: Option<i64>,
     /// The entity's name where the gateway knows it (a person's).
-    entity_name: Option<String>,
-    action: String,
-    changes: Vec<ChangeJson>,
-    reason: String,
+    pub(super) entity_name: Option<String>,
+    pub(super) action: String,
+    pub(super) changes: Vec<ChangeJson>,
+    pub(super) reason: String,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ActorJson {
+pub(super) struct ActorJson {
     /// `person`, `service-account`, `anonymous`, `system`.
-    kind: String,
-    user_id: Option<i64>,
+    pub(super) kind: String,
+    pub(super) user_id: Option<i64>,
     /// The person's full name as auth has it now.
-    name: Option<String>,
-    client_id: String,
+    pub(super) name: Option<String>,
+    pub(super) client_id: String,
     /// The login a refused sign-in tried.
-    login: String,
+    pub(super) login: String,
 }
 
 #[derive(Serialize)]
-struct ChangeJson {
-    field: String,
+pub(super) struct ChangeJson {
+    pub(super) field: String,
     /// JSON; `"***"` for a secret.
-    old: serde_json::Value,
-    new: serde_json::Value,
+    pub(super) old: serde_json::Value,
+    pub(super) new: serde_json::Value,
 }
 
 async fn get_records(
@@ -544,371 +548,6 @@ async fn get_records(
         incomplete: !merged.missing.is_empty(),
         missing: merged.missing,
     }))
-}
-
-/// Names of people by user id (auth's ListUsers, which UserManagement, the
-/// journal's readers, may call). Without auth the ids stand.
-struct Names(HashMap<i64, String>);
-
-impl Names {
-    async fn of(state: &AppState, caller: &Caller) -> Names {
-        let users = AuthServiceClient::new(state.upstreams.auth.channel.clone())
-            .list_users(caller.request(auth_pb::ListUsersRequest {}))
-            .await;
-        match users {
-            Ok(reply) => Names(
-                reply
-                    .into_inner()
-                    .users
-                    .into_iter()
-                    .map(|user| {
-                        let name = [user.surname, user.name, user.last_name]
-                            .into_iter()
-                            .filter(|part| !part.is_empty())
-                            .collect::<Vec<_>>()
-                            .join(" ");
-                        (user.id, name)
-                    })
-                    .collect(),
-            ),
-            Err(status) => {
-                tracing::warn!(code = ?status.code(), "audit log without people's names");
-                Names(HashMap::new())
-            }
-        }
-    }
-
-    fn name(&self, user_id: i64) -> Option<String> {
-        self.0.get(&user_id).cloned()
-    }
-
-    fn json(&self, service: &'static str, record: pb::AuditRecord) -> RecordJson {
-        let actor = record.actor.unwrap_or_default();
-        let entity_name = match (record.entity.as_str(), record.entity_id) {
-            ("user", Some(id)) => self.name(id),
-            _ => None,
-        };
-        RecordJson {
-            service,
-            id: record.id,
-            time: record
-                .time
-                .and_then(|t| {
-                    OffsetDateTime::from_unix_timestamp(t.seconds)
-                        .ok()
-                        .map(|at| at + time::Duration::nanoseconds(i64::from(t.nanos)))
-                })
-                .and_then(|at| at.format(&Rfc3339).ok())
-                .unwrap_or_default(),
-            actor: ActorJson {
-                name: actor.user_id.and_then(|id| self.name(id)),
-                kind: actor.kind,
-                user_id: actor.user_id,
-                client_id: actor.client_id,
-                login: actor.login,
-            },
-            address: record.address,
-            request_id: record.request_id,
-            entity: record.entity,
-            entity_id: record.entity_id,
-            entity_name,
-            action: record.action,
-            changes: record
-                .changes
-                .into_iter()
-                .map(|change| ChangeJson {
-                    old: serde_json::from_str(&change.old).unwrap_or(serde_json::Value::Null),
-                    new: serde_json::from_str(&change.new).unwrap_or(serde_json::Value::Null),
-                    field: change.field,
-                })
-                .collect(),
-            reason: record.reason,
-        }
-    }
-}
-
-const HEADER: [&str; 10] = [
-    "Время",
-    "Кто",
-    "Адрес",
-    "Идентификатор запроса",
-    "Служба",
-    "Объект",
-    "Номер объекта",
-    "Действие",
-    "Изменения",
-    "Причина",
-];
-
-/// Records written per piece of the streamed file.
-const ROWS_PER_PIECE: usize = 500;
-
-async fn export(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<AuditQuery>,
-) -> Result<Response, ApiError> {
-    let offset = query.offset()?;
-    let filters = pb::ListAuditRecordsRequest {
-        skip_total: true,
-        ..query.request()?
-    };
-    let merged = Merged::start(&state, caller.clone(), filters, CHUNK, None).await?;
-    let names = Names::of(&state, &caller).await;
-    let mut head = String::from(csv::BOM);
-    head.push_str(&csv::record(HEADER));
-    if !merged.missing.is_empty() {
-        // Said in the file itself: a reader of the file never saw the page's flag.
-        let note = format!("Нет записей служб: {}", merged.missing.join(", "));
-        head.push_str(&csv::record([note.as_str()]));
-    }
-    let rows = stream::unfold(Some((merged, names)), move |state| async move {
-        let (mut merged, names) = state?;
-        let mut piece = String::new();
-        for _ in 0..ROWS_PER_PIECE {
-            match merged.next().await {
-                Ok(Some((service, record))) => {
-                    piece.push_str(&row(&names.json(service, record), offset));
-                }
-                Ok(None) => {
-                    return (!piece.is_empty()).then_some((Ok(piece), None));
-                }
-                Err(status) => {
-                    // The answer has begun: all that is left is to cut it short,
-                    // which the browser reports as a failed download.
-                    tracing::warn!(%status, "audit export stopped");
-                    return Some((Err(std::io::Error::other("export stopped")), None));
-                }
-            }
-        }
-        Some((Ok(piece), Some((merged, names))))
-    });
-    // Fused: the compression layer polls once more after the end.
-    let body = stream::once(async { Ok::<_, std::io::Error>(head) })
-        .chain(rows)
-        .fuse();
-    Ok(csv::download(
-        "Журнал действий",
-        "audit",
-        offset,
-        axum::body::Body::from_stream(body),
-    ))
-}
-
-/// A record as a line of the file, its words in Russian.
-fn row(record: &RecordJson, offset: UtcOffset) -> String {
-    let at = OffsetDateTime::parse(&record.time, &Rfc3339)
-        .map(|at| {
-            let local = at.to_offset(offset);
-            format!(
-                "{:02}.{:02}.{:04} {:02}:{:02}:{:02}",
-                local.day(),
-                u8::from(local.month()),
-                local.year(),
-                local.hour(),
-                local.minute(),
-                local.second()
-            )
-        })
-        .unwrap_or_default();
-    let actor = &record.actor;
-    let who = match actor.kind.as_str() {
-        "person" => actor
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("Сотрудник №{}", actor.user_id.unwrap_or_default())),
-        "service-account" => format!("Внешняя система {}", actor.client_id),
-        "anonymous" if !actor.login.is_empty() => format!("Не вошедший (логин «{}»)", actor.login),
-        "anonymous" => "Не вошедший".to_owned(),
-        _ => "Портал".to_owned(),
-    };
-    let entity_id = record
-        .entity_id
-        .map(|id| id.to_string())
-        .unwrap_or_default();
-    let entity = match &record.entity_name {
-        Some(name) => format!("{} «{name}»", entity_label(&record.entity)),
-        None => entity_label(&record.entity).to_owned(),
-    };
-    let changes = record
-        .changes
-        .iter()
-        .map(|change| {
-            format!(
-                "{}: {} → {}",
-                field_label(&record.entity, &change.field),
-                shown(&change.old),
-                shown(&change.new)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    csv::record([
-        at.as_str(),
-        &who,
-        &record.address,
-        &record.request_id,
-        record.service,
-        &entity,
-        &entity_id,
-        action_label(&record.action),
-        &changes,
-        reason_label(&record.reason),
-    ])
-}
-
-/// A changed value as a person reads it: text without quotes, none as «—».
-fn shown(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::Null => "—".to_owned(),
-        serde_json::Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
-}
-
-fn entity_label(entity: &str) -> &str {
-    match entity {
-        "user" => "Сотрудник",
-        "department" => "Отделение",
-        "position" => "Должность",
-        "service-account" => "Внешняя система",
-        "session" => "Сеанс",
-        "course" => "Курс",
-        "article" => "Статья",
-        "test" => "Тест",
-        "environment-model" => "Модель оборудования",
-        "environment" => "Единица оборудования",
-        "document" => "Документ",
-        "video" => "Видео",
-        "attempt" => "Попытка теста",
-        "notification" => "Уведомления",
-        "digest-settings" => "Настройка рассылки",
-        "digest" => "Рассылка",
-        "maintenance-entry" => "Запись журнала ТО",
-        "journal" => "Журнал",
-        "journal-entry" => "Запись журнала",
-        "country" => "Страна",
-        "environment-type" => "Тип оборудования",
-        "manufacturer" => "Производитель",
-        "common-document" => "Общий документ",
-        other => other,
-    }
-}
-
-/// A recorded field as a person reads it, by what it means in its entity's
-/// kind: a person's `name` is the given name, a model's, a reference item's
-/// or a service account's is its title. The one table of the gateway (the
-/// web has its own, `adminStrings.audit.fields`); the fields are those the
-/// services record (`Changes` in each service's store).
-fn field_label<'a>(entity: &str, field: &'a str) -> &'a str {
-    match (entity, field) {
-        ("user", "name") => "Имя",
-        ("maintenance-entry", "kind") => "Вид работ",
-        ("maintenance-entry", "description") => "Описание работ",
-        ("attempt", "questions") => "Выпавшие вопросы",
-        ("digest", "day") => "День рассылки",
-        ("video", "idRelated") => "Связанный объект",
-        (_, field) => match field {
-            "employeeNumber" => "Табельный номер",
-            "surname" => "Фамилия",
-            "name" | "title" => "Название",
-            "lastName" => "Отчество",
-            "login" => "Логин",
-            "email" => "Эл. почта",
-            "password" => "Пароль",
-            "statusId" => "Статус",
-            "departmentIds" => "Отделения",
-            "positionIds" => "Должности",
-            "rights" => "Права",
-            "code" => "Код в кадровой системе",
-            "userIds" => "Сотрудники",
-            "clientId" => "Идентификатор клиента",
-            "description" => "Описание",
-            "ownerId" => "Ответственный",
-            "scopes" => "Разрешения",
-            "active" => "Включена",
-            "publicKey" => "Открытый ключ",
-            "secretIds" => "Секреты",
-            "secret" => "Секрет",
-            "content" => "Содержание",
-            "dateDeadline" => "Срок",
-            "testId" => "Тест",
-            "validityMonths" => "Срок действия, мес.",
-            "assignees" => "Назначено",
-            "articles" => "Статьи",
-            "totalPointsRequired" => "Проходной балл",
-            "numberOfQuestions" => "Число вопросов",
-            "numberOfTries" => "Число попыток",
-            "articleId" => "Статья",
-            "questions" => "Вопросы",
-            "ownDeadlines" => "Личные сроки",
-            "userId" => "Сотрудник",
-            "tryNumber" => "Попытка",
-            "totalPoint" => "Баллы",
-            "pointsPossible" => "Из",
-            "isPassed" => "Сдан",
-            "read" => "Прочитано",
-            "digestEnabled" => "Ежедневная рассылка",
-            "day" => "День",
-            "brandName" => "Марка",
-            "shortInstruction" => "Краткая инструкция",
-            "manufacturerId" => "Производитель",
-            "environmentTypeId" => "Тип оборудования",
-            "requiredCourses" => "Обязательные курсы",
-            "environmentModelId" | "idRelated" => "Модель оборудования",
-            "departmentId" => "Отделение",
-            "serialNumber" => "Серийный номер",
-            "inventoryNumber" => "Инвентарный номер",
-            "retiredAt" => "Списана",
-            "environmentId" => "Единица оборудования",
-            "performedOn" | "entryDate" => "Дата",
-            "kind" => "Вид",
-            "performedBy" => "Исполнитель",
-            "result" => "Результат",
-            "nextDue" => "Следующее ТО",
-            "authorName" => "Автор",
-            "journalId" => "Журнал",
-            "text" => "Текст",
-            "countryId" => "Страна",
-            "url" => "Ссылка",
-            "fileName" => "Имя файла",
-            "contentType" => "Тип",
-            "sizeBytes" => "Размер, байт",
-            "sha256" => "SHA-256",
-            "link" => "Ссылка для скачивания",
-            "range" => "Часть файла",
-            other => other,
-        },
-    }
-}
-
-fn action_label(action: &str) -> &str {
-    match action {
-        "create" => "Создание",
-        "update" => "Изменение",
-        "delete" => "Удаление",
-        "block" => "Блокировка",
-        "sign-in" => "Вход",
-        "sign-out" => "Выход",
-        "sign-in-refused" => "Отказ во входе",
-        "grant" => "Выдача прав",
-        "revoke" => "Снятие прав",
-        "download" => "Скачивание",
-        "complete" => "Завершение",
-        "mark-read" => "Прочтение",
-        "send" => "Отправка",
-        "retire" => "Списание",
-        other => other,
-    }
-}
-
-fn reason_label(reason: &str) -> &str {
-    match reason {
-        "wrong-password" => "Неверный пароль",
-        "unknown-login" => "Неизвестный логин",
-        "blocked" => "Учётная запись заблокирована",
-        other => other,
-    }
 }
 
 #[cfg(test)]
@@ -975,54 +614,5 @@ mod tests {
         assert!(Key(10, 0, 1, 3).rank() > Key(9, 999, 500, 0).rank());
         assert!(Key(10, 0, 2, 3).rank() > Key(10, 0, 1, 0).rank());
         assert!(Key(10, 0, 1, 0).rank() > Key(10, 0, 1, 3).rank());
-    }
-
-    #[test]
-    fn a_field_is_named_by_what_it_means_in_its_kind() {
-        assert_eq!(field_label("user", "name"), "Имя");
-        for thing in [
-            "environment-model",
-            "country",
-            "manufacturer",
-            "service-account",
-        ] {
-            assert_eq!(field_label(thing, "name"), "Название", "{thing}");
-        }
-        assert_eq!(field_label("course", "title"), "Название");
-        assert_eq!(field_label("maintenance-entry", "kind"), "Вид работ");
-        assert_eq!(field_label("course", "somethingNew"), "somethingNew");
-    }
-
-    #[test]
-    fn a_line_of_the_file_says_who_did_what_in_russian() {
-        let record = RecordJson {
-            service: "auth",
-            id: 1,
-            time: "2026-11-18T11:06:40Z".into(),
-            actor: ActorJson {
-                kind: "person".into(),
-                user_id: Some(1),
-                name: Some("Системный Администратор".into()),
-                client_id: String::new(),
-                login: String::new(),
-            },
-            address: "192.0.2.10".into(),
-            request_id: "r-1".into(),
-            entity: "user".into(),
-            entity_id: Some(5),
-            entity_name: Some("Иванова Анна".into()),
-            action: "grant".into(),
-            changes: vec![ChangeJson {
-                field: "rights".into(),
-                old: serde_json::json!([]),
-                new: serde_json::json!(["UserManagement"]),
-            }],
-            reason: String::new(),
-        };
-        let moscow = UtcOffset::from_whole_seconds(3 * 3600).unwrap();
-        assert_eq!(
-            row(&record, moscow),
-            "18.11.2026 14:06:40;Системный Администратор;192.0.2.10;r-1;auth;Сотрудник «Иванова Анна»;5;Выдача прав;\"Права: [] → [\"\"UserManagement\"\"]\";\r\n"
-        );
     }
 }
