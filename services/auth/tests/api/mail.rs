@@ -47,7 +47,11 @@ async fn recipients_carry_departments_and_rights_and_every_page_walks_everyone_m
             })
             .await;
 
-        let mut mail = MailRecipientServiceClient::new(app.channel.clone());
+        // Education's digest, with the services' credential.
+        let mut mail = MailRecipientServiceClient::with_interceptor(
+            app.channel.clone(),
+            app.keys.internal.credential(),
+        );
         let mut everyone = Vec::new();
         let mut after = 0;
         loop {
@@ -57,7 +61,7 @@ async fn recipients_carry_departments_and_rights_and_every_page_walks_everyone_m
                     page_size: 1,
                 })
                 .await
-                .expect("no token needed")
+                .expect("no person's token needed")
                 .into_inner();
             let Some(last) = page.recipients.last() else {
                 assert_eq!(page.last_user_id, 0);

@@ -660,12 +660,15 @@ async fn disabling_a_system_or_changing_its_scopes_stops_its_tokens_elsewhere_wi
             "a disabled system's token refused elsewhere within {} ms",
             took.as_millis()
         );
-        let changes = AccessRevocationServiceClient::new(t.channel.clone())
-            .list_access_changes(pb::ListAccessChangesRequest { since: 0 })
-            .await
-            .unwrap()
-            .into_inner()
-            .changes;
+        let changes = AccessRevocationServiceClient::with_interceptor(
+            t.channel.clone(),
+            t.app.keys.internal.credential(),
+        )
+        .list_access_changes(pb::ListAccessChangesRequest { since: 0 })
+        .await
+        .unwrap()
+        .into_inner()
+        .changes;
         let change = changes
             .iter()
             .find(|c| c.service_account_id == created.id)

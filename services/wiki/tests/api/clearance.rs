@@ -433,23 +433,26 @@ async fn a_clearance_is_told_only_of_a_model_the_person_sees() {
         let lapsing = Some(portal_kit::db::timestamp_from_millis(
             portal_kit::db::now_millis() + week,
         ));
-        let digest = DigestItemServiceClient::new(app.channel.clone())
-            .list_digest_items(pb::ListDigestItemsRequest {
-                people: vec![pb::DigestPerson {
-                    user_id: NURSE,
-                    department_ids: vec![CARDIOLOGY],
-                    rights: Vec::new(),
-                }],
-                passes: vec![pb::DigestPass {
-                    user_id: NURSE,
-                    course_id: CPR_COURSE,
-                    valid_until: lapsing,
-                }],
-            })
-            .await
-            .expect("the digest's items")
-            .into_inner()
-            .people;
+        let digest = DigestItemServiceClient::with_interceptor(
+            app.channel.clone(),
+            app.keys.internal.credential(),
+        )
+        .list_digest_items(pb::ListDigestItemsRequest {
+            people: vec![pb::DigestPerson {
+                user_id: NURSE,
+                department_ids: vec![CARDIOLOGY],
+                rights: Vec::new(),
+            }],
+            passes: vec![pb::DigestPass {
+                user_id: NURSE,
+                course_id: CPR_COURSE,
+                valid_until: lapsing,
+            }],
+        })
+        .await
+        .expect("the digest's items")
+        .into_inner()
+        .people;
         assert!(digest.is_empty(), "{digest:?}");
     })
     .await;
@@ -505,11 +508,15 @@ async fn the_digest_lists_each_named_person_s_bell_items() {
     const ENGINEER: i64 = 6;
     const SURGERY_EDITOR: i64 = 40;
     on_each_backend_with_training(|app| async move {
-        let mut digest = DigestItemServiceClient::new(app.channel.clone());
+        // Education's digest, with the services' credential.
+        let mut digest = DigestItemServiceClient::with_interceptor(
+            app.channel.clone(),
+            app.keys.internal.credential(),
+        );
         let required = digest
             .list_required_courses(pb::ListRequiredCoursesRequest {})
             .await
-            .expect("no token needed")
+            .expect("no person's token needed")
             .into_inner();
         assert_eq!(required.course_ids, [CPR_COURSE]);
 
