@@ -196,6 +196,36 @@ pub fn endpoints() -> Vec<Endpoint> {
                 |reply| reply,
             )),
         ),
+        Endpoint::get(
+            "/api/user/get-my-sessions",
+            "Мои сеансы: устройства, на которых выполнен вход (текущий отмечен)",
+            docs::none,
+            get(forward(
+                |()| pb::ListMySessionsRequest {},
+                method!(client, list_my_sessions),
+                |reply| reply.sessions,
+            )),
+        ),
+        Endpoint::post(
+            "/api/user/end-my-sessions",
+            "Завершить свои сеансы: выбранные или все, кроме текущего",
+            docs::Input::Message("portal.auth.v1.EndMySessionsRequest"),
+            post(forward(
+                |Body(body): Body<pb::EndMySessionsRequest>| body,
+                method!(client, end_my_sessions),
+                |reply| reply,
+            )),
+        ),
+        Endpoint::post(
+            "/api/user/end-user-sessions",
+            "Завершить все сеансы сотрудника на всех устройствах",
+            docs::Input::Message("portal.auth.v1.EndUserSessionsRequest"),
+            post(forward(
+                |Body(body): Body<pb::EndUserSessionsRequest>| body,
+                method!(client, end_user_sessions),
+                |reply| reply,
+            )),
+        ),
         Endpoint::post(
             "/api/user/create-user",
             "Создать пользователя",

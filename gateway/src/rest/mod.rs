@@ -668,6 +668,8 @@ pub struct Caller {
     client_address: Option<ClientAddress>,
     /// Set on every request by `observe`, so the service logs the same id.
     request_id: Option<HeaderValue>,
+    /// The browser's, for the person's list of their signed-in devices.
+    user_agent: Option<HeaderValue>,
     call_timeout: Duration,
 }
 
@@ -697,6 +699,7 @@ impl FromRequestParts<AppState> for Caller {
                 .headers
                 .get(portal_kit::telemetry::REQUEST_ID_HEADER)
                 .cloned(),
+            user_agent: parts.headers.get(header::USER_AGENT).cloned(),
         })
     }
 }
@@ -715,35 +718,29 @@ impl Caller {
     pub fn stream<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
-        if let Some(value) = self
-            .authorization
-            .as_ref()
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-        {
-            metadata.insert("authorization", value);
-        }
-        if let Some(value) = self
-            .idempotency_key
-            .as_ref()
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-        {
-            metadata.insert(portal_kit::idempotency::IDEMPOTENCY_KEY, value);
+        let headers = [
+            ("authorization", &self.authorization),
+            (
+                portal_kit::idempotency::IDEMPOTENCY_KEY,
+                &self.idempotency_key,
+            ),
+            (portal_kit::telemetry::REQUEST_ID_HEADER, &self.request_id),
+            (portal_kit::net::CLIENT_USER_AGENT, &self.user_agent),
+        ];
+        for (key, value) in headers {
+            if let Some(value) = value
+                .as_ref()
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse().ok())
+            {
+                metadata.insert(key, value);
+            }
         }
         if let Some(value) = self
             .client_address
             .and_then(|client| client.0.to_string().parse().ok())
         {
             metadata.insert(portal_kit::net::FORWARDED_FOR, value);
-        }
-        if let Some(value) = self
-            .request_id
-            .as_ref()
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-        {
-            metadata.insert(portal_kit::telemetry::REQUEST_ID_HEADER, value);
         }
         request
     }

@@ -15,6 +15,11 @@ use ipnet::{IpNet, Ipv4Net, Ipv6Net};
 /// The header (and gRPC metadata key) that carries the client's address.
 pub const FORWARDED_FOR: &str = "x-forwarded-for";
 
+/// The gRPC metadata key that carries the browser's `User-Agent` from the
+/// gateway's REST routes to auth (gRPC keeps `user-agent` for its own client);
+/// only a label for the person's list of their devices, never trusted.
+pub const CLIENT_USER_AGENT: &str = "x-client-user-agent";
+
 /// The networks whose forwarded client addresses are believed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedProxies(Vec<IpNet>);

@@ -66,6 +66,11 @@ pub struct Claims {
     /// ([`crate::revocation`]); a token from before versions existed has 0.
     #[serde(default)]
     pub ver: i64,
+    /// The session (sign-in) the token was issued in, so the person's list of
+    /// their devices knows which is theirs now; none in tokens from before
+    /// sessions were listed, and in tests'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<i64>,
     pub iat: u64,
     pub exp: u64,
     pub iss: String,
@@ -114,6 +119,7 @@ impl Claims {
             rights: rights.iter().map(|r| r.as_str().to_owned()).collect(),
             departments: Vec::new(),
             ver: 0,
+            sid: None,
             iat: 0,
             exp: u64::MAX,
             iss: ISSUER.into(),
@@ -314,6 +320,15 @@ impl TokenIssuer {
 
     /// A signed access token for `subject`, valid for [`ACCESS_TOKEN_TTL`].
     pub fn issue(&self, subject: Subject) -> Result<String, jsonwebtoken::errors::Error> {
+        self.issue_in(subject, None)
+    }
+
+    /// As [`TokenIssuer::issue`], naming the session (`sid`) it is issued in.
+    pub fn issue_in(
+        &self,
+        subject: Subject,
+        session: Option<i64>,
+    ) -> Result<String, jsonwebtoken::errors::Error> {
         let now = unix_now();
         let claims = Claims {
             user_id: subject.user_id,
@@ -324,6 +339,7 @@ impl TokenIssuer {
             rights: subject.rights,
             departments: subject.departments,
             ver: subject.access_version,
+            sid: session,
             iat: now,
             exp: now + ACCESS_TOKEN_TTL.as_secs(),
             iss: ISSUER.into(),

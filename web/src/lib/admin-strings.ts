@@ -333,6 +333,7 @@ export const adminStrings = {
       'wrong-password': 'неверный пароль',
       'unknown-login': 'неизвестный логин',
       blocked: 'учётная запись заблокирована',
+      'session-ended': 'сеанс завершён из списка устройств или администратором',
     } as Record<string, string>,
     /** Who vouches that a person is HR's employee of their number (`staffLink`). */
     staffLinks: {

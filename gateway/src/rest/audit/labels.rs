@@ -163,6 +163,7 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "wrong-password" => "Неверный пароль",
         "unknown-login" => "Неизвестный логин",
         "blocked" => "Учётная запись заблокирована",
+        "session-ended" => "Сеанс завершён из списка устройств или администратором",
         other => other,
     }
 }

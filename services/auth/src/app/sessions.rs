@@ -16,7 +16,7 @@ use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
 use crate::store::audit::REASON_BLOCKED;
-use crate::store::session::{Rotation, SignInRecord};
+use crate::store::session::{Rotation, SignInRecord, UsedFrom};
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";
@@ -81,6 +81,7 @@ impl Sessions {
         form: SignInForm<'_>,
         address: &str,
         context: &AuditContext,
+        used_from: &UsedFrom,
     ) -> ServiceResult<SignedIn> {
         let SignInForm {
             login,
@@ -176,6 +177,7 @@ impl Sessions {
                 now,
                 expires_at: expires_at(now),
                 context,
+                used_from,
             })
             .await?;
         attempt.forgotten();
@@ -189,7 +191,12 @@ impl Sessions {
         } else {
             new_device
         };
-        let tokens = self.issue_to(user.user_id, recorded.subject, refresh_token)?;
+        let tokens = self.issue_to(
+            user.user_id,
+            recorded.session_id,
+            recorded.subject,
+            refresh_token,
+        )?;
         count_sign_in("success");
         tracing::info!(user_id = user.user_id, "signed in");
         Ok(SignedIn {
@@ -199,8 +206,9 @@ impl Sessions {
         })
     }
 
-    /// Exchanges a refresh token for a new access token and the token's successor.
-    pub async fn refresh(&self, token: &str) -> ServiceResult<IssuedTokens> {
+    /// Exchanges a refresh token for a new access token and the token's
+    /// successor; the session is now last seen `used_from`.
+    pub async fn refresh(&self, token: &str, used_from: &UsedFrom) -> ServiceResult<IssuedTokens> {
         let token = SecretToken::from_client(token);
         if token.is_empty() {
             return Err(session_expired());
@@ -209,10 +217,13 @@ impl Sessions {
         let now = now_millis();
         match self
             .store
-            .rotate(&token.hash(), &next.hash(), now, expires_at(now))
+            .rotate(&token.hash(), &next.hash(), now, expires_at(now), used_from)
             .await?
         {
-            Rotation::Rotated { user_id } => self.issue(user_id, next).await,
+            Rotation::Rotated { user_id, family_id } => {
+                let subject = self.store.subject(user_id).await?;
+                self.issue_to(user_id, family_id, subject, next)
+            }
             Rotation::Reused { user_id, family_id } => {
                 tracing::warn!(
                     user_id,
@@ -252,22 +263,21 @@ impl Sessions {
         Ok(ended)
     }
 
-    async fn issue(&self, user_id: i64, refresh_token: SecretToken) -> ServiceResult<IssuedTokens> {
-        let subject = self.store.subject(user_id).await?;
-        self.issue_to(user_id, subject, refresh_token)
-    }
-
-    /// Tokens for `subject`, read as `user_id`'s.
+    /// Tokens for `subject`, read as `user_id`'s, in session `session_id`.
     fn issue_to(
         &self,
         user_id: i64,
+        session_id: i64,
         subject: Option<Subject>,
         refresh_token: SecretToken,
     ) -> ServiceResult<IssuedTokens> {
         let subject = subject.ok_or_else(|| {
             ServiceError::internal(format!("user {user_id} of a session does not exist"))
         })?;
-        let access_token = self.issuer.issue(subject).map_err(ServiceError::internal)?;
+        let access_token = self
+            .issuer
+            .issue_in(subject, Some(session_id))
+            .map_err(ServiceError::internal)?;
         Ok(IssuedTokens {
             access_token,
             refresh_token,

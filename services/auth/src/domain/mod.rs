@@ -15,3 +15,4 @@ pub mod secret;
 pub mod service_account;
 pub mod staff;
 pub mod user;
+pub mod user_agent;

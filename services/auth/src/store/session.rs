@@ -12,6 +12,10 @@ use super::device::{device_exists, remember_device};
 use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
 
+/// The audit reason of a session ended from the person's list of their
+/// devices or by an administrator, not by signing out on it.
+pub const REASON_ENDED: &str = "session-ended";
+
 /// What a sign-in with the right password writes ([`Store::record_sign_in`]).
 pub struct SignInRecord<'a> {
     /// The attempt the limits recorded, forgotten: a right password does not count.
@@ -27,9 +31,39 @@ pub struct SignInRecord<'a> {
     pub expires_at: i64,
     /// The request, recorded in the audit log as the person's sign-in.
     pub context: &'a AuditContext,
+    /// Where the new session is used from.
+    pub used_from: &'a UsedFrom,
+}
+
+/// Where a session is used from, for its person's list of their devices: the
+/// browser's user agent and the client address of its latest sign-in or renewal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UsedFrom {
+    pub user_agent: Option<String>,
+    pub address: Option<String>,
+}
+
+/// One session a person can see and end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: i64,
+    pub used_from: UsedFrom,
+    pub created_at: i64,
+    pub last_seen_at: i64,
+}
+
+/// Which of a person's sessions to end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// These, where they are the person's.
+    Named(Vec<i64>),
+    /// Every one but this (the caller's own; none: every one).
+    AllBut(Option<i64>),
 }
 
 pub struct SignInRecorded {
+    /// The new session's id.
+    pub session_id: i64,
     /// Whether the presented device token was kept (else the new one was).
     pub kept_presented_device: bool,
     /// Expired sessions forgotten on the way.
@@ -42,7 +76,7 @@ pub struct SignInRecorded {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rotation {
     /// The successor is stored; the token sent is used up.
-    Rotated { user_id: i64 },
+    Rotated { user_id: i64, family_id: i64 },
     /// The token had been exchanged before: someone holds a copy. Its family is
     /// now revoked.
     Reused { user_id: i64, family_id: i64 },
@@ -79,11 +113,14 @@ impl Store {
         };
         remember_device(&mut tx, device, sign_in.user_id, sign_in.now).await?;
         let family_id: i64 = sqlx::query_scalar(
-            "INSERT INTO refresh_families (user_id, created_at, expires_at) VALUES ($1, $2, $3) RETURNING id",
+            "INSERT INTO refresh_families (user_id, created_at, expires_at, user_agent, address, last_seen_at) \
+             VALUES ($1, $2, $3, $4, $5, $2) RETURNING id",
         )
         .bind(sign_in.user_id)
         .bind(sign_in.now)
         .bind(sign_in.expires_at)
+        .bind(sign_in.used_from.user_agent.as_deref())
+        .bind(sign_in.used_from.address.as_deref())
         .fetch_one(&mut *tx)
         .await?;
         insert_refresh_token(
@@ -104,6 +141,7 @@ impl Store {
         let subject = subject(&mut tx, sign_in.user_id).await?;
         tx.commit().await?;
         Ok(SignInRecorded {
+            session_id: family_id,
             kept_presented_device,
             purged_sessions,
             subject,
@@ -119,6 +157,7 @@ impl Store {
         new: &SecretHash,
         now: i64,
         expires_at: i64,
+        used_from: &UsedFrom,
     ) -> ServiceResult<Rotation> {
         let mut tx = self.write().await?;
         let claimed = sqlx::query(
@@ -160,10 +199,17 @@ impl Store {
             tx.commit().await?;
             return Ok(Rotation::Blocked { user_id });
         }
+        // A renewal that sent no user agent or address (a system calling
+        // RefreshToken directly) keeps what was known.
         let extended = sqlx::query(
-            "UPDATE refresh_families SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL",
+            "UPDATE refresh_families SET expires_at = $1, last_seen_at = $2, \
+             user_agent = COALESCE($3, user_agent), address = COALESCE($4, address) \
+             WHERE id = $5 AND revoked_at IS NULL",
         )
         .bind(expires_at)
+        .bind(now)
+        .bind(used_from.user_agent.as_deref())
+        .bind(used_from.address.as_deref())
         .bind(family_id)
         .execute(&mut *tx)
         .await?
@@ -174,7 +220,7 @@ impl Store {
         }
         insert_refresh_token(&mut tx, family_id, new, now, expires_at).await?;
         tx.commit().await?;
-        Ok(Rotation::Rotated { user_id })
+        Ok(Rotation::Rotated { user_id, family_id })
     }
 
     /// Ends the session the token belongs to, recorded as its person's
@@ -208,6 +254,73 @@ impl Store {
         let version = raise_access_version(&mut tx, user_id, now).await?;
         tx.commit().await?;
         Ok(Some((user_id, version)))
+    }
+
+    /// `user_id`'s sessions neither ended nor expired at `now`, the most
+    /// recently used first.
+    pub async fn sessions_of(&self, user_id: i64, now: i64) -> ServiceResult<Vec<SessionRow>> {
+        let rows: Vec<(i64, Option<String>, Option<String>, i64, Option<i64>)> = sqlx::query_as(
+            "SELECT id, user_agent, address, created_at, last_seen_at FROM refresh_families \
+             WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 \
+             ORDER BY COALESCE(last_seen_at, created_at) DESC, id DESC",
+        )
+        .bind(user_id)
+        .bind(now)
+        .fetch_all(&mut *self.read().await?)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(
+                |(id, user_agent, address, created_at, last_seen_at)| SessionRow {
+                    id,
+                    used_from: UsedFrom {
+                        user_agent,
+                        address,
+                    },
+                    created_at,
+                    last_seen_at: last_seen_at.unwrap_or(created_at),
+                },
+            )
+            .collect())
+    }
+
+    /// Ends `user_id`'s sessions that `ending` names, each recorded as a
+    /// sign-out of that session by `context`'s actor. Answers how many ended
+    /// and, if any did, the person's new access version: every access token
+    /// they hold is stale (the sessions kept renew theirs), as at a sign-out.
+    pub async fn end_sessions(
+        &self,
+        context: &AuditContext,
+        user_id: i64,
+        ending: &Ending,
+        now: i64,
+    ) -> ServiceResult<(u64, Option<i64>)> {
+        let mut tx = self.write().await?;
+        let alive: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM refresh_families WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id",
+        )
+        .bind(user_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let chosen: Vec<i64> = alive
+            .into_iter()
+            .filter(|id| match ending {
+                Ending::Named(ids) => ids.contains(id),
+                Ending::AllBut(kept) => Some(*id) != *kept,
+            })
+            .collect();
+        for &family_id in &chosen {
+            revoke_family(&mut tx, family_id, now).await?;
+            let event = Event::new(entity::USER, user_id, action::SIGN_OUT).reason(REASON_ENDED);
+            audit::record(&mut tx, context, event).await?;
+        }
+        let version = if chosen.is_empty() {
+            None
+        } else {
+            Some(raise_access_version(&mut tx, user_id, now).await?)
+        };
+        tx.commit().await?;
+        Ok((chosen.len() as u64, version))
     }
 
     /// Records a sign-in refused after the password was checked (a blocked

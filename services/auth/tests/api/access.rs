@@ -28,6 +28,9 @@ const MATRIX: &[AccessRule] = &[
     ("RefreshToken", PUBLIC),
     ("Logout", PUBLIC),
     ("GetMe", SIGNED_IN),
+    ("ListMySessions", SIGNED_IN),
+    ("EndMySessions", SIGNED_IN),
+    ("EndUserSessions", USER_MANAGEMENT),
     ("ListDepartments", SIGNED_IN),
     ("ListDepartmentsByIds", SIGNED_IN),
     ("ListDepartmentsWithUsers", ADMIN_TYPE),
@@ -623,6 +626,23 @@ async fn call_as(
             done(client.sync_staff_stream(with_token(chunks, token)).await)
         }
         "Search" => done(client.search(with_token(search_request(), token)).await),
+        "ListMySessions" => done(
+            client
+                .list_my_sessions(with_token(pb::ListMySessionsRequest {}, token))
+                .await,
+        ),
+        // Names no session: the matrix's callers keep theirs.
+        "EndMySessions" => {
+            let message = pb::EndMySessionsRequest::default();
+            done(client.end_my_sessions(with_token(message, token)).await)
+        }
+        // A person with no session, so nobody's tokens go stale.
+        "EndUserSessions" => {
+            let message = pb::EndUserSessionsRequest {
+                user_id: fixture.other.id,
+            };
+            done(client.end_user_sessions(with_token(message, token)).await)
+        }
         other => panic!("the matrix names an unknown call {other}"),
     }
 }

@@ -8,6 +8,7 @@ mod bootstrap;
 mod helpers;
 mod idempotency;
 mod mail;
+mod own_sessions;
 mod service_accounts;
 mod sessions;
 mod staff_links;

@@ -14,9 +14,14 @@
 //! or training.assign; SyncStaff and SyncStaffStream UserManagement or a
 //! service account with staff.write.
 //!
+//! ListMySessions and EndMySessions any signed-in person (their own sessions);
+//! EndUserSessions UserManagement ([`sessions`]).
+//!
 //! ServiceAccountService: IssueServiceToken is public (the client's
 //! credentials are in the request); every other call UserManagement, and none
 //! serves a service account (a person's right is asked for).
+
+mod sessions;
 
 use std::collections::HashSet;
 
@@ -158,6 +163,7 @@ impl AuthService for AuthRpc {
         let address = context
             .address
             .map_or_else(|| "unknown".to_owned(), limit_key);
+        let used_from = sessions::used_from(&request, &self.trusted_proxies);
         let pb::LoginRequest {
             login,
             password,
@@ -168,7 +174,10 @@ impl AuthService for AuthRpc {
             password: &password,
             device_token: &device_token,
         };
-        let signed_in = self.sessions.sign_in(form, &address, &context).await?;
+        let signed_in = self
+            .sessions
+            .sign_in(form, &address, &context, &used_from)
+            .await?;
         reply(signed_in.into())
     }
 
@@ -176,9 +185,10 @@ impl AuthService for AuthRpc {
         &self,
         request: Request<pb::RefreshTokenRequest>,
     ) -> RpcResult<pb::RefreshTokenResponse> {
+        let used_from = sessions::used_from(&request, &self.trusted_proxies);
         let tokens = self
             .sessions
-            .refresh(&request.into_inner().refresh_token)
+            .refresh(&request.into_inner().refresh_token, &used_from)
             .await?;
         reply(tokens.into())
     }
@@ -197,6 +207,27 @@ impl AuthService for AuthRpc {
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {
         let user_id = Caller::of(&request).user_id()?;
         reply(self.store.me(user_id).await?.into())
+    }
+
+    async fn list_my_sessions(
+        &self,
+        request: Request<pb::ListMySessionsRequest>,
+    ) -> RpcResult<pb::ListMySessionsResponse> {
+        self.own_sessions(request).await
+    }
+
+    async fn end_my_sessions(
+        &self,
+        request: Request<pb::EndMySessionsRequest>,
+    ) -> RpcResult<pb::EndMySessionsResponse> {
+        self.end_own_sessions(request).await
+    }
+
+    async fn end_user_sessions(
+        &self,
+        request: Request<pb::EndUserSessionsRequest>,
+    ) -> RpcResult<pb::EndUserSessionsResponse> {
+        self.end_persons_sessions(request).await
     }
 
     /// Every department for an admin-type right; a learner's own otherwise.
