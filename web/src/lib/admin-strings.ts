@@ -1,8 +1,71 @@
-// The visible strings of the admin's education, statistics, external systems and audit pages
-// (DESIGN §9: every visible string in lib). Apart from strings.ts so that the first load
-// (/login, budget 150 KB brotli) does not carry them: only these lazy pages import this file.
+// The visible strings of the admin panel: users and departments, education, statistics,
+// external systems and audit (DESIGN §9: every visible string in lib). Apart from strings.ts
+// so that the first loads (/login, the QR code's public page, each with a brotli budget) do
+// not carry them: only the admin panel's lazy pages import this file.
+
+const plural = new Intl.PluralRules('ru-RU');
+const memberWords: Partial<Record<Intl.LDMLPluralRule, string>> = { one: 'сотрудник', few: 'сотрудника' };
+
+/** 1 сотрудник, 3 сотрудника, 5 сотрудников. */
+const members = (count: number) =>
+  count === 0 ? 'Нет сотрудников' : `${count} ${memberWords[plural.select(count)] ?? 'сотрудников'}`;
 
 export const adminStrings = {
+  sectionsLabel: 'Разделы админ-панели',
+  chooseSection: 'Выберите раздел в меню выше.',
+  usersManagementTabsLabel: 'Разделы управления пользователями',
+  department: {
+    create: 'Создать отделение',
+    createTitle: 'Новое отделение',
+    title: 'Название отделения',
+    titleRequired: 'Введите название отделения',
+    members: 'Сотрудники',
+    memberCount: members,
+    empty: 'Отделений пока нет.',
+    created: 'Отделение было успешно создано!',
+    saved: 'Сохранение отделения прошло успешно!',
+  },
+  user: {
+    create: 'Создать пользователя',
+    createTitle: 'Новый пользователь',
+    name: 'Имя',
+    surname: 'Фамилия',
+    lastName: 'Отчество',
+    login: 'Логин',
+    password: 'Пароль',
+    passwordUnchanged: 'Оставьте пустым, чтобы не менять пароль',
+    email: 'Email',
+    employeeNumber: 'Табельный номер',
+    employeeNumberHint:
+      'Номер сотрудника в кадровой системе: синхронизация ведёт по нему эту учётную запись (даже с правами администратора). Пусто — не ведёт',
+    status: 'Статус',
+    noStatus: 'Не указан',
+    positions: 'Должности',
+    departments: 'Отделения',
+    rights: 'Права',
+    nameRequired: 'Введите имя',
+    surnameRequired: 'Введите фамилию',
+    loginRequired: 'Введите логин',
+    empty: 'Пользователей пока нет.',
+    search: 'Поиск по ФИО или логину',
+    notFound: 'Никого не найдено.',
+    blocked: 'Заблокирован',
+    created: 'Пользователь успешно создан!',
+    createFailed: 'Ошибка при создании пользователя: ',
+    saved: 'Сохранение пользователя прошло успешно!',
+  },
+  role: {
+    createTest: 'Создать тест',
+    placeholder: 'Настройка права появится в одной из следующих версий портала.',
+  },
+  /** A person's sessions on the admin's user page (issue 39.5). */
+  userSessions: {
+    endSessions: 'Завершить все сеансы',
+    endSessionsHint: 'Выход на всех устройствах сотрудника (потерян телефон, не вышел на общем компьютере)',
+    endSessionsConfirm: (name: string) =>
+      `Завершить все сеансы сотрудника ${name}? Ему придётся войти снова на каждом устройстве.`,
+    sessionsEnded: (count: number) => `Сеансы сотрудника завершены: ${count}`,
+  },
   education: {
     tabsLabel: 'Разделы обучения',
     title: 'Название',

@@ -1,12 +1,5 @@
 // Every string a person sees in the web client, in one place (DESIGN §9).
 
-const plural = new Intl.PluralRules('ru-RU');
-const memberWords: Partial<Record<Intl.LDMLPluralRule, string>> = { one: 'сотрудник', few: 'сотрудника' };
-
-/** 1 сотрудник, 3 сотрудника, 5 сотрудников. */
-const members = (count: number) =>
-  count === 0 ? 'Нет сотрудников' : `${count} ${memberWords[plural.select(count)] ?? 'сотрудников'}`;
-
 export const strings = {
   app: {
     name: 'Портал сотрудников',
@@ -176,22 +169,6 @@ export const strings = {
     ],
     personalLabel: 'Личный раздел',
   },
-  cabinet: {
-    name: 'Имя',
-    surname: 'Фамилия',
-    lastName: 'Отчество',
-    login: 'Логин',
-    email: 'Электронная почта',
-    status: 'Статус',
-    positions: 'Должности',
-    departments: 'Отделения',
-    rights: 'Права',
-    noRights: 'Нет прав администрирования',
-    digestTitle: 'Напоминания по электронной почте',
-    digestLabel: 'Присылать ежедневное письмо о курсах, срок которых подходит или прошёл',
-    digestOn: 'Ежедневные напоминания включены',
-    digestOff: 'Ежедневные напоминания отключены',
-  },
   notifications: {
     title: 'Уведомления',
     bellLabel: (unread: string) =>
@@ -284,55 +261,7 @@ export const strings = {
     /** Shown over the copy the phone saved on an earlier visit, while the network is down. */
     savedCopy: (moment: string) => `Сохранённая копия от ${moment} — нет связи`,
   },
-  admin: {
-    sectionsLabel: 'Разделы админ-панели',
-    chooseSection: 'Выберите раздел в меню выше.',
-    usersManagementTabsLabel: 'Разделы управления пользователями',
-    department: {
-      create: 'Создать отделение',
-      createTitle: 'Новое отделение',
-      title: 'Название отделения',
-      titleRequired: 'Введите название отделения',
-      members: 'Сотрудники',
-      memberCount: members,
-      empty: 'Отделений пока нет.',
-      created: 'Отделение было успешно создано!',
-      saved: 'Сохранение отделения прошло успешно!',
-    },
-    user: {
-      create: 'Создать пользователя',
-      createTitle: 'Новый пользователь',
-      name: 'Имя',
-      surname: 'Фамилия',
-      lastName: 'Отчество',
-      login: 'Логин',
-      password: 'Пароль',
-      passwordUnchanged: 'Оставьте пустым, чтобы не менять пароль',
-      email: 'Email',
-      employeeNumber: 'Табельный номер',
-      employeeNumberHint:
-        'Номер сотрудника в кадровой системе: синхронизация ведёт по нему эту учётную запись (даже с правами администратора). Пусто — не ведёт',
-      status: 'Статус',
-      noStatus: 'Не указан',
-      positions: 'Должности',
-      departments: 'Отделения',
-      rights: 'Права',
-      nameRequired: 'Введите имя',
-      surnameRequired: 'Введите фамилию',
-      loginRequired: 'Введите логин',
-      empty: 'Пользователей пока нет.',
-      search: 'Поиск по ФИО или логину',
-      notFound: 'Никого не найдено.',
-      blocked: 'Заблокирован',
-      created: 'Пользователь успешно создан!',
-      createFailed: 'Ошибка при создании пользователя: ',
-      saved: 'Сохранение пользователя прошло успешно!',
-    },
-    role: {
-      createTest: 'Создать тест',
-      placeholder: 'Настройка права появится в одной из следующих версий портала.',
-    },
-  },
+
   // Search across the portal (issue 25): the header's box and the /search page.
   search: {
     label: 'Поиск по порталу',

@@ -1,6 +1,7 @@
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 
+import { adminStrings } from '@/lib/admin-strings';
 import { callRest } from '@/lib/authorized-fetch';
 import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notifications';
@@ -23,7 +24,7 @@ export function AdminHome() {
   const maySend = hasAnyRight([Right.UserManagement, Right.EducationManagement]);
   return (
     <Stack spacing={3}>
-      <Typography sx={{ color: 'text.secondary' }}>{strings.admin.chooseSection}</Typography>
+      <Typography sx={{ color: 'text.secondary' }}>{adminStrings.chooseSection}</Typography>
       {maySend && (
         <Paper variant="outlined" sx={{ p: 2.5, maxWidth: 640 }}>
           <Typography sx={{ mb: 1.5, color: 'text.secondary' }}>

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 
 import { NavTabs, type NavTab } from '@/components/nav-tabs';
 import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
 import { hasRight, Right } from '@/lib/session/rights';
 import { useSession } from '@/lib/session/session';
 import { strings } from '@/lib/strings';
@@ -30,7 +31,7 @@ export function AdminLayout() {
     .map(({ tab }) => tab);
   return (
     <>
-      <NavTabs label={strings.admin.sectionsLabel} tabs={tabs} />
+      <NavTabs label={adminStrings.sectionsLabel} tabs={tabs} />
       <Box sx={{ pt: 2 }}>
         <Outlet />
       </Box>

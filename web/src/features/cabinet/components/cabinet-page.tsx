@@ -5,11 +5,13 @@ import { Fragment, type ReactNode } from 'react';
 import { Loading, LoadError } from '@/components/load-state';
 import { wrappingChip } from '@/components/wrapping-chip';
 import { AuthService } from '@/gen/portal/auth/v1/auth_pb';
+import { cabinetStrings } from '@/lib/cabinet-strings';
 import { fullName } from '@/lib/person-name';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
 import { DigestSetting } from './digest-setting';
+import { MySessions } from './my-sessions';
 
 const text = (value: string | undefined) => value || strings.common.notSet;
 
@@ -33,19 +35,19 @@ export function CabinetPage() {
   const { user, status, positions, departments, rights } = me.data;
   const initials = [user?.surname, user?.name].map((part) => part?.charAt(0) ?? '').join('');
   const fields: [string, ReactNode][] = [
-    [strings.cabinet.surname, text(user?.surname)],
-    [strings.cabinet.name, text(user?.name)],
-    [strings.cabinet.lastName, text(user?.lastName)],
-    [strings.cabinet.login, text(user?.login)],
-    [strings.cabinet.email, text(user?.email)],
-    [strings.cabinet.status, text(status?.name)],
-    [strings.cabinet.positions, chips(positions.map((position) => position.title))],
-    [strings.cabinet.departments, chips(departments.map((department) => department.title))],
+    [cabinetStrings.surname, text(user?.surname)],
+    [cabinetStrings.name, text(user?.name)],
+    [cabinetStrings.lastName, text(user?.lastName)],
+    [cabinetStrings.login, text(user?.login)],
+    [cabinetStrings.email, text(user?.email)],
+    [cabinetStrings.status, text(status?.name)],
+    [cabinetStrings.positions, chips(positions.map((position) => position.title))],
+    [cabinetStrings.departments, chips(departments.map((department) => department.title))],
     [
-      strings.cabinet.rights,
+      cabinetStrings.rights,
       chips(
         rights.map((right) => rightLabel(right.name)),
-        strings.cabinet.noRights,
+        cabinetStrings.noRights,
       ),
     ],
   ];
@@ -86,6 +88,8 @@ export function CabinetPage() {
       </Box>
       <Divider sx={{ mt: 3 }} />
       <DigestSetting />
+      <Divider sx={{ mt: 3 }} />
+      <MySessions />
     </Paper>
   );
 }

@@ -3,8 +3,8 @@ import { FormControlLabel, Switch, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 
 import { NotificationService } from '@/gen/portal/education/v1/notification_pb';
+import { cabinetStrings } from '@/lib/cabinet-strings';
 import { notify } from '@/lib/notifications';
-import { strings } from '@/lib/strings';
 
 /** The person's own choice of the daily e-mail digest (issue 24), kept by education. */
 export function DigestSetting() {
@@ -12,7 +12,7 @@ export function DigestSetting() {
   const setting = useQuery(NotificationService.method.getMyDigestSettings);
   const change = useMutation(NotificationService.method.setMyDigestSettings, {
     onSuccess: async (reply) => {
-      notify.success(reply.digestEnabled ? strings.cabinet.digestOn : strings.cabinet.digestOff);
+      notify.success(reply.digestEnabled ? cabinetStrings.digestOn : cabinetStrings.digestOff);
       await client.invalidateQueries({
         queryKey: createConnectQueryKey({
           schema: NotificationService.method.getMyDigestSettings,
@@ -24,7 +24,7 @@ export function DigestSetting() {
   return (
     <>
       <Typography variant="h6" component="h3" sx={{ mt: 4, mb: 1 }}>
-        {strings.cabinet.digestTitle}
+        {cabinetStrings.digestTitle}
       </Typography>
       <FormControlLabel
         control={
@@ -34,7 +34,7 @@ export function DigestSetting() {
             onChange={(event) => change.mutate({ digestEnabled: event.target.checked })}
           />
         }
-        label={strings.cabinet.digestLabel}
+        label={cabinetStrings.digestLabel}
       />
     </>
   );

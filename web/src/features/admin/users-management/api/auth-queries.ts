@@ -75,3 +75,6 @@ export const useUpdateDepartment = () => useMutation(auth.updateDepartment, { on
 export const useCreateUser = () => useMutation(auth.createUser, { onSuccess: useRefreshAuth() });
 
 export const useUpdateUser = () => useMutation(auth.updateUser, { onSuccess: useRefreshAuth() });
+
+/** Ends every session of a person (issue 39.5): their lists of sessions change with it. */
+export const useEndUserSessions = () => useMutation(auth.endUserSessions, { onSuccess: useRefreshAuth() });

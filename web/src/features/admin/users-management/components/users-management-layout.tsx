@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 
 import { NavTabs } from '@/components/nav-tabs';
 import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
 import { strings } from '@/lib/strings';
 
 const tabs = [
@@ -15,7 +16,7 @@ const tabs = [
 export function UsersManagementLayout() {
   return (
     <>
-      <NavTabs label={strings.admin.usersManagementTabsLabel} tabs={tabs} nested />
+      <NavTabs label={adminStrings.usersManagementTabsLabel} tabs={tabs} nested />
       <Box sx={{ pt: 3 }}>
         <Outlet />
       </Box>

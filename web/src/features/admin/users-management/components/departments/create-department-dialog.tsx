@@ -1,8 +1,8 @@
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 
 import { CreateDialog } from '@/components/create-dialog';
+import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
-import { strings } from '@/lib/strings';
 
 import { useCreateDepartment } from '../../api/auth-queries';
 import { DepartmentForm } from './department-form';
@@ -14,7 +14,7 @@ export function CreateDepartmentDialog() {
   return (
     <CreateDialog
       formId="create-department"
-      text={strings.admin.department}
+      text={adminStrings.department}
       failed={errorMessage}
       closeDelayMs={3000}
       create={create.mutateAsync}

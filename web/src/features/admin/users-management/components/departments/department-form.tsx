@@ -1,8 +1,8 @@
 import { Stack, TextField } from '@mui/material';
 
 import { MultiSelect } from '@/components/multi-select';
+import { adminStrings } from '@/lib/admin-strings';
 import { fullName } from '@/lib/person-name';
-import { strings } from '@/lib/strings';
 import { useFormState } from '@/lib/use-form-state';
 
 import { useUsers } from '../../api/auth-queries';
@@ -18,7 +18,7 @@ type DepartmentFormProps = {
 };
 
 const validate = ({ title }: DepartmentFormValues) => ({
-  title: title.trim() === '' ? strings.admin.department.titleRequired : undefined,
+  title: title.trim() === '' ? adminStrings.department.titleRequired : undefined,
 });
 
 /** A department's title and members: the create dialog and the department page share it. */
@@ -37,14 +37,14 @@ export function DepartmentForm({ id, initial, disabled, onSubmit }: DepartmentFo
       onSubmit={submit(({ title, userIds }) => onSubmit({ title: title.trim(), userIds }))}
     >
       <TextField
-        label={strings.admin.department.title}
+        label={adminStrings.department.title}
         {...textField('title')}
         required
         disabled={disabled}
         fullWidth
       />
       <MultiSelect
-        label={strings.admin.department.members}
+        label={adminStrings.department.members}
         options={choices}
         value={values.userIds}
         onChange={(userIds) => set('userIds', userIds)}

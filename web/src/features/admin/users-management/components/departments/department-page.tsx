@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
+import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
-import { strings } from '@/lib/strings';
 
 import { useDepartmentWithUsers, useUpdateDepartment } from '../../api/auth-queries';
 import { DepartmentForm, type DepartmentFormValues } from './department-form';
@@ -23,7 +23,7 @@ export function DepartmentPage() {
       save={(department, values: DepartmentFormValues) =>
         update.mutateAsync({ id: department.id, ...values })
       }
-      saved={strings.admin.department.saved}
+      saved={adminStrings.department.saved}
       failed={errorMessage}
       maxWidth={880}
     >

@@ -5,6 +5,7 @@ import { LinkList, LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
 import { strings } from '@/lib/strings';
 
 import { useDepartmentsWithUsers } from '../../api/auth-queries';
@@ -19,7 +20,7 @@ export function DepartmentsPage() {
   if (query.isPending) content = <Loading />;
   else if (query.isError) content = <LoadError />;
   else if (query.data.departments.length === 0) {
-    content = <Typography sx={{ color: 'text.secondary' }}>{strings.admin.department.empty}</Typography>;
+    content = <Typography sx={{ color: 'text.secondary' }}>{adminStrings.department.empty}</Typography>;
   } else {
     const departments = [...query.data.departments].sort((a, b) => collator.compare(a.title, b.title));
     content = (
@@ -31,7 +32,7 @@ export function DepartmentsPage() {
             </ListItemIcon>
             <ListItemText
               primary={department.title}
-              secondary={strings.admin.department.memberCount(department.users.length)}
+              secondary={adminStrings.department.memberCount(department.users.length)}
             />
           </LinkListItem>
         ))}

@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 
@@ -40,7 +41,7 @@ export function RolesPage() {
               {/* Spec §2 puts this button on every right; it leads to the tests of education. */}
               <Box sx={{ px: 2, flexShrink: 0 }}>
                 <Button variant="outlined" size="small" component={Link} to={paths.adminTests}>
-                  {strings.admin.role.createTest}
+                  {adminStrings.role.createTest}
                 </Button>
               </Box>
             </ListItem>

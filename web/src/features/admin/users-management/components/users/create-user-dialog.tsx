@@ -1,14 +1,14 @@
 import PersonAddAlt1Outlined from '@mui/icons-material/PersonAddAlt1Outlined';
 
 import { CreateDialog } from '@/components/create-dialog';
+import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
-import { strings } from '@/lib/strings';
 
 import { useCreateUser } from '../../api/auth-queries';
 import { emptyUser, type UserFormValues } from '../../utils/user-form-values';
 import { UserForm } from './user-form';
 
-const text = strings.admin.user;
+const text = adminStrings.user;
 
 export function CreateUserDialog() {
   const create = useCreateUser();

@@ -11,6 +11,7 @@ import {
 
 import { Loading, LoadError } from '@/components/load-state';
 import { MultiSelect } from '@/components/multi-select';
+import { adminStrings } from '@/lib/admin-strings';
 import { rightLabel } from '@/lib/session/rights';
 import { strings } from '@/lib/strings';
 import { useFormState, type FieldErrors } from '@/lib/use-form-state';
@@ -20,7 +21,7 @@ import type { UserFormValues } from '../../utils/user-form-values';
 
 type TextKey = 'name' | 'surname' | 'lastName' | 'login' | 'password' | 'email' | 'employeeNumber';
 
-const text = strings.admin.user;
+const text = adminStrings.user;
 
 // Spec §5: editing requires name, surname and login; the create form marks nothing and
 // shows the server's refusal instead.

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 
 import { EditPage } from '@/components/edit-page';
 import { EntityHistory } from '@/components/entity-history';
+import { adminStrings } from '@/lib/admin-strings';
 import { errorMessage } from '@/lib/errors';
 import { parseId } from '@/lib/ids';
 import { fullName } from '@/lib/person-name';
@@ -9,6 +10,7 @@ import { strings } from '@/lib/strings';
 
 import { useUpdateUser, useUser } from '../../api/auth-queries';
 import { formValuesOf, type UserFormValues } from '../../utils/user-form-values';
+import { EndSessions } from './end-sessions';
 import { UserForm } from './user-form';
 
 export function UserPage() {
@@ -25,10 +27,15 @@ export function UserPage() {
       title={fullName}
       formId="user"
       save={(user, values: UserFormValues) => update.mutateAsync({ id: user.id, user: values })}
-      saved={strings.admin.user.saved}
+      saved={adminStrings.user.saved}
       failed={errorMessage}
       maxWidth={880}
-      below={(user) => <EntityHistory entity="user" entityId={user.id} version={query.dataUpdatedAt} />}
+      below={(user) => (
+        <>
+          <EndSessions userId={user.id} name={fullName(user)} />
+          <EntityHistory entity="user" entityId={user.id} version={query.dataUpdatedAt} />
+        </>
+      )}
     >
       {/* Saved data comes back refetched: the form starts again from it, the password blank. */}
       {(user, form) => <UserForm {...form} mode="edit" initial={formValuesOf(user)} />}

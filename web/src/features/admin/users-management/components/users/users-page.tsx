@@ -15,6 +15,7 @@ import { LinkListItem } from '@/components/link-list';
 import { Loading, LoadError } from '@/components/load-state';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { adminStrings } from '@/lib/admin-strings';
 import { fullName } from '@/lib/person-name';
 import { strings } from '@/lib/strings';
 
@@ -35,8 +36,8 @@ export function UsersPage() {
   let content;
   if (query.isPending) content = <Loading />;
   else if (query.isError) content = <LoadError />;
-  else if (query.data.users.length === 0) content = hint(strings.admin.user.empty);
-  else if (found.length === 0) content = hint(strings.admin.user.notFound);
+  else if (query.data.users.length === 0) content = hint(adminStrings.user.empty);
+  else if (found.length === 0) content = hint(adminStrings.user.notFound);
   else {
     content = (
       <LetterGroups
@@ -48,7 +49,7 @@ export function UsersPage() {
             </ListItemAvatar>
             <ListItemText primary={fullName(user)} secondary={user.login} />
             {blockingStatusIds.has(user.statusId) && (
-              <Chip label={strings.admin.user.blocked} color="error" variant="outlined" size="small" />
+              <Chip label={adminStrings.user.blocked} color="error" variant="outlined" size="small" />
             )}
           </LinkListItem>
         )}
@@ -63,12 +64,12 @@ export function UsersPage() {
         type="search"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
-        placeholder={strings.admin.user.search}
+        placeholder={adminStrings.user.search}
         fullWidth
         size="small"
         sx={{ mb: 2 }}
         slotProps={{
-          htmlInput: { 'aria-label': strings.admin.user.search },
+          htmlInput: { 'aria-label': adminStrings.user.search },
           input: {
             startAdornment: (
               <InputAdornment position="start">
