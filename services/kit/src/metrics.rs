@@ -112,7 +112,6 @@ macro_rules! rpc_span {
             trace_id = tracing::field::Empty,
             otel.name = $method.trim_start_matches('/'),
             otel.kind = "server",
-            rpc.system = "grpc",
         )
     };
 }
