@@ -235,6 +235,15 @@ impl GatewayArgs {
 }
 
 impl Config {
+    /// The `service.name` of this process's spans unless `OTEL_SERVICE_NAME`
+    /// gives one: `portal-<target>`, `portal` for `all`.
+    pub fn service_name(&self) -> String {
+        match self.target {
+            Target::All => "portal".to_owned(),
+            target => format!("portal-{}", target.name()),
+        }
+    }
+
     /// The gRPC address of a service target.
     pub fn grpc_addr(&self) -> SocketAddr {
         self.grpc_addr

@@ -14,17 +14,23 @@ async fn main() -> ExitCode {
         eprintln!("portal: {message}");
         return ExitCode::from(2);
     }
-    if let Err(message) = portal_kit::telemetry::init(&config.shared.log, config.shared.log_format)
-    {
-        eprintln!("portal: {message}");
-        return ExitCode::from(2);
-    }
+    let tracing = config.shared.tracing(&config.service_name());
+    let tracer =
+        match portal_kit::telemetry::init(&config.shared.log, config.shared.log_format, &tracing) {
+            Ok(tracer) => tracer,
+            Err(message) => {
+                eprintln!("portal: {message}");
+                return ExitCode::from(2);
+            }
+        };
     let outcome = match config.command.clone() {
         None => portal_gateway::run(config).await,
         Some(Command::Migrate) => portal_gateway::migrate::run(&config).await,
         Some(Command::Backup { dir }) => backup::take(&config, &dir).await,
         Some(Command::Restore { dir }) => backup::restore(&config, &dir).await,
     };
+    // The spans of the last requests still queued go to the collector.
+    tracer.shutdown().await;
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

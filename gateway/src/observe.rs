@@ -1,5 +1,5 @@
-//! What operators see of the gateway: a request id on every request, its log
-//! line, its metrics, and `/metrics` on a port of its own.
+//! What operators see of the gateway: a request id and a trace on every
+//! request, its log line, its metrics, and `/metrics` on a port of its own.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -15,6 +15,21 @@ use portal_kit::telemetry::{REQUEST_ID_HEADER, RequestId};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
+
+/// A request's span: its request id, its trace id, and in the trace its
+/// method and route (`GET /api/wiki/get-article`), a server span.
+macro_rules! request_span {
+    ($level:expr, $id:expr, $name:expr) => {
+        tracing::span!(
+            $level,
+            "request",
+            request_id = %$id,
+            trace_id = tracing::field::Empty,
+            otel.name = %$name,
+            otel.kind = "server",
+        )
+    };
+}
 
 /// The caller's request id if sane, else a new one: set on the request (so it
 /// travels to the service as gRPC metadata) and on the response; the request
@@ -39,7 +54,16 @@ pub async fn observe(mut request: Request, next: Next) -> Response {
         .to_owned();
     let method = request.method().to_string();
     let logged = route.starts_with("/api/") || is_grpc(&request);
-    let span = tracing::info_span!("request", request_id = %id);
+    // One span per request, the root of the portal's part of its trace (a
+    // child of the caller's `traceparent`, when valid): probes and the web
+    // client's files only at debug, outside the traces.
+    let name = format!("{method} {route}");
+    let span = if logged {
+        request_span!(tracing::Level::INFO, id, name)
+    } else {
+        request_span!(tracing::Level::DEBUG, id, name)
+    };
+    portal_kit::traces::adopt(&span, request.headers());
     let started = Instant::now();
     let _in_flight = InFlight::enter();
     let mut response = next.run(request).instrument(span.clone()).await;

@@ -2,8 +2,11 @@
 //! variable, SIGTERM drains and exits 0, and `portal migrate` is the step a
 //! start under `PORTAL_MIGRATE=check` requires.
 
+mod support;
+
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use support::process::{start_ready, stop};
 
 const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
 
@@ -41,64 +44,13 @@ fn an_unknown_target_is_refused_at_start_naming_the_variable() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("PORTAL_TARGET"));
 }
 
-/// A started `portal`: `command` spawned on a free loopback port, once its
-/// `/readyz` answers 200.
-async fn start_ready(
-    mut command: Command,
-    data: &std::path::Path,
-) -> (std::process::Child, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = command
-        .env("PORTAL_HTTP_ADDR", format!("127.0.0.1:{port}"))
-        .env("PORTAL_WEB_DIR", data)
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let ready_url = format!("{base}/readyz");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if reqwest::get(&ready_url)
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            break;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "portal exited before it was ready"
-        );
-        assert!(Instant::now() < deadline, "portal not ready in 60 s");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    (child, base)
-}
-
 #[tokio::test]
 async fn sigterm_drains_and_exits_zero_and_piped_logs_carry_no_colour() {
     let data = tempfile::tempdir().unwrap();
     let mut command = portal(data.path());
     command.env("PORTAL_LOG", "info").stdout(Stdio::piped());
     let (mut child, _) = start_ready(command, data.path()).await;
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("portal did not stop within 20 s of SIGTERM");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let status = stop(&mut child).await;
     assert_eq!(status.code(), Some(0));
     let mut logs = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut logs).unwrap();

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses its own part of the harness
 
+pub mod process;
+
 use std::path::Path;
 
 use clap::Parser;

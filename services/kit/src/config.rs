@@ -149,9 +149,35 @@ pub struct Shared {
         default_value = "text"
     )]
     pub log_format: LogFormat,
+
+    /// The OpenTelemetry collector (OTLP over gRPC, `http://collector:4317`)
+    /// every span of a trace is sent to [default: none, no span is sent].
+    #[arg(
+        long,
+        env = "OTEL_EXPORTER_OTLP_ENDPOINT",
+        value_name = "OTEL_EXPORTER_OTLP_ENDPOINT"
+    )]
+    pub otel_endpoint: Option<String>,
+    /// The `service.name` of the spans sent [default: `portal-<target>`,
+    /// `portal` for `all`].
+    #[arg(long, env = "OTEL_SERVICE_NAME", value_name = "OTEL_SERVICE_NAME")]
+    pub otel_service_name: Option<String>,
 }
 
 impl Shared {
+    /// Where this process's spans go, named `default_name` unless
+    /// `OTEL_SERVICE_NAME` says otherwise.
+    pub fn tracing(&self, default_name: &str) -> crate::traces::Tracing {
+        crate::traces::Tracing {
+            endpoint: self.otel_endpoint.clone().filter(|e| !e.trim().is_empty()),
+            service_name: self
+                .otel_service_name
+                .clone()
+                .filter(|name| !name.trim().is_empty())
+                .unwrap_or_else(|| default_name.to_owned()),
+        }
+    }
+
     /// The database URL given (PORTAL_DATABASE_URL or its file), if any.
     pub fn database_url(&self) -> Option<&SecretString> {
         self.database_url

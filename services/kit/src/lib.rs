@@ -34,6 +34,7 @@ pub mod start;
 pub mod telemetry;
 pub mod text;
 pub mod token;
+pub mod traces;
 pub mod upstream;
 
 #[cfg(any(test, feature = "testing"))]

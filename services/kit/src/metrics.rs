@@ -101,9 +101,24 @@ pub fn render() -> String {
     handle.render()
 }
 
+/// An RPC's span, the child of its caller's in a trace: named by its method
+/// there (`portal.wiki.v1.WikiService/GetArticle`), a server span.
+macro_rules! rpc_span {
+    ($level:expr, $request_id:expr, $method:expr) => {
+        tracing::span!(
+            $level,
+            "rpc",
+            request_id = %$request_id,
+            trace_id = tracing::field::Empty,
+            otel.name = $method.trim_start_matches('/'),
+            otel.kind = "server",
+        )
+    };
+}
 /// Counts, times and logs every RPC a gRPC server answers, inside a span that
 /// carries the caller's request id (`x-request-id`, set by the gateway; one is
-/// made for a call that came without).
+/// made for a call that came without) and continues the caller's trace
+/// (`traceparent`, [`crate::traces`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RpcLayer {
     /// The full gRPC name of the service the server runs.
@@ -152,7 +167,14 @@ where
         if let Ok(value) = request_id.as_str().parse() {
             request.headers_mut().insert(REQUEST_ID_HEADER, value);
         }
-        let span = tracing::info_span!("rpc", request_id = %request_id);
+        let method = request.uri().path();
+        // Timers and probes stay out of the traces (and out of an info log).
+        let span = if is_background(method) {
+            rpc_span!(tracing::Level::DEBUG, request_id, method)
+        } else {
+            rpc_span!(tracing::Level::INFO, request_id, method)
+        };
+        crate::traces::adopt(&span, request.headers());
         let call = Call {
             server: self.server,
             method: request.uri().path().to_owned(),

@@ -1,25 +1,143 @@
-//! Logs through `tracing`: human text on a terminal, JSON for a cluster's collector.
+//! Logs through `tracing`: human text on a terminal, JSON for a cluster's
+//! collector; and the spans of the traces that cross the services
+//! ([`crate::traces`]).
 
+use std::fmt;
 use std::io::IsTerminal;
 
-use tracing_subscriber::EnvFilter;
+use tracing::field::{Field, Visit};
+use tracing_subscriber::field::{RecordFields, VisitOutput};
+use tracing_subscriber::fmt::FormatFields;
+use tracing_subscriber::fmt::FormattedFields;
+use tracing_subscriber::fmt::format::{DefaultVisitor, JsonFields, JsonVisitor, Writer};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::config::LogFormat;
+use crate::traces::{Tracer, Tracing};
 
-/// Installs the global subscriber; a bad filter is refused naming its variable.
-pub fn init(filter: &str, format: LogFormat) -> Result<(), String> {
+/// Installs the global subscriber: the log lines `filter` lets through, and
+/// the spans of traces (exported where `tracing` names a collector). A bad
+/// filter is refused naming its variable. Must run inside a Tokio runtime
+/// when spans are exported; the tracer returned sends the last ones at
+/// shutdown ([`Tracer::shutdown`]).
+pub fn init(filter: &str, format: LogFormat, tracing: &Tracing) -> Result<Tracer, String> {
     let filter = EnvFilter::try_new(filter).map_err(|e| format!("PORTAL_LOG: {e}"))?;
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let tracer = Tracer::new(tracing).map_err(|e| e.to_string())?;
+    let lines = tracing_subscriber::fmt::layer()
         .with_target(true)
         // Colour codes only where a person reads them: a file or a collector
         // would keep them as garbage.
         .with_ansi(std::io::stdout().is_terminal());
-    let result = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+    let lines = match format {
+        LogFormat::Text => lines.fmt_fields(TextFields).with_filter(filter).boxed(),
+        LogFormat::Json => lines
+            .json()
+            .flatten_event(true)
+            .fmt_fields(JsonLogFields)
+            .with_filter(filter)
+            .boxed(),
     };
-    result.map_err(|e| format!("installing the log subscriber: {e}"))
+    let spans = tracer
+        .layer()
+        .with_filter(tracing_subscriber::filter::filter_fn(traced));
+    tracing_subscriber::registry()
+        .with(lines)
+        .with(spans)
+        .try_init()
+        .map_err(|e| format!("installing the log subscriber: {e}"))?;
+    Ok(tracer)
+}
+
+/// What a trace holds, whatever `PORTAL_LOG` says: the portal's own spans
+/// at info (a request, an RPC; not the probes' and timers', at debug), and
+/// warnings and errors as events of the span they happen in.
+fn traced(metadata: &tracing::Metadata<'_>) -> bool {
+    if metadata.is_span() {
+        metadata.target().starts_with("portal") && *metadata.level() <= tracing::Level::INFO
+    } else {
+        *metadata.level() <= tracing::Level::WARN
+    }
+}
+
+/// A span's `otel.*` fields (its name and kind in a trace) are for the
+/// trace, not the log line.
+fn logged(field: &Field) -> bool {
+    !field.name().starts_with("otel.")
+}
+
+/// Passes on to `0` the fields a log line shows.
+struct Logged<'a>(&'a mut dyn Visit);
+
+impl Visit for Logged<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        if logged(field) {
+            self.0.record_debug(field, value);
+        }
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if logged(field) {
+            self.0.record_str(field, value);
+        }
+    }
+
+    fn record_i64(&mut self, field: &Field, value: i64) {
+        if logged(field) {
+            self.0.record_i64(field, value);
+        }
+    }
+
+    fn record_u64(&mut self, field: &Field, value: u64) {
+        if logged(field) {
+            self.0.record_u64(field, value);
+        }
+    }
+
+    fn record_bool(&mut self, field: &Field, value: bool) {
+        if logged(field) {
+            self.0.record_bool(field, value);
+        }
+    }
+}
+
+/// tracing-subscriber's text fields, without the `otel.*` ones.
+struct TextFields;
+
+impl<'writer> FormatFields<'writer> for TextFields {
+    fn format_fields<R: RecordFields>(&self, writer: Writer<'writer>, fields: R) -> fmt::Result {
+        let mut visitor = DefaultVisitor::new(writer, true);
+        fields.record(&mut Logged(&mut visitor));
+        visitor.finish()
+    }
+}
+
+/// tracing-subscriber's JSON fields, without the `otel.*` ones given when a
+/// span starts (a field recorded later, `trace_id`, is shown as it is).
+struct JsonLogFields;
+
+impl<'writer> FormatFields<'writer> for JsonLogFields {
+    fn format_fields<R: RecordFields>(
+        &self,
+        mut writer: Writer<'writer>,
+        fields: R,
+    ) -> fmt::Result {
+        let mut visitor = JsonVisitor::new(&mut writer);
+        fields.record(&mut Logged(&mut visitor));
+        visitor.finish()
+    }
+
+    fn add_fields(
+        &self,
+        current: &'writer mut FormattedFields<Self>,
+        fields: &tracing::span::Record<'_>,
+    ) -> fmt::Result {
+        let mut json = FormattedFields::<JsonFields>::new(std::mem::take(&mut current.fields));
+        let added = JsonFields::new().add_fields(&mut json, fields);
+        current.fields = json.fields;
+        added
+    }
 }
 
 /// The header (and gRPC metadata key) that names one request across processes.

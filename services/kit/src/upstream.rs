@@ -434,7 +434,9 @@ impl Service<http::Request<Body>> for Balanced {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
+        // Every call to another service goes on with the caller's trace.
+        crate::traces::inject(request.headers_mut());
         let picked = self.replicas.pick();
         let service = self.replicas.service;
         Box::pin(async move {
