@@ -43,6 +43,9 @@ pub struct UsedFrom {
     pub address: Option<String>,
 }
 
+/// `id, user_agent, address, created_at, last_seen_at` of a session row.
+type SessionColumns = (i64, Option<String>, Option<String>, i64, Option<i64>);
+
 /// One session a person can see and end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRow {
@@ -259,7 +262,7 @@ impl Store {
     /// `user_id`'s sessions neither ended nor expired at `now`, the most
     /// recently used first.
     pub async fn sessions_of(&self, user_id: i64, now: i64) -> ServiceResult<Vec<SessionRow>> {
-        let rows: Vec<(i64, Option<String>, Option<String>, i64, Option<i64>)> = sqlx::query_as(
+        let rows: Vec<SessionColumns> = sqlx::query_as(
             "SELECT id, user_agent, address, created_at, last_seen_at FROM refresh_families \
              WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 \
              ORDER BY COALESCE(last_seen_at, created_at) DESC, id DESC",
