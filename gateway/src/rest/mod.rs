@@ -16,6 +16,7 @@ mod notification;
 mod oauth;
 mod origin;
 mod reference;
+mod route;
 mod search;
 mod service_accounts;
 mod wiki;
@@ -31,7 +32,7 @@ use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, post};
+use axum::routing::MethodRouter;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tonic::{Code, Status};
@@ -78,6 +79,9 @@ pub struct Endpoint {
     /// What a POST reads as its body, for the document.
     pub input: docs::Input,
     pub route: MethodRouter<AppState>,
+    /// The type of a successful answer's `data`, for the document (none for a
+    /// file or the OAuth token endpoint).
+    pub answer: Option<docs::AnswerFn>,
     /// The media type of a successful answer that is a file, not the envelope.
     pub file: Option<&'static str>,
     /// Statuses it answers beyond every call's (`docs`), e.g. 206 for a range.
@@ -86,8 +90,9 @@ pub struct Endpoint {
     /// every other route refuses an anonymous call before it reads anything.
     pub public: bool,
     /// Answers RFC 6749's JSON instead of the envelope: the OAuth token
-    /// endpoint ([`oauth`]), which standard client libraries call.
-    pub oauth: bool,
+    /// endpoint ([`oauth`]), which standard client libraries call; these are
+    /// the RFC 6749 error codes it answers, for the document.
+    pub oauth: Option<&'static [&'static str]>,
 }
 
 impl Endpoint {
@@ -95,19 +100,21 @@ impl Endpoint {
         path: &'static str,
         summary: &'static str,
         params: docs::Params,
-        route: MethodRouter<AppState>,
+        route: impl Into<route::Route>,
     ) -> Self {
+        let route = route.into();
         Endpoint {
             method: Method::GET,
             path,
             summary,
             params,
             input: docs::Input::Empty,
-            route,
+            route: route.router,
+            answer: route.answer,
             file: None,
             also: &[],
             public: false,
-            oauth: false,
+            oauth: None,
         }
     }
 
@@ -122,6 +129,7 @@ impl Endpoint {
     ) -> Self {
         Endpoint {
             file: Some(media_type),
+            answer: None,
             ..Endpoint::get(path, summary, params, route)
         }
     }
@@ -130,7 +138,7 @@ impl Endpoint {
         path: &'static str,
         summary: &'static str,
         input: docs::Input,
-        route: MethodRouter<AppState>,
+        route: impl Into<route::Route>,
     ) -> Self {
         Endpoint {
             method: Method::POST,
@@ -142,6 +150,15 @@ impl Endpoint {
     /// Reads `params` too (a POST's query).
     pub fn params(self, params: docs::Params) -> Self {
         Endpoint { params, ..self }
+    }
+
+    /// Its successful answer's `data` is a `T`: for a handler that makes its
+    /// own `Response`, whose type [`route`] cannot read.
+    pub fn answers<T: docs::Answer>(self) -> Self {
+        Endpoint {
+            answer: Some(docs::answer_of::<T>),
+            ..self
+        }
     }
 
     /// Answers `statuses` too, beyond every call's.
@@ -161,9 +178,9 @@ impl Endpoint {
     }
 
     /// Answers RFC 6749's token and error JSON, not the envelope.
-    pub fn oauth(self) -> Self {
+    pub fn oauth(self, errors: &'static [&'static str]) -> Self {
         Endpoint {
-            oauth: true,
+            oauth: Some(errors),
             ..self
         }
     }
@@ -176,12 +193,12 @@ pub const MAX_ANSWER_BYTES: usize = 256 * 1024 * 1024;
 /// A POST whose body carries rich text (an article, an instruction): up to the
 /// services' own limit, since images travel inside it, beyond axum's 2 MB
 /// default.
-pub fn rich_text_write<H, T>(handler: H) -> MethodRouter<AppState>
+pub fn rich_text_write<H, T, A>(handler: H) -> route::Route
 where
-    H: Handler<T, AppState>,
+    H: Handler<T, AppState> + docs::Answers<A>,
     T: 'static,
 {
-    post(handler).layer(DefaultBodyLimit::max(
+    route::post(handler).layer(DefaultBodyLimit::max(
         portal_kit::rich_text::MAX_MESSAGE_BYTES,
     ))
 }
