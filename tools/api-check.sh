@@ -3,8 +3,10 @@
 # /api/openapi.json on the real debug binary, signed in as the bootstrap admin,
 # with a fresh data directory and the demo data. Bounded: a few examples per
 # operation, a time-out per request, a fixed seed (PORTAL_API_CHECK_SEED to explore
-# another). Fails on any answer schemathesis judges wrong: a 5xx, a status the
-# document does not list, a body unlike its schema, another content type.
+# another). Fails on any answer schemathesis judges wrong (`--checks all` but the
+# two below): a 5xx, a status the document does not list, a body unlike its
+# operation's typed schema, another content type, a missing header or a
+# token ignored, a method not refused, …
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,11 +40,19 @@ token="$(curl -fsS -H 'Content-Type: application/json' \
   -d "{\"login\":\"admin\",\"password\":\"$password\"}" "$url/api/auth/login" |
   .tools/venv/bin/python -c 'import json, sys; print(json.load(sys.stdin)["data"]["accessToken"])')"
 
+# Every check schemathesis has, but the two that judge the request schemas
+# against what the services accept (positive_data_acceptance, ST202: a valid
+# body refused; negative_data_rejection, ST201: an invalid one taken): the
+# document does not yet say every bound the services keep (issue 37.12 is
+# under way). PORTAL_API_CHECK_EXCLUDE= runs them too.
+not_yet=positive_data_acceptance,negative_data_rejection
+
 # Run from the data directory: schemathesis leaves its state in the working one.
 status=0
 (cd "$data" && "$OLDPWD/.tools/venv/bin/schemathesis" run "$url/api/openapi.json" \
   --header "Authorization: Bearer $token" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --checks "${PORTAL_API_CHECK_CHECKS:-all}" \
+  --exclude-checks "${PORTAL_API_CHECK_EXCLUDE-$not_yet}" \
   --phases "${PORTAL_API_CHECK_PHASES:-coverage,fuzzing}" \
   --max-examples "${PORTAL_API_CHECK_EXAMPLES:-5}" \
   --seed "${PORTAL_API_CHECK_SEED:-19}" \

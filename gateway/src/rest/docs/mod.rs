@@ -9,6 +9,7 @@
 //! `ApiError` can carry.
 
 mod answers;
+mod constraints;
 mod envelopes;
 mod messages;
 mod operation;

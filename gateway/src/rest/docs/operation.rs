@@ -11,9 +11,9 @@ use utoipa::openapi::response::ResponseBuilder;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
 use utoipa::openapi::{Ref, RefOr, Required};
 
-use super::envelopes;
 use super::messages::message_schema;
 use super::{ENVELOPE, ERROR, Endpoint, FieldKind, FormField, Input, Named};
+use super::{constraints, envelopes};
 
 /// Statuses every call can answer with: its input judged (400), the caller
 /// (401, 403), the thing asked for (404), a conflict with the stored state
@@ -93,8 +93,14 @@ pub fn operation(
     if endpoint.method == Method::POST {
         let body = match &endpoint.input {
             Input::Empty => None,
-            Input::Json(schema) => Some(("application/json", schema(components))),
-            Input::Message(name) => Some(("application/json", message_schema(messages, name, 0))),
+            Input::Json(schema) => Some((
+                "application/json",
+                constraints::apply(endpoint.path, schema(components)),
+            )),
+            Input::Message(name) => Some((
+                "application/json",
+                constraints::apply(endpoint.path, message_schema(messages, name, 0)),
+            )),
             Input::Form(fields) => Some(("multipart/form-data", form_schema(fields))),
             Input::UrlEncoded(fields) => {
                 Some(("application/x-www-form-urlencoded", form_schema(fields)))
