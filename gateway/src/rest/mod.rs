@@ -6,6 +6,7 @@
 
 mod audit;
 mod auth;
+mod body_value;
 mod csv;
 mod docs;
 mod education;
@@ -541,7 +542,8 @@ impl IntoResponse for ApiError {
 
 /// A JSON body; a malformed one is a 400 envelope that names the wrong field
 /// and says why, and one over the body limit a 413 envelope, not axum's plain
-/// text. `null` is read as the field left out: "none", the field's default.
+/// text. `null` is read as the field left out: "none", the field's default;
+/// a whole number written as a float (`5.0`) as that integer (`body_value`).
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
@@ -564,7 +566,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
                 });
             }
         };
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         serde_path_to_error::deserialize(value)
             .map(Body)
             .map_err(|error| {
@@ -572,19 +574,6 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
                 let message = wrong_field(Input::Body, error.path(), &error.inner().to_string());
                 ApiError::new(StatusCode::BAD_REQUEST, message)
             })
-    }
-}
-
-/// Removes every `null` member of the objects in `value`: a field sent as
-/// `null` reads as one left out.
-fn drop_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(members) => {
-            members.retain(|_, member| !member.is_null());
-            members.values_mut().for_each(drop_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
-        _ => {}
     }
 }
 
@@ -820,7 +809,7 @@ mod tests {
 
     fn body_error<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
         let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         let error = serde_path_to_error::deserialize::<_, T>(value).unwrap_err();
         wrong_field(Input::Body, error.path(), &error.inner().to_string())
     }
@@ -876,7 +865,7 @@ mod tests {
             r#"{"title": null, "testId": null, "nested": null, "userIds": [null]}"#,
         )
         .unwrap();
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         assert_eq!(value, serde_json::json!({"userIds": [null]}));
     }
 
