@@ -81,7 +81,7 @@ pub fn operation(
                 .content("application/json", json_content(envelope))
         }
     };
-    let mut parameters = (endpoint.params)();
+    let mut parameters = constraints::parameters(endpoint.path, (endpoint.params)());
     if endpoint.method == Method::POST {
         parameters.push(idempotency_key());
     }
@@ -95,13 +95,16 @@ pub fn operation(
             Input::Empty => None,
             Input::Json(schema) => Some((
                 "application/json",
-                constraints::apply(endpoint.path, schema(components)),
+                constraints::json_body(endpoint.path, schema(components)),
             )),
             Input::Message(name) => Some((
                 "application/json",
-                constraints::apply(endpoint.path, message_schema(messages, name, 0)),
+                constraints::json_body(endpoint.path, message_schema(messages, name, 0)),
             )),
-            Input::Form(fields) => Some(("multipart/form-data", form_schema(fields))),
+            Input::Form(fields) => Some((
+                "multipart/form-data",
+                constraints::form_body(endpoint.path, form_schema(fields)),
+            )),
             Input::UrlEncoded(fields) => {
                 Some(("application/x-www-form-urlencoded", form_schema(fields)))
             }
@@ -187,7 +190,7 @@ fn oauth_operation(endpoint: &Endpoint, errors: &[&str]) -> utoipa::openapi::pat
                 .required(Some(Required::True))
                 .content(
                     "application/x-www-form-urlencoded",
-                    json_content(form_schema(fields)),
+                    json_content(constraints::form_body(endpoint.path, form_schema(fields))),
                 )
                 .build(),
         ));
