@@ -325,3 +325,103 @@ async fn the_web_client_falls_back_to_index_with_cache_rules_and_security_header
     assert!(document["paths"]["/api/auth/login"]["post"].is_object());
     portal.running.stop().await.unwrap();
 }
+
+/// What a generated client needs of the document, one line per gap: every
+/// operation that answers the envelope has its own envelope component whose
+/// `data` is typed (not the shared `Envelope`'s any-value), and every field a
+/// body schema requires is one of its properties.
+fn untyped_or_unsound(document: &Value) -> Vec<String> {
+    let schemas = &document["components"]["schemas"];
+    let resolve = |schema: &Value| -> Value {
+        match schema["$ref"].as_str() {
+            Some(target) => schemas[target.trim_start_matches("#/components/schemas/")].clone(),
+            None => schema.clone(),
+        }
+    };
+    let mut found = Vec::new();
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let at = format!("{} {path}", method.to_uppercase());
+            let Some(json) = operation["responses"]["200"]["content"].get("application/json")
+            else {
+                continue; // a file
+            };
+            let reference = json["schema"]["$ref"].as_str().unwrap_or_default();
+            if path != "/api/oauth/token" {
+                if reference.is_empty() || reference.ends_with("/Envelope") {
+                    found.push(format!("{at}: 200 is not its own envelope"));
+                } else {
+                    let data = &resolve(&json["schema"])["properties"]["data"];
+                    let typed = data.get("$ref").is_some()
+                        || data.get("type").is_some()
+                        || data.get("oneOf").is_some()
+                        || data.get("allOf").is_some();
+                    if !typed {
+                        found.push(format!("{at}: data is untyped: {data}"));
+                    }
+                }
+            }
+            let bodies = operation["requestBody"]["content"].as_object();
+            for (media_type, media) in bodies.into_iter().flatten() {
+                let body = resolve(&media["schema"]);
+                for required in body["required"].as_array().into_iter().flatten() {
+                    let name = required.as_str().unwrap_or_default();
+                    if body["properties"].get(name).is_none() {
+                        found.push(format!("{at}: {media_type} requires {name}, no such field"));
+                    }
+                }
+            }
+        }
+    }
+    for (name, schema) in schemas.as_object().unwrap() {
+        for reference in schema.to_string().split("\"$ref\":\"").skip(1) {
+            let target = reference.split('"').next().unwrap_or_default();
+            let target = target.trim_start_matches("#/components/schemas/");
+            if schemas.get(target).is_none() {
+                found.push(format!("{name}: refers to {target}, which is not there"));
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn every_operation_answers_its_own_typed_data_and_requires_only_its_fields() {
+    let portal = start(&[]).await;
+    let (status, _, body) = portal.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    let document: Value = serde_json::from_str(&body).unwrap();
+    let gaps = untyped_or_unsound(&document);
+    assert!(gaps.is_empty(), "{}", gaps.join("\n"));
+    let login = &document["paths"]["/api/auth/login"]["post"]["responses"]["200"]["content"]["application/json"]
+        ["schema"]["$ref"];
+    let answer = &document["components"]["schemas"]["PostAuthLoginAnswer"];
+    assert_eq!(login, "#/components/schemas/PostAuthLoginAnswer");
+    assert_eq!(
+        answer["properties"]["data"]["$ref"],
+        "#/components/schemas/AccessToken"
+    );
+    let departments = &document["components"]["schemas"]["GetDepartmentGetAllAnswer"];
+    assert_eq!(
+        departments["properties"]["data"]["items"]["$ref"],
+        "#/components/schemas/auth.v1.Department"
+    );
+    portal.running.stop().await.unwrap();
+
+    let mut bare = document.clone();
+    bare["paths"]["/api/department/get-all"]["get"]["responses"]["200"]["content"]["application/json"]
+        ["schema"]["$ref"] = "#/components/schemas/Envelope".into();
+    bare["paths"]["/api/auth/login"]["post"]["requestBody"]["content"]["application/json"]["schema"] =
+        serde_json::json!({"type": "object", "properties": {}, "required": ["nosuch"]});
+    let gaps = untyped_or_unsound(&bare);
+    assert!(
+        gaps.iter()
+            .any(|gap| gap == "GET /api/department/get-all: 200 is not its own envelope"),
+        "{gaps:#?}"
+    );
+    assert!(
+        gaps.iter()
+            .any(|gap| gap.ends_with("requires nosuch, no such field")),
+        "{gaps:#?}"
+    );
+}

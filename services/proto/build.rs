@@ -40,6 +40,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     for (path, attribute) in serde_field_adapters(&descriptors) {
         config = config.field_attribute(path, attribute);
     }
+    std::fs::write(
+        out_dir.join("portal_messages.rs"),
+        every_message(&descriptors),
+    )?;
     config.compile_fds(descriptors)?;
     Ok(())
 }
@@ -89,4 +93,29 @@ fn serde_field_adapters(descriptors: &FileDescriptorSet) -> Vec<(String, &'stati
         }
     }
     out
+}
+
+/// `for_each_message!`, which hands a macro every top-level message of the
+/// contracts as `(Rust type, full name)` pairs: the gateway's API document
+/// names each answer's schema after the message it is. The contracts nest no
+/// messages, so each type is `$crate::<package less portal>::<Name>`.
+fn every_message(descriptors: &FileDescriptorSet) -> String {
+    let mut pairs = String::new();
+    for file in &descriptors.file {
+        let Some(package) = file.package().strip_prefix("portal.") else {
+            continue;
+        };
+        let module = package.replace('.', "::");
+        for message in &file.message_type {
+            pairs.push_str(&format!(
+                "        ($crate::{module}::{name}, \"portal.{package}.{name}\"),\n",
+                name = message.name()
+            ));
+        }
+    }
+    format!(
+        "/// Calls `$m! {{ (Type, \"full.Name\"), … }}` with every message of the contracts.\n\
+         #[macro_export]\n\
+         macro_rules! for_each_message {{\n    ($m:ident) => {{\n        $m! {{\n{pairs}        }}\n    }};\n}}\n"
+    )
 }

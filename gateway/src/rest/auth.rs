@@ -1,11 +1,11 @@
 //! The auth host's calls (spec §7): sign-in and session, departments, rights,
 //! positions, statuses and users.
 
+use crate::rest::route::{get, post};
 use crate::upstream::Balanced;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
@@ -28,22 +28,25 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/auth/login",
             "Вход по логину и паролю",
             docs::json::<LoginBody>(),
-            post(login),
+            axum::routing::post(login),
         )
+        .answers::<AccessToken>()
         .public(),
         Endpoint::post(
             "/api/auth/refresh-token",
             "Новый токен доступа по cookie portal_refresh",
             docs::Input::Empty,
-            post(refresh_token),
+            axum::routing::post(refresh_token),
         )
+        .answers::<AccessToken>()
         .public(),
         Endpoint::post(
             "/api/auth/logout",
             "Выход: отзыв сессии",
             docs::Input::Empty,
-            post(logout),
+            axum::routing::post(logout),
         )
+        .answers::<()>()
         .public(),
         Endpoint::get(
             "/api/department/get-all",
@@ -271,7 +274,9 @@ struct LoginBody {
     password: String,
 }
 
-#[derive(Serialize)]
+docs::typed!(AccessToken, UserJson, UserDetailJson);
+
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AccessToken {
     access_token: String,
@@ -497,7 +502,7 @@ struct IdRef {
 }
 
 /// A user as spec §3 shows one: `status` an object, links as id lists.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UserJson {
     id: i64,
@@ -534,7 +539,7 @@ impl From<pb::User> for UserJson {
 
 /// The detail form of spec §3: the user plus `userDepartmentsDto[].departmentDto.id`,
 /// `userPositionsDto[].positionDto.id` and `userRightsDto[].rightDto.id`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct UserDetailJson {
     #[serde(flatten)]
@@ -544,19 +549,19 @@ struct UserDetailJson {
     user_rights_dto: Vec<RightLink>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DepartmentLink {
     department_dto: IdRef,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PositionLink {
     position_dto: IdRef,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RightLink {
     right_dto: IdRef,

@@ -3,16 +3,18 @@
 //! statistics filters, compliance view and question analysis beyond the spec;
 //! other systems' training calls under `/api/integration` ([`integration`]).
 
+use crate::rest::route::{get, post};
 use crate::upstream::Balanced;
 use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Schema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::forward::{forward, method};
 use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, docs, rich_text_write};
@@ -273,14 +275,15 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/api/test/get-all-user-test-result",
             "Результаты всех сотрудников, новые первыми (фильтры и страницы; следующая страница в заголовке X-Next-Page-Token)",
             docs::query::<ResultFilter>,
-            get(list_all_test_results),
-        ),
+            axum::routing::get(list_all_test_results),
+        )
+        .answers::<Vec<pb::TestResult>>(),
         Endpoint::download(
             "/api/test/export-user-test-results",
             "Результаты всех сотрудников в CSV для Excel (UTF-8 с BOM, разделитель «;»), с фильтрами страницы статистики; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
             docs::query::<export::ExportFilter>,
             csv::CONTENT_TYPE,
-            get(export::export_test_results),
+            axum::routing::get(export::export_test_results),
         ),
         Endpoint::get(
             "/api/test/get-my-tests",
@@ -661,4 +664,34 @@ async fn list_all_test_results(
         response.headers_mut().insert(NEXT_PAGE_HEADER, value);
     }
     Ok(response)
+}
+
+docs::typed!(TestJson);
+
+/// A course with its people and articles: the course's own fields (`null`
+/// when there is none) beside `userCourse` and `courseArticle`.
+impl docs::Answer for FullCourseJson {
+    fn data(named: &mut docs::Named) -> RefOr<Schema> {
+        let links = ObjectBuilder::new()
+            .property(
+                "userCourse",
+                ArrayBuilder::new().items(
+                    ObjectBuilder::new()
+                        .property("userId", i64::schema())
+                        .required("userId"),
+                ),
+            )
+            .required("userCourse")
+            .property(
+                "courseArticle",
+                ArrayBuilder::new().items(
+                    ObjectBuilder::new()
+                        .property("article", <pb::Article as docs::Answer>::data(named))
+                        .required("article"),
+                ),
+            )
+            .required("courseArticle");
+        let course = <pb::Course as docs::Answer>::data(named);
+        Schema::from(AllOfBuilder::new().item(course).item(links).build()).into()
+    }
 }

@@ -13,12 +13,12 @@
 //! players ask), `Content-Disposition` with an RFC 6266 `filename*`, and
 //! `attachment` for every type the service does not call safe to show inline.
 
+use crate::rest::route::{get, post};
 use crate::upstream::Balanced;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use portal_files::domain::range::{etag, if_current};
@@ -93,7 +93,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Скачать файл (поддерживает Range; видео без входа — с ключом key из video/save, документ — со ссылкой link из get-files)",
             || [docs::path::<FileId>(), docs::query::<DownloadLink>()].concat(),
             "*/*",
-            get(download),
+            axum::routing::get(download),
         )
         .also(&[
             StatusCode::PARTIAL_CONTENT,
@@ -140,7 +140,7 @@ struct DownloadLink {
     key: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SavedVideo {
     saved_video_url: String,
@@ -621,3 +621,5 @@ mod tests {
         );
     }
 }
+
+docs::typed!(SavedVideo);

@@ -19,6 +19,7 @@ use axum::extract::{FromRequest, State};
 use axum::handler::Handler;
 use serde::Serialize;
 
+use super::docs::{Answer, Answers};
 use super::{ApiResult, AppState, Caller, Data};
 
 /// A handler that makes its request from `input` (`Query<_>`, `Body<_>`, or
@@ -28,7 +29,7 @@ pub fn forward<I, M, Req, F, Fut, Rep, T>(
     make: fn(I) -> Req,
     rpc: F,
     data: fn(Rep) -> T,
-) -> impl Handler<(M, State<AppState>, Caller, I), AppState>
+) -> impl Handler<(M, State<AppState>, Caller, I), AppState> + Answers<(State<AppState>, Caller, I)>
 where
     I: FromRequest<AppState, M> + Send + 'static,
     M: 'static,
@@ -36,7 +37,7 @@ where
     F: Fn(&AppState, tonic::Request<Req>) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Result<tonic::Response<Rep>, tonic::Status>> + Send,
     Rep: 'static,
-    T: Serialize + 'static,
+    T: Serialize + Answer + 'static,
 {
     move |State(state): State<AppState>, caller: Caller, input: I| async move {
         let reply = rpc(&state, caller.request(make(input))).await?;

@@ -7,8 +7,8 @@
 //! Each group of routes below is self-contained (its endpoints, limits and
 //! client): staff from HR (auth's SyncStaff).
 
+use crate::rest::route::post;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::routing::post;
 use portal_proto::auth::v1 as pb;
 use prost::Message as _;
 

@@ -6,6 +6,7 @@
 
 mod audit;
 mod auth;
+mod body_value;
 mod csv;
 mod docs;
 mod education;
@@ -16,6 +17,7 @@ mod notification;
 mod oauth;
 mod origin;
 mod reference;
+mod route;
 mod search;
 mod service_accounts;
 mod wiki;
@@ -31,7 +33,7 @@ use axum::handler::Handler;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, post};
+use axum::routing::MethodRouter;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tonic::{Code, Status};
@@ -78,6 +80,9 @@ pub struct Endpoint {
     /// What a POST reads as its body, for the document.
     pub input: docs::Input,
     pub route: MethodRouter<AppState>,
+    /// The type of a successful answer's `data`, for the document (none for a
+    /// file or the OAuth token endpoint).
+    pub answer: Option<docs::AnswerFn>,
     /// The media type of a successful answer that is a file, not the envelope.
     pub file: Option<&'static str>,
     /// Statuses it answers beyond every call's (`docs`), e.g. 206 for a range.
@@ -86,8 +91,9 @@ pub struct Endpoint {
     /// every other route refuses an anonymous call before it reads anything.
     pub public: bool,
     /// Answers RFC 6749's JSON instead of the envelope: the OAuth token
-    /// endpoint ([`oauth`]), which standard client libraries call.
-    pub oauth: bool,
+    /// endpoint ([`oauth`]), which standard client libraries call; these are
+    /// the RFC 6749 error codes it answers, for the document.
+    pub oauth: Option<&'static [&'static str]>,
 }
 
 impl Endpoint {
@@ -95,19 +101,21 @@ impl Endpoint {
         path: &'static str,
         summary: &'static str,
         params: docs::Params,
-        route: MethodRouter<AppState>,
+        route: impl Into<route::Route>,
     ) -> Self {
+        let route = route.into();
         Endpoint {
             method: Method::GET,
             path,
             summary,
             params,
             input: docs::Input::Empty,
-            route,
+            route: route.router,
+            answer: route.answer,
             file: None,
             also: &[],
             public: false,
-            oauth: false,
+            oauth: None,
         }
     }
 
@@ -122,6 +130,7 @@ impl Endpoint {
     ) -> Self {
         Endpoint {
             file: Some(media_type),
+            answer: None,
             ..Endpoint::get(path, summary, params, route)
         }
     }
@@ -130,7 +139,7 @@ impl Endpoint {
         path: &'static str,
         summary: &'static str,
         input: docs::Input,
-        route: MethodRouter<AppState>,
+        route: impl Into<route::Route>,
     ) -> Self {
         Endpoint {
             method: Method::POST,
@@ -142,6 +151,15 @@ impl Endpoint {
     /// Reads `params` too (a POST's query).
     pub fn params(self, params: docs::Params) -> Self {
         Endpoint { params, ..self }
+    }
+
+    /// Its successful answer's `data` is a `T`: for a handler that makes its
+    /// own `Response`, whose type [`route`] cannot read.
+    pub fn answers<T: docs::Answer>(self) -> Self {
+        Endpoint {
+            answer: Some(docs::answer_of::<T>),
+            ..self
+        }
     }
 
     /// Answers `statuses` too, beyond every call's.
@@ -161,9 +179,9 @@ impl Endpoint {
     }
 
     /// Answers RFC 6749's token and error JSON, not the envelope.
-    pub fn oauth(self) -> Self {
+    pub fn oauth(self, errors: &'static [&'static str]) -> Self {
         Endpoint {
-            oauth: true,
+            oauth: Some(errors),
             ..self
         }
     }
@@ -176,12 +194,12 @@ pub const MAX_ANSWER_BYTES: usize = 256 * 1024 * 1024;
 /// A POST whose body carries rich text (an article, an instruction): up to the
 /// services' own limit, since images travel inside it, beyond axum's 2 MB
 /// default.
-pub fn rich_text_write<H, T>(handler: H) -> MethodRouter<AppState>
+pub fn rich_text_write<H, T, A>(handler: H) -> route::Route
 where
-    H: Handler<T, AppState>,
+    H: Handler<T, AppState> + docs::Answers<A>,
     T: 'static,
 {
-    post(handler).layer(DefaultBodyLimit::max(
+    route::post(handler).layer(DefaultBodyLimit::max(
         portal_kit::rich_text::MAX_MESSAGE_BYTES,
     ))
 }
@@ -524,7 +542,8 @@ impl IntoResponse for ApiError {
 
 /// A JSON body; a malformed one is a 400 envelope that names the wrong field
 /// and says why, and one over the body limit a 413 envelope, not axum's plain
-/// text. `null` is read as the field left out: "none", the field's default.
+/// text. `null` is read as the field left out: "none", the field's default;
+/// a whole number written as a float (`5.0`) as that integer (`body_value`).
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
@@ -547,7 +566,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
                 });
             }
         };
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         serde_path_to_error::deserialize(value)
             .map(Body)
             .map_err(|error| {
@@ -555,19 +574,6 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
                 let message = wrong_field(Input::Body, error.path(), &error.inner().to_string());
                 ApiError::new(StatusCode::BAD_REQUEST, message)
             })
-    }
-}
-
-/// Removes every `null` member of the objects in `value`: a field sent as
-/// `null` reads as one left out.
-fn drop_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(members) => {
-            members.retain(|_, member| !member.is_null());
-            members.values_mut().for_each(drop_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
-        _ => {}
     }
 }
 
@@ -800,7 +806,7 @@ mod tests {
 
     fn body_error<T: DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
         let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         let error = serde_path_to_error::deserialize::<_, T>(value).unwrap_err();
         wrong_field(Input::Body, error.path(), &error.inner().to_string())
     }
@@ -856,7 +862,7 @@ mod tests {
             r#"{"title": null, "testId": null, "nested": null, "userIds": [null]}"#,
         )
         .unwrap();
-        drop_nulls(&mut value);
+        body_value::as_read(&mut value);
         assert_eq!(value, serde_json::json!({"userIds": [null]}));
     }
 

@@ -6,8 +6,8 @@
 //! (`complete: false`) rather than the whole bell; any other refusal is the
 //! answer. `send-digests-now` is education's.
 
+use crate::rest::route::{get, post};
 use axum::extract::State;
-use axum::routing::{get, post};
 use portal_proto::education::v1 as pb_education;
 use portal_proto::education::v1::notification_service_client::NotificationServiceClient as EducationNotifications;
 use portal_proto::wiki::v1 as pb_wiki;
@@ -103,7 +103,7 @@ impl From<pb_wiki::Notification> for Item {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Mine {
     /// Overdue first, then the soonest due.
@@ -216,3 +216,5 @@ async fn mark_read(
     wiki_done?;
     Ok(Data(()))
 }
+
+docs::typed!(Mine);

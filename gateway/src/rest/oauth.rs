@@ -56,7 +56,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             post(token).layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
         .public()
-        .oauth(),
+        .oauth(&ERROR_CODES),
     ]
 }
 
@@ -95,7 +95,7 @@ impl OAuthError {
         OAuthError::TemporarilyUnavailable,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             OAuthError::InvalidRequest => "invalid_request",
             OAuthError::InvalidClient => "invalid_client",
@@ -106,6 +106,17 @@ impl OAuthError {
         }
     }
 }
+
+/// Every error code the endpoint answers, for the document.
+const ERROR_CODES: [&str; OAuthError::ALL.len()] = {
+    let mut codes = [""; OAuthError::ALL.len()];
+    let mut at = 0;
+    while at < codes.len() {
+        codes[at] = OAuthError::ALL[at].as_str();
+        at += 1;
+    }
+    codes
+};
 
 /// A refusal: its status, code, description, and headers it needs.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 //! with `get-all` and adds one with `create`, the verbs of the spec's other
 //! resources. Request bodies are the contract's messages.
 
-use axum::routing::{get, post};
+use crate::rest::route::{get, post};
 use portal_proto::wiki::v1 as pb;
 
 use super::forward::{forward, method};

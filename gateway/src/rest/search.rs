@@ -5,13 +5,13 @@
 //! each gets the link of its web page. A service that is down or too slow is
 //! left out (and logged), not a failure of the whole search.
 
+use crate::rest::route::get;
 use axum::extract::State;
-use axum::routing::get;
 use portal_kit::ServiceError;
 use portal_kit::search::{DEFAULT_LIMIT, MAX_LIMIT, MSG_EMPTY_QUERY, REASON_EMPTY_QUERY};
 use serde::{Deserialize, Serialize};
 use tonic::Status;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, docs, left_out};
 
@@ -41,7 +41,7 @@ struct SearchQuery {
 }
 
 /// One hit, as the web lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Found {
     kind: String,
@@ -207,3 +207,5 @@ mod tests {
         );
     }
 }
+
+docs::typed!(Found);

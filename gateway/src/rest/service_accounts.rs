@@ -4,10 +4,11 @@
 //! answers its credentials and rotating a secret the new secret (each shown
 //! only then). The token endpoint systems call is [`super::oauth`].
 
-use axum::routing::{get, post};
+use crate::rest::route::{get, post};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::service_account_service_client::ServiceAccountServiceClient;
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::forward::{forward, method};
 use super::{AppState, Body, Endpoint, docs};
@@ -107,10 +108,12 @@ pub(super) fn client(state: &AppState) -> ServiceAccountServiceClient<Balanced> 
 }
 
 /// A new account's credentials: the client secret is shown only here.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Created {
     id: i64,
     client_id: String,
     client_secret: String,
 }
+
+docs::typed!(Created);

@@ -5,8 +5,8 @@
 //! equipment register of other hospital systems ([`integration`]). Request bodies are the contract's messages themselves
 //! (their JSON names are the spec's).
 
+use crate::rest::route::{get, post};
 use axum::extract::State;
-use axum::routing::{get, post};
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;

@@ -34,6 +34,8 @@ pub mod files {
     }
 }
 
+include!(concat!(env!("OUT_DIR"), "/portal_messages.rs"));
+
 /// Every Portal contract as an encoded `FileDescriptorSet`, for gRPC reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/portal_descriptor.bin"));

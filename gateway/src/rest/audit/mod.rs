@@ -23,9 +23,9 @@ mod names;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
+use crate::rest::route::get;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::get;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use portal_proto::audit::v1 as pb;
@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::{Date, OffsetDateTime, UtcOffset};
 use tonic::Status;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use self::names::Names;
 use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, csv, docs, left_out};
@@ -53,7 +53,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             "Журнал действий в CSV для Excel (UTF-8 с BOM, разделитель «;»), с теми же фильтрами; utcOffset — часовой пояс читателя в минутах к востоку от UTC",
             docs::query::<AuditQuery>,
             csv::CONTENT_TYPE,
-            get(export::export),
+            axum::routing::get(export::export),
         ),
     ]
 }
@@ -436,7 +436,7 @@ async fn read_chunk(
 }
 
 /// A page of the journal.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RecordsPage {
     records: Vec<RecordJson>,
@@ -454,7 +454,7 @@ struct RecordsPage {
 }
 
 /// One record as the web shows it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct RecordJson {
     /// The service that keeps it (`auth`, `education`, `wiki`, `files`).
@@ -474,7 +474,7 @@ pub(super) struct RecordJson {
     pub(super) reason: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct ActorJson {
     /// `person`, `service-account`, `anonymous`, `system`.
@@ -487,11 +487,13 @@ pub(super) struct ActorJson {
     pub(super) login: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub(super) struct ChangeJson {
     pub(super) field: String,
     /// JSON; `"***"` for a secret.
+    #[schema(value_type = Value)]
     pub(super) old: serde_json::Value,
+    #[schema(value_type = Value)]
     pub(super) new: serde_json::Value,
 }
 
@@ -616,3 +618,5 @@ mod tests {
         assert!(Key(10, 0, 1, 0).rank() > Key(10, 0, 1, 3).rank());
     }
 }
+
+docs::typed!(RecordsPage);

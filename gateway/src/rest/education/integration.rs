@@ -4,7 +4,7 @@
 //! accounts (training.read, training.assign); the service checks. The watch
 //! stream of new records (WatchTrainingRecords) is gRPC only.
 
-use axum::routing::{get, post};
+use crate::rest::route::{get, post};
 use portal_proto::education::v1 as pb;
 use serde::Deserialize;
 use utoipa::IntoParams;

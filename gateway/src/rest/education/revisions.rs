@@ -2,7 +2,7 @@
 //! an item's saves (who, when, size), one save's fields, and restoring one as
 //! a new save. Education managers only; the service checks.
 
-use axum::routing::{get, post};
+use crate::rest::route::{get, post};
 use portal_proto::education::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -110,8 +110,9 @@ struct TestRevision {
 
 /// A test's revision with the test in spec §3's shape (`question[]` with
 /// `answer[]`), as the test's other routes answer it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct TestRevisionJson {
+    #[schema(schema_with = docs::maybe_message::<pb::Revision>)]
     revision: Option<pb::Revision>,
     test: Option<TestJson>,
 }
@@ -124,3 +125,5 @@ impl From<pb::GetTestRevisionResponse> for TestRevisionJson {
         }
     }
 }
+
+docs::typed!(TestRevisionJson);

@@ -4,7 +4,7 @@
 //! decides, asking education and auth with the caller's token. Bodies and
 //! answers are the contract's messages.
 
-use axum::routing::{get, post};
+use crate::rest::route::{get, post};
 use portal_proto::wiki::v1 as pb;
 use serde::Deserialize;
 use utoipa::IntoParams;

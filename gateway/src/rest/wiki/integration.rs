@@ -5,8 +5,8 @@
 //! theirs; the wiki checks either. Bodies and answers are the contract's
 //! messages.
 
+use crate::rest::route::{Route, get, post};
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{MethodRouter, get, post};
 use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_proto::wiki::v1 as pb;
 use serde::Deserialize;
@@ -46,9 +46,9 @@ pub(super) fn endpoints() -> Vec<Endpoint> {
 
 /// A POST of a whole register (5,000 units of long numbers run to a few
 /// megabytes): up to what the wiki takes, beyond axum's 2 MB default.
-fn batch_write<H, T>(handler: H) -> MethodRouter<AppState>
+fn batch_write<H, T, A>(handler: H) -> Route
 where
-    H: axum::handler::Handler<T, AppState>,
+    H: axum::handler::Handler<T, AppState> + crate::rest::docs::Answers<A>,
     T: 'static,
 {
     post(handler).layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
