@@ -24,9 +24,9 @@ test('a reload during a test keeps the chosen answers of that attempt, until it 
   await groups.first().getByRole('radio', { name: 'Верно', exact: true }).check();
   await expect(page.getByText('Отвечено на 1 из 2')).toBeVisible();
 
-  // The reload keeps the attempt (no try spent) and, now, its answer.
+  // The reload keeps the attempt (no try spent, «Продолжить тест») and, now, its answer.
   await page.reload();
-  await page.getByRole('button', { name: 'Начать тест' }).click();
+  await page.getByRole('button', { name: 'Продолжить тест' }).click();
   await expect(groups.first().getByRole('radio', { name: 'Верно', exact: true })).toBeChecked();
   await expect(groups.nth(1).getByRole('radio', { checked: true })).toHaveCount(0);
   await expect(page.getByText('Отвечено на 1 из 2')).toBeVisible();
