@@ -45,6 +45,33 @@ pub fn endpoints() -> Vec<Endpoint> {
             post(logout),
         )
         .public(),
+        Endpoint::post(
+            "/api/auth/request-password-reset",
+            "Ссылка для восстановления пароля на почту (ответ один и тот же, есть ли такой логин)",
+            docs::json::<PasswordResetRequestBody>(),
+            post(forward(
+                |Body(body): Body<PasswordResetRequestBody>| pb::RequestPasswordResetRequest {
+                    login: body.login,
+                },
+                method!(client, request_password_reset),
+                |_| (),
+            )),
+        )
+        .public(),
+        Endpoint::post(
+            "/api/auth/reset-password",
+            "Новый пароль по ссылке для восстановления",
+            docs::json::<ResetPasswordBody>(),
+            post(forward(
+                |Body(body): Body<ResetPasswordBody>| pb::ResetPasswordRequest {
+                    token: body.token,
+                    password: body.password,
+                },
+                method!(client, reset_password),
+                |_| (),
+            )),
+        )
+        .public(),
         Endpoint::get(
             "/api/department/get-all",
             "Все отделения",
@@ -268,6 +295,21 @@ pub(super) fn client(state: &AppState) -> AuthServiceClient<Balanced> {
 #[serde(default)]
 struct LoginBody {
     login: String,
+    password: String,
+}
+
+/// Whose password is forgotten; blank reaches auth as blank.
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(default)]
+struct PasswordResetRequestBody {
+    login: String,
+}
+
+/// A reset link's token and the new password.
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(default)]
+struct ResetPasswordBody {
+    token: String,
     password: String,
 }
 

@@ -12,6 +12,10 @@ use super::device::{device_exists, remember_device};
 use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
 
+/// A session as [`Store::sessions_of`] reads it: id, user agent, address,
+/// created at, last seen at.
+type SessionLine = (i64, Option<String>, Option<String>, i64, Option<i64>);
+
 /// The audit reason of a session ended from the person's list of their
 /// devices or by an administrator, not by signing out on it.
 pub const REASON_ENDED: &str = "session-ended";
@@ -259,7 +263,7 @@ impl Store {
     /// `user_id`'s sessions neither ended nor expired at `now`, the most
     /// recently used first.
     pub async fn sessions_of(&self, user_id: i64, now: i64) -> ServiceResult<Vec<SessionRow>> {
-        let rows: Vec<(i64, Option<String>, Option<String>, i64, Option<i64>)> = sqlx::query_as(
+        let rows: Vec<SessionLine> = sqlx::query_as(
             "SELECT id, user_agent, address, created_at, last_seen_at FROM refresh_families \
              WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 \
              ORDER BY COALESCE(last_seen_at, created_at) DESC, id DESC",
