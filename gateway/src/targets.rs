@@ -387,6 +387,15 @@ async fn service_routes(
                 shutdown: shutdown.clone(),
                 staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
                 internal: keys.internal.clone(),
+                // The digests' relay and sender: one PORTAL_SMTP_URL for the portal.
+                mail: config
+                    .education
+                    .digests(&shared.public_url)
+                    .mail
+                    .map(|mail| portal_auth::app::reset_mail::MailRelay {
+                        relay: mail.relay,
+                        from: mail.from,
+                    }),
             };
             (
                 portal_auth::SERVICE_NAME,

@@ -48,6 +48,33 @@ pub fn endpoints() -> Vec<Endpoint> {
         )
         .answers::<()>()
         .public(),
+        Endpoint::post(
+            "/api/auth/request-password-reset",
+            "Ссылка для восстановления пароля на почту (ответ один и тот же, есть ли такой логин)",
+            docs::json::<PasswordResetRequestBody>(),
+            post(forward(
+                |Body(body): Body<PasswordResetRequestBody>| pb::RequestPasswordResetRequest {
+                    login: body.login,
+                },
+                method!(client, request_password_reset),
+                |_| (),
+            )),
+        )
+        .public(),
+        Endpoint::post(
+            "/api/auth/reset-password",
+            "Новый пароль по ссылке для восстановления",
+            docs::json::<ResetPasswordBody>(),
+            post(forward(
+                |Body(body): Body<ResetPasswordBody>| pb::ResetPasswordRequest {
+                    token: body.token,
+                    password: body.password,
+                },
+                method!(client, reset_password),
+                |_| (),
+            )),
+        )
+        .public(),
         Endpoint::get(
             "/api/department/get-all",
             "Все отделения",
@@ -275,6 +302,21 @@ struct LoginBody {
 }
 
 docs::typed!(AccessToken, UserJson, UserDetailJson);
+
+/// Whose password is forgotten; blank reaches auth as blank.
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(default)]
+struct PasswordResetRequestBody {
+    login: String,
+}
+
+/// A reset link's token and the new password.
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(default)]
+struct ResetPasswordBody {
+    token: String,
+    password: String,
+}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

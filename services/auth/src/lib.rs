@@ -37,6 +37,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::reset_mail::{MailRelay, ResetMail};
 use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
@@ -135,6 +136,9 @@ pub struct AuthSettings {
     pub staff_sync_max_block_percent: u8,
     /// Checks the other services' calls to the internal services.
     pub internal: InternalKeys,
+    /// The relay the links of «Забыли пароль?» go through (the digests'
+    /// `PORTAL_SMTP_URL` and `PORTAL_SMTP_FROM`); none are sent without one.
+    pub mail: Option<MailRelay>,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -200,6 +204,11 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
             .map_err(StartError::step("loading demo data"))?;
     }
 
+    let reset_mail = ResetMail::new(settings.mail.as_ref(), &settings.public_url)
+        .map_err(|error| StartError::Setting(format!("PORTAL_SMTP_URL: {error}")))?;
+    if !reset_mail.is_on() {
+        tracing::info!("password reset links are off (PORTAL_SMTP_URL is not set)");
+    }
     let tokens = ServiceTokens::new(store.clone(), issuer.clone(), &settings.public_url);
     let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
     // Auth's replicas learn who was blocked or changed from their database.
@@ -214,6 +223,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
                 settings.audit.trusted_proxies.clone(),
                 versions.clone(),
                 settings.staff_sync_max_block_percent,
+                reset_mail,
             )),
             idempotency_keys.clone(),
         ),
@@ -296,6 +306,7 @@ mod tests {
             shutdown: CancellationToken::new(),
             staff_sync_max_block_percent: 10,
             internal: portal_kit::testing::TestKeys::new().internal,
+            mail: None,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -71,15 +71,16 @@ pub struct EducationArgs {
     #[arg(long, env = "PORTAL_FRAME_HOSTS", value_name = "PORTAL_FRAME_HOSTS", default_value = "", value_parser = FrameHosts::parse)]
     pub frame_hosts: FrameHosts,
 
-    /// The SMTP relay of the daily e-mail digest: `smtp://host:25` (STARTTLS
-    /// with `?tls=required`) or `smtps://user:password@host:465`; digests are
-    /// off when unset.
+    /// The SMTP relay of the daily e-mail digest and of auth's password
+    /// reset links: `smtp://host:25` (STARTTLS with `?tls=required`) or
+    /// `smtps://user:password@host:465`; neither is sent when unset.
     #[arg(long, env = "PORTAL_SMTP_URL", value_name = "PORTAL_SMTP_URL", value_parser = parse_smtp_url)]
     pub smtp_url: Option<SecretString>,
     #[arg(long, env = "PORTAL_SMTP_URL_FILE", value_name = "PORTAL_SMTP_URL_FILE", value_parser = portal_kit::secret_file::parse_with(parse_smtp_url), conflicts_with = "smtp_url")]
     pub smtp_url_file: Option<SecretString>,
 
-    /// The digest's sender, e.g. `Портал <portal@hospital.local>`.
+    /// The sender of the digest and of the reset links, e.g.
+    /// `Портал <portal@hospital.local>`.
     #[arg(long, env = "PORTAL_SMTP_FROM", value_name = "PORTAL_SMTP_FROM", default_value = "portal@localhost", value_parser = parse_mailbox)]
     pub smtp_from: Mailbox,
 

@@ -147,6 +147,10 @@ pub mod action {
     pub const GRANT: &str = "grant";
     pub const REVOKE: &str = "revoke";
     pub const DOWNLOAD: &str = "download";
+    /// A link to set a forgotten password asked for (issue 39.3).
+    pub const PASSWORD_RESET_REQUESTED: &str = "password-reset-requested";
+    /// A forgotten password set with such a link.
+    pub const PASSWORD_RESET: &str = "password-reset";
 }
 
 /// What a secret field's values are recorded as.

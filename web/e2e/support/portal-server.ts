@@ -38,7 +38,8 @@ async function isReady(url: string): Promise<boolean> {
   }
 }
 
-export async function startPortal(): Promise<PortalServer> {
+/** `env`: more settings of the portal's, e.g. PORTAL_SMTP_URL of a test's SMTP sink. */
+export async function startPortal(env: Record<string, string> = {}): Promise<PortalServer> {
   const binary = resolve(process.env.PORTAL_BIN ?? join(webDir, '../target/debug/portal'));
   if (!existsSync(binary)) {
     throw new Error(`portal binary not found at ${binary}: build it (cargo build) or set PORTAL_BIN`);
@@ -59,6 +60,7 @@ export async function startPortal(): Promise<PortalServer> {
       // QR codes and file links are absolute: they must point at this server.
       PORTAL_PUBLIC_URL: url,
       PORTAL_LOG: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -3,6 +3,9 @@ export const paths = {
   root: '/',
   home: '/home',
   login: '/login',
+  // Beyond spec §2: «Забыли пароль?» (issue 39.3); the mailed link opens `/reset-password?token=`.
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   notAllowed: '/not-allowed',
   departments: '/departments',
   // Beyond spec §2: units whose maintenance is due or overdue, for equipment editors.

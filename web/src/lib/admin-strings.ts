@@ -384,6 +384,8 @@ export const adminStrings = {
       'sign-in': 'Вход',
       'sign-out': 'Выход',
       'sign-in-refused': 'Отказ во входе',
+      'password-reset-requested': 'Запрос восстановления пароля',
+      'password-reset': 'Восстановление пароля',
       grant: 'Выдача прав',
       revoke: 'Снятие прав',
       download: 'Скачивание',
@@ -396,6 +398,7 @@ export const adminStrings = {
       'wrong-password': 'неверный пароль',
       'unknown-login': 'неизвестный логин',
       blocked: 'учётная запись заблокирована',
+      'no-email': 'не указана почта',
       'session-ended': 'сеанс завершён из списка устройств или администратором',
     } as Record<string, string>,
     /** Who vouches that a person is HR's employee of their number (`staffLink`). */

@@ -121,6 +121,8 @@ export const strings = {
     passwordPlaceholder: 'Пароль',
     submit: 'Войти',
     success: 'Вы успешно авторизовались.',
+    forgotPassword: 'Забыли пароль?',
+    passwordReset: 'Пароль изменён. Войдите с новым паролем.',
   },
   rights: {
     UserManagement: 'Управление пользователями',

@@ -147,6 +147,8 @@ pub(super) fn action_label(action: &str) -> &str {
         "sign-in" => "Вход",
         "sign-out" => "Выход",
         "sign-in-refused" => "Отказ во входе",
+        "password-reset-requested" => "Запрос восстановления пароля",
+        "password-reset" => "Восстановление пароля",
         "grant" => "Выдача прав",
         "revoke" => "Снятие прав",
         "download" => "Скачивание",
@@ -163,6 +165,7 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "wrong-password" => "Неверный пароль",
         "unknown-login" => "Неизвестный логин",
         "blocked" => "Учётная запись заблокирована",
+        "no-email" => "Не указана почта",
         "session-ended" => "Сеанс завершён из списка устройств или администратором",
         other => other,
     }

@@ -1,10 +1,12 @@
 //! What auth does beyond one store call: [`sessions`] (sign-in, refresh,
 //! sign-out) under the sign-in [`limits`], other systems' [`service_tokens`]
-//! (the client-credentials grant), and at every start the [`housekeeping`]
+//! (the client-credentials grant), the [`reset_mail`] of «Забыли пароль?»,
+//! and at every start the [`housekeeping`]
 //! and the [`bootstrap`] admin.
 
 pub mod bootstrap;
 pub mod housekeeping;
 pub mod limits;
+pub mod reset_mail;
 pub mod service_tokens;
 pub mod sessions;

@@ -3,6 +3,7 @@
 //! input. Nothing here touches the database or the network.
 
 pub mod client_credentials;
+pub mod common_passwords;
 pub mod department;
 pub mod device;
 pub mod hr_key;

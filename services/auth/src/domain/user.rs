@@ -6,6 +6,7 @@ use portal_kit::ServiceError;
 use portal_kit::text::{Field, Shape};
 use portal_proto::auth::v1::UserDraft;
 
+use super::common_passwords;
 use super::hr_key::{HrKey, KeyOf};
 use super::ids::IdSet;
 use super::login::Login;
@@ -189,7 +190,7 @@ impl NewUser {
         let profile = Profile::parse(draft, false)?;
         Ok(NewUser {
             profile,
-            password: Password::parse(&draft.password)?,
+            password: common_passwords::chosen(&draft.password)?,
         })
     }
 }
@@ -208,7 +209,7 @@ impl UserUpdate {
         let password = if draft.password.trim().is_empty() {
             None
         } else {
-            Some(Password::parse(&draft.password)?)
+            Some(common_passwords::chosen(&draft.password)?)
         };
         Ok(UserUpdate {
             id,

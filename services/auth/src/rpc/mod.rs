@@ -15,12 +15,14 @@
 //! service account with staff.write.
 //!
 //! ListMySessions and EndMySessions any signed-in person (their own sessions);
-//! EndUserSessions UserManagement ([`sessions`]).
+//! EndUserSessions UserManagement ([`sessions`]). RequestPasswordReset and
+//! ResetPassword are public ([`password_reset`]).
 //!
 //! ServiceAccountService: IssueServiceToken is public (the client's
 //! credentials are in the request); every other call UserManagement, and none
 //! serves a service account (a person's right is asked for).
 
+mod password_reset;
 mod sessions;
 
 use std::collections::HashSet;
@@ -40,6 +42,7 @@ use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientService;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountService;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::app::reset_mail::ResetMail;
 use crate::app::service_tokens::{ServiceTokens, TokenRequest};
 use crate::app::sessions::{Sessions, SignInForm};
 use crate::convert;
@@ -67,6 +70,8 @@ pub struct AuthRpc {
     versions: AccessVersions,
     /// `PORTAL_STAFF_SYNC_MAX_BLOCK_PERCENT`.
     staff_sync_max_block_percent: u8,
+    /// The links of «Забыли пароль?».
+    reset_mail: ResetMail,
 }
 
 impl AuthRpc {
@@ -77,6 +82,7 @@ impl AuthRpc {
         trusted_proxies: TrustedProxies,
         versions: AccessVersions,
         staff_sync_max_block_percent: u8,
+        reset_mail: ResetMail,
     ) -> AuthRpc {
         AuthRpc {
             store,
@@ -85,6 +91,7 @@ impl AuthRpc {
             trusted_proxies,
             versions,
             staff_sync_max_block_percent,
+            reset_mail,
         }
     }
 
@@ -202,6 +209,20 @@ impl AuthService for AuthRpc {
         // Refused here at once; the other services within a second.
         self.versions.raise(ended);
         reply(pb::LogoutResponse {})
+    }
+
+    async fn request_password_reset(
+        &self,
+        request: Request<pb::RequestPasswordResetRequest>,
+    ) -> RpcResult<pb::RequestPasswordResetResponse> {
+        self.ask_password_reset(request).await
+    }
+
+    async fn reset_password(
+        &self,
+        request: Request<pb::ResetPasswordRequest>,
+    ) -> RpcResult<pb::ResetPasswordResponse> {
+        self.set_forgotten_password(request).await
     }
 
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {

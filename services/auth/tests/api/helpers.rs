@@ -6,10 +6,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 pub use portal_auth::AuthSettings;
 use portal_auth::SERVICE_NAME;
+use portal_auth::app::reset_mail::MailRelay;
 use portal_kit::Right;
 use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
 use portal_kit::net::TrustedProxies;
+pub use portal_kit::smtp_sink::SmtpSink;
 use portal_kit::testing::{self, ServiceHarness, TestKeys};
 pub use portal_kit::testing::{assert_status, authed, code};
 use portal_proto::auth::v1 as pb;
@@ -56,6 +58,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
+        mail: None,
     }
 }
 
@@ -63,6 +66,37 @@ pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let routes =
         |url: String, keys: &TestKeys| portal_auth::routes(settings(&url, keys, seed_demo));
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+/// Auth with a mail relay (the real SMTP sink of the tests), for the links
+/// of «Забыли пароль?».
+pub struct Mailing {
+    pub app: TestApp,
+    pub sink: SmtpSink,
+}
+
+pub async fn spawn_mailing(backend: Backend) -> Mailing {
+    let sink = SmtpSink::start().await;
+    let mail = MailRelay {
+        relay: sink.url().into(),
+        from: "Портал <portal@hospital.example>"
+            .parse()
+            .expect("a mailbox"),
+    };
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            mail: Some(mail),
+            ..settings(&url, keys, false)
+        })
+    };
+    let app = TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await);
+    Mailing { app, sink }
+}
+
+/// Runs `scenario` once on every backend of this run, each time on a fresh
+/// service that sends mail to a fresh sink.
+pub async fn on_each_backend_mailing<F: Future<Output = ()>>(scenario: impl Fn(Mailing) -> F) {
+    testing::on_each_backend(spawn_mailing, scenario).await;
 }
 
 pub type Accounts = ServiceAccountServiceClient<Channel>;
@@ -280,6 +314,16 @@ impl TestApp {
             .find(|s| s.name == name)
             .map(|s| s.id)
             .expect("seeded status")
+    }
+
+    /// Gives `user` a status that blocks sign-in («Уволен»).
+    pub async fn block(&self, user: &pb::User) {
+        let dismissed = self.status_id("Уволен").await;
+        let draft = pb::UserDraft {
+            status_id: dismissed,
+            ..TestApp::unchanged(user)
+        };
+        self.update_user(user.id, draft).await.expect("blocked");
     }
 
     /// A draft that keeps everything of `user` as it is.

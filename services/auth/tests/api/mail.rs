@@ -27,16 +27,7 @@ async fn recipients_carry_departments_and_rights_and_every_page_walks_everyone_m
         let blocked = app
             .staff("mail-blocked", "mail-blocked-password", &[], &[icu])
             .await;
-        let dismissed = app.status_id("Уволен").await;
-        app.update_user(
-            blocked.id,
-            pb::UserDraft {
-                status_id: dismissed,
-                ..TestApp::unchanged(&blocked)
-            },
-        )
-        .await
-        .expect("blocked");
+        app.block(&blocked).await;
         let silent = app
             .create_user(pb::UserDraft {
                 name: "Пётр".into(),

@@ -9,6 +9,7 @@ mod helpers;
 mod idempotency;
 mod mail;
 mod own_sessions;
+mod password_reset;
 mod service_accounts;
 mod sessions;
 mod staff_links;

@@ -49,7 +49,7 @@ async fn creating_a_user_requires_a_login_and_a_long_enough_password() {
         }
         // Nothing else is required: a login and a password make a user.
         let created = client
-            .create_user(authed(creating(new_user("ivanova", "12345678")), &token))
+            .create_user(authed(creating(new_user("ivanova", "пароль78")), &token))
             .await
             .unwrap();
         assert_eq!(created.into_inner().user.unwrap().login, "ivanova");

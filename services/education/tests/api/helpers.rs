@@ -135,6 +135,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
+        mail: None,
     })
     .await
     .expect("auth starts");

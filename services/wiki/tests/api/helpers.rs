@@ -115,6 +115,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
+        mail: None,
     })
     .await
     .expect("auth starts");

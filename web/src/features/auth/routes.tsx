@@ -8,3 +8,19 @@ export const loginRoute: RouteObject = {
   path: paths.login,
   lazy: async () => ({ Component: (await import('./components/login-page')).LoginPage }),
 };
+
+// «Забыли пароль?» (issue 39.3): public, each loaded on its own, outside the sign-in page's load.
+export const passwordResetRoutes: RouteObject[] = [
+  {
+    path: paths.forgotPassword,
+    lazy: async () => ({
+      Component: (await import('./components/forgot-password-page')).ForgotPasswordPage,
+    }),
+  },
+  {
+    path: paths.resetPassword,
+    lazy: async () => ({
+      Component: (await import('./components/reset-password-page')).ResetPasswordPage,
+    }),
+  },
+];
