@@ -18,46 +18,40 @@
 //! EndUserSessions UserManagement ([`sessions`]). RequestPasswordReset and
 //! ResetPassword are public ([`password_reset`]).
 //!
-//! ServiceAccountService: IssueServiceToken is public (the client's
-//! credentials are in the request); every other call UserManagement, and none
-//! serves a service account (a person's right is asked for).
+//! The internal services the gateway does not forward are in [`internal`],
+//! ServiceAccountService in [`service_accounts`].
 
+mod internal;
 mod password_reset;
+mod service_accounts;
 mod sessions;
+
+pub use internal::{AccessRevocationRpc, MailRecipientRpc};
+pub use service_accounts::ServiceAccountRpc;
 
 use std::collections::HashSet;
 
 use portal_kit::access::{Actor, Scope};
-use portal_kit::audit::{AuditContext, client_address};
+use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{TrustedProxies, limit_key};
-use portal_kit::revocation::{AccessVersions, Holder};
+use portal_kit::revocation::AccessVersions;
 use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
-use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationService;
 use portal_proto::auth::v1::auth_service_server::AuthService;
-use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientService;
-use portal_proto::auth::v1::service_account_service_server::ServiceAccountService;
 use tonic::{Request, Response, Status, Streaming};
 
 use crate::app::reset_mail::ResetMail;
-use crate::app::service_tokens::{ServiceTokens, TokenRequest};
 use crate::app::sessions::{Sessions, SignInForm};
-use crate::convert;
-use crate::domain::client_credentials::PublicKey;
 use crate::domain::department::DepartmentDraft;
 use crate::domain::ids::IdSet;
 use crate::domain::password::Passwords;
-use crate::domain::secret::SecretToken;
-use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
 use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
-use crate::store::mail::MAX_RECIPIENT_IDS;
 use crate::store::search;
-use crate::store::service_account::ServiceAccountRecord;
 use crate::store::user::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
@@ -576,336 +570,5 @@ impl AuthService for AuthRpc {
                 .map(portal_kit::search_hit!(pb::SearchHit))
                 .collect(),
         })
-    }
-}
-
-/// Whose tokens are stale, for the other services' token checks (internal:
-/// the gateway does not forward it).
-pub struct AccessRevocationRpc {
-    store: Store,
-}
-
-impl AccessRevocationRpc {
-    pub fn new(store: Store) -> AccessRevocationRpc {
-        AccessRevocationRpc { store }
-    }
-}
-
-#[tonic::async_trait]
-impl AccessRevocationService for AccessRevocationRpc {
-    async fn list_access_changes(
-        &self,
-        request: Request<pb::ListAccessChangesRequest>,
-    ) -> RpcResult<pb::ListAccessChangesResponse> {
-        let changes = self.store.changes_since(request.into_inner().since).await?;
-        reply(convert::access_changes(changes))
-    }
-}
-
-/// Whom the digest's mail may reach (internal: the gateway does not forward
-/// it; education's background job asks it with no person's token).
-pub struct MailRecipientRpc {
-    store: Store,
-}
-
-impl MailRecipientRpc {
-    pub fn new(store: Store) -> MailRecipientRpc {
-        MailRecipientRpc { store }
-    }
-}
-
-#[tonic::async_trait]
-impl MailRecipientService for MailRecipientRpc {
-    async fn list_mail_recipients(
-        &self,
-        request: Request<pb::ListMailRecipientsRequest>,
-    ) -> RpcResult<pb::ListMailRecipientsResponse> {
-        let ids = request.into_inner().user_ids;
-        if ids.len() > MAX_RECIPIENT_IDS {
-            return Err(ServiceError::invalid(MSG_TOO_MANY_RECIPIENTS).into());
-        }
-        let recipients = self.store.mail_recipients(&ids).await?;
-        reply(pb::ListMailRecipientsResponse {
-            recipients: recipients
-                .into_iter()
-                .map(convert::mail_recipient)
-                .collect(),
-        })
-    }
-
-    async fn list_mail_recipients_page(
-        &self,
-        request: Request<pb::ListMailRecipientsPageRequest>,
-    ) -> RpcResult<pb::ListMailRecipientsPageResponse> {
-        let m = request.into_inner();
-        let size = match usize::try_from(m.page_size) {
-            Ok(0) => MAX_RECIPIENT_IDS,
-            Ok(size) if size <= MAX_RECIPIENT_IDS => size,
-            _ => return Err(ServiceError::invalid(MSG_TOO_MANY_RECIPIENTS).into()),
-        };
-        let recipients = self
-            .store
-            .mail_recipients_after(m.after_user_id, i64::try_from(size).unwrap_or(i64::MAX))
-            .await?;
-        reply(pb::ListMailRecipientsPageResponse {
-            last_user_id: recipients.last().map_or(0, |last| last.id),
-            recipients: recipients
-                .into_iter()
-                .map(convert::mail_recipient)
-                .collect(),
-        })
-    }
-}
-
-const MSG_TOO_MANY_RECIPIENTS: &str = "Не более 1000 сотрудников за один запрос";
-
-/// Other hospital systems' accounts, and their tokens.
-pub struct ServiceAccountRpc {
-    store: Store,
-    tokens: ServiceTokens,
-    trusted_proxies: TrustedProxies,
-    /// This replica's own token check: a disabled account's tokens are
-    /// refused here at once, before the next poll.
-    versions: AccessVersions,
-}
-
-impl ServiceAccountRpc {
-    pub fn new(
-        store: Store,
-        tokens: ServiceTokens,
-        trusted_proxies: TrustedProxies,
-        versions: AccessVersions,
-    ) -> ServiceAccountRpc {
-        ServiceAccountRpc {
-            store,
-            tokens,
-            trusted_proxies,
-            versions,
-        }
-    }
-
-    /// Enforces a raised access version of account `id` here at once.
-    fn raised(&self, id: i64, version: Option<i64>) {
-        if let Some(version) = version {
-            self.versions.raise([(Holder::ServiceAccount(id), version)]);
-        }
-    }
-
-    /// Disables or enables account `id` for a UserManagement caller; its
-    /// tokens stop (or the stale ones stay stopped) here at once.
-    async fn set_active<T>(
-        &self,
-        request: &Request<T>,
-        id: i64,
-        active: bool,
-    ) -> ServiceResult<ServiceAccountRecord> {
-        let claims = Caller::of(request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(request, &self.trusted_proxies);
-        let (updated, raised) = self
-            .store
-            .set_service_account_active(&context, id, active, now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            active,
-            access_version = raised,
-            "service account disabled or enabled"
-        );
-        self.raised(id, raised);
-        Ok(updated)
-    }
-}
-
-#[tonic::async_trait]
-impl ServiceAccountService for ServiceAccountRpc {
-    async fn list_service_accounts(
-        &self,
-        request: Request<pb::ListServiceAccountsRequest>,
-    ) -> RpcResult<pb::ListServiceAccountsResponse> {
-        Caller::of(&request).require(Right::UserManagement)?;
-        let accounts = self.store.service_accounts().await?;
-        reply(pb::ListServiceAccountsResponse {
-            service_accounts: accounts.into_iter().map(Into::into).collect(),
-        })
-    }
-
-    async fn create_service_account(
-        &self,
-        request: Request<pb::CreateServiceAccountRequest>,
-    ) -> RpcResult<pb::CreateServiceAccountResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(&request, &self.trusted_proxies);
-        let r = request.into_inner();
-        let draft = ServiceAccountDraft::parse(
-            &r.name,
-            &r.description,
-            &r.scopes,
-            r.owner_id,
-            claims.user_id,
-        )?;
-        let client_id = new_client_id();
-        let secret = SecretToken::generate();
-        let created = self
-            .store
-            .create_service_account(&context, &draft, &client_id, &secret.hash(), now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = created.id,
-            %client_id,
-            "service account created"
-        );
-        reply(pb::CreateServiceAccountResponse {
-            id: created.id,
-            client_id,
-            client_secret: secret.into_string(),
-            secret_id: created.secret_id,
-        })
-    }
-
-    async fn update_service_account(
-        &self,
-        request: Request<pb::UpdateServiceAccountRequest>,
-    ) -> RpcResult<pb::UpdateServiceAccountResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(&request, &self.trusted_proxies);
-        let r = request.into_inner();
-        let draft = ServiceAccountDraft::parse(
-            &r.name,
-            &r.description,
-            &r.scopes,
-            r.owner_id,
-            claims.user_id,
-        )?;
-        let (updated, raised) = self
-            .store
-            .update_service_account(&context, r.id, &draft, now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = r.id,
-            access_version = raised,
-            "service account updated"
-        );
-        self.raised(r.id, raised);
-        reply(pb::UpdateServiceAccountResponse {
-            service_account: Some(updated.into()),
-        })
-    }
-
-    async fn rotate_service_account_secret(
-        &self,
-        request: Request<pb::RotateServiceAccountSecretRequest>,
-    ) -> RpcResult<pb::RotateServiceAccountSecretResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(&request, &self.trusted_proxies);
-        let id = request.get_ref().id;
-        let secret = SecretToken::generate();
-        let secret_id = self
-            .store
-            .add_service_account_secret(&context, id, &secret.hash(), now_millis())
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            secret_id,
-            "service account secret rotated"
-        );
-        reply(pb::RotateServiceAccountSecretResponse {
-            client_secret: secret.into_string(),
-            secret_id,
-        })
-    }
-
-    async fn revoke_service_account_secret(
-        &self,
-        request: Request<pb::RevokeServiceAccountSecretRequest>,
-    ) -> RpcResult<pb::RevokeServiceAccountSecretResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(&request, &self.trusted_proxies);
-        let pb::RevokeServiceAccountSecretRequest { id, secret_id } = request.into_inner();
-        let updated = self
-            .store
-            .revoke_service_account_secret(&context, id, secret_id)
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            secret_id,
-            "service account secret revoked"
-        );
-        reply(pb::RevokeServiceAccountSecretResponse {
-            service_account: Some(updated.into()),
-        })
-    }
-
-    async fn set_service_account_public_key(
-        &self,
-        request: Request<pb::SetServiceAccountPublicKeyRequest>,
-    ) -> RpcResult<pb::SetServiceAccountPublicKeyResponse> {
-        let claims = Caller::of(&request).require(Right::UserManagement)?.clone();
-        let context = AuditContext::of(&request, &self.trusted_proxies);
-        let pb::SetServiceAccountPublicKeyRequest { id, public_key } = request.into_inner();
-        let key = PublicKey::parse(&public_key)?;
-        let updated = self
-            .store
-            .set_service_account_public_key(&context, id, key.as_ref().map_or("", PublicKey::pem))
-            .await?;
-        tracing::info!(
-            by = claims.user_id,
-            service_account_id = id,
-            registered = key.is_some(),
-            "service account public key set"
-        );
-        reply(pb::SetServiceAccountPublicKeyResponse {
-            service_account: Some(updated.into()),
-        })
-    }
-
-    async fn disable_service_account(
-        &self,
-        request: Request<pb::DisableServiceAccountRequest>,
-    ) -> RpcResult<pb::DisableServiceAccountResponse> {
-        let id = request.get_ref().id;
-        let updated = self.set_active(&request, id, false).await?;
-        reply(pb::DisableServiceAccountResponse {
-            service_account: Some(updated.into()),
-        })
-    }
-
-    async fn enable_service_account(
-        &self,
-        request: Request<pb::EnableServiceAccountRequest>,
-    ) -> RpcResult<pb::EnableServiceAccountResponse> {
-        let id = request.get_ref().id;
-        let updated = self.set_active(&request, id, true).await?;
-        reply(pb::EnableServiceAccountResponse {
-            service_account: Some(updated.into()),
-        })
-    }
-
-    async fn issue_service_token(
-        &self,
-        request: Request<pb::IssueServiceTokenRequest>,
-    ) -> RpcResult<pb::IssueServiceTokenResponse> {
-        let address = client_address(&self.trusted_proxies, &request)
-            .map(|address| address.to_string())
-            .unwrap_or_default();
-        let r = request.into_inner();
-        let token = self
-            .tokens
-            .issue(
-                TokenRequest {
-                    client_id: &r.client_id,
-                    client_secret: &r.client_secret,
-                    client_assertion_type: &r.client_assertion_type,
-                    client_assertion: &r.client_assertion,
-                    scope: &r.scope,
-                },
-                &address,
-            )
-            .await?;
-        reply(token.into())
     }
 }
