@@ -25,6 +25,8 @@
 #                    migrate` must apply nothing;
 # and at the end, read through a gateway of N: every acknowledged write must be
 # there. Prints the figures; fails if a write was lost or a step did not work.
+# KEEP_DRILL=1 keeps its directory (each process's log in logs/, the refused
+# calls in refusals, with the answer's reason and message).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -81,7 +83,35 @@ cleanup() {
   exit $status
 }
 trap cleanup EXIT INT TERM
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# A free port below the kernel's ephemeral range (ip_local_port_range), none
+# given before. Each replica has an address nothing listens at between its
+# rollouts, which the gateways keep watching: a port of the ephemeral range may
+# meanwhile go to any other process binding port 0, and a `cargo test` auth
+# server there (keys of its own) is a serving replica of auth to the gateways,
+# refusing the writers' token with 401 until it stops.
+free_port() {
+  python3 - "$work/ports" <<'PY'
+import os, random, socket, sys
+given = set(open(sys.argv[1]).read().split()) if os.path.exists(sys.argv[1]) else set()
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+for _ in range(1000):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", random.randrange(10000, low) if low > 11000 else 0))
+        except OSError:
+            continue
+        port = str(s.getsockname()[1])
+    if port not in given:
+        open(sys.argv[1], "a").write(port + "\n")
+        print(port)
+        break
+else:
+    sys.exit("upgrade-drill: no free port")
+PY
+}
 pg_port=$(free_port)
 "${as_pg[@]}" "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 --locale=C >/dev/null
 printf "port = %s\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '%s'\nmax_connections = 200\n" "$pg_port" "$work" >> "$work/pg/postgresql.conf"
@@ -273,7 +303,14 @@ def writer(w):
             ok = answer.get("success") is True
             why = "" if ok else f"envelope {answer.get('errorMessage')}"
         except urllib.error.HTTPError as error:
-            ok, why = False, f"HTTP {error.code}"
+            # The envelope's reason and message tell apart, say, a stale
+            # token (ACCESS_REVOKED) from one not accepted (UNAUTHENTICATED).
+            try:
+                envelope = json.load(error)
+                detail = f" {envelope.get('reason')} «{envelope.get('errorMessage')}»"
+            except Exception:
+                detail = ""
+            ok, why = False, f"HTTP {error.code}{detail}"
         except Exception as error:
             ok, why = False, type(error).__name__
         with lock:
