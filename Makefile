@@ -38,6 +38,8 @@ contracts-release: web-deps
 	cd web && npx buf build .. --exclude-source-info -o ../$(RELEASED_CONTRACTS)
 
 check: web-deps
+	python3 tools/house-check.py
+	python3 tools/routes.py --check
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	cd web && npx buf lint ..

@@ -359,10 +359,7 @@ async fn token(
     };
     // The client's credentials travel in the message; its `Authorization`
     // (Basic, or a bearer token that is no client authentication) does not.
-    let caller = Caller {
-        authorization: None,
-        ..caller
-    };
+    let caller = caller.without_authorization();
     match client(&state)
         .issue_service_token(caller.request(request))
         .await

@@ -163,3 +163,24 @@ fn contract_bodies_are_the_messages_fields_as_serde_names_them() {
     assert_eq!(fields.keys().collect::<Vec<_>>(), names);
     assert_eq!(camel_case("environment_model_id"), "environmentModelId");
 }
+
+/// `docs/routes.md` (written by `tools/routes.py` from the endpoint tables'
+/// source) lists exactly the routes `rest::endpoints()` serves.
+#[test]
+fn every_route_is_in_the_generated_table() {
+    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/routes.md"))
+        .expect("docs/routes.md is written by tools/routes.py");
+    let listed: std::collections::BTreeSet<(String, String)> = table
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let path = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((cells.get(2)?.to_string(), path.to_string()))
+        })
+        .collect();
+    let served: std::collections::BTreeSet<(String, String)> = crate::rest::endpoints()
+        .iter()
+        .map(|endpoint| (endpoint.method.to_string(), endpoint.path.to_string()))
+        .collect();
+    assert_eq!(listed, served, "run `python3 tools/routes.py`");
+}

@@ -18,42 +18,38 @@
 //! EnrollForClearance is the caller's own, for a course the wiki says clears
 //! them to operate equipment they see ([`crate::app::clearance`]).
 
+mod revision;
+
+mod for_systems;
+
+mod test;
+
 use std::pin::Pin;
 
-use portal_kit::access::{Actor, Scope};
+use portal_kit::access::Actor;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::deadline::Deadline;
-use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::token::Claims;
-use portal_kit::{Caller, Right, ServiceError, ServiceResult};
+use portal_kit::{Caller, Right, ServiceResult};
 use portal_proto::education::v1 as pb;
 use portal_proto::education::v1::education_service_server::EducationService;
 use tokio_stream::Stream;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
-use crate::app::attempts;
 use crate::app::clearance::{self, Equipment};
-use crate::app::compliance::course_compliance;
-use crate::app::integration::{self, Watch};
-use crate::app::my_tests::my_tests;
 use crate::app::passes;
 use crate::app::staff::{OnBehalf, Staff};
-use crate::convert;
 use crate::domain::article::{ArticleDraft, ContentCleaner};
-use crate::domain::attempt::Submission;
 use crate::domain::course::CourseDraft;
-use crate::domain::integration::{AssignmentKeys, Author, Page};
+use crate::domain::integration::Author;
 use crate::domain::pass::PassQuery;
-use crate::domain::statistics::{FilterInput, ResultFilter};
-use crate::domain::test::{QuestionInput, TestDraft};
+use crate::domain::test::QuestionInput;
 use crate::store::search;
-use crate::store::{AttemptChoice, Editor, Store, Viewer};
+use crate::store::{Editor, Store, Viewer};
 
 pub struct EducationRpc {
     store: Store,
@@ -430,83 +426,42 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::ListTestsRequest>,
     ) -> RpcResult<pb::ListTestsResponse> {
-        let viewer = viewer(&Caller::of(&request))?;
-        let tests = self.store.tests(viewer).await?;
-        reply(pb::ListTestsResponse {
-            tests: tests.into_iter().map(pb::TestInfo::from).collect(),
-        })
+        test::list_tests(self, request).await
     }
 
     async fn get_test(
         &self,
         request: Request<pb::GetTestRequest>,
     ) -> RpcResult<pb::GetTestResponse> {
-        let viewer = viewer(&Caller::of(&request))?;
-        let test = self.store.test(viewer, request.get_ref().test_id).await?;
-        reply(pb::GetTestResponse {
-            test: Some(test.into()),
-        })
+        test::get_test(self, request).await
     }
 
     async fn list_tests_by_article(
         &self,
         request: Request<pb::ListTestsByArticleRequest>,
     ) -> RpcResult<pb::ListTestsByArticleResponse> {
-        let viewer = viewer(&Caller::of(&request))?;
-        let found = self
-            .store
-            .article(viewer, request.get_ref().article_id)
-            .await?;
-        let tests = self.store.tests_of_article(&found).await?;
-        reply(pb::ListTestsByArticleResponse {
-            tests: tests.into_iter().map(pb::TestInfo::from).collect(),
-        })
+        test::list_tests_by_article(self, request).await
     }
 
     async fn get_test_summary(
         &self,
         request: Request<pb::GetTestSummaryRequest>,
     ) -> RpcResult<pb::GetTestSummaryResponse> {
-        let caller = Caller::of(&request);
-        let user_id = subject_user(&caller, request.get_ref().user_id)?;
-        let test = self
-            .store
-            .test(viewer(&caller)?, request.get_ref().test_id)
-            .await?;
-        let (used, open) = self
-            .store
-            .tries_used(test.id, user_id, now_millis())
-            .await?;
-        reply(pb::GetTestSummaryResponse {
-            summary: Some(convert::summary(test, used, open)),
-        })
+        test::get_test_summary(self, request).await
     }
 
     async fn list_user_test_results(
         &self,
         request: Request<pb::ListUserTestResultsRequest>,
     ) -> RpcResult<pb::ListUserTestResultsResponse> {
-        let caller = Caller::of(&request);
-        let user_id = subject_user(&caller, request.get_ref().user_id)?;
-        let test_id = request.get_ref().test_id;
-        let results = self
-            .store
-            .user_results(user_id, (test_id > 0).then_some(test_id))
-            .await?;
-        reply(pb::ListUserTestResultsResponse {
-            results: results.into_iter().map(pb::TestResult::from).collect(),
-        })
+        test::list_user_test_results(self, request).await
     }
 
     async fn list_my_tests(
         &self,
         request: Request<pb::ListMyTestsRequest>,
     ) -> RpcResult<pb::ListMyTestsResponse> {
-        let user_id = Caller::of(&request).user_id()?;
-        let mine = my_tests(&self.store, user_id, now_millis()).await?;
-        reply(pb::ListMyTestsResponse {
-            tests: mine.into_iter().map(pb::AssignedTest::from).collect(),
-        })
+        test::list_my_tests(self, request).await
     }
 
     // --- Tests (taking) ---
@@ -515,54 +470,14 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::StartAttemptRequest>,
     ) -> RpcResult<pb::StartAttemptResponse> {
-        let caller = Caller::of(&request);
-        let user_id = caller.user_id()?;
-        let started = attempts::start(
-            &self.store,
-            viewer(&caller)?,
-            request.get_ref().test_id,
-            user_id,
-            now_millis(),
-            &self.audit(&request),
-        )
-        .await?;
-        reply(started.into())
+        test::start_attempt(self, request).await
     }
 
     async fn complete_test(
         &self,
         request: Request<pb::CompleteTestRequest>,
     ) -> RpcResult<pb::CompleteTestResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.claims()?;
-        let message = request.get_ref();
-        if message.user_id != 0 && message.user_id != claims.user_id {
-            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
-        }
-        let test = self.store.test(viewer(&caller)?, message.test_id).await?;
-        let submission = Submission::parse(
-            message
-                .question_with_answers
-                .iter()
-                .map(|qa| (qa.question_id, qa.answer_id)),
-        )?;
-        let now = now_millis();
-        let choice = match message.attempt_id {
-            0 => AttemptChoice::Open,
-            id => AttemptChoice::Started(id),
-        };
-        let (completed, used) = self
-            .store
-            .complete_attempt(
-                &test,
-                claims.user_id,
-                choice,
-                &submission,
-                &claims.departments,
-                (now, &self.audit(&request)),
-            )
-            .await?;
-        reply(convert::completed(completed, &test, used))
+        test::complete_test(self, request).await
     }
 
     // --- Tests (administration) ---
@@ -571,125 +486,42 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::GetFullTestRequest>,
     ) -> RpcResult<pb::GetFullTestResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let test = self
-            .store
-            .test(Viewer::Everything, request.get_ref().test_id)
-            .await?;
-        let questions = self.store.full_questions(test.id).await?;
-        reply(pb::GetFullTestResponse {
-            test: Some(convert::full_test(test, questions)),
-        })
+        test::get_full_test(self, request).await
     }
 
     async fn list_all_test_results(
         &self,
         request: Request<pb::ListAllTestResultsRequest>,
     ) -> RpcResult<pb::ListAllTestResultsResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let message = request.get_ref();
-        let filter = ResultFilter::parse(FilterInput {
-            test_id: message.test_id,
-            department_id: message.department_id,
-            user_id: message.user_id,
-            date_from: &message.date_from,
-            date_to: &message.date_to,
-            page_size: message.page_size,
-            page_token: &message.page_token,
-        })?;
-        let page = self.store.results(&filter).await?;
-        reply(pb::ListAllTestResultsResponse {
-            results: page.rows.into_iter().map(pb::TestResult::from).collect(),
-            next_page_token: page.next.map(|mark| mark.token()).unwrap_or_default(),
-            total_count: page.total.map_or(0, |total| total.counted),
-            total_count_capped: page.total.is_some_and(|total| total.capped),
-        })
+        test::list_all_test_results(self, request).await
     }
 
     async fn get_course_compliance(
         &self,
         request: Request<pb::GetCourseComplianceRequest>,
     ) -> RpcResult<pb::GetCourseComplianceResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let compliance = course_compliance(&self.store, request.get_ref().course_id).await?;
-        reply(compliance.into())
+        test::get_course_compliance(self, request).await
     }
 
     async fn get_question_analysis(
         &self,
         request: Request<pb::GetQuestionAnalysisRequest>,
     ) -> RpcResult<pb::GetQuestionAnalysisResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let test = self
-            .store
-            .test(Viewer::Everything, request.get_ref().test_id)
-            .await?;
-        let stats = self.store.question_stats(test.id).await?;
-        reply(pb::GetQuestionAnalysisResponse {
-            questions: stats.into_iter().map(pb::QuestionAnalysis::from).collect(),
-        })
+        test::get_question_analysis(self, request).await
     }
 
     async fn create_test(
         &self,
         request: Request<pb::CreateTestRequest>,
     ) -> RpcResult<pb::CreateTestResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EducationManagement)?;
-        let m = request.get_ref();
-        let draft = TestDraft::parse(
-            &m.title,
-            &m.description,
-            [
-                m.total_points_required,
-                m.number_of_questions,
-                m.number_of_tries,
-            ],
-            m.article_id,
-            question_inputs(&m.questions),
-        )?;
-        let created = self
-            .store
-            .create_test(&draft, &editor(claims), now_millis(), &self.audit(&request))
-            .await?;
-        let questions = self.store.full_questions(created.id).await?;
-        reply(pb::CreateTestResponse {
-            test: Some(convert::full_test(created, questions)),
-        })
+        test::create_test(self, request).await
     }
 
     async fn update_test(
         &self,
         request: Request<pb::UpdateTestRequest>,
     ) -> RpcResult<pb::UpdateTestResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EducationManagement)?;
-        let m = request.get_ref();
-        let draft = TestDraft::parse(
-            &m.title,
-            &m.description,
-            [
-                m.total_points_required,
-                m.number_of_questions,
-                m.number_of_tries,
-            ],
-            m.article_id,
-            question_inputs(&m.questions),
-        )?;
-        let updated = self
-            .store
-            .update_test(
-                m.id,
-                &draft,
-                &editor(claims),
-                now_millis(),
-                &self.audit(&request),
-            )
-            .await?;
-        let questions = self.store.full_questions(updated.id).await?;
-        reply(pb::UpdateTestResponse {
-            test: Some(convert::full_test(updated, questions)),
-        })
+        test::update_test(self, request).await
     }
 
     // --- Revisions ---
@@ -698,100 +530,42 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::ListArticleRevisionsRequest>,
     ) -> RpcResult<pb::ListArticleRevisionsResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let revisions = self
-            .store
-            .article_revisions(request.get_ref().article_id)
-            .await?;
-        reply(pb::ListArticleRevisionsResponse {
-            revisions: revisions.into_iter().map(pb::Revision::from).collect(),
-        })
+        revision::list_article_revisions(self, request).await
     }
 
     async fn get_article_revision(
         &self,
         request: Request<pb::GetArticleRevisionRequest>,
     ) -> RpcResult<pb::GetArticleRevisionResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let m = request.get_ref();
-        let (revision, article) = self
-            .store
-            .article_revision(m.article_id, m.revision_id)
-            .await?;
-        reply(pb::GetArticleRevisionResponse {
-            revision: Some(revision.into()),
-            article: Some(article.into()),
-        })
+        revision::get_article_revision(self, request).await
     }
 
     async fn restore_article_revision(
         &self,
         request: Request<pb::RestoreArticleRevisionRequest>,
     ) -> RpcResult<pb::RestoreArticleRevisionResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EducationManagement)?;
-        let audit = self.audit(&request);
-        let m = request.get_ref();
-        let article = self
-            .store
-            .restore_article(
-                m.article_id,
-                m.revision_id,
-                (&editor(claims), now_millis()),
-                &audit,
-            )
-            .await?;
-        reply(pb::RestoreArticleRevisionResponse {
-            article: Some(article.into()),
-        })
+        revision::restore_article_revision(self, request).await
     }
 
     async fn list_test_revisions(
         &self,
         request: Request<pb::ListTestRevisionsRequest>,
     ) -> RpcResult<pb::ListTestRevisionsResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let revisions = self.store.test_revisions(request.get_ref().test_id).await?;
-        reply(pb::ListTestRevisionsResponse {
-            revisions: revisions.into_iter().map(pb::Revision::from).collect(),
-        })
+        revision::list_test_revisions(self, request).await
     }
 
     async fn get_test_revision(
         &self,
         request: Request<pb::GetTestRevisionRequest>,
     ) -> RpcResult<pb::GetTestRevisionResponse> {
-        Caller::of(&request).require(Right::EducationManagement)?;
-        let m = request.get_ref();
-        let (revision, test, questions) =
-            self.store.test_revision(m.test_id, m.revision_id).await?;
-        reply(pb::GetTestRevisionResponse {
-            revision: Some(revision.into()),
-            test: Some(convert::full_test(test, questions)),
-        })
+        revision::get_test_revision(self, request).await
     }
 
     async fn restore_test_revision(
         &self,
         request: Request<pb::RestoreTestRevisionRequest>,
     ) -> RpcResult<pb::RestoreTestRevisionResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EducationManagement)?;
-        let audit = self.audit(&request);
-        let m = request.get_ref();
-        let restored = self
-            .store
-            .restore_test(
-                m.test_id,
-                m.revision_id,
-                (&editor(claims), now_millis()),
-                &audit,
-            )
-            .await?;
-        let questions = self.store.full_questions(restored.id).await?;
-        reply(pb::RestoreTestRevisionResponse {
-            test: Some(convert::full_test(restored, questions)),
-        })
+        revision::restore_test_revision(self, request).await
     }
 
     // --- Integration ---
@@ -800,108 +574,28 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::ListTrainingRecordsRequest>,
     ) -> RpcResult<pb::ListTrainingRecordsResponse> {
-        let deadline = Deadline::of_call(request.metadata());
-        let caller = Caller::of(&request);
-        caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
-        let page = Page::parse(request.get_ref().after, request.get_ref().limit)?;
-        let on_behalf = OnBehalf {
-            metadata: request.metadata(),
-            limit: deadline.remaining(),
-        };
-        let records = integration::records(&self.store, &self.staff, on_behalf, page).await?;
-        let (records, next) = convert::records(records, page.after);
-        reply(pb::ListTrainingRecordsResponse { records, next })
+        for_systems::list_training_records(self, request).await
     }
 
     async fn watch_training_records(
         &self,
         request: Request<pb::WatchTrainingRecordsRequest>,
     ) -> RpcResult<Self::WatchTrainingRecordsStream> {
-        let caller = Caller::of(&request);
-        let actor =
-            caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
-        let after = Page::parse(request.get_ref().after, 0)?.after;
-        let watch = Watch {
-            store: self.store.clone(),
-            staff: self.staff.clone(),
-            metadata: request.metadata().clone(),
-            expires_at: expires_at(actor),
-            shutdown: self.shutdown.clone(),
-        };
-        let mut cursor = after;
-        let stream = ReceiverStream::new(watch.start(after)).map(move |batch| {
-            let (records, next) = convert::records(batch?, cursor);
-            cursor = next;
-            Ok(pb::WatchTrainingRecordsResponse { records, next })
-        });
-        reply(Box::pin(stream) as RecordStream)
+        for_systems::watch_training_records(self, request).await
     }
 
     async fn list_training_compliance(
         &self,
         request: Request<pb::ListTrainingComplianceRequest>,
     ) -> RpcResult<pb::ListTrainingComplianceResponse> {
-        let deadline = Deadline::of_call(request.metadata());
-        let caller = Caller::of(&request);
-        caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingRead)?;
-        let m = request.get_ref();
-        let page = Page::parse(m.after_course_id, m.limit)?;
-        let after = (page.after, m.after_user_id);
-        let on_behalf = OnBehalf {
-            metadata: request.metadata(),
-            limit: deadline.remaining(),
-        };
-        let (items, today) = integration::compliance(
-            &self.store,
-            &self.staff,
-            on_behalf,
-            m.course_id,
-            after,
-            page.limit,
-        )
-        .await?;
-        let (next_course_id, next_user_id) = items
-            .last()
-            .map_or(after, |item| (item.row.course_id, item.row.user_id));
-        reply(pb::ListTrainingComplianceResponse {
-            items: items.into_iter().map(Into::into).collect(),
-            next_course_id,
-            next_user_id,
-            today: today.to_string(),
-        })
+        for_systems::list_training_compliance(self, request).await
     }
 
     async fn assign_course(
         &self,
         request: Request<pb::AssignCourseRequest>,
     ) -> RpcResult<pb::AssignCourseResponse> {
-        let deadline = Deadline::of_call(request.metadata());
-        let caller = Caller::of(&request);
-        let author = author(
-            caller.require_right_or_scope(Right::EducationManagement, Scope::TrainingAssign)?,
-        );
-        let m = request.get_ref();
-        let keys = AssignmentKeys::parse(
-            &m.employee_numbers,
-            &m.department_codes,
-            &m.user_ids,
-            &m.date_deadline,
-        )?;
-        let on_behalf = OnBehalf {
-            metadata: request.metadata(),
-            limit: deadline.remaining(),
-        };
-        let assignment = integration::assign_course(
-            &self.store,
-            &self.staff,
-            on_behalf,
-            m.course_id,
-            keys,
-            (author, &self.audit(&request)),
-            now_millis(),
-        )
-        .await?;
-        reply(assignment.into())
+        for_systems::assign_course(self, request).await
     }
 
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {

@@ -15,36 +15,34 @@
 //! a course clears the caller to operate a model they see.
 //! Writes record who made them (a person or a service account).
 
+mod unit;
+
+mod reference;
+
+mod required_training;
+
 use std::collections::HashMap;
 
 use portal_kit::access::{Actor, Scope as Grant};
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
-use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
-use portal_kit::{Caller, Right, ServiceError, ServiceResult};
+use portal_kit::{Caller, Right, ServiceResult};
 use portal_proto::wiki::v1 as pb;
 use portal_proto::wiki::v1::wiki_service_server::WikiService;
 use tonic::{Request, Response, Status};
 
-use crate::app::clearance::{self, OnBehalf, Training};
+use crate::app::clearance::Training;
+use crate::app::maintenance;
 use crate::app::qr_codes::QrCodes;
-use crate::app::{labels, maintenance, register};
-use crate::convert::{
-    due_unit, equipment_unit, instruction_revision, member_clearance, model, unit,
-};
-use crate::domain::clearance::RequiredCourses;
+use crate::convert::{instruction_revision, model};
 use crate::domain::instruction::Sanitizer;
-use crate::domain::journal::{JournalEntryDraft, JournalName};
-use crate::domain::maintenance::{EntryDraft, EntryInput, Kind};
+use crate::domain::maintenance::Kind;
 use crate::domain::model::{ModelDraft, ModelInput};
-use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
-use crate::domain::register::{Batch, Page, RowInput};
 use crate::domain::scope::Scope;
-use crate::domain::unit::UnitDraft;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
 use crate::store::search;
@@ -380,95 +378,28 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::SetRequiredCoursesRequest>,
     ) -> RpcResult<pb::SetRequiredCoursesResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let required = RequiredCourses::parse(&m.course_ids)?;
-        let model_id = m.environment_model_id;
-        // An unknown model is NOT_FOUND before education is asked anything.
-        self.store
-            .require_visible_model(&Scope::Everything, model_id)
-            .await?;
-        let course_ids = clearance::set_required(
-            &self.store,
-            &self.training,
-            OnBehalf::of(&request),
-            model_id,
-            &required,
-            &self.audit(&request),
-        )
-        .await?;
-        reply(pb::SetRequiredCoursesResponse { course_ids })
+        required_training::set_required_courses(self, request).await
     }
 
     async fn get_clearance(
         &self,
         request: Request<pb::GetClearanceRequest>,
     ) -> RpcResult<pb::GetClearanceResponse> {
-        let caller = Caller::of(&request);
-        let user_id = caller.user_id()?;
-        let model_id = request.get_ref().environment_model_id;
-        // A model the caller sees, as GetEnvironmentModel: another
-        // department's is NOT_FOUND, so it tells nothing of it (issue 37).
-        self.store
-            .require_visible_model(&Scope::of(&caller)?, model_id)
-            .await?;
-        let (found, missing) = clearance::of_person(
-            &self.store,
-            &self.training,
-            OnBehalf::of(&request),
-            user_id,
-            model_id,
-            now_millis(),
-        )
-        .await?;
-        reply(crate::convert::clearance(&found, missing))
+        required_training::get_clearance(self, request).await
     }
 
     async fn get_department_clearance(
         &self,
         request: Request<pb::GetDepartmentClearanceRequest>,
     ) -> RpcResult<pb::GetDepartmentClearanceResponse> {
-        let caller = Caller::of(&request);
-        caller.claims()?;
-        if !caller.has(Right::EquipmentEditing) && !caller.has(Right::EducationManagement) {
-            return Err(ServiceError::PermissionDenied(MSG_NO_RIGHTS.into()).into());
-        }
-        let scope = Scope::of(&caller)?;
-        let m = request.get_ref();
-        scope.require(m.department_id)?;
-        self.store
-            .require_visible_model(&scope, m.environment_model_id)
-            .await?;
-        let now = now_millis();
-        let (required, people) = clearance::of_department(
-            &self.store,
-            &self.training,
-            OnBehalf::of(&request),
-            m.environment_model_id,
-            m.department_id,
-            now,
-        )
-        .await?;
-        reply(pb::GetDepartmentClearanceResponse {
-            people: people
-                .into_iter()
-                .map(|person| member_clearance(person, &required, now))
-                .collect(),
-            required_courses: required.into_iter().map(Into::into).collect(),
-        })
+        required_training::get_department_clearance(self, request).await
     }
 
     async fn check_clearance_course(
         &self,
         request: Request<pb::CheckClearanceCourseRequest>,
     ) -> RpcResult<pb::CheckClearanceCourseResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let course_id = request.get_ref().course_id;
-        let environment_model_ids = self.store.models_requiring(&scope, course_id).await?;
-        reply(pb::CheckClearanceCourseResponse {
-            clears: !environment_model_ids.is_empty(),
-            environment_model_ids,
-        })
+        required_training::check_clearance_course(self, request).await
     }
 
     // --- Equipment units ---
@@ -477,83 +408,28 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListEnvironmentsByModelRequest>,
     ) -> RpcResult<pb::ListEnvironmentsByModelResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let model_id = request.get_ref().environment_model_id;
-        self.store.require_visible_model(&scope, model_id).await?;
-        let filter = UnitFilter {
-            model_id: Some(model_id),
-            ..UnitFilter::default()
-        };
-        let today = Day::today();
-        let units = self.store.units(&scope, filter).await?;
-        reply(pb::ListEnvironmentsByModelResponse {
-            environments: units.into_iter().map(|u| unit(u, today)).collect(),
-        })
+        unit::list_environments_by_model(self, request).await
     }
 
     async fn create_environment(
         &self,
         request: Request<pb::CreateEnvironmentRequest>,
     ) -> RpcResult<pb::CreateEnvironmentResponse> {
-        let caller = Caller::of(&request);
-        let writer = person(caller.require(Right::EquipmentEditing)?);
-        let m = request.get_ref();
-        let draft = UnitDraft::parse(
-            m.department_deployment,
-            &m.serial_number,
-            &m.inventory_number,
-        )?;
-        let created = self
-            .store
-            .create_unit(
-                &self.audit(&request),
-                m.environment_model_id,
-                &draft,
-                writer,
-                now_millis(),
-            )
-            .await?;
-        reply(pb::CreateEnvironmentResponse {
-            environment: Some(unit(created, Day::today())),
-        })
+        unit::create_environment(self, request).await
     }
 
     async fn update_environment(
         &self,
         request: Request<pb::UpdateEnvironmentRequest>,
     ) -> RpcResult<pb::UpdateEnvironmentResponse> {
-        let caller = Caller::of(&request);
-        let writer = person(caller.require(Right::EquipmentEditing)?);
-        let m = request.get_ref();
-        let draft = UnitDraft::parse(
-            m.department_deployment,
-            &m.serial_number,
-            &m.inventory_number,
-        )?;
-        let updated = self
-            .store
-            .update_unit(&self.audit(&request), m.id, &draft, writer, now_millis())
-            .await?;
-        reply(pb::UpdateEnvironmentResponse {
-            environment: Some(unit(updated, Day::today())),
-        })
+        unit::update_environment(self, request).await
     }
 
     async fn retire_environment(
         &self,
         request: Request<pb::RetireEnvironmentRequest>,
     ) -> RpcResult<pb::RetireEnvironmentResponse> {
-        let caller = Caller::of(&request);
-        let writer = person(caller.require(Right::EquipmentEditing)?);
-        self.store
-            .retire_unit(
-                &self.audit(&request),
-                request.get_ref().id,
-                writer,
-                now_millis(),
-            )
-            .await?;
-        reply(pb::RetireEnvironmentResponse {})
+        unit::retire_environment(self, request).await
     }
 
     // --- Maintenance logbook ---
@@ -562,65 +438,21 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListMaintenanceEntriesRequest>,
     ) -> RpcResult<pb::ListMaintenanceEntriesResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let found = self
-            .store
-            .visible_unit(&scope, request.get_ref().environment_id)
-            .await?;
-        let entries = self.store.entries(found.id).await?;
-        reply(pb::ListMaintenanceEntriesResponse {
-            entries: entries.into_iter().map(Into::into).collect(),
-        })
+        unit::list_maintenance_entries(self, request).await
     }
 
     async fn create_maintenance_entry(
         &self,
         request: Request<pb::CreateMaintenanceEntryRequest>,
     ) -> RpcResult<pb::CreateMaintenanceEntryResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let found = self
-            .store
-            .visible_unit(&Scope::Everything, m.environment_id)
-            .await?;
-        let draft = EntryDraft::parse(
-            EntryInput {
-                date: &m.date,
-                kind: kind_of(m.kind),
-                performed_by: &m.performed_by,
-                description: &m.description,
-                result: &m.result,
-                next_due: &m.next_due,
-            },
-            Day::today(),
-        )?;
-        let created = self
-            .store
-            .create_entry(
-                &self.audit(&request),
-                found.id,
-                &draft,
-                &author(claims),
-                now_millis(),
-            )
-            .await?;
-        reply(pb::CreateMaintenanceEntryResponse {
-            entry: Some(created.into()),
-        })
+        unit::create_maintenance_entry(self, request).await
     }
 
     async fn list_maintenance_due(
         &self,
         request: Request<pb::ListMaintenanceDueRequest>,
     ) -> RpcResult<pb::ListMaintenanceDueResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let today = Day::today();
-        let due = maintenance::due(&self.store, &scope, today).await?;
-        reply(pb::ListMaintenanceDueResponse {
-            units: due.into_iter().map(|d| due_unit(d, today)).collect(),
-            today: today.to_string(),
-        })
+        unit::list_maintenance_due(self, request).await
     }
 
     // --- Journals ---
@@ -629,72 +461,28 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListJournalsRequest>,
     ) -> RpcResult<pb::ListJournalsResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let model_id = request.get_ref().environment_model_id;
-        self.store.require_visible_model(&scope, model_id).await?;
-        let journals = self.store.journals(model_id).await?;
-        reply(pb::ListJournalsResponse {
-            journals: journals.into_iter().map(Into::into).collect(),
-        })
+        unit::list_journals(self, request).await
     }
 
     async fn create_journal(
         &self,
         request: Request<pb::CreateJournalRequest>,
     ) -> RpcResult<pb::CreateJournalResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let name = JournalName::parse(&m.name)?;
-        let created = self
-            .store
-            .create_journal(
-                &self.audit(&request),
-                m.environment_model_id,
-                &name,
-                now_millis(),
-            )
-            .await?;
-        reply(pb::CreateJournalResponse {
-            journal: Some(created.into()),
-        })
+        unit::create_journal(self, request).await
     }
 
     async fn list_journal_entries(
         &self,
         request: Request<pb::ListJournalEntriesRequest>,
     ) -> RpcResult<pb::ListJournalEntriesResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let journal = self.store.journal(request.get_ref().journal_id).await?;
-        self.store
-            .require_visible_model(&scope, journal.environment_model_id)
-            .await?;
-        let entries = self.store.journal_entries(journal.id).await?;
-        reply(pb::ListJournalEntriesResponse {
-            entries: entries.into_iter().map(Into::into).collect(),
-        })
+        unit::list_journal_entries(self, request).await
     }
 
     async fn create_journal_entry(
         &self,
         request: Request<pb::CreateJournalEntryRequest>,
     ) -> RpcResult<pb::CreateJournalEntryResponse> {
-        let caller = Caller::of(&request);
-        let claims = caller.require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let draft = JournalEntryDraft::parse(&m.date, &m.text)?;
-        let created = self
-            .store
-            .create_journal_entry(
-                &self.audit(&request),
-                m.journal_id,
-                &draft,
-                &author(claims),
-                now_millis(),
-            )
-            .await?;
-        reply(pb::CreateJournalEntryResponse {
-            entry: Some(created.into()),
-        })
+        unit::create_journal_entry(self, request).await
     }
 
     // --- Labels ---
@@ -703,13 +491,7 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::GetLabelSheetRequest>,
     ) -> RpcResult<pb::GetLabelSheetResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let department_id = request.get_ref().department_id;
-        scope.require(department_id)?;
-        let labels = labels::sheet(&self.store, &self.qr_codes, &scope, department_id).await?;
-        reply(pb::GetLabelSheetResponse {
-            labels: labels.into_iter().map(Into::into).collect(),
-        })
+        unit::get_label_sheet(self, request).await
     }
 
     // --- Reference data ---
@@ -718,109 +500,56 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListCountriesRequest>,
     ) -> RpcResult<pb::ListCountriesResponse> {
-        let rows = self.names(&request, NameTable::Countries).await?;
-        reply(pb::ListCountriesResponse {
-            countries: rows.into_iter().map(Into::into).collect(),
-        })
+        reference::list_countries(self, request).await
     }
 
     async fn create_country(
         &self,
         request: Request<pb::CreateCountryRequest>,
     ) -> RpcResult<pb::CreateCountryResponse> {
-        let name = &request.get_ref().name;
-        let row = self
-            .create_named(&request, NameTable::Countries, &COUNTRY, name)
-            .await?;
-        reply(pb::CreateCountryResponse {
-            country: Some(row.into()),
-        })
+        reference::create_country(self, request).await
     }
 
     async fn list_manufacturers(
         &self,
         request: Request<pb::ListManufacturersRequest>,
     ) -> RpcResult<pb::ListManufacturersResponse> {
-        Caller::of(&request).claims()?;
-        let rows = self.store.manufacturers().await?;
-        reply(pb::ListManufacturersResponse {
-            manufacturers: rows.into_iter().map(Into::into).collect(),
-        })
+        reference::list_manufacturers(self, request).await
     }
 
     async fn create_manufacturer(
         &self,
         request: Request<pb::CreateManufacturerRequest>,
     ) -> RpcResult<pb::CreateManufacturerResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let name = MANUFACTURER.required(&m.name)?;
-        let created = self
-            .store
-            .create_manufacturer(
-                &self.audit(&request),
-                &name,
-                (m.country_id > 0).then_some(m.country_id),
-            )
-            .await?;
-        reply(pb::CreateManufacturerResponse {
-            manufacturer: Some(created.into()),
-        })
+        reference::create_manufacturer(self, request).await
     }
 
     async fn list_environment_types(
         &self,
         request: Request<pb::ListEnvironmentTypesRequest>,
     ) -> RpcResult<pb::ListEnvironmentTypesResponse> {
-        let rows = self.names(&request, NameTable::EnvironmentTypes).await?;
-        reply(pb::ListEnvironmentTypesResponse {
-            environment_types: rows.into_iter().map(Into::into).collect(),
-        })
+        reference::list_environment_types(self, request).await
     }
 
     async fn create_environment_type(
         &self,
         request: Request<pb::CreateEnvironmentTypeRequest>,
     ) -> RpcResult<pb::CreateEnvironmentTypeResponse> {
-        let name = &request.get_ref().name;
-        let row = self
-            .create_named(
-                &request,
-                NameTable::EnvironmentTypes,
-                &ENVIRONMENT_TYPE,
-                name,
-            )
-            .await?;
-        reply(pb::CreateEnvironmentTypeResponse {
-            environment_type: Some(row.into()),
-        })
+        reference::create_environment_type(self, request).await
     }
 
     async fn list_common_documents(
         &self,
         request: Request<pb::ListCommonDocumentsRequest>,
     ) -> RpcResult<pb::ListCommonDocumentsResponse> {
-        Caller::of(&request).claims()?;
-        let rows = self.store.documents().await?;
-        reply(pb::ListCommonDocumentsResponse {
-            common_documents: rows.into_iter().map(Into::into).collect(),
-        })
+        reference::list_common_documents(self, request).await
     }
 
     async fn create_common_document(
         &self,
         request: Request<pb::CreateCommonDocumentRequest>,
     ) -> RpcResult<pb::CreateCommonDocumentResponse> {
-        Caller::of(&request).require(Right::EquipmentEditing)?;
-        let m = request.get_ref();
-        let draft = DocumentDraft::parse(&m.title, &m.description, &m.url)?;
-        let created = self
-            .store
-            .create_document(&self.audit(&request), &draft)
-            .await?;
-        reply(pb::CreateCommonDocumentResponse {
-            common_document: Some(created.into()),
-        })
+        reference::create_common_document(self, request).await
     }
 
     // --- Equipment register ---
@@ -829,54 +558,14 @@ impl WikiService for WikiRpc {
         &self,
         request: Request<pb::ListEquipmentUnitsRequest>,
     ) -> RpcResult<pb::ListEquipmentUnitsResponse> {
-        Caller::of(&request)
-            .require_right_or_scope(Right::EquipmentEditing, Grant::EquipmentRead)?;
-        let m = request.get_ref();
-        let today = Day::today();
-        let (units, next) = self
-            .store
-            .register_page(Page::parse(m.after, m.limit))
-            .await?;
-        reply(pb::ListEquipmentUnitsResponse {
-            units: units
-                .into_iter()
-                .map(|u| equipment_unit(u, today))
-                .collect(),
-            next,
-            today: today.to_string(),
-        })
+        reference::list_equipment_units(self, request).await
     }
 
     async fn upsert_equipment_units(
         &self,
         request: Request<pb::UpsertEquipmentUnitsRequest>,
     ) -> RpcResult<pb::UpsertEquipmentUnitsResponse> {
-        let caller = Caller::of(&request);
-        let writer = Writer::from(
-            caller.require_right_or_scope(Right::EquipmentEditing, Grant::EquipmentWrite)?,
-        );
-        let m = request.get_ref();
-        let inputs: Vec<RowInput<'_>> = m
-            .units
-            .iter()
-            .map(|u| RowInput {
-                inventory_number: &u.inventory_number,
-                serial_number: &u.serial_number,
-                model_id: u.model_id,
-                department_id: u.department_id,
-                retired: u.retired,
-            })
-            .collect();
-        let batch = Batch::parse(&inputs)?;
-        let done = register::upsert(
-            &self.store,
-            &batch,
-            (writer, now_millis()),
-            m.dry_run,
-            &self.audit(&request),
-        )
-        .await?;
-        reply(done.into())
+        reference::upsert_equipment_units(self, request).await
     }
 
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
