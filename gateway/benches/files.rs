@@ -27,7 +27,7 @@ use serde_json::Value;
 
 mod support;
 // The split topology as the tests run it: k8s settings, fresh databases.
-#[path = "../tests/support/cluster.rs"]
+#[path = "../tests/api/support/cluster/mod.rs"]
 mod cluster;
 
 use cluster::{Process, Topology};
