@@ -28,7 +28,6 @@ use std::time::Instant;
 use anyhow::{Context, bail, ensure};
 use portal_files::store::backup as files_backup;
 use portal_kit::sqlite_snapshot;
-use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Connection;
@@ -83,19 +82,6 @@ struct Entry {
 struct LeftOut {
     file_id: i64,
     key: String,
-}
-
-/// Refuses what `portal backup` and `portal restore` cannot do, before anything
-/// starts.
-pub fn check(config: &Config) -> Result<(), String> {
-    if config.target != Target::All {
-        return Err("PORTAL_TARGET: `portal backup` and `portal restore` work on the `all` target's data directory only".into());
-    }
-    match config.shared.database_url().map(|url| url.expose_secret().to_owned()) {
-        Some(url) if url.starts_with("postgres") => Err("PORTAL_DATABASE_URL names PostgreSQL: `portal backup` and `portal restore` copy only the one-machine install's SQLite databases. Back PostgreSQL up with its own tools: pg_dump, or on Kubernetes CloudNativePG's continuous backup (k8s/README.md, «Backups»)".into()),
-        Some(_) => Err("PORTAL_DATABASE_URL: `portal backup` and `portal restore` work on the `all` target's databases, one SQLite file per service in PORTAL_DATA_DIR; unset it".into()),
-        None => Ok(()),
-    }
 }
 
 /// `portal backup <dir>`.

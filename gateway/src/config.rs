@@ -13,6 +13,7 @@ use portal_education::EducationArgs;
 use portal_files::FilesArgs;
 use portal_kit::config::Shared;
 use portal_kit::db::Migrations;
+use secrecy::ExposeSecret;
 
 /// What this process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -270,7 +271,7 @@ impl Config {
             self.command,
             Some(Command::Backup { .. } | Command::Restore { .. })
         ) {
-            return crate::backup::check(self);
+            return check_backup(self);
         }
         if self.target == Target::All && self.shared.database_url().is_some() {
             return Err("PORTAL_DATABASE_URL: the `all` target keeps one SQLite file per service in PORTAL_DATA_DIR; set a database URL only for a single service target".into());
@@ -279,6 +280,19 @@ impl Config {
             return Err("PORTAL_LOOPBACK_PORT: only the `all` target runs services on loopback; a service target listens on PORTAL_GRPC_ADDR".into());
         }
         Ok(())
+    }
+}
+
+/// Refuses what `portal backup` and `portal restore` cannot do, before anything
+/// starts.
+fn check_backup(config: &Config) -> Result<(), String> {
+    if config.target != Target::All {
+        return Err("PORTAL_TARGET: `portal backup` and `portal restore` work on the `all` target's data directory only".into());
+    }
+    match config.shared.database_url().map(|url| url.expose_secret().to_owned()) {
+        Some(url) if url.starts_with("postgres") => Err("PORTAL_DATABASE_URL names PostgreSQL: `portal backup` and `portal restore` copy only the one-machine install's SQLite databases. Back PostgreSQL up with its own tools: pg_dump, or on Kubernetes CloudNativePG's continuous backup (k8s/README.md, «Backups»)".into()),
+        Some(_) => Err("PORTAL_DATABASE_URL: `portal backup` and `portal restore` work on the `all` target's databases, one SQLite file per service in PORTAL_DATA_DIR; unset it".into()),
+        None => Ok(()),
     }
 }
 

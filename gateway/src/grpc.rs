@@ -33,16 +33,13 @@ use tonic_web::GrpcWebLayer;
 use tower::{ServiceBuilder, ServiceExt};
 
 use crate::client_address::ClientAddress;
-use crate::rest::{ApiError, is_for_people};
+use crate::rest::{ApiError, MSG_UPSTREAM_DOWN, MSG_UPSTREAM_SLOW, is_for_people};
 use crate::upstream::Upstreams;
 
 use portal_kit::deadline;
 use portal_kit::net::FORWARDED_FOR;
 use portal_kit::upstream::{Balanced, Upstream};
 use portal_proto::auth::v1 as pb_auth;
-
-pub const MSG_UPSTREAM_DOWN: &str = portal_kit::error::MSG_UNAVAILABLE;
-pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
 
 const LOGIN: &str = "/portal.auth.v1.AuthService/Login";
 const REFRESH_TOKEN: &str = "/portal.auth.v1.AuthService/RefreshToken";

@@ -8,6 +8,11 @@ use tonic::{Code, Status};
 
 use super::*;
 
+/// A service that is away, or did not answer within the call's time: what a
+/// person reads over REST, gRPC and grpc-web alike.
+pub const MSG_UPSTREAM_DOWN: &str = portal_kit::error::MSG_UNAVAILABLE;
+pub const MSG_UPSTREAM_SLOW: &str = "Сервис не ответил вовремя. Пожалуйста, попробуйте позже.";
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Envelope<T> {
@@ -98,16 +103,13 @@ impl From<Status> for ApiError {
             // A call cut at its time-out: the service is there but slow.
             Code::DeadlineExceeded => {
                 tracing::warn!(cause = %status.message(), "upstream too slow");
-                return ApiError::new(StatusCode::GATEWAY_TIMEOUT, crate::grpc::MSG_UPSTREAM_SLOW);
+                return ApiError::new(StatusCode::GATEWAY_TIMEOUT, MSG_UPSTREAM_SLOW);
             }
             // An unreachable upstream says so in English from the transport: the
             // person gets the Russian message and the log gets the cause.
             Code::Unavailable | Code::Cancelled => {
                 tracing::warn!(cause = %status.message(), "upstream unavailable");
-                return ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    crate::grpc::MSG_UPSTREAM_DOWN,
-                );
+                return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, MSG_UPSTREAM_DOWN);
             }
             _ => {
                 tracing::error!(code = ?status.code(), cause = %status.message(), "upstream failed");
@@ -235,7 +237,7 @@ mod tests {
         );
         assert_eq!(
             ApiError::from(Status::unavailable("tcp connect error")).message,
-            crate::grpc::MSG_UPSTREAM_DOWN
+            MSG_UPSTREAM_DOWN
         );
     }
 }

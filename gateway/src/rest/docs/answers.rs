@@ -6,11 +6,11 @@
 
 use std::future::Future;
 
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 
 use super::Named;
-use super::messages::message_component;
+use super::messages::{message_component, nullable};
 use crate::rest::ApiResult;
 
 /// The schema of an answer's `data`, its named parts added to `named`.
@@ -96,17 +96,6 @@ pub fn message_ref<T: Answer>() -> RefOr<Schema> {
 /// As [`message_ref`], or `null`.
 pub fn maybe_message<T: Answer>() -> RefOr<Schema> {
     nullable(message_ref::<T>())
-}
-
-/// `schema` or `null`.
-pub fn nullable(schema: RefOr<Schema>) -> RefOr<Schema> {
-    Schema::from(
-        OneOfBuilder::new()
-            .item(schema)
-            .item(ObjectBuilder::new().schema_type(Type::Null))
-            .build(),
-    )
-    .into()
 }
 
 macro_rules! messages {

@@ -7,12 +7,11 @@ use prost::Message;
 use prost_types::field_descriptor_proto::{Label, Type as FieldType};
 use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorSet};
 use utoipa::openapi::schema::{
-    ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+    ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
 };
 use utoipa::openapi::{Ref, RefOr};
 
 use super::Named;
-use super::answers::nullable;
 
 /// How deep a contract's messages are spelled out inside one another.
 const MAX_NESTING: usize = 8;
@@ -234,4 +233,15 @@ pub fn message_component(full_name: &str, named: &mut Named) -> RefOr<Schema> {
     }
     named[at].1 = Schema::from(object.build()).into();
     reference
+}
+
+/// `schema` or `null`.
+pub fn nullable(schema: RefOr<Schema>) -> RefOr<Schema> {
+    Schema::from(
+        OneOfBuilder::new()
+            .item(schema)
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .build(),
+    )
+    .into()
 }
