@@ -34,11 +34,11 @@ use crate::app::models::Models;
 use crate::app::uploads::{Uploads, split_upload};
 use crate::convert;
 use crate::domain::content::Kind;
+use crate::domain::file::MSG_FILE_NOT_FOUND;
 use crate::domain::file_name::SafeFileName;
 use crate::domain::range::{self, Span};
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
-use crate::store::file::MSG_FILE_NOT_FOUND;
 use crate::store::search;
 
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";

@@ -29,7 +29,8 @@ pub use portal_kit::key_file::KeyFileError as LinkKeyError;
 use portal_kit::key_file::{self, HmacKeys};
 use portal_kit::{ServiceError, ServiceResult};
 
-use crate::store::file::MSG_FILE_NOT_FOUND;
+pub use crate::domain::file::Issued;
+use crate::domain::file::MSG_FILE_NOT_FOUND;
 
 /// Its person signed out (or was blocked, or their rights changed) since.
 pub const MSG_LINK_SIGNED_OUT: &str = "Ссылка на документ больше не действует: сеанс, в котором её открыли, завершён. Войдите и откройте документ снова";
@@ -45,18 +46,6 @@ const PURPOSE: &[u8] = b"portal.files.v1 download link with access version\0";
 /// The key file in `dir`, generated on first use (the `all` target's default).
 pub fn ensure_key_file(dir: &Path) -> Result<PathBuf, LinkKeyError> {
     key_file::ensure(dir, KEY_FILE, "documents' download links")
-}
-
-/// A genuine link that was presented: whom it was issued to and until when
-/// (Unix seconds). With its file's id it names the link without its MAC,
-/// which is what the audit log records of it: a link's text is a secret.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Issued {
-    pub issued_to: i64,
-    /// The access version of the token it was issued to.
-    pub version: i64,
-    pub expires_at: i64,
 }
 
 /// A link issued for one file: its text, and when it stops working.

@@ -19,8 +19,7 @@ use portal_kit::ServiceResult;
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
 
-/// The PDF type as [`crate::domain::content`] records it.
-pub const PDF: &str = "application/pdf";
+pub use crate::domain::content::PDF;
 /// Text kept of one PDF: more than any manual's words, and what the index
 /// and each hit's snippet handle quickly.
 pub const MAX_TEXT_BYTES: usize = 1024 * 1024;

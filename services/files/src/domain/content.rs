@@ -179,6 +179,9 @@ fn is_text(head: &[u8]) -> bool {
     }
 }
 
+/// The PDF type as [`crate::domain::content`] records it.
+pub const PDF: &str = "application/pdf";
+
 #[cfg(test)]
 mod tests {
     use super::*;

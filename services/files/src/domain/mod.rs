@@ -3,5 +3,6 @@
 //! that checks its input, so nothing unchecked reaches storage.
 
 pub mod content;
+pub mod file;
 pub mod file_name;
 pub mod range;

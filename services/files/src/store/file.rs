@@ -6,12 +6,12 @@ use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::{Store, search};
-use crate::app::links::Issued;
-use crate::app::pdf_text::PDF;
 use crate::domain::content::Kind;
+use crate::domain::content::PDF;
+use crate::domain::file::Issued;
 use crate::domain::range::Span;
 
-pub const MSG_FILE_NOT_FOUND: &str = "Файл не найден";
+use crate::domain::file::MSG_FILE_NOT_FOUND;
 
 /// Serialized: its fields as the audit log records them; never the video's
 /// key, which opens it.

@@ -3,7 +3,7 @@
 //! editor every one; a hidden model's documents are NOT_FOUND, exactly like an
 //! unknown one's. Videos stay public.
 
-use portal_files::store::file::MSG_FILE_NOT_FOUND;
+use portal_files::domain::file::MSG_FILE_NOT_FOUND;
 use portal_proto::files::v1 as pb;
 use tonic::{Code, Status};
 

@@ -2,7 +2,7 @@
 //! document without a token until it expires; nothing else passes for one.
 
 use portal_files::app::links::MSG_LINK_EXPIRED;
-use portal_files::store::file::MSG_FILE_NOT_FOUND;
+use portal_files::domain::file::MSG_FILE_NOT_FOUND;
 use portal_kit::db::{Backend, now_millis};
 use portal_proto::files::v1 as pb;
 use tonic::Code;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use portal_files::app::uploads::{MSG_CHUNK_TOO_BIG, MSG_NO_METADATA, MSG_SECOND_METADATA};
+use portal_files::domain::file::MSG_FILE_NOT_FOUND;
 use portal_files::rpc::{MSG_MODEL_NOT_FOUND, MSG_NO_MODEL};
-use portal_files::store::file::MSG_FILE_NOT_FOUND;
 use portal_proto::files::v1 as pb;
 use sha2::{Digest, Sha256};
 use tonic::Code;
