@@ -396,6 +396,7 @@ async fn service_routes(
                         relay: mail.relay,
                         from: mail.from,
                     }),
+                directory: config.auth.directory.settings()?,
             };
             (
                 portal_auth::SERVICE_NAME,

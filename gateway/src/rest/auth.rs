@@ -57,7 +57,7 @@ pub fn endpoints() -> Vec<Endpoint> {
                     login: body.login,
                 },
                 method!(client, request_password_reset),
-                |_| (),
+                |reply| reply.directory_sign_in.then_some(reply),
             )),
         )
         .public(),

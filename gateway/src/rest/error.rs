@@ -107,6 +107,15 @@ impl From<Status> for ApiError {
             }
             // An unreachable upstream says so in English from the transport: the
             // person gets the Russian message and the log gets the cause.
+            // ...but a service that names why it cannot answer (auth's
+            // directory away) said so in Russian, with its reason code.
+            Code::Unavailable
+                if status
+                    .metadata()
+                    .contains_key(portal_kit::error::REASON_KEY) =>
+            {
+                (StatusCode::SERVICE_UNAVAILABLE, MSG_UPSTREAM_DOWN)
+            }
             Code::Unavailable | Code::Cancelled => {
                 tracing::warn!(cause = %status.message(), "upstream unavailable");
                 return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, MSG_UPSTREAM_DOWN);

@@ -12,6 +12,7 @@ mod outages;
 mod rest_audit;
 mod rest_auth;
 mod rest_clearance;
+mod rest_directory;
 mod rest_education;
 mod rest_files;
 mod rest_integration_staff;

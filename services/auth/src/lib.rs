@@ -13,6 +13,7 @@
 pub mod app;
 pub mod convert;
 pub mod demo;
+pub mod directory;
 pub mod domain;
 pub mod rpc;
 pub mod store;
@@ -37,9 +38,12 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::directory_sign_in::DirectorySignIn;
+use crate::app::password_check::PasswordCheck;
 use crate::app::reset_mail::{MailRelay, ResetMail};
 use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
+use crate::directory::{Directory, DirectoryArgs, DirectorySettings};
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
 use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
@@ -94,6 +98,10 @@ pub struct AuthArgs {
     )]
     admin_password_file: Option<SecretString>,
 
+    /// Directory sign-in (`PORTAL_LDAP_*`).
+    #[command(flatten)]
+    pub directory: DirectoryArgs,
+
     /// The most a full staff sync may block, as a share (%) of the people
     /// the sync keeps in step, unless the call allows a mass block.
     #[arg(
@@ -139,6 +147,9 @@ pub struct AuthSettings {
     /// The relay the links of «Забыли пароль?» go through (the digests'
     /// `PORTAL_SMTP_URL` and `PORTAL_SMTP_FROM`); none are sent without one.
     pub mail: Option<MailRelay>,
+    /// The directory that checks the passwords of people without a portal
+    /// one (`PORTAL_LDAP_*`); none: every password is the portal's.
+    pub directory: Option<DirectorySettings>,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -210,7 +221,12 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         tracing::info!("password reset links are off (PORTAL_SMTP_URL is not set)");
     }
     let tokens = ServiceTokens::new(store.clone(), issuer.clone(), &settings.public_url);
-    let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
+    let directory = settings.directory.map(|directory| {
+        tracing::info!(url = %directory.url, "directory sign-in is on");
+        DirectorySignIn::new(Directory::new(directory), store.clone())
+    });
+    let check = PasswordCheck::new(passwords, directory);
+    let sessions = Sessions::new(store.clone(), check.clone(), issuer);
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
@@ -218,7 +234,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         Idempotent::new(
             AuthServiceServer::new(AuthRpc::new(
                 store.clone(),
-                passwords,
+                check,
                 sessions,
                 settings.audit.trusted_proxies.clone(),
                 versions.clone(),
@@ -307,6 +323,7 @@ mod tests {
             staff_sync_max_block_percent: 10,
             internal: portal_kit::testing::TestKeys::new().internal,
             mail: None,
+            directory: None,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -16,7 +16,7 @@ export const adminPassword = 'e2e-admin-password';
 /** `dataDir` holds the services' SQLite databases (`<service>.db`): a test may date rows in the past there. */
 export type PortalServer = { url: string; dataDir: string; stop: () => Promise<void> };
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once('error', fail);

@@ -400,6 +400,12 @@ export const adminStrings = {
       blocked: 'учётная запись заблокирована',
       'no-email': 'не указана почта',
       'session-ended': 'сеанс завершён из списка устройств или администратором',
+      password: 'по паролю портала',
+      directory: 'через домен',
+      'not-in-portal': 'нет на портале',
+      'directory-disabled': 'учётная запись отключена в домене',
+      'directory-unavailable': 'домен недоступен',
+      'directory-password': 'пароль проверяется в домене',
     } as Record<string, string>,
     /** Who vouches that a person is HR's employee of their number (`staffLink`). */
     staffLinks: {

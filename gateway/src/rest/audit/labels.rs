@@ -167,6 +167,13 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "blocked" => "Учётная запись заблокирована",
         "no-email" => "Не указана почта",
         "session-ended" => "Сеанс завершён из списка устройств или администратором",
+        // How a sign-in's password was checked (issue 39.1).
+        "password" => "По паролю портала",
+        "directory" => "Через домен",
+        "not-in-portal" => "Нет на портале",
+        "directory-disabled" => "Учётная запись отключена в домене",
+        "directory-unavailable" => "Домен недоступен",
+        "directory-password" => "Пароль проверяется в домене",
         other => other,
     }
 }

@@ -7,16 +7,19 @@ use portal_kit::db::now_millis;
 use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIssuer};
 use portal_kit::{ServiceError, ServiceResult};
 
-use crate::app::limits::SignInLimits;
+use crate::app::limits::{Attempt, SignInLimits};
+use crate::app::password_check::{Checked, Method, PasswordCheck};
+use crate::directory::REASON_DIRECTORY_UNAVAILABLE;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
-use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
+use crate::domain::password::Queue;
 use crate::domain::rate_limit::{AttemptKeys, DEVICE_MAX_FAILURES};
 use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
 use crate::store::audit::REASON_BLOCKED;
 use crate::store::session::{Rotation, SignInRecord, UsedFrom};
+use crate::store::user::Credentials;
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
 pub const MSG_BAD_CREDENTIALS: &str = "Неверный логин или пароль";
@@ -51,22 +54,55 @@ pub struct IssuedTokens {
     pub refresh_expires_in: i32,
 }
 
+/// What a right sign-in opens its session with.
+struct Opening {
+    user_id: i64,
+    method: Method,
+    /// The device token the browser presented ("" if none).
+    device: SecretToken,
+    /// The presented device is known to this person (its own connections).
+    on_known_device: bool,
+}
+
 #[derive(Clone)]
 pub struct Sessions {
     store: Store,
-    passwords: Passwords,
+    check: PasswordCheck,
     limits: SignInLimits,
     issuer: TokenIssuer,
 }
 
 impl Sessions {
-    pub fn new(store: Store, passwords: Passwords, issuer: TokenIssuer) -> Sessions {
+    pub fn new(store: Store, check: PasswordCheck, issuer: TokenIssuer) -> Sessions {
         Sessions {
             limits: SignInLimits::new(store.clone()),
             store,
-            passwords,
+            check,
             issuer,
         }
+    }
+
+    /// Refuses a sign-in that was no wrong guess with `error` (`refusal`: the
+    /// person, the audit reason): recorded, and not counted against the limits.
+    async fn refuse(
+        &self,
+        attempt: Attempt,
+        tried: &AuditContext,
+        (user_id, reason): (Option<i64>, &'static str),
+        error: ServiceError,
+    ) -> ServiceError {
+        let recorded = async {
+            attempt.succeeded().await?;
+            self.store
+                .record_refused_sign_in(tried, user_id, reason)
+                .await
+        };
+        if let Err(error) = recorded.await {
+            return error;
+        }
+        count_sign_in(reason);
+        tracing::info!(?user_id, reason, "sign-in refused");
+        error
     }
 
     /// Signs a person in from client `address` (its limit key). An unknown login
@@ -75,7 +111,10 @@ impl Sessions {
     /// after the password was checked, is recorded in the audit log with
     /// `context` (the request); a refusal names the login tried, never the
     /// password. Refusals by the limits are not recorded: a flood of them
-    /// would write as much as the limits spare.
+    /// would write as much as the limits spare. Who checks the password is
+    /// [`PasswordCheck`]'s rule (the portal's hash or the directory); a
+    /// refusal after a right password, or for the directory's outage, is
+    /// recorded but never counted.
     pub async fn sign_in(
         &self,
         form: SignInForm<'_>,
@@ -121,7 +160,7 @@ impl Sessions {
             Some(_) => Queue::Priority,
             None => Queue::Ordinary,
         };
-        self.passwords.check_room(queue)?;
+        self.check.passwords().check_room(queue)?;
         let attempt = self.limits.begin(&keys).await.inspect_err(|error| {
             if matches!(error, ServiceError::RateLimited { .. }) {
                 count_sign_in("rate_limited");
@@ -132,45 +171,93 @@ impl Sessions {
                 "sign-in refused by the limits"
             );
         })?;
-        // No password can be this long, so it is not worth hashing.
-        let plausible = password.chars().count() <= MAX_PASSWORD_CHARS;
-        let stored = credentials
-            .as_ref()
-            .filter(|_| plausible)
-            .map(|c| &c.password_hash);
-        let matches = plausible && self.passwords.verify(password, stored, queue).await?;
         let tried = context.acting_as(AuditActor::Anonymous {
             login: Some(login.trim().chars().take(MAX_LOGIN_CHARS).collect()),
         });
         let known = credentials.as_ref().map(|c| c.user_id);
-        let Some(user) = credentials.filter(|_| matches) else {
-            attempt.failed(&tried, known).await?;
-            count_sign_in("bad_credentials");
-            tracing::info!(login = login_shown, address, "sign-in failed");
-            return Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()));
+        let checked = self
+            .check
+            .check(login, password, credentials, queue, &tried)
+            .await;
+        let shown = (login_shown, address);
+        let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
+        let opening = Opening {
+            user_id: user.user_id,
+            method,
+            device,
+            on_known_device: known_device.is_some(),
         };
-        if user.blocked {
-            attempt.succeeded().await?;
-            self.store
-                .record_refused_sign_in(&tried, Some(user.user_id), REASON_BLOCKED)
-                .await?;
-            count_sign_in("blocked");
-            tracing::info!(
-                user_id = user.user_id,
-                "sign-in refused: the user's status blocks it"
-            );
-            return Err(ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into()));
+        self.open_session(opening, attempt, context, used_from)
+            .await
+    }
+
+    /// The password step's outcome settled: the person to sign in with the
+    /// attempt to forget, or the refusal recorded (`shown`: the login and
+    /// address as logged).
+    async fn settle(
+        &self,
+        checked: ServiceResult<Checked>,
+        attempt: Attempt,
+        tried: &AuditContext,
+        known: Option<i64>,
+        (login_shown, address): (&str, &str),
+    ) -> ServiceResult<(Credentials, Method, Attempt)> {
+        let checked = match checked {
+            // The directory's outage is nobody's guess: never counted.
+            Err(error) if error.reason() == Some(REASON_DIRECTORY_UNAVAILABLE) => {
+                let refusal = (known, REASON_DIRECTORY_UNAVAILABLE);
+                return Err(self.refuse(attempt, tried, refusal, error).await);
+            }
+            other => other?,
+        };
+        match checked {
+            Checked::Right { user, .. } if user.blocked => {
+                let refusal = (Some(user.user_id), REASON_BLOCKED);
+                let error = ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into());
+                Err(self.refuse(attempt, tried, refusal, error).await)
+            }
+            Checked::Right { user, method } => Ok((user, method, attempt)),
+            Checked::Refused {
+                user_id,
+                reason,
+                message,
+            } => {
+                let error = ServiceError::Unauthenticated(message.into());
+                Err(self.refuse(attempt, tried, (user_id, reason), error).await)
+            }
+            Checked::Wrong { known } => {
+                attempt.failed(tried, known).await?;
+                count_sign_in("bad_credentials");
+                tracing::info!(login = login_shown, address, "sign-in failed");
+                Err(ServiceError::Unauthenticated(MSG_BAD_CREDENTIALS.into()))
+            }
         }
+    }
+
+    /// Opens the session of a sign-in whose `attempt` was right.
+    async fn open_session(
+        &self,
+        opening: Opening,
+        attempt: Attempt,
+        context: &AuditContext,
+        used_from: &UsedFrom,
+    ) -> ServiceResult<SignedIn> {
+        let Opening {
+            user_id,
+            method,
+            device,
+            on_known_device,
+        } = opening;
         let now = now_millis();
         let new_device = SecretToken::generate();
         let refresh_token = SecretToken::generate();
         let presented_device = (!device.is_empty()).then(|| device.hash());
         let recorded = self
             .store
-            .for_sign_in(known_device.is_some())
+            .for_sign_in(on_known_device)
             .record_sign_in(&SignInRecord {
                 attempt_id: attempt.id(),
-                user_id: user.user_id,
+                user_id,
                 presented_device: presented_device.as_ref(),
                 new_device: &new_device.hash(),
                 refresh_token: &refresh_token.hash(),
@@ -178,6 +265,7 @@ impl Sessions {
                 expires_at: expires_at(now),
                 context,
                 used_from,
+                method: method.as_str(),
             })
             .await?;
         attempt.forgotten();
@@ -192,13 +280,13 @@ impl Sessions {
             new_device
         };
         let tokens = self.issue_to(
-            user.user_id,
+            user_id,
             recorded.session_id,
             recorded.subject,
             refresh_token,
         )?;
         count_sign_in("success");
-        tracing::info!(user_id = user.user_id, "signed in");
+        tracing::info!(user_id, method = method.as_str(), "signed in");
         Ok(SignedIn {
             tokens,
             device_token,

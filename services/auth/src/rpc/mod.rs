@@ -43,11 +43,11 @@ use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_server::AuthService;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::app::password_check::PasswordCheck;
 use crate::app::reset_mail::ResetMail;
 use crate::app::sessions::{Sessions, SignInForm};
 use crate::domain::department::DepartmentDraft;
 use crate::domain::ids::IdSet;
-use crate::domain::password::Passwords;
 use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
@@ -56,7 +56,8 @@ use crate::store::user::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
     store: Store,
-    passwords: Passwords,
+    /// Hashes passwords, and knows whose the directory checks.
+    password_check: PasswordCheck,
     sessions: Sessions,
     trusted_proxies: TrustedProxies,
     /// This replica's own token check: a change made here is enforced here at
@@ -71,7 +72,7 @@ pub struct AuthRpc {
 impl AuthRpc {
     pub fn new(
         store: Store,
-        passwords: Passwords,
+        password_check: PasswordCheck,
         sessions: Sessions,
         trusted_proxies: TrustedProxies,
         versions: AccessVersions,
@@ -80,7 +81,7 @@ impl AuthRpc {
     ) -> AuthRpc {
         AuthRpc {
             store,
-            passwords,
+            password_check,
             sessions,
             trusted_proxies,
             versions,
@@ -447,7 +448,11 @@ impl AuthService for AuthRpc {
         let context = AuditContext::of(&request, &self.trusted_proxies);
         let draft = request.into_inner().user.unwrap_or_default();
         let new_user = NewUser::parse(&draft)?;
-        let hash = self.passwords.hash(&new_user.password).await?;
+        let hash = self
+            .password_check
+            .passwords()
+            .hash(&new_user.password)
+            .await?;
         let created = self
             .store
             .create_user(&context, &new_user.profile, &hash, now_millis())
@@ -511,7 +516,7 @@ impl AuthService for AuthRpc {
         let r = request.into_inner();
         let update = UserUpdate::parse(r.id, &r.user.unwrap_or_default())?;
         let hash = match &update.password {
-            Some(password) => Some(self.passwords.hash(password).await?),
+            Some(password) => Some(self.password_check.passwords().hash(password).await?),
             None => None,
         };
         let UserUpdated {

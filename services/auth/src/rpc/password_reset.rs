@@ -21,14 +21,22 @@ impl AuthRpc {
     ) -> RpcResult<pb::RequestPasswordResetResponse> {
         let context = AuditContext::of(&request, &self.trusted_proxies);
         let login = LoginKey::of(&request.into_inner().login);
+        let answer = pb::RequestPasswordResetResponse {
+            directory_sign_in: self.password_check.directory_is_on(),
+            directory_reset_url: self
+                .password_check
+                .directory_reset_url()
+                .unwrap_or_default()
+                .to_owned(),
+        };
         if login.as_str().is_empty() {
-            return reply(pb::RequestPasswordResetResponse {});
+            return reply(answer);
         }
         if !self.reset_mail.is_on() {
             tracing::warn!(
                 "a password reset was asked for, but no mail relay is set (PORTAL_SMTP_URL): nothing sent"
             );
-            return reply(pb::RequestPasswordResetResponse {});
+            return reply(answer);
         }
         let address = context
             .address
@@ -39,6 +47,7 @@ impl AuthRpc {
             address: &address,
             token: &token.hash(),
             now: now_millis(),
+            directory: self.password_check.directory_is_on(),
         };
         match self.store.request_password_reset(&context, &asked).await? {
             ResetRequested::Limited => {
@@ -52,7 +61,7 @@ impl AuthRpc {
                 self.reset_mail.send(user_id, &email, &token)
             }
         }
-        reply(pb::RequestPasswordResetResponse {})
+        reply(answer)
     }
 
     pub(super) async fn set_forgotten_password(
@@ -69,7 +78,7 @@ impl AuthRpc {
         // The link first: a made-up token costs no password hash.
         self.store.password_reset_user(&token, now_millis()).await?;
         let password = common_passwords::chosen(&password)?;
-        let hash = self.passwords.hash(&password).await?;
+        let hash = self.password_check.passwords().hash(&password).await?;
         let (user_id, version) = self
             .store
             .reset_password(&context, &token, &hash, now_millis())

@@ -91,7 +91,7 @@ pub(super) async fn user_written(
 
 /// One `grant` record when `after` holds a right `before` did not, one
 /// `revoke` when it lost one; each with the rights old → new.
-async fn rights_changed(
+pub(super) async fn rights_changed(
     conn: &mut AnyConnection,
     context: &AuditContext,
     user_id: i64,

@@ -30,6 +30,8 @@ pub const REASON_RESET_LINK_INVALID: &str = "password-reset-invalid";
 /// The audit reasons of a request that sent nothing to a known person.
 pub const REASON_BLOCKED: &str = "blocked";
 pub const REASON_NO_EMAIL: &str = "no-email";
+/// The person's password is the directory's: it is changed in the domain.
+pub const REASON_DIRECTORY_PASSWORD: &str = "directory-password";
 
 /// A request for a link, as the limits and the mail see it.
 pub struct ResetAsked<'a> {
@@ -39,6 +41,9 @@ pub struct ResetAsked<'a> {
     /// The hash of the token a link would carry.
     pub token: &'a SecretHash,
     pub now: i64,
+    /// The directory checks the passwords of people without a portal one:
+    /// they get no link (their password is the domain's).
+    pub directory: bool,
 }
 
 /// What a request came to.
@@ -70,6 +75,7 @@ impl Store {
             address,
             token,
             now,
+            directory,
         } = *asked;
         let mut tx = self.write().await?;
         let since = now - RESET_WINDOW_MILLIS;
@@ -102,20 +108,22 @@ impl Store {
         .bind(address)
         .execute(&mut *tx)
         .await?;
-        let person: Option<(i64, String, i64)> = sqlx::query_as(
-            "SELECT u.id, u.email, COALESCE(s.blocks_sign_in, 0) \
+        let person: Option<(i64, String, i64, String)> = sqlx::query_as(
+            "SELECT u.id, u.email, COALESCE(s.blocks_sign_in, 0), u.password_hash \
              FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1",
         )
         .bind(login.as_str())
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((user_id, email, blocked)) = person else {
+        let Some((user_id, email, blocked, password_hash)) = person else {
             tx.commit().await?;
             return Ok(ResetRequested::NoOne);
         };
         let event = Event::new(entity::USER, user_id, action::PASSWORD_RESET_REQUESTED);
         let refused = if blocked != 0 {
             Some(REASON_BLOCKED)
+        } else if directory && password_hash.is_empty() {
+            Some(REASON_DIRECTORY_PASSWORD)
         } else if email.trim().is_empty() {
             Some(REASON_NO_EMAIL)
         } else {

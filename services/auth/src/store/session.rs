@@ -33,6 +33,9 @@ pub struct SignInRecord<'a> {
     pub context: &'a AuditContext,
     /// Where the new session is used from.
     pub used_from: &'a UsedFrom,
+    /// How the password was checked (`password`, `directory`): the sign-in
+    /// record's reason.
+    pub method: &'a str,
 }
 
 /// Where a session is used from, for its person's list of their devices: the
@@ -137,7 +140,8 @@ impl Store {
         let signed_in = sign_in
             .context
             .acting_as(AuditActor::Person(sign_in.user_id));
-        let event = Event::new(entity::USER, sign_in.user_id, action::SIGN_IN);
+        let event =
+            Event::new(entity::USER, sign_in.user_id, action::SIGN_IN).reason(sign_in.method);
         audit::record(&mut tx, &signed_in, event).await?;
         // Read on the connection already held, rather than queueing for
         // another behind the guesses.

@@ -330,7 +330,8 @@ impl Store {
             action::CREATE,
             None,
             (&user, &rights),
-            true,
+            // A person the directory's sign-in creates has none.
+            !password.is_none(),
         )
         .await?;
         search::index_user(&mut tx, id).await?;
@@ -551,7 +552,10 @@ async fn write_user_links(
 }
 
 /// The names of a user's rights, in id order.
-async fn right_names(conn: &mut AnyConnection, user_id: i64) -> ServiceResult<Vec<String>> {
+pub(super) async fn right_names(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> ServiceResult<Vec<String>> {
     Ok(sqlx::query_scalar(
         "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id WHERE ur.user_id = $1 ORDER BY r.id",
     )

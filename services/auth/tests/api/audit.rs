@@ -123,7 +123,7 @@ async fn sign_in_refusal_and_sign_out_are_recorded_without_the_password() {
             actions,
             [
                 ("create", "person", "", "127.0.0.1"),
-                ("sign-in", "person", "", "203.0.113.7"),
+                ("sign-in", "person", "password", "203.0.113.7"),
                 (
                     "sign-in-refused",
                     "anonymous",

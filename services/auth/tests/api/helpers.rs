@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub use portal_auth::AuthSettings;
 use portal_auth::SERVICE_NAME;
 use portal_auth::app::reset_mail::MailRelay;
+use portal_auth::directory::DirectorySettings;
 use portal_kit::Right;
 use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
@@ -59,6 +60,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
         mail: None,
+        directory: None,
     }
 }
 
@@ -86,6 +88,35 @@ pub async fn spawn_mailing(backend: Backend) -> Mailing {
     let routes = |url: String, keys: &TestKeys| {
         portal_auth::routes(AuthSettings {
             mail: Some(mail),
+            ..settings(&url, keys, false)
+        })
+    };
+    let app = TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await);
+    Mailing { app, sink }
+}
+
+/// Auth whose people without a portal password sign in by `directory`.
+pub async fn spawn_with_directory(backend: Backend, directory: DirectorySettings) -> TestApp {
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            directory: Some(directory),
+            ..settings(&url, keys, false)
+        })
+    };
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+/// Auth with `directory` and a mail relay (a fresh sink).
+pub async fn spawn_directory_mailing(backend: Backend, directory: DirectorySettings) -> Mailing {
+    let sink = SmtpSink::start().await;
+    let mail = MailRelay {
+        relay: sink.url().into(),
+        from: "portal@hospital.example".parse().expect("a mailbox"),
+    };
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            mail: Some(mail),
+            directory: Some(directory),
             ..settings(&url, keys, false)
         })
     };

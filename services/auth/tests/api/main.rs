@@ -5,6 +5,7 @@
 mod access;
 mod audit;
 mod bootstrap;
+mod directory;
 mod helpers;
 mod idempotency;
 mod mail;
@@ -12,6 +13,7 @@ mod own_sessions;
 mod password_reset;
 mod service_accounts;
 mod sessions;
+mod slapd;
 mod staff_links;
 mod staff_sync;
 mod validation;

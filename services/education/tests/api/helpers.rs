@@ -136,6 +136,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
         mail: None,
+        directory: None,
     })
     .await
     .expect("auth starts");

@@ -116,6 +116,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         staff_sync_max_block_percent: 10,
         internal: keys.internal.clone(),
         mail: None,
+        directory: None,
     })
     .await
     .expect("auth starts");

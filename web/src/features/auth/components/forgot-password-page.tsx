@@ -8,7 +8,14 @@ import { postRest } from '@/lib/rest';
 
 import { AuthForm, Field } from './auth-form';
 
-type Status = { kind: 'idle' } | { kind: 'pending' } | { kind: 'sent' } | { kind: 'error'; message: string };
+/** Said when directory sign-in is on, to every asker alike (`null` otherwise). */
+type DirectoryNotice = { directorySignIn?: boolean; directoryResetUrl?: string } | null;
+
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'pending' }
+  | { kind: 'sent'; directory: DirectoryNotice }
+  | { kind: 'error'; message: string };
 
 /** «Забыли пароль?»: asks for a link by e-mail; the answer is the same for any login. */
 export function ForgotPasswordPage() {
@@ -18,8 +25,10 @@ export function ForgotPasswordPage() {
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setStatus({ kind: 'pending' });
-    const result = await postRest<null>('/api/auth/request-password-reset', { login });
-    setStatus(result.ok ? { kind: 'sent' } : { kind: 'error', message: result.message });
+    const result = await postRest<DirectoryNotice>('/api/auth/request-password-reset', { login });
+    setStatus(
+      result.ok ? { kind: 'sent', directory: result.data } : { kind: 'error', message: result.message },
+    );
   };
 
   return (
@@ -34,6 +43,18 @@ export function ForgotPasswordPage() {
         autoFocus
       />
       {status.kind === 'sent' && <Alert severity="success">{text.forgot.sent}</Alert>}
+      {status.kind === 'sent' && status.directory?.directorySignIn && (
+        <Alert severity="info">
+          {text.forgot.directory}
+          {status.directory.directoryResetUrl ? (
+            <Link href={status.directory.directoryResetUrl} target="_blank" rel="noopener noreferrer">
+              {text.forgot.directoryLink}
+            </Link>
+          ) : (
+            text.forgot.directoryNoLink
+          )}
+        </Alert>
+      )}
       {status.kind === 'error' && <Alert severity="error">{status.message}</Alert>}
       {status.kind !== 'sent' && (
         <Button type="submit" variant="contained" size="large" loading={status.kind === 'pending'}>

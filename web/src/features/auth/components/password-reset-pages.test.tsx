@@ -43,6 +43,32 @@ describe('«Забыли пароль?»', () => {
     expect(screen.queryByRole('button', { name: 'Отправить ссылку' })).not.toBeInTheDocument();
   });
 
+  it('sends people whose password the domain checks to its own reset', async () => {
+    const notice = { directorySignIn: true, directoryResetUrl: 'https://passwordreset.hospital.local/' };
+    fetchMock.mockReturnValueOnce(envelope(200, { success: true, data: notice, errorMessage: null }));
+    await renderRoute('/forgot-password');
+    await userEvent.type(screen.getByLabelText('Введите логин:'), 'ivanova');
+    await userEvent.click(screen.getByRole('button', { name: 'Отправить ссылку' }));
+
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts[1]).toHaveTextContent('Если вы входите с паролем домена');
+    expect(screen.getByRole('link', { name: 'смените пароль домена здесь' })).toHaveAttribute(
+      'href',
+      'https://passwordreset.hospital.local/',
+    );
+  });
+
+  it('without a reset address sends them to the IT department', async () => {
+    const notice = { directorySignIn: true, directoryResetUrl: '' };
+    fetchMock.mockReturnValueOnce(envelope(200, { success: true, data: notice, errorMessage: null }));
+    await renderRoute('/forgot-password');
+    await userEvent.type(screen.getByLabelText('Введите логин:'), 'ivanova');
+    await userEvent.click(screen.getByRole('button', { name: 'Отправить ссылку' }));
+
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts[1]).toHaveTextContent('пароль меняется в домене — обратитесь в ИТ-отдел.');
+  });
+
   it('sets the new password with the link and the sign-in page says so', async () => {
     fetchMock.mockReturnValueOnce(ok());
     const router = await renderRoute('/reset-password?token=abc');
