@@ -7,7 +7,7 @@ use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
-use crate::app::password_check::{Checked, Method};
+use crate::app::checked::{Checked, Method};
 use crate::directory::{Directory, Entry};
 use crate::domain::hr_key::{HrKey, KeyOf};
 use crate::domain::login::{Login, LoginKey};

@@ -7,6 +7,7 @@
 //! and the [`bootstrap`] admin.
 
 pub mod bootstrap;
+pub mod checked;
 pub mod directory_sign_in;
 pub mod housekeeping;
 pub mod limits;

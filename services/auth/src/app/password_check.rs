@@ -10,44 +10,11 @@
 use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
 
+pub use crate::app::checked::{Checked, Method};
 use crate::app::directory_sign_in::DirectorySignIn;
 use crate::domain::login::MAX_LOGIN_CHARS;
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
 use crate::store::user::Credentials;
-
-/// How a sign-in's password was checked, as its audit record's reason says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// The portal's own password.
-    Password,
-    /// A bind to the directory.
-    Directory,
-}
-
-impl Method {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Password => "password",
-            Method::Directory => "directory",
-        }
-    }
-}
-
-/// What the password step found.
-pub enum Checked {
-    /// The password is `user`'s.
-    Right { user: Credentials, method: Method },
-    /// A wrong password or an unknown login (`known` the person of the
-    /// login, if any): counts against the limits.
-    Wrong { known: Option<i64> },
-    /// The password was right, but the person may not sign in (`reason` for
-    /// the audit record, `message` for them): not counted, as it is no guess.
-    Refused {
-        user_id: Option<i64>,
-        reason: &'static str,
-        message: &'static str,
-    },
-}
 
 /// Checks passwords by the portal's hashes or by the directory.
 #[derive(Clone)]
