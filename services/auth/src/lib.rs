@@ -37,11 +37,13 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
+use crate::app::mfa::SecondFactor;
 use crate::app::reset_mail::{MailRelay, ResetMail};
 use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
+use crate::domain::seal::Seal;
 use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
 use crate::store::Store;
 
@@ -104,6 +106,17 @@ pub struct AuthArgs {
         value_parser = clap::value_parser!(u8).range(0..=100)
     )]
     pub staff_sync_max_block_percent: u8,
+
+    /// Two-step sign-in required of every holder of an admin-type right: they
+    /// cannot turn it off, and one without it yet is asked to enrol.
+    #[arg(
+        long,
+        env = "PORTAL_MFA_FOR_ADMINS",
+        value_name = "PORTAL_MFA_FOR_ADMINS",
+        default_value_t = false,
+        action = clap::ArgAction::Set
+    )]
+    pub mfa_for_admins: bool,
 }
 
 impl AuthArgs {
@@ -139,6 +152,8 @@ pub struct AuthSettings {
     /// The relay the links of «Забыли пароль?» go through (the digests'
     /// `PORTAL_SMTP_URL` and `PORTAL_SMTP_FROM`); none are sent without one.
     pub mail: Option<MailRelay>,
+    /// `PORTAL_MFA_FOR_ADMINS`.
+    pub mfa_for_admins: bool,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -210,7 +225,16 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         tracing::info!("password reset links are off (PORTAL_SMTP_URL is not set)");
     }
     let tokens = ServiceTokens::new(store.clone(), issuer.clone(), &settings.public_url);
-    let sessions = Sessions::new(store.clone(), passwords.clone(), issuer);
+    // Authenticator secrets are sealed under keys derived from the internal
+    // key file, which a database dump does not hold.
+    let seal = Seal::new(&settings.internal.derive(domain::seal::PURPOSE))
+        .ok_or_else(|| StartError::Setting("PORTAL_INTERNAL_KEY_FILE: no usable key".into()))?;
+    let sessions = Sessions::new(
+        store.clone(),
+        passwords.clone(),
+        issuer,
+        SecondFactor::new(store.clone(), seal, settings.mfa_for_admins),
+    );
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
@@ -307,6 +331,7 @@ mod tests {
             staff_sync_max_block_percent: 10,
             internal: portal_kit::testing::TestKeys::new().internal,
             mail: None,
+            mfa_for_admins: false,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -1,12 +1,14 @@
 //! What auth does beyond one store call: [`sessions`] (sign-in, refresh,
 //! sign-out) under the sign-in [`limits`], other systems' [`service_tokens`]
 //! (the client-credentials grant), the [`reset_mail`] of «Забыли пароль?»,
+//! the second factor ([`mfa`]) of two-step sign-in,
 //! and at every start the [`housekeeping`]
 //! and the [`bootstrap`] admin.
 
 pub mod bootstrap;
 pub mod housekeeping;
 pub mod limits;
+pub mod mfa;
 pub mod reset_mail;
 pub mod service_tokens;
 pub mod sessions;

@@ -8,6 +8,7 @@ use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIss
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::SignInLimits;
+use crate::app::mfa::SecondFactor;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::password::{MAX_PASSWORD_CHARS, Passwords, Queue};
@@ -40,6 +41,29 @@ pub struct SignedIn {
     pub device_expires_in: i32,
 }
 
+/// What a right password leads to: a session, or first a second step.
+#[derive(Debug)]
+pub enum SignInOutcome {
+    SignedIn(SignedIn),
+    /// The person must give a code ([`Sessions::finish_sign_in`] with this
+    /// token); no session yet.
+    SecondStep {
+        mfa_token: SecretToken,
+    },
+}
+
+/// A session about to be opened for a person whose sign-in is proven.
+struct Opening<'a> {
+    user_id: i64,
+    attempt_id: Option<i64>,
+    /// The device token presented (may be empty).
+    device: SecretToken,
+    known_device: bool,
+    context: &'a AuditContext,
+    used_from: &'a UsedFrom,
+    second_factor: Option<&'a str>,
+}
+
 /// An access token and the refresh token that renews it.
 #[derive(Debug)]
 pub struct IssuedTokens {
@@ -57,16 +81,28 @@ pub struct Sessions {
     passwords: Passwords,
     limits: SignInLimits,
     issuer: TokenIssuer,
+    second_factor: SecondFactor,
 }
 
 impl Sessions {
-    pub fn new(store: Store, passwords: Passwords, issuer: TokenIssuer) -> Sessions {
+    pub fn new(
+        store: Store,
+        passwords: Passwords,
+        issuer: TokenIssuer,
+        second_factor: SecondFactor,
+    ) -> Sessions {
         Sessions {
             limits: SignInLimits::new(store.clone()),
             store,
             passwords,
             issuer,
+            second_factor,
         }
+    }
+
+    /// The second factor of two-step sign-in, for the person's own settings.
+    pub fn second_factor(&self) -> &SecondFactor {
+        &self.second_factor
     }
 
     /// Signs a person in from client `address` (its limit key). An unknown login
@@ -82,7 +118,7 @@ impl Sessions {
         address: &str,
         context: &AuditContext,
         used_from: &UsedFrom,
-    ) -> ServiceResult<SignedIn> {
+    ) -> ServiceResult<SignInOutcome> {
         let SignInForm {
             login,
             password,
@@ -161,16 +197,89 @@ impl Sessions {
             );
             return Err(ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into()));
         }
+        let presented = (!device.is_empty()).then(|| device.hash());
+        let challenge = self
+            .second_factor
+            .challenge(user.user_id, presented.as_ref())
+            .await?;
+        if let Some(mfa_token) = challenge {
+            attempt.succeeded().await?;
+            count_sign_in("second_step");
+            tracing::info!(user_id = user.user_id, "password right: a code is asked");
+            return Ok(SignInOutcome::SecondStep { mfa_token });
+        }
+        let signed_in = self
+            .open_session(Opening {
+                user_id: user.user_id,
+                attempt_id: Some(attempt.id()),
+                device,
+                known_device: known_device.is_some(),
+                context,
+                used_from,
+                second_factor: None,
+            })
+            .await?;
+        attempt.forgotten();
+        Ok(SignInOutcome::SignedIn(signed_in))
+    }
+
+    /// The second step of a sign-in that asked for a code: the session, on
+    /// the device of the first step (`device_token`), which then skips the
+    /// step for 30 days.
+    pub async fn finish_sign_in(
+        &self,
+        mfa_token: &str,
+        code: &str,
+        device_token: &str,
+        context: &AuditContext,
+        used_from: &UsedFrom,
+    ) -> ServiceResult<SignedIn> {
+        let device = SecretToken::from_client(device_token);
+        let presented = (!device.is_empty()).then(|| device.hash());
+        let passed = self
+            .second_factor
+            .pass(mfa_token, code, presented.as_ref(), context)
+            .await?;
+        let signed_in = self
+            .open_session(Opening {
+                user_id: passed.user_id,
+                attempt_id: None,
+                device,
+                known_device: false,
+                context,
+                used_from,
+                second_factor: Some(passed.factor),
+            })
+            .await?;
+        tracing::info!(
+            user_id = passed.user_id,
+            factor = passed.factor,
+            "second step passed"
+        );
+        Ok(signed_in)
+    }
+
+    /// Writes the new session (see [`Store::record_sign_in`]) and issues its tokens.
+    async fn open_session(&self, opening: Opening<'_>) -> ServiceResult<SignedIn> {
+        let Opening {
+            user_id,
+            attempt_id,
+            device,
+            known_device,
+            context,
+            used_from,
+            second_factor,
+        } = opening;
         let now = now_millis();
         let new_device = SecretToken::generate();
         let refresh_token = SecretToken::generate();
         let presented_device = (!device.is_empty()).then(|| device.hash());
         let recorded = self
             .store
-            .for_sign_in(known_device.is_some())
+            .for_sign_in(known_device)
             .record_sign_in(&SignInRecord {
-                attempt_id: attempt.id(),
-                user_id: user.user_id,
+                attempt_id,
+                user_id,
                 presented_device: presented_device.as_ref(),
                 new_device: &new_device.hash(),
                 refresh_token: &refresh_token.hash(),
@@ -178,9 +287,9 @@ impl Sessions {
                 expires_at: expires_at(now),
                 context,
                 used_from,
+                second_factor,
             })
             .await?;
-        attempt.forgotten();
         if recorded.purged_sessions > 0 {
             tracing::debug!(purged = recorded.purged_sessions, "forgot expired sessions");
         }
@@ -192,13 +301,13 @@ impl Sessions {
             new_device
         };
         let tokens = self.issue_to(
-            user.user_id,
+            user_id,
             recorded.session_id,
             recorded.subject,
             refresh_token,
         )?;
         count_sign_in("success");
-        tracing::info!(user_id = user.user_id, "signed in");
+        tracing::info!(user_id, "signed in");
         Ok(SignedIn {
             tokens,
             device_token,

@@ -57,6 +57,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         public_url: PUBLIC_URL.into(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        mfa_for_admins: false,
         internal: keys.internal.clone(),
         mail: None,
     }
