@@ -57,17 +57,22 @@ impl AuthRpc {
         &self,
         request: Request<pb::EnrolMfaRequest>,
     ) -> RpcResult<pb::EnrolMfaResponse> {
-        let claims = Caller::of(&request).claims()?.clone();
+        let user_id = Caller::of(&request).claims()?.user_id;
         let context = AuditContext::of(&request, &self.trusted_proxies);
+        // The login as it is now names the app's entry (a token may be older).
+        let subject = self.store.subject(user_id).await?;
+        let login = subject.map(|s| s.login).unwrap_or_default();
         let (secret, otpauth_url) = self
             .sessions
             .second_factor()
-            .enrol(&context, claims.user_id, &claims.login)
+            .enrol(&context, user_id, &login)
             .await?;
-        tracing::info!(user_id = claims.user_id, "authenticator enrolment begun");
+        tracing::info!(user_id, "authenticator enrolment begun");
+        let qr_png = portal_kit::qr::png(&otpauth_url)?;
         reply(pb::EnrolMfaResponse {
             secret,
             otpauth_url,
+            qr_png,
         })
     }
 

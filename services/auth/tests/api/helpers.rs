@@ -69,6 +69,17 @@ pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 
+/// Auth with `PORTAL_MFA_FOR_ADMINS=true`.
+pub async fn spawn_requiring_mfa_for_admins(backend: Backend) -> TestApp {
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            mfa_for_admins: true,
+            ..settings(&url, keys, false)
+        })
+    };
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
 /// Auth with a mail relay (the real SMTP sink of the tests), for the links
 /// of «Забыли пароль?».
 pub struct Mailing {

@@ -8,6 +8,8 @@ mod bootstrap;
 mod helpers;
 mod idempotency;
 mod mail;
+mod mfa;
+mod mfa_access;
 mod own_sessions;
 mod password_reset;
 mod service_accounts;
