@@ -43,6 +43,8 @@ use portal_proto::auth::v1 as pb_auth;
 
 const LOGIN: &str = "/portal.auth.v1.AuthService/Login";
 const REFRESH_TOKEN: &str = "/portal.auth.v1.AuthService/RefreshToken";
+/// The second step of a sign-in answers its session as Login does.
+const LOGIN_MFA: &str = "/portal.auth.v1.AuthService/LoginMfa";
 
 /// Marks a request that came as grpc-web, before tonic-web makes it gRPC.
 #[derive(Clone, Copy)]
@@ -153,7 +155,7 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
         let service = self.service;
         let secure_cookies = self.secure_cookies;
         let sign_in = request.extensions().get::<GrpcWeb>().is_some()
-            && matches!(request.uri().path(), LOGIN | REFRESH_TOKEN);
+            && matches!(request.uri().path(), LOGIN | LOGIN_MFA | REFRESH_TOKEN);
         if !self.client_streams.contains(request.uri().path()) {
             deadline::cap(request.headers_mut(), self.call_timeout);
         }
@@ -205,7 +207,8 @@ impl tower::Service<Request<tonic::body::Body>> for Forward {
 
 /// A sign-in's or refresh's answer (one message) without its refresh and
 /// device tokens, which travel as cookies instead. `RefreshTokenResponse`
-/// holds fields of `LoginResponse` under the same numbers, so both read as one.
+/// and `LoginMfaResponse` hold fields of `LoginResponse` under the same
+/// numbers, so all read as one.
 async fn tokens_to_cookies(response: Response<Body>, secure: bool) -> Response<Body> {
     let (mut parts, body) = response.into_parts();
     let collected = match body.collect().await {

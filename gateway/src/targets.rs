@@ -386,6 +386,7 @@ async fn service_routes(
                 public_url: shared.public_url.clone(),
                 shutdown: shutdown.clone(),
                 staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
+                mfa_for_admins: config.auth.mfa_for_admins,
                 internal: keys.internal.clone(),
                 // The digests' relay and sender: one PORTAL_SMTP_URL for the portal.
                 mail: config

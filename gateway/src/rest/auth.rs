@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::forward::{forward, method};
+use super::mfa::{LoginBody, SignInAnswer, login};
 use super::origin::OwnSite;
 use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie, docs};
 
@@ -26,11 +27,11 @@ pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint::post(
             "/api/auth/login",
-            "Вход по логину и паролю",
+            "Вход по логину и паролю (или первый шаг двухэтапного входа: mfaRequired)",
             docs::json::<LoginBody>(),
             axum::routing::post(login),
         )
-        .answers::<AccessToken>()
+        .answers::<SignInAnswer>()
         .public(),
         Endpoint::post(
             "/api/auth/refresh-token",
@@ -293,14 +294,6 @@ pub(super) fn client(state: &AppState) -> AuthServiceClient<Balanced> {
 
 // --- Sign-in and session ---
 
-/// A missing field reaches auth as blank, which names what to fill in.
-#[derive(Default, Deserialize, ToSchema)]
-#[serde(default)]
-struct LoginBody {
-    login: String,
-    password: String,
-}
-
 docs::typed!(AccessToken, UserJson, UserDetailJson);
 
 /// Whose password is forgotten; blank reaches auth as blank.
@@ -333,7 +326,11 @@ fn refresh_cookie(state: &AppState, value: String, max_age: Lasting) -> HeaderVa
 /// refresh's, which has no device token) into the cookies a browser keeps
 /// them in, each for as long as auth says the token lasts: its scripts never
 /// see them.
+/// An answer that asks for a second step has no session yet: no cookie.
 pub fn session_cookies(secure: bool, reply: &mut pb::LoginResponse) -> Vec<HeaderValue> {
+    if reply.mfa_required {
+        return Vec::new();
+    }
     let mut cookies = vec![auth_cookie(
         secure,
         REFRESH_COOKIE,
@@ -410,35 +407,6 @@ fn without_session(state: &AppState, mut response: Response) -> Response {
         refresh_cookie(state, String::new(), Lasting::Seconds(0)),
     );
     response
-}
-
-async fn login(
-    State(state): State<AppState>,
-    caller: Caller,
-    headers: HeaderMap,
-    Body(body): Body<LoginBody>,
-) -> Result<Response, ApiError> {
-    let request = pb::LoginRequest {
-        login: body.login,
-        password: body.password,
-        device_token: cookie(&headers, DEVICE_COOKIE)
-            .unwrap_or_default()
-            .to_owned(),
-    };
-    let mut reply = client(&state)
-        .login(caller.request(request))
-        .await?
-        .into_inner();
-    let cookies = session_cookies(state.secure_cookies, &mut reply);
-    let mut response = Data(AccessToken {
-        access_token: reply.access_token,
-        expires_in: reply.expires_in,
-    })
-    .into_response();
-    for cookie in cookies {
-        response.headers_mut().append(header::SET_COOKIE, cookie);
-    }
-    Ok(response)
 }
 
 /// The refresh cookie of a call from the portal's own pages. A call without

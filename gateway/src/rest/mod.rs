@@ -17,6 +17,7 @@ mod extract;
 mod files;
 mod forward;
 mod integration;
+mod mfa;
 mod notification;
 mod oauth;
 mod origin;
@@ -72,6 +73,7 @@ pub const MAX_HEADERS_BYTES: usize = 32 * 1024;
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
+        .chain(mfa::endpoints())
         .chain(service_accounts::endpoints())
         .chain(oauth::endpoints())
         .chain(education::endpoints())

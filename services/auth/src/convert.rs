@@ -5,7 +5,7 @@ use portal_kit::revocation::{Changes, Holder};
 use portal_proto::auth::v1 as pb;
 
 use crate::app::service_tokens::ServiceToken;
-use crate::app::sessions::{IssuedTokens, SignedIn};
+use crate::app::sessions::{IssuedTokens, SignInOutcome, SignedIn};
 use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::mail::MailRecipientRecord;
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
@@ -28,6 +28,44 @@ impl From<SignedIn> for pb::LoginResponse {
             device_token: signed_in.device_token.into_string(),
             refresh_expires_in,
             device_expires_in: signed_in.device_expires_in,
+            mfa_required: false,
+            mfa_token: String::new(),
+        }
+    }
+}
+
+impl From<SignInOutcome> for pb::LoginResponse {
+    fn from(outcome: SignInOutcome) -> Self {
+        match outcome {
+            SignInOutcome::SignedIn(signed_in) => signed_in.into(),
+            SignInOutcome::SecondStep { mfa_token } => pb::LoginResponse {
+                mfa_required: true,
+                mfa_token: mfa_token.into_string(),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+/// The same session as Login's answer, field for field.
+impl From<SignedIn> for pb::LoginMfaResponse {
+    fn from(signed_in: SignedIn) -> Self {
+        let pb::LoginResponse {
+            access_token,
+            refresh_token,
+            expires_in,
+            device_token,
+            refresh_expires_in,
+            device_expires_in,
+            ..
+        } = signed_in.into();
+        pb::LoginMfaResponse {
+            access_token,
+            refresh_token,
+            expires_in,
+            device_token,
+            refresh_expires_in,
+            device_expires_in,
         }
     }
 }

@@ -39,6 +39,7 @@ use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
 
 use crate::app::directory_sign_in::DirectorySignIn;
+use crate::app::mfa::SecondFactor;
 use crate::app::password_check::PasswordCheck;
 use crate::app::reset_mail::{MailRelay, ResetMail};
 use crate::app::service_tokens::ServiceTokens;
@@ -46,6 +47,7 @@ use crate::app::sessions::Sessions;
 use crate::directory::{Directory, DirectoryArgs, DirectorySettings};
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
+use crate::domain::seal::Seal;
 use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
 use crate::store::Store;
 
@@ -112,6 +114,17 @@ pub struct AuthArgs {
         value_parser = clap::value_parser!(u8).range(0..=100)
     )]
     pub staff_sync_max_block_percent: u8,
+
+    /// Two-step sign-in required of every holder of an admin-type right: they
+    /// cannot turn it off, and one without it yet is asked to enrol.
+    #[arg(
+        long,
+        env = "PORTAL_MFA_FOR_ADMINS",
+        value_name = "PORTAL_MFA_FOR_ADMINS",
+        default_value_t = false,
+        action = clap::ArgAction::Set
+    )]
+    pub mfa_for_admins: bool,
 }
 
 impl AuthArgs {
@@ -150,6 +163,8 @@ pub struct AuthSettings {
     /// The directory that checks the passwords of people without a portal
     /// one (`PORTAL_LDAP_*`); none: every password is the portal's.
     pub directory: Option<DirectorySettings>,
+    /// `PORTAL_MFA_FOR_ADMINS`.
+    pub mfa_for_admins: bool,
 }
 
 /// The oldest migration a binary must know (its newest at least this) to run on
@@ -226,7 +241,16 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         DirectorySignIn::new(Directory::new(directory), store.clone())
     });
     let check = PasswordCheck::new(passwords, directory);
-    let sessions = Sessions::new(store.clone(), check.clone(), issuer);
+    // Authenticator secrets are sealed under keys derived from the internal
+    // key file, which a database dump does not hold.
+    let seal = Seal::new(&settings.internal.derive(domain::seal::PURPOSE))
+        .ok_or_else(|| StartError::Setting("PORTAL_INTERNAL_KEY_FILE: no usable key".into()))?;
+    let sessions = Sessions::new(
+        store.clone(),
+        check.clone(),
+        issuer,
+        SecondFactor::new(store.clone(), seal, settings.mfa_for_admins),
+    );
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
@@ -324,6 +348,7 @@ mod tests {
             internal: portal_kit::testing::TestKeys::new().internal,
             mail: None,
             directory: None,
+            mfa_for_admins: false,
         };
         let printed = format!("{settings:?}");
         assert!(!printed.contains("db-secret-pw"), "{printed}");

@@ -56,6 +56,12 @@ impl InternalKeys {
         })
     }
 
+    /// Keys for sealing a service's own secrets at rest, derived from these
+    /// (never the keys themselves): the first seals, each opens.
+    pub fn derive(&self, purpose: &[u8]) -> Vec<[u8; 32]> {
+        self.keys.derive(purpose)
+    }
+
     /// A credential good until `now_ms` + [`LIFETIME`].
     fn mint(&self, now_ms: i64) -> String {
         let expires = now_ms.saturating_add(LIFETIME_MS);

@@ -73,6 +73,16 @@ impl HmacKeys {
             .to_vec()
     }
 
+    /// A 256-bit key for `purpose` derived from each key (HMAC-SHA256 of the
+    /// purpose), the signing key's first: what one key seals, any can open
+    /// while its line stays in the file.
+    pub fn derive(&self, purpose: &[u8]) -> Vec<[u8; 32]> {
+        self.keys
+            .iter()
+            .map(|key| mac(key, purpose, &[]).finalize().into_bytes().into())
+            .collect()
+    }
+
     /// Whether `presented` is the MAC of `fields` under any of the keys,
     /// compared in constant time.
     pub fn verify(&self, purpose: &[u8], fields: &[&[u8]], presented: &[u8]) -> bool {

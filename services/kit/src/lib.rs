@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod net;
 pub mod on_behalf;
 pub mod private_fs;
+pub mod qr;
 pub mod read_marks;
 pub mod readiness;
 pub mod revisions;

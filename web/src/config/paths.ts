@@ -6,6 +6,8 @@ export const paths = {
   // Beyond spec §2: «Забыли пароль?» (issue 39.3); the mailed link opens `/reset-password?token=`.
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  // Beyond spec §2: a sign-in's second step (issue 39.4), the token in the page's state.
+  loginCode: '/login/code',
   notAllowed: '/not-allowed',
   departments: '/departments',
   // Beyond spec §2: units whose maintenance is due or overdue, for equipment editors.

@@ -386,6 +386,11 @@ export const adminStrings = {
       'sign-in-refused': 'Отказ во входе',
       'password-reset-requested': 'Запрос восстановления пароля',
       'password-reset': 'Восстановление пароля',
+      'mfa-enrol': 'Подключение двухэтапного входа',
+      'mfa-confirm': 'Включение двухэтапного входа',
+      'mfa-disable': 'Отключение двухэтапного входа',
+      'mfa-recovery-codes': 'Новые коды восстановления',
+      'mfa-reset': 'Сброс второго фактора',
       grant: 'Выдача прав',
       revoke: 'Снятие прав',
       download: 'Скачивание',
@@ -406,6 +411,8 @@ export const adminStrings = {
       'directory-disabled': 'учётная запись отключена в домене',
       'directory-unavailable': 'домен недоступен',
       'directory-password': 'пароль проверяется в домене',
+      'wrong-code': 'неверный код второго шага',
+      'code-reused': 'код второго шага уже использован',
     } as Record<string, string>,
     /** Who vouches that a person is HR's employee of their number (`staffLink`). */
     staffLinks: {
@@ -425,6 +432,7 @@ export const adminStrings = {
       login: 'Логин',
       email: 'Эл. почта',
       password: 'Пароль',
+      method: 'Способ входа',
       statusId: 'Статус',
       departmentIds: 'Отделения',
       positionIds: 'Должности',

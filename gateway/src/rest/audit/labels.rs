@@ -53,6 +53,7 @@ pub(super) fn field_label<'a>(entity: &str, field: &'a str) -> &'a str {
             "login" => "Логин",
             "email" => "Эл. почта",
             "password" => "Пароль",
+            "method" => "Способ входа",
             "statusId" => "Статус",
             "departmentIds" => "Отделения",
             "positionIds" => "Должности",
@@ -149,6 +150,11 @@ pub(super) fn action_label(action: &str) -> &str {
         "sign-in-refused" => "Отказ во входе",
         "password-reset-requested" => "Запрос восстановления пароля",
         "password-reset" => "Восстановление пароля",
+        "mfa-enrol" => "Подключение двухэтапного входа",
+        "mfa-confirm" => "Включение двухэтапного входа",
+        "mfa-disable" => "Отключение двухэтапного входа",
+        "mfa-recovery-codes" => "Новые коды восстановления",
+        "mfa-reset" => "Сброс второго фактора",
         "grant" => "Выдача прав",
         "revoke" => "Снятие прав",
         "download" => "Скачивание",
@@ -174,6 +180,8 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "directory-disabled" => "Учётная запись отключена в домене",
         "directory-unavailable" => "Домен недоступен",
         "directory-password" => "Пароль проверяется в домене",
+        "wrong-code" => "Неверный код второго шага",
+        "code-reused" => "Код второго шага уже использован",
         other => other,
     }
 }

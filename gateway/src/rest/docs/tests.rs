@@ -6,10 +6,11 @@ use serde_json::Value;
 
 /// The only POSTs that read no body: the session calls carry a cookie,
 /// and "send today's digests now" has nothing to say but the call.
-const BODYLESS: [&str; 3] = [
+const BODYLESS: [&str; 4] = [
     "/api/auth/refresh-token",
     "/api/auth/logout",
     "/api/notification/send-digests-now",
+    "/api/user/mfa/enrol",
 ];
 
 /// Statuses whose answers every operation must document.

@@ -3,6 +3,7 @@
 //! portal's hashes or by the directory ([`directory_sign_in`]), other
 //! systems' [`service_tokens`]
 //! (the client-credentials grant), the [`reset_mail`] of «Забыли пароль?»,
+//! the second factor ([`mfa`]) of two-step sign-in,
 //! and at every start the [`housekeeping`]
 //! and the [`bootstrap`] admin.
 
@@ -11,6 +12,7 @@ pub mod checked;
 pub mod directory_sign_in;
 pub mod housekeeping;
 pub mod limits;
+pub mod mfa;
 pub mod password_check;
 pub mod reset_mail;
 pub mod service_tokens;

@@ -8,6 +8,7 @@ use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIss
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::{Attempt, SignInLimits};
+use crate::app::mfa::SecondFactor;
 use crate::app::password_check::{Checked, Method, PasswordCheck};
 use crate::directory::REASON_DIRECTORY_UNAVAILABLE;
 use crate::domain::device::DEVICE_TOKEN_TTL;
@@ -43,6 +44,17 @@ pub struct SignedIn {
     pub device_expires_in: i32,
 }
 
+/// What a right password leads to: a session, or first a second step.
+#[derive(Debug)]
+pub enum SignInOutcome {
+    SignedIn(SignedIn),
+    /// The person must give a code ([`Sessions::finish_sign_in`] with this
+    /// token); no session yet.
+    SecondStep {
+        mfa_token: SecretToken,
+    },
+}
+
 /// An access token and the refresh token that renews it.
 #[derive(Debug)]
 pub struct IssuedTokens {
@@ -62,6 +74,9 @@ struct Opening {
     device: SecretToken,
     /// The presented device is known to this person (its own connections).
     on_known_device: bool,
+    /// The second factor given (`totp`, `recovery-code`); its device then
+    /// skips the step for 30 days.
+    second_factor: Option<&'static str>,
 }
 
 #[derive(Clone)]
@@ -70,16 +85,28 @@ pub struct Sessions {
     check: PasswordCheck,
     limits: SignInLimits,
     issuer: TokenIssuer,
+    second_factor: SecondFactor,
 }
 
 impl Sessions {
-    pub fn new(store: Store, check: PasswordCheck, issuer: TokenIssuer) -> Sessions {
+    pub fn new(
+        store: Store,
+        check: PasswordCheck,
+        issuer: TokenIssuer,
+        second_factor: SecondFactor,
+    ) -> Sessions {
         Sessions {
             limits: SignInLimits::new(store.clone()),
             store,
             check,
             issuer,
+            second_factor,
         }
+    }
+
+    /// The second factor of two-step sign-in, for the person's own settings.
+    pub fn second_factor(&self) -> &SecondFactor {
+        &self.second_factor
     }
 
     /// Refuses a sign-in that was no wrong guess with `error` (`refusal`: the
@@ -121,7 +148,7 @@ impl Sessions {
         address: &str,
         context: &AuditContext,
         used_from: &UsedFrom,
-    ) -> ServiceResult<SignedIn> {
+    ) -> ServiceResult<SignInOutcome> {
         let SignInForm {
             login,
             password,
@@ -181,14 +208,62 @@ impl Sessions {
             .await;
         let shown = (login_shown, address);
         let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
+        let presented = (!device.is_empty()).then(|| device.hash());
+        let challenge = self
+            .second_factor
+            .challenge(user.user_id, presented.as_ref())
+            .await?;
+        if let Some(mfa_token) = challenge {
+            attempt.succeeded().await?;
+            count_sign_in("second_step");
+            tracing::info!(user_id = user.user_id, "password right: a code is asked");
+            return Ok(SignInOutcome::SecondStep { mfa_token });
+        }
         let opening = Opening {
             user_id: user.user_id,
             method,
             device,
             on_known_device: known_device.is_some(),
+            second_factor: None,
         };
-        self.open_session(opening, attempt, context, used_from)
-            .await
+        let signed_in = self
+            .open_session(opening, Some(attempt), context, used_from)
+            .await?;
+        Ok(SignInOutcome::SignedIn(signed_in))
+    }
+
+    /// The second step of a sign-in that asked for a code: the session, on
+    /// the device of the first step (`device_token`), which then skips the
+    /// step for 30 days. Recorded with the method `password` (the first step's
+    /// password, the portal's or the directory's, is not carried over).
+    pub async fn finish_sign_in(
+        &self,
+        mfa_token: &str,
+        code: &str,
+        device_token: &str,
+        context: &AuditContext,
+        used_from: &UsedFrom,
+    ) -> ServiceResult<SignedIn> {
+        let device = SecretToken::from_client(device_token);
+        let presented = (!device.is_empty()).then(|| device.hash());
+        let passed = self
+            .second_factor
+            .pass(mfa_token, code, presented.as_ref(), context)
+            .await?;
+        let opening = Opening {
+            user_id: passed.user_id,
+            method: Method::Password,
+            device,
+            on_known_device: false,
+            second_factor: Some(passed.factor),
+        };
+        let signed_in = self.open_session(opening, None, context, used_from).await?;
+        tracing::info!(
+            user_id = passed.user_id,
+            factor = passed.factor,
+            "second step passed"
+        );
+        Ok(signed_in)
     }
 
     /// The password step's outcome settled: the person to sign in with the
@@ -234,11 +309,12 @@ impl Sessions {
         }
     }
 
-    /// Opens the session of a sign-in whose `attempt` was right.
+    /// Opens the session of a sign-in whose `attempt` (none for a second
+    /// step) was right.
     async fn open_session(
         &self,
         opening: Opening,
-        attempt: Attempt,
+        attempt: Option<Attempt>,
         context: &AuditContext,
         used_from: &UsedFrom,
     ) -> ServiceResult<SignedIn> {
@@ -247,6 +323,7 @@ impl Sessions {
             method,
             device,
             on_known_device,
+            second_factor,
         } = opening;
         let now = now_millis();
         let new_device = SecretToken::generate();
@@ -256,7 +333,7 @@ impl Sessions {
             .store
             .for_sign_in(on_known_device)
             .record_sign_in(&SignInRecord {
-                attempt_id: attempt.id(),
+                attempt_id: attempt.as_ref().map(Attempt::id),
                 user_id,
                 presented_device: presented_device.as_ref(),
                 new_device: &new_device.hash(),
@@ -266,9 +343,12 @@ impl Sessions {
                 context,
                 used_from,
                 method: method.as_str(),
+                second_factor,
             })
             .await?;
-        attempt.forgotten();
+        if let Some(attempt) = attempt {
+            attempt.forgotten();
+        }
         if recorded.purged_sessions > 0 {
             tracing::debug!(purged = recorded.purged_sessions, "forgot expired sessions");
         }

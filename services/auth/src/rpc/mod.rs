@@ -16,12 +16,15 @@
 //!
 //! ListMySessions and EndMySessions any signed-in person (their own sessions);
 //! EndUserSessions UserManagement ([`sessions`]). RequestPasswordReset and
-//! ResetPassword are public ([`password_reset`]).
+//! ResetPassword are public ([`password_reset`]). LoginMfa is public; the
+//! caller's own second factor any signed-in person; ResetUserMfa
+//! UserManagement ([`mfa`]).
 //!
 //! The internal services the gateway does not forward are in [`internal`],
 //! ServiceAccountService in [`service_accounts`].
 
 mod internal;
+mod mfa;
 mod password_reset;
 mod service_accounts;
 mod sessions;
@@ -218,6 +221,55 @@ impl AuthService for AuthRpc {
         request: Request<pb::ResetPasswordRequest>,
     ) -> RpcResult<pb::ResetPasswordResponse> {
         self.set_forgotten_password(request).await
+    }
+
+    async fn login_mfa(
+        &self,
+        request: Request<pb::LoginMfaRequest>,
+    ) -> RpcResult<pb::LoginMfaResponse> {
+        self.second_step(request).await
+    }
+
+    async fn get_my_mfa(
+        &self,
+        request: Request<pb::GetMyMfaRequest>,
+    ) -> RpcResult<pb::GetMyMfaResponse> {
+        self.own_mfa(request).await
+    }
+
+    async fn enrol_mfa(
+        &self,
+        request: Request<pb::EnrolMfaRequest>,
+    ) -> RpcResult<pb::EnrolMfaResponse> {
+        self.begin_mfa(request).await
+    }
+
+    async fn confirm_mfa(
+        &self,
+        request: Request<pb::ConfirmMfaRequest>,
+    ) -> RpcResult<pb::ConfirmMfaResponse> {
+        self.turn_mfa_on(request).await
+    }
+
+    async fn disable_mfa(
+        &self,
+        request: Request<pb::DisableMfaRequest>,
+    ) -> RpcResult<pb::DisableMfaResponse> {
+        self.turn_mfa_off(request).await
+    }
+
+    async fn regenerate_recovery_codes(
+        &self,
+        request: Request<pb::RegenerateRecoveryCodesRequest>,
+    ) -> RpcResult<pb::RegenerateRecoveryCodesResponse> {
+        self.new_recovery_codes(request).await
+    }
+
+    async fn reset_user_mfa(
+        &self,
+        request: Request<pb::ResetUserMfaRequest>,
+    ) -> RpcResult<pb::ResetUserMfaResponse> {
+        self.reset_persons_mfa(request).await
     }
 
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {

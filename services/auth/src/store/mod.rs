@@ -17,6 +17,7 @@ pub mod department;
 pub mod device;
 pub mod directory;
 pub mod mail;
+pub mod mfa;
 pub mod password_reset;
 pub mod reference;
 pub mod search;

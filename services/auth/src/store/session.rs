@@ -2,13 +2,14 @@
 //! once for its successor (see [`crate::domain::refresh`]).
 
 use portal_kit::ServiceResult;
-use portal_kit::audit::{self, AuditActor, AuditContext, Event, action, entity};
+use portal_kit::audit::{self, AuditActor, AuditContext, Changes, Event, action, entity};
 use portal_kit::token::Subject;
 use sqlx::AnyConnection;
 
 use super::Store;
 use super::access::{raise_access_version, subject};
 use super::device::{device_exists, remember_device};
+use super::mfa::trust_device;
 use super::sign_in_attempt::forget_attempt;
 use crate::domain::secret::SecretHash;
 
@@ -18,8 +19,9 @@ pub const REASON_ENDED: &str = "session-ended";
 
 /// What a sign-in with the right password writes ([`Store::record_sign_in`]).
 pub struct SignInRecord<'a> {
-    /// The attempt the limits recorded, forgotten: a right password does not count.
-    pub attempt_id: i64,
+    /// The attempt the limits recorded, forgotten: a right password does not
+    /// count (none after a second step: its attempt was forgotten at the first).
+    pub attempt_id: Option<i64>,
     pub user_id: i64,
     /// The device token the browser presented, kept if any person has signed
     /// in with it before (a shared ward PC is known for all its staff)...
@@ -36,6 +38,9 @@ pub struct SignInRecord<'a> {
     /// How the password was checked (`password`, `directory`): the sign-in
     /// record's reason.
     pub method: &'a str,
+    /// The second factor given (`totp`, `recovery-code`), recorded with the
+    /// method (`password+totp`); its device then skips the step for 30 days.
+    pub second_factor: Option<&'a str>,
 }
 
 /// Where a session is used from, for its person's list of their devices: the
@@ -103,7 +108,9 @@ impl Store {
         sign_in: &SignInRecord<'_>,
     ) -> ServiceResult<SignInRecorded> {
         let mut tx = self.write().await?;
-        forget_attempt(&mut tx, sign_in.attempt_id).await?;
+        if let Some(attempt_id) = sign_in.attempt_id {
+            forget_attempt(&mut tx, attempt_id).await?;
+        }
         let purged_sessions = sqlx::query("DELETE FROM refresh_families WHERE expires_at < $1")
             .bind(sign_in.now)
             .execute(&mut *tx)
@@ -140,8 +147,13 @@ impl Store {
         let signed_in = sign_in
             .context
             .acting_as(AuditActor::Person(sign_in.user_id));
-        let event =
+        let mut event =
             Event::new(entity::USER, sign_in.user_id, action::SIGN_IN).reason(sign_in.method);
+        if let Some(factor) = sign_in.second_factor {
+            trust_device(&mut tx, device, sign_in.user_id, sign_in.now).await?;
+            let method = format!("{}+{factor}", sign_in.method);
+            event = event.changes(Changes::new().field("method", None::<&str>, method));
+        }
         audit::record(&mut tx, &signed_in, event).await?;
         // Read on the connection already held, rather than queueing for
         // another behind the guesses.

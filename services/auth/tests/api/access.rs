@@ -10,6 +10,7 @@ use portal_proto::auth::v1 as pb;
 use tonic::{Code, Status};
 
 use crate::helpers::*;
+use crate::mfa_access;
 
 use Code::{Ok as OK, PermissionDenied as DENIED, Unauthenticated as UNAUTH};
 
@@ -33,6 +34,13 @@ const MATRIX: &[AccessRule] = &[
     ("ListMySessions", SIGNED_IN),
     ("EndMySessions", SIGNED_IN),
     ("EndUserSessions", USER_MANAGEMENT),
+    mfa_access::ROWS[0],
+    mfa_access::ROWS[1],
+    mfa_access::ROWS[2],
+    mfa_access::ROWS[3],
+    mfa_access::ROWS[4],
+    mfa_access::ROWS[5],
+    mfa_access::ROWS[6],
     ("ListDepartments", SIGNED_IN),
     ("ListDepartmentsByIds", SIGNED_IN),
     ("ListDepartmentsWithUsers", ADMIN_TYPE),
@@ -667,7 +675,9 @@ async fn call_as(
             };
             done(client.end_user_sessions(with_token(message, token)).await)
         }
-        other => panic!("the matrix names an unknown call {other}"),
+        other => mfa_access::call(&mut client, other, token, fixture.other.id)
+            .await
+            .unwrap_or_else(|| panic!("the matrix names an unknown call {other}")),
     }
 }
 

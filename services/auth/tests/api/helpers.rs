@@ -58,6 +58,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         public_url: PUBLIC_URL.into(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        mfa_for_admins: false,
         internal: keys.internal.clone(),
         mail: None,
         directory: None,
@@ -67,6 +68,17 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
 pub async fn spawn_app(backend: Backend, seed_demo: bool) -> TestApp {
     let routes =
         |url: String, keys: &TestKeys| portal_auth::routes(settings(&url, keys, seed_demo));
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+/// Auth with `PORTAL_MFA_FOR_ADMINS=true`.
+pub async fn spawn_requiring_mfa_for_admins(backend: Backend) -> TestApp {
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            mfa_for_admins: true,
+            ..settings(&url, keys, false)
+        })
+    };
     TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
 }
 

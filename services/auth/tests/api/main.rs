@@ -9,6 +9,8 @@ mod directory;
 mod helpers;
 mod idempotency;
 mod mail;
+mod mfa;
+mod mfa_access;
 mod own_sessions;
 mod password_reset;
 mod service_accounts;

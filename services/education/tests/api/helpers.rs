@@ -134,6 +134,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        mfa_for_admins: false,
         internal: keys.internal.clone(),
         mail: None,
         directory: None,

@@ -156,6 +156,14 @@ pub mod action {
     pub const PASSWORD_RESET_REQUESTED: &str = "password-reset-requested";
     /// A forgotten password set with such a link.
     pub const PASSWORD_RESET: &str = "password-reset";
+    /// Two-step sign-in (issue 39.4): an authenticator's enrolment begun,
+    /// confirmed (the factor is on), turned off by its person, new recovery
+    /// codes made, and an administrator's removal of someone's factor.
+    pub const MFA_ENROL: &str = "mfa-enrol";
+    pub const MFA_CONFIRM: &str = "mfa-confirm";
+    pub const MFA_DISABLE: &str = "mfa-disable";
+    pub const MFA_RECOVERY_CODES: &str = "mfa-recovery-codes";
+    pub const MFA_RESET: &str = "mfa-reset";
 }
 
 /// What a secret field's values are recorded as.

@@ -114,6 +114,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         audit: AuditSettings::loopback(),
         shutdown: CancellationToken::new(),
         staff_sync_max_block_percent: 10,
+        mfa_for_admins: false,
         internal: keys.internal.clone(),
         mail: None,
         directory: None,

@@ -7,6 +7,7 @@ import { Link, Outlet, useNavigate } from 'react-router';
 
 import { OrganisationLogo, PortalLogo } from '@/components/logos';
 import { paths } from '@/config/paths';
+import { MfaBanner } from '@/features/cabinet/components/mfa-banner';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { SearchBox } from '@/features/search/components/search-box';
 import { fullName } from '@/lib/person-name';
@@ -130,6 +131,7 @@ export function AppLayout() {
         <Toolbar />
         <SectionHeading />
         <Breadcrumbs />
+        <MfaBanner admin={canSeeAdmin} />
         <Outlet />
       </Box>
     </Box>

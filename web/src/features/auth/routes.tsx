@@ -9,6 +9,12 @@ export const loginRoute: RouteObject = {
   lazy: async () => ({ Component: (await import('./components/login-page')).LoginPage }),
 };
 
+// A sign-in's second step (issue 39.4): public, loaded only when a code is asked for.
+export const loginCodeRoute: RouteObject = {
+  path: paths.loginCode,
+  lazy: async () => ({ Component: (await import('./components/login-code-page')).LoginCodePage }),
+};
+
 // «Забыли пароль?» (issue 39.3): public, each loaded on its own, outside the sign-in page's load.
 export const passwordResetRoutes: RouteObject[] = [
   {

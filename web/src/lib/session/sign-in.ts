@@ -9,11 +9,24 @@ import { startSession } from './session';
 /** What the gateway answers to a sign-in or a refresh (the refresh token is in a cookie). */
 export type AccessToken = { accessToken: string; expiresIn: number };
 
-export type SignInResult = { ok: true } | { ok: false; message: string };
+/** A sign-in's answer: a session, or (two-step sign-in, issue 39.4) the second step's token. */
+type SignInAnswer = AccessToken & { mfaRequired?: boolean; mfaToken?: string };
+
+export type SignInResult =
+  { ok: true } | { ok: false; message: string } | { ok: false; message: ''; mfaToken: string };
 
 /** Signs in and stores the session; a failure carries the server's message for the alert. */
 export async function signIn(login: string, password: string): Promise<SignInResult> {
-  const result = await postRest<AccessToken>('/api/auth/login', { login, password });
+  const result = await postRest<SignInAnswer>('/api/auth/login', { login, password });
+  if (!result.ok) return { ok: false, message: result.message };
+  if (result.data.mfaRequired) return { ok: false, message: '', mfaToken: result.data.mfaToken ?? '' };
+  if (!startSession(result.data.accessToken)) return { ok: false, message: strings.errors.network };
+  return { ok: true };
+}
+
+/** The second step: a code for the first step's token; the session as `signIn` stores it. */
+export async function finishSignIn(mfaToken: string, code: string): Promise<SignInResult> {
+  const result = await postRest<AccessToken>('/api/auth/login-mfa', { mfaToken, code });
   if (!result.ok) return { ok: false, message: result.message };
   if (!startSession(result.data.accessToken)) return { ok: false, message: strings.errors.network };
   return { ok: true };

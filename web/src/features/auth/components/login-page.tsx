@@ -46,6 +46,11 @@ export function LoginPage() {
     event.preventDefault();
     setStatus({ kind: 'pending' });
     const result = await signIn(login, password);
+    if (!result.ok && 'mfaToken' in result) {
+      // The second step: its token travels in the page's state, never in the address.
+      await navigate(paths.loginCode, { state: { mfaToken: result.mfaToken, next: destination } });
+      return;
+    }
     setStatus(result.ok ? { kind: 'success' } : { kind: 'error', message: result.message });
   };
 

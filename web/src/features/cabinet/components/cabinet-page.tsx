@@ -12,6 +12,7 @@ import { strings } from '@/lib/strings';
 
 import { DigestSetting } from './digest-setting';
 import { MySessions } from './my-sessions';
+import { TwoStepSetting } from './two-step-setting';
 
 const text = (value: string | undefined) => value || strings.common.notSet;
 
@@ -88,6 +89,8 @@ export function CabinetPage() {
       </Box>
       <Divider sx={{ mt: 3 }} />
       <DigestSetting />
+      <Divider sx={{ mt: 3 }} />
+      <TwoStepSetting />
       <Divider sx={{ mt: 3 }} />
       <MySessions />
     </Paper>

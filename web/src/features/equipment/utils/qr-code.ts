@@ -1,13 +1,7 @@
 /** Spec §9: the QR code downloads as a 256×256 PNG. */
 export const qrDownloadSize = 256;
 
-/** The QR code PNG the server made (bytes) as an address an `<img>` can show. */
-export function qrDataUrl(png: Uint8Array): string | undefined {
-  if (png.length === 0) return undefined;
-  let binary = '';
-  for (const byte of png) binary += String.fromCharCode(byte);
-  return `data:image/png;base64,${btoa(binary)}`;
-}
+export { qrDataUrl } from '@/lib/qr-data-url';
 
 /** What most file systems allow in one file name, in bytes. */
 const maxFileNameBytes = 255;

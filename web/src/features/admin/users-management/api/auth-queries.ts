@@ -78,3 +78,6 @@ export const useUpdateUser = () => useMutation(auth.updateUser, { onSuccess: use
 
 /** Ends every session of a person (issue 39.5): their lists of sessions change with it. */
 export const useEndUserSessions = () => useMutation(auth.endUserSessions, { onSuccess: useRefreshAuth() });
+
+/** Takes away a person's second factor (issue 39.4: a lost phone). */
+export const useResetUserMfa = () => useMutation(auth.resetUserMfa, { onSuccess: useRefreshAuth() });

@@ -11,6 +11,7 @@ import { strings } from '@/lib/strings';
 import { useUpdateUser, useUser } from '../../api/auth-queries';
 import { formValuesOf, type UserFormValues } from '../../utils/user-form-values';
 import { EndSessions } from './end-sessions';
+import { ResetSecondFactor } from './reset-second-factor';
 import { UserForm } from './user-form';
 
 export function UserPage() {
@@ -33,6 +34,7 @@ export function UserPage() {
       below={(user) => (
         <>
           <EndSessions userId={user.id} name={fullName(user)} />
+          <ResetSecondFactor userId={user.id} name={fullName(user)} />
           <EntityHistory entity="user" entityId={user.id} version={query.dataUpdatedAt} />
         </>
       )}
