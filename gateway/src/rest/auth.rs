@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::forward::{forward, method};
-use super::mfa::{LoginBody, SignInAnswer, login};
 use super::origin::OwnSite;
 use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie, docs};
 
@@ -25,14 +24,6 @@ const AUTH_COOKIE_PATH: &str = "/api/auth";
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
-        Endpoint::post(
-            "/api/auth/login",
-            "Вход по логину и паролю (или первый шаг двухэтапного входа: mfaRequired)",
-            docs::json::<LoginBody>(),
-            axum::routing::post(login),
-        )
-        .answers::<SignInAnswer>()
-        .public(),
         Endpoint::post(
             "/api/auth/refresh-token",
             "Новый токен доступа по cookie portal_refresh",

@@ -19,6 +19,14 @@ use super::{ApiError, AppState, Body, Caller, Data, Endpoint, cookie, docs};
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
         Endpoint::post(
+            "/api/auth/login",
+            "Вход по логину и паролю (или первый шаг двухэтапного входа: mfaRequired)",
+            docs::json::<LoginBody>(),
+            axum::routing::post(login),
+        )
+        .answers::<SignInAnswer>()
+        .public(),
+        Endpoint::post(
             "/api/auth/login-mfa",
             "Второй шаг входа: код из приложения или код восстановления",
             docs::json::<LoginMfaBody>(),
