@@ -13,6 +13,7 @@ mod education;
 mod files;
 mod forward;
 mod integration;
+mod invitations;
 mod notification;
 mod oauth;
 mod origin;
@@ -207,6 +208,7 @@ where
 pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
+        .chain(invitations::endpoints())
         .chain(service_accounts::endpoints())
         .chain(oauth::endpoints())
         .chain(education::endpoints())

@@ -16,12 +16,15 @@
 //!
 //! ListMySessions and EndMySessions any signed-in person (their own sessions);
 //! EndUserSessions UserManagement ([`sessions`]). RequestPasswordReset and
-//! ResetPassword are public ([`password_reset`]).
+//! ResetPassword are public ([`password_reset`]). SendInvitation,
+//! InviteDepartment and MakeFirstSignInCode UserManagement, FirstSignIn
+//! public ([`invitations`]).
 //!
 //! The internal services the gateway does not forward are in [`internal`],
 //! ServiceAccountService in [`service_accounts`].
 
 mod internal;
+mod invitations;
 mod password_reset;
 mod service_accounts;
 mod sessions;
@@ -108,6 +111,7 @@ impl AuthRpc {
             )
             .await?;
         self.versions.raise(outcome.raised.iter().copied());
+        let dry_run = outcome.dry_run;
         tracing::info!(
             by = actor.user_id(),
             by_service_account = actor.service_account_id(),
@@ -120,7 +124,11 @@ impl AuthRpc {
             refused = outcome.errors.len(),
             "staff synced"
         );
-        reply(outcome.into())
+        let mut answer: pb::SyncStaffResponse = outcome.into();
+        if batch.invite && !dry_run {
+            self.invite_synced(context, batch, &mut answer).await?;
+        }
+        reply(answer)
     }
 
     /// Whose department members `caller` may read: everyone's (`None`) for
@@ -217,6 +225,34 @@ impl AuthService for AuthRpc {
         request: Request<pb::ResetPasswordRequest>,
     ) -> RpcResult<pb::ResetPasswordResponse> {
         self.set_forgotten_password(request).await
+    }
+
+    async fn send_invitation(
+        &self,
+        request: Request<pb::SendInvitationRequest>,
+    ) -> RpcResult<pb::SendInvitationResponse> {
+        self.invite_one(request).await
+    }
+
+    async fn invite_department(
+        &self,
+        request: Request<pb::InviteDepartmentRequest>,
+    ) -> RpcResult<pb::InviteDepartmentResponse> {
+        self.invite_members(request).await
+    }
+
+    async fn make_first_sign_in_code(
+        &self,
+        request: Request<pb::MakeFirstSignInCodeRequest>,
+    ) -> RpcResult<pb::MakeFirstSignInCodeResponse> {
+        self.make_code(request).await
+    }
+
+    async fn first_sign_in(
+        &self,
+        request: Request<pb::FirstSignInRequest>,
+    ) -> RpcResult<pb::FirstSignInResponse> {
+        self.sign_in_first_time(request).await
     }
 
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {

@@ -15,6 +15,7 @@ pub mod access;
 pub mod audit;
 pub mod department;
 pub mod device;
+pub mod invitation;
 pub mod mail;
 pub mod password_reset;
 pub mod reference;

@@ -7,6 +7,7 @@ mod audit;
 mod bootstrap;
 mod helpers;
 mod idempotency;
+mod invitations;
 mod mail;
 mod own_sessions;
 mod password_reset;
