@@ -59,7 +59,7 @@ async fn a_synced_person_is_invited_and_another_signs_in_with_a_printed_code() {
     let mails = sink.wait_for(1, Duration::from_secs(10)).await;
     assert_eq!(mails[0].to, ["morozova@hospital.example"]);
     let text = mails[0].text();
-    let (_, rest) = text.split_once("/welcome?token=").expect("the link");
+    let (_, rest) = text.split_once("/first-sign-in?token=").expect("the link");
     let (token, _) = rest.split_once("&login=").expect("the login");
     let chosen = json!({ "token": token, "password": "новый-пароль-2026" });
     let (status, body) = post_public(&portal, "/api/auth/reset-password", chosen).await;

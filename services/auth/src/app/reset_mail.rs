@@ -14,9 +14,8 @@ pub const RESET_SUBJECT: &str = "Восстановление пароля — �
 /// The page of the web app the link opens.
 pub const RESET_PAGE: &str = "/reset-password";
 pub const INVITATION_SUBJECT: &str = "Приглашение на Портал сотрудников";
-/// The page an invitation's link opens: «Добро пожаловать в портал».
-pub const INVITATION_PAGE: &str = "/welcome";
-/// The page a printed first sign-in code is entered on.
+/// The page a printed first sign-in code is entered on; an invitation's link
+/// opens it with its token («Добро пожаловать в портал»).
 pub const FIRST_SIGN_IN_PAGE: &str = "/first-sign-in";
 /// The relay's time-out per SMTP command.
 const RELAY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -75,7 +74,7 @@ impl ResetMail {
     /// sign the person in once they have chosen a password.
     pub fn invitation_link(&self, token: &SecretToken, login: &str) -> String {
         format!(
-            "{}{INVITATION_PAGE}?token={}&login={}",
+            "{}{FIRST_SIGN_IN_PAGE}?token={}&login={}",
             self.public_url,
             token.clone().into_string(),
             query_value(login)
@@ -231,7 +230,7 @@ mod tests {
         let link = mail.invitation_link(&token, "smirnova.o v");
         assert_eq!(
             link,
-            "https://portal.hospital.example/welcome?token=abc&login=smirnova.o%20v"
+            "https://portal.hospital.example/first-sign-in?token=abc&login=smirnova.o%20v"
         );
         let text = invitation_body("Ольга Петровна", "smirnova.o", &link);
         assert!(text.contains("Ваш логин: smirnova.o\n"), "{text}");

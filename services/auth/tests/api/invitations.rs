@@ -89,7 +89,7 @@ async fn first_sign_in(
 /// The token and login of the invitation's link in `mail`.
 fn link_in(mail: &Mail) -> (String, String) {
     let text = mail.text();
-    let link = format!("{PUBLIC_URL}/welcome?token=");
+    let link = format!("{PUBLIC_URL}/first-sign-in?token=");
     let start = text.find(&link).expect("the link in the mail") + link.len();
     let rest: String = text[start..]
         .chars()
