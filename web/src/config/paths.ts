@@ -6,6 +6,9 @@ export const paths = {
   // Beyond spec §2: «Забыли пароль?» (issue 39.3); the mailed link opens `/reset-password?token=`.
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  // Beyond spec §2: a first sign-in (issue 39.3): a printed code is entered here, and an
+  // invitation's link opens it as `/first-sign-in?token=&login=`.
+  firstSignIn: '/first-sign-in',
   notAllowed: '/not-allowed',
   departments: '/departments',
   // Beyond spec §2: units whose maintenance is due or overdue, for equipment editors.

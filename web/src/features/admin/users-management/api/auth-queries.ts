@@ -78,3 +78,11 @@ export const useUpdateUser = () => useMutation(auth.updateUser, { onSuccess: use
 
 /** Ends every session of a person (issue 39.5): their lists of sessions change with it. */
 export const useEndUserSessions = () => useMutation(auth.endUserSessions, { onSuccess: useRefreshAuth() });
+
+// A first sign-in without an administrator typing a password (issue 39.3). Sending an
+// invitation or making a code changes no list; the audit shows them.
+export const useSendInvitation = () => useMutation(auth.sendInvitation);
+
+export const useInviteDepartment = () => useMutation(auth.inviteDepartment);
+
+export const useMakeFirstSignInCode = () => useMutation(auth.makeFirstSignInCode);
