@@ -69,6 +69,7 @@ fn chunks_of(batch: pb::SyncStaffRequest) -> Vec<pb::SyncStaffRequest> {
         dry_run: batch.dry_run,
         full: batch.full,
         allow_mass_block: batch.allow_mass_block,
+        invite: batch.invite,
         ..pb::SyncStaffRequest::default()
     };
     let mut chunks = vec![pb::SyncStaffRequest {
@@ -98,6 +99,7 @@ mod tests {
             dry_run: true,
             full: true,
             allow_mass_block: true,
+            invite: true,
             departments: vec![pb::StaffDepartment::default(); 3],
             positions: vec![pb::StaffPosition::default(); 2],
             people: (0..12_001)
@@ -112,7 +114,7 @@ mod tests {
         assert!(
             chunks
                 .iter()
-                .all(|c| c.dry_run && c.full && c.allow_mass_block)
+                .all(|c| c.dry_run && c.full && c.allow_mass_block && c.invite)
         );
         assert_eq!(
             (chunks[0].departments.len(), chunks[0].positions.len()),

@@ -17,6 +17,7 @@ mod extract;
 mod files;
 mod forward;
 mod integration;
+mod invitations;
 mod mfa;
 mod notification;
 mod oauth;
@@ -74,6 +75,7 @@ pub fn endpoints() -> Vec<Endpoint> {
     auth::endpoints()
         .into_iter()
         .chain(mfa::endpoints())
+        .chain(invitations::endpoints())
         .chain(service_accounts::endpoints())
         .chain(oauth::endpoints())
         .chain(education::endpoints())

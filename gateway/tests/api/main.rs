@@ -16,6 +16,7 @@ mod rest_directory;
 mod rest_education;
 mod rest_files;
 mod rest_integration_staff;
+mod rest_invitations;
 mod rest_mfa;
 mod rest_notifications;
 mod rest_password_reset;

@@ -301,6 +301,9 @@ impl From<SyncOutcome> for pb::SyncStaffResponse {
             departments: outcome.departments.into_iter().map(Into::into).collect(),
             position_counts: Some(outcome.position_counts.into()),
             positions: outcome.positions.into_iter().map(Into::into).collect(),
+            // Filled in after the sync's transaction, when it invites.
+            invited: Vec::new(),
+            not_invited: Vec::new(),
             dry_run: outcome.dry_run,
             managed: count(outcome.managed),
             mass_block_refused: outcome.mass_block_refused,

@@ -1,49 +1,12 @@
 // Issue 39.3: «Забыли пароль?» on the sign-in page mails a one-time link (through the test
 // SMTP sink of global setup); the link's page sets a new password, once.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { admin } from '../support/accounts';
+import { mailTo } from '../support/mail';
 import { restAs } from '../support/rest';
 import { signIn } from './session';
 import { expect, test } from './test';
 
 const INVALID_LINK = 'Ссылка для восстановления пароля недействительна или устарела. Запросите новую.';
-
-/** What a reader sees of a message: each MIME part's body decoded. */
-function readable(eml: string): string {
-  return eml
-    .split(/\r\n--[^\r\n]*\r\n/)
-    .map((part) => {
-      const [head = '', ...rest] = part.split('\r\n\r\n');
-      const body = rest.join('\r\n\r\n');
-      const encoding = /content-transfer-encoding:\s*(\S+)/i.exec(head)?.[1]?.toLowerCase();
-      if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-      if (encoding === 'quoted-printable') {
-        const bytes = body
-          .replace(/=\r\n/g, '')
-          .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-        return Buffer.from(bytes, 'latin1').toString('utf8');
-      }
-      return body;
-    })
-    .join('\n');
-}
-
-/** The text of the message the sink took for `address`, once it arrives. */
-async function mailTo(address: string): Promise<string> {
-  const dir = process.env.PORTAL_E2E_MAIL_DIR ?? '';
-  let found: string | undefined;
-  await expect
-    .poll(() => {
-      found = readdirSync(dir)
-        .map((name) => readFileSync(join(dir, name), 'utf8'))
-        .find((eml) => eml.startsWith(`X-Sink-To: ${address}\r\n`));
-      return found !== undefined;
-    })
-    .toBe(true);
-  return readable(found ?? '');
-}
 
 test('a forgotten password is set with the mailed link, and the link works once', async ({
   page,

@@ -3,7 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { LoadingBar } from '@/components/loading-bar';
 import { paths } from '@/config/paths';
 import { adminRoutes } from '@/features/admin/routes';
-import { loginCodeRoute, loginRoute, passwordResetRoutes } from '@/features/auth/routes';
+import { firstSignInRoute, loginCodeRoute, loginRoute, passwordResetRoutes } from '@/features/auth/routes';
 import { cabinetRoutes } from '@/features/cabinet/routes';
 import { educationRoutes } from '@/features/education/routes';
 import { equipmentPrintRoutes, equipmentRoutes, publicInstructionRoute } from '@/features/equipment/routes';
@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
       loginRoute,
       loginCodeRoute,
       ...passwordResetRoutes,
+      firstSignInRoute,
       publicInstructionRoute,
       {
         lazy: async () => ({ Component: (await import('./layout/session-layout')).SessionLayout }),

@@ -8,6 +8,9 @@ export const paths = {
   resetPassword: '/reset-password',
   // Beyond spec §2: a sign-in's second step (issue 39.4), the token in the page's state.
   loginCode: '/login/code',
+  // Beyond spec §2: a first sign-in (issue 39.3): a printed code is entered here, and an
+  // invitation's link opens it as `/first-sign-in?token=&login=`.
+  firstSignIn: '/first-sign-in',
   notAllowed: '/not-allowed',
   departments: '/departments',
   // Beyond spec §2: units whose maintenance is due or overdue, for equipment editors.

@@ -122,6 +122,7 @@ export const strings = {
     submit: 'Войти',
     success: 'Вы успешно авторизовались.',
     forgotPassword: 'Забыли пароль?',
+    firstSignIn: 'Первый вход по коду',
     passwordReset: 'Пароль изменён. Войдите с новым паролем.',
   },
   rights: {

@@ -155,6 +155,11 @@ pub(super) fn action_label(action: &str) -> &str {
         "mfa-disable" => "Отключение двухэтапного входа",
         "mfa-recovery-codes" => "Новые коды восстановления",
         "mfa-reset" => "Сброс второго фактора",
+        "invitation-sent" => "Отправлено приглашение",
+        "invitation-accepted" => "Принято приглашение",
+        "first-sign-in-code-made" => "Выдан код для первого входа",
+        "first-sign-in-code-used" => "Первый вход по коду",
+        "first-sign-in-code-refused" => "Неверный код для первого входа",
         "grant" => "Выдача прав",
         "revoke" => "Снятие прав",
         "download" => "Скачивание",
@@ -172,6 +177,7 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "unknown-login" => "Неизвестный логин",
         "blocked" => "Учётная запись заблокирована",
         "no-email" => "Не указана почта",
+        "wrong-code" => "Неверный или устаревший код",
         "session-ended" => "Сеанс завершён из списка устройств или администратором",
         // How a sign-in's password was checked (issue 39.1).
         "password" => "По паролю портала",
@@ -180,7 +186,6 @@ pub(super) fn reason_label(reason: &str) -> &str {
         "directory-disabled" => "Учётная запись отключена в домене",
         "directory-unavailable" => "Домен недоступен",
         "directory-password" => "Пароль проверяется в домене",
-        "wrong-code" => "Неверный код второго шага",
         "code-reused" => "Код второго шага уже использован",
         other => other,
     }

@@ -57,7 +57,7 @@ pub const MAX_POSITION_TITLE_CHARS: usize = 200;
 
 pub const MSG_BATCH_TOO_LARGE: &str =
     "Слишком большой пакет: не более 50 000 сотрудников, 5 000 отделений и 5 000 должностей за раз";
-pub const MSG_STREAM_FLAGS_DIFFER: &str = "Признаки «пробный запуск», «полная выгрузка» и «разрешить массовую блокировку» задаются в первой части пакета и не меняются";
+pub const MSG_STREAM_FLAGS_DIFFER: &str = "Признаки «пробный запуск», «полная выгрузка», «разрешить массовую блокировку» и «пригласить» задаются в первой части пакета и не меняются";
 pub const MSG_POSITION_TITLE_REQUIRED: &str = "Введите название должности";
 pub const MSG_POSITION_TITLE_TOO_LONG: &str = "Название должности не должно превышать 200 символов";
 pub const MSG_POSITION_TITLE_HIDDEN: &str =
@@ -186,6 +186,8 @@ pub struct StaffBatch {
     pub full: bool,
     /// A full sync may block more than the share of people the settings allow.
     pub allow_mass_block: bool,
+    /// Invite the batch's people without a password once it is written.
+    pub invite: bool,
     pub departments: Vec<ReferenceRow>,
     pub positions: Vec<ReferenceRow>,
     pub people: Vec<PersonRow>,
@@ -203,6 +205,7 @@ impl StaffBatch {
             dry_run: request.dry_run,
             full: request.full,
             allow_mass_block: request.allow_mass_block,
+            invite: request.invite,
             ..StaffBatch::default()
         };
         batch.departments = references(
@@ -314,7 +317,7 @@ pub fn add_chunk(
         *batch = Some(chunk);
         return Ok(());
     };
-    let flags = |r: &pb::SyncStaffRequest| (r.dry_run, r.full, r.allow_mass_block);
+    let flags = |r: &pb::SyncStaffRequest| (r.dry_run, r.full, r.allow_mass_block, r.invite);
     if flags(whole) != flags(&chunk) {
         return Err(ServiceError::invalid(MSG_STREAM_FLAGS_DIFFER));
     }

@@ -18,12 +18,14 @@
 //! EndUserSessions UserManagement ([`sessions`]). RequestPasswordReset and
 //! ResetPassword are public ([`password_reset`]). LoginMfa is public; the
 //! caller's own second factor any signed-in person; ResetUserMfa
-//! UserManagement ([`mfa`]).
+//! UserManagement ([`mfa`]). SendInvitation, InviteDepartment and
+//! MakeFirstSignInCode UserManagement, FirstSignIn public ([`invitations`]).
 //!
 //! The internal services the gateway does not forward are in [`internal`],
 //! ServiceAccountService in [`service_accounts`].
 
 mod internal;
+mod invitations;
 mod mfa;
 mod password_reset;
 mod service_accounts;
@@ -112,6 +114,7 @@ impl AuthRpc {
             )
             .await?;
         self.versions.raise(outcome.raised.iter().copied());
+        let dry_run = outcome.dry_run;
         tracing::info!(
             by = actor.user_id(),
             by_service_account = actor.service_account_id(),
@@ -124,7 +127,11 @@ impl AuthRpc {
             refused = outcome.errors.len(),
             "staff synced"
         );
-        reply(outcome.into())
+        let mut answer: pb::SyncStaffResponse = outcome.into();
+        if batch.invite && !dry_run {
+            self.invite_synced(context, batch, &mut answer).await?;
+        }
+        reply(answer)
     }
 
     /// Whose department members `caller` may read: everyone's (`None`) for
@@ -270,6 +277,34 @@ impl AuthService for AuthRpc {
         request: Request<pb::ResetUserMfaRequest>,
     ) -> RpcResult<pb::ResetUserMfaResponse> {
         self.reset_persons_mfa(request).await
+    }
+
+    async fn send_invitation(
+        &self,
+        request: Request<pb::SendInvitationRequest>,
+    ) -> RpcResult<pb::SendInvitationResponse> {
+        self.invite_one(request).await
+    }
+
+    async fn invite_department(
+        &self,
+        request: Request<pb::InviteDepartmentRequest>,
+    ) -> RpcResult<pb::InviteDepartmentResponse> {
+        self.invite_members(request).await
+    }
+
+    async fn make_first_sign_in_code(
+        &self,
+        request: Request<pb::MakeFirstSignInCodeRequest>,
+    ) -> RpcResult<pb::MakeFirstSignInCodeResponse> {
+        self.make_code(request).await
+    }
+
+    async fn first_sign_in(
+        &self,
+        request: Request<pb::FirstSignInRequest>,
+    ) -> RpcResult<pb::FirstSignInResponse> {
+        self.sign_in_first_time(request).await
     }
 
     async fn get_me(&self, request: Request<pb::GetMeRequest>) -> RpcResult<pb::GetMeResponse> {

@@ -16,6 +16,7 @@ pub mod audit;
 pub mod department;
 pub mod device;
 pub mod directory;
+pub mod invitation;
 pub mod mail;
 pub mod mfa;
 pub mod password_reset;

@@ -1,17 +1,21 @@
 //! «Забыли пароль?» (issue 39.3): the links sent, kept as the SHA-256 of their
-//! token, and the requests the limits count.
+//! token, and the requests the limits count. The invitations and first
+//! sign-in codes of [`super::invitation`] share the tables, told apart by
+//! their [`Purpose`], and set a password the same way ([`set_password`]).
 
 use portal_kit::audit::{self, AuditContext, Event, action, entity};
 use portal_kit::{ServiceError, ServiceResult};
+use sqlx::AnyConnection;
 
 use super::Store;
 use super::access::raise_access_version;
 use crate::domain::login::LoginKey;
+use crate::domain::one_time::Purpose;
 use crate::domain::password::PasswordHash;
 use crate::domain::secret::SecretHash;
 
-/// How long a link works.
-pub const RESET_LINK_MILLIS: i64 = 30 * 60 * 1000;
+/// The tokens ResetPassword takes: reset links and invitations' links.
+const LINK_PURPOSES: &str = "purpose IN ('reset', 'invitation')";
 /// The window the limits count requests in.
 pub const RESET_WINDOW_MILLIS: i64 = 60 * 60 * 1000;
 /// Links a login is sent per window on the requests of one client address: a
@@ -21,7 +25,7 @@ pub const RESETS_PER_LOGIN_AND_ADDRESS: i64 = 3;
 /// (a ward PC's staff share one).
 pub const RESETS_PER_ADDRESS: i64 = 20;
 /// How long used and expired links are kept before they are deleted.
-const SPENT_LINKS_KEPT_MILLIS: i64 = 24 * 60 * 60 * 1000;
+pub(super) const SPENT_LINKS_KEPT_MILLIS: i64 = 24 * 60 * 60 * 1000;
 
 pub const MSG_RESET_LINK_INVALID: &str =
     "Ссылка для восстановления пароля недействительна или устарела. Запросите новую.";
@@ -78,36 +82,21 @@ impl Store {
             directory,
         } = *asked;
         let mut tx = self.write().await?;
-        let since = now - RESET_WINDOW_MILLIS;
-        sqlx::query("DELETE FROM password_reset_requests WHERE at <= $1")
-            .bind(since)
-            .execute(&mut *tx)
-            .await?;
         sqlx::query("DELETE FROM password_reset_tokens WHERE expires_at <= $1")
             .bind(now - SPENT_LINKS_KEPT_MILLIS)
             .execute(&mut *tx)
             .await?;
-        let (from_address, pair): (i64, i64) = sqlx::query_as(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN login_key = $2 THEN 1 ELSE 0 END), 0) \
-             FROM password_reset_requests WHERE address_key = $1 AND at > $3",
-        )
-        .bind(address)
-        .bind(login.as_str())
-        .bind(since)
-        .fetch_one(&mut *tx)
-        .await?;
-        if pair >= RESETS_PER_LOGIN_AND_ADDRESS || from_address >= RESETS_PER_ADDRESS {
+        let counted = Counted {
+            purpose: Purpose::Reset,
+            login: login.as_str(),
+            address,
+            now,
+        };
+        if counted.over_limit(&mut tx).await? {
             tx.commit().await?;
             return Ok(ResetRequested::Limited);
         }
-        sqlx::query(
-            "INSERT INTO password_reset_requests (at, login_key, address_key) VALUES ($1, $2, $3)",
-        )
-        .bind(now)
-        .bind(login.as_str())
-        .bind(address)
-        .execute(&mut *tx)
-        .await?;
+        counted.record(&mut tx).await?;
         let person: Option<(i64, String, i64, String)> = sqlx::query_as(
             "SELECT u.id, u.email, COALESCE(s.blocks_sign_in, 0), u.password_hash \
              FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1",
@@ -134,16 +123,7 @@ impl Store {
             tx.commit().await?;
             return Ok(ResetRequested::NoOne);
         }
-        sqlx::query(
-            "INSERT INTO password_reset_tokens (user_id, token_hash, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4)",
-        )
-        .bind(user_id)
-        .bind(token.as_str())
-        .bind(now)
-        .bind(now + RESET_LINK_MILLIS)
-        .execute(&mut *tx)
-        .await?;
+        store_token(&mut tx, user_id, Purpose::Reset, token, now).await?;
         audit::record(&mut tx, context, event).await?;
         tx.commit().await?;
         Ok(ResetRequested::Send { user_id, email })
@@ -152,12 +132,12 @@ impl Store {
     /// Whose link `token` is, if it still works: read before the new password
     /// is hashed, so a made-up token costs no hash.
     pub async fn password_reset_user(&self, token: &SecretHash, now: i64) -> ServiceResult<i64> {
-        let found: Option<i64> = sqlx::query_scalar(
+        let found: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT t.user_id FROM password_reset_tokens t JOIN users u ON u.id = t.user_id \
              LEFT JOIN statuses s ON s.id = u.status_id \
              WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 \
-             AND COALESCE(s.blocks_sign_in, 0) = 0",
-        )
+             AND COALESCE(s.blocks_sign_in, 0) = 0 AND t.{LINK_PURPOSES}"
+        )))
         .bind(token.as_str())
         .bind(now)
         .fetch_optional(&self.pool)
@@ -176,51 +156,144 @@ impl Store {
         now: i64,
     ) -> ServiceResult<(i64, i64)> {
         let mut tx = self.write().await?;
-        let used: Option<i64> = sqlx::query_scalar(
+        let used: Option<(i64, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "UPDATE password_reset_tokens SET used_at = $1 \
-             WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id",
-        )
+             WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $3 AND {LINK_PURPOSES} \
+             RETURNING user_id, purpose"
+        )))
         .bind(now)
         .bind(token.as_str())
         .bind(now)
         .fetch_optional(&mut *tx)
         .await?;
-        let user_id = used.ok_or_else(invalid_link)?;
-        let blocked: i64 = sqlx::query_scalar(
-            "SELECT COALESCE(s.blocks_sign_in, 0) FROM users u \
-             LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
-        )
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await?;
-        if blocked != 0 {
+        let (user_id, purpose) = used.ok_or_else(invalid_link)?;
+        if is_blocked(&mut tx, user_id).await? {
             return Err(invalid_link());
         }
-        sqlx::query(
-            "UPDATE password_reset_tokens SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL",
-        )
-        .bind(now)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
-            .bind(password.as_str())
-            .bind(now)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
-        // As an administrator's new password does (Store::update_user).
-        sqlx::query(
-            "UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
-        )
-        .bind(now)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-        let version = raise_access_version(&mut tx, user_id, now).await?;
-        let event = Event::new(entity::USER, user_id, action::PASSWORD_RESET);
+        let version = set_password(&mut tx, user_id, password, now).await?;
+        let done = match Purpose::parse(&purpose) {
+            Some(Purpose::Invitation) => action::INVITATION_ACCEPTED,
+            _ => action::PASSWORD_RESET,
+        };
+        let event = Event::new(entity::USER, user_id, done);
         audit::record(&mut tx, context, event).await?;
         tx.commit().await?;
         Ok((user_id, version))
     }
+}
+
+/// A request (or a wrong code) the limits count: per login from one client
+/// address, and per client address.
+pub(super) struct Counted<'a> {
+    pub purpose: Purpose,
+    pub login: &'a str,
+    /// The client address's limit key.
+    pub address: &'a str,
+    pub now: i64,
+}
+
+impl Counted<'_> {
+    /// Whether one more would pass a limit: [`RESETS_PER_LOGIN_AND_ADDRESS`]
+    /// for the login from this address, [`RESETS_PER_ADDRESS`] from it.
+    /// Forgets those older than the window first.
+    pub async fn over_limit(&self, tx: &mut AnyConnection) -> ServiceResult<bool> {
+        let since = self.now - RESET_WINDOW_MILLIS;
+        sqlx::query("DELETE FROM password_reset_requests WHERE at <= $1")
+            .bind(since)
+            .execute(&mut *tx)
+            .await?;
+        let (from_address, pair): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN login_key = $2 THEN 1 ELSE 0 END), 0) \
+             FROM password_reset_requests WHERE address_key = $1 AND at > $3 AND purpose = $4",
+        )
+        .bind(self.address)
+        .bind(self.login)
+        .bind(since)
+        .bind(self.purpose.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        Ok(pair >= RESETS_PER_LOGIN_AND_ADDRESS || from_address >= RESETS_PER_ADDRESS)
+    }
+
+    pub async fn record(&self, tx: &mut AnyConnection) -> ServiceResult<()> {
+        sqlx::query(
+            "INSERT INTO password_reset_requests (at, login_key, address_key, purpose) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(self.now)
+        .bind(self.login)
+        .bind(self.address)
+        .bind(self.purpose.as_str())
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+}
+
+/// Stores a token of `purpose` for `user_id`, good for the purpose's lifetime.
+pub(super) async fn store_token(
+    tx: &mut AnyConnection,
+    user_id: i64,
+    purpose: Purpose,
+    token: &SecretHash,
+    now: i64,
+) -> ServiceResult<i64> {
+    let expires_at = now + purpose.lifetime_millis();
+    sqlx::query(
+        "INSERT INTO password_reset_tokens (user_id, token_hash, created_at, expires_at, purpose) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(user_id)
+    .bind(token.as_str())
+    .bind(now)
+    .bind(expires_at)
+    .bind(purpose.as_str())
+    .execute(&mut *tx)
+    .await?;
+    Ok(expires_at)
+}
+
+/// Whether the person's status blocks sign-in.
+pub(super) async fn is_blocked(tx: &mut AnyConnection, user_id: i64) -> ServiceResult<bool> {
+    let blocked: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(s.blocks_sign_in, 0) FROM users u \
+         LEFT JOIN statuses s ON s.id = u.status_id WHERE u.id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(blocked != 0)
+}
+
+/// Sets a person's password without an administrator: uses up every
+/// one-time token of theirs (links and codes), ends all their sessions and
+/// makes their access tokens stale. Returns their new access version.
+pub(super) async fn set_password(
+    tx: &mut AnyConnection,
+    user_id: i64,
+    password: &PasswordHash,
+    now: i64,
+) -> ServiceResult<i64> {
+    sqlx::query(
+        "UPDATE password_reset_tokens SET used_at = $1 WHERE user_id = $2 AND used_at IS NULL",
+    )
+    .bind(now)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
+        .bind(password.as_str())
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    // As an administrator's new password does (Store::update_user).
+    sqlx::query(
+        "UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+    )
+    .bind(now)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    raise_access_version(tx, user_id, now).await
 }

@@ -30,6 +30,10 @@ const MATRIX: &[AccessRule] = &[
     ("Logout", PUBLIC),
     ("RequestPasswordReset", PUBLIC),
     ("ResetPassword", PUBLIC),
+    ("SendInvitation", USER_MANAGEMENT),
+    ("InviteDepartment", USER_MANAGEMENT),
+    ("MakeFirstSignInCode", USER_MANAGEMENT),
+    ("FirstSignIn", PUBLIC),
     ("GetMe", SIGNED_IN),
     ("ListMySessions", SIGNED_IN),
     ("EndMySessions", SIGNED_IN),
@@ -674,6 +678,10 @@ async fn call_as(
                 user_id: fixture.other.id,
             };
             done(client.end_user_sessions(with_token(message, token)).await)
+        }
+        rpc if crate::invitations::MATRIX_CALLS.contains(&rpc) => {
+            let (person, department) = (fixture.other.id, fixture.department_id);
+            crate::invitations::call_as(app, rpc, token, person, department).await
         }
         other => mfa_access::call(&mut client, other, token, fixture.other.id)
             .await

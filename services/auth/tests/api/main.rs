@@ -8,6 +8,7 @@ mod bootstrap;
 mod directory;
 mod helpers;
 mod idempotency;
+mod invitations;
 mod mail;
 mod mfa;
 mod mfa_access;

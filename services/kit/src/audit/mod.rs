@@ -156,6 +156,16 @@ pub mod action {
     pub const PASSWORD_RESET_REQUESTED: &str = "password-reset-requested";
     /// A forgotten password set with such a link.
     pub const PASSWORD_RESET: &str = "password-reset";
+    /// An invitation to choose a first password mailed (issue 39.3).
+    pub const INVITATION_SENT: &str = "invitation-sent";
+    /// A first password chosen with an invitation's link.
+    pub const INVITATION_ACCEPTED: &str = "invitation-accepted";
+    /// A printed first sign-in code made.
+    pub const FIRST_SIGN_IN_CODE_MADE: &str = "first-sign-in-code-made";
+    /// A first password chosen with a printed code.
+    pub const FIRST_SIGN_IN_CODE_USED: &str = "first-sign-in-code-used";
+    /// A wrong, used or expired code entered with a known login.
+    pub const FIRST_SIGN_IN_CODE_REFUSED: &str = "first-sign-in-code-refused";
     /// Two-step sign-in (issue 39.4): an authenticator's enrolment begun,
     /// confirmed (the factor is on), turned off by its person, new recovery
     /// codes made, and an administrator's removal of someone's factor.

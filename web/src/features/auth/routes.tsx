@@ -30,3 +30,11 @@ export const passwordResetRoutes: RouteObject[] = [
     }),
   },
 ];
+
+// A first sign-in without an administrator typing a password (issue 39.3): public, loaded on
+// its own, outside the sign-in page's load. One route for both ways in (an invitation's link
+// carries `?token=`, a printed code does not): every route costs the first load of every page.
+export const firstSignInRoute: RouteObject = {
+  path: paths.firstSignIn,
+  lazy: async () => ({ Component: (await import('./components/first-sign-in-page')).FirstSignInPage }),
+};

@@ -96,6 +96,9 @@ export function LoginPage() {
       <Link component={RouterLink} to={paths.forgotPassword} sx={{ alignSelf: 'center' }}>
         {strings.login.forgotPassword}
       </Link>
+      <Link component={RouterLink} to={paths.firstSignIn} sx={{ alignSelf: 'center' }}>
+        {strings.login.firstSignIn}
+      </Link>
     </AuthForm>
   );
 }

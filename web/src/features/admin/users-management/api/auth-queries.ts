@@ -81,3 +81,10 @@ export const useEndUserSessions = () => useMutation(auth.endUserSessions, { onSu
 
 /** Takes away a person's second factor (issue 39.4: a lost phone). */
 export const useResetUserMfa = () => useMutation(auth.resetUserMfa, { onSuccess: useRefreshAuth() });
+// A first sign-in without an administrator typing a password (issue 39.3). Sending an
+// invitation or making a code changes no list; the audit shows them.
+export const useSendInvitation = () => useMutation(auth.sendInvitation);
+
+export const useInviteDepartment = () => useMutation(auth.inviteDepartment);
+
+export const useMakeFirstSignInCode = () => useMutation(auth.makeFirstSignInCode);

@@ -7,6 +7,7 @@ import { parseId } from '@/lib/ids';
 
 import { useDepartmentWithUsers, useUpdateDepartment } from '../../api/auth-queries';
 import { DepartmentForm, type DepartmentFormValues } from './department-form';
+import { InviteDepartment } from './invite-department';
 
 export function DepartmentPage() {
   const departmentId = parseId(useParams().adminDepartmentId);
@@ -26,6 +27,7 @@ export function DepartmentPage() {
       saved={adminStrings.department.saved}
       failed={errorMessage}
       maxWidth={880}
+      below={(department) => <InviteDepartment departmentId={department.id} />}
     >
       {(department, form) => (
         <DepartmentForm

@@ -11,6 +11,7 @@ import { strings } from '@/lib/strings';
 import { useUpdateUser, useUser } from '../../api/auth-queries';
 import { formValuesOf, type UserFormValues } from '../../utils/user-form-values';
 import { EndSessions } from './end-sessions';
+import { FirstSignIn } from './first-sign-in';
 import { ResetSecondFactor } from './reset-second-factor';
 import { UserForm } from './user-form';
 
@@ -33,6 +34,7 @@ export function UserPage() {
       maxWidth={880}
       below={(user) => (
         <>
+          <FirstSignIn userId={user.id} />
           <EndSessions userId={user.id} name={fullName(user)} />
           <ResetSecondFactor userId={user.id} name={fullName(user)} />
           <EntityHistory entity="user" entityId={user.id} version={query.dataUpdatedAt} />
