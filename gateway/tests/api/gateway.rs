@@ -395,10 +395,16 @@ async fn every_operation_answers_its_own_typed_data_and_requires_only_its_fields
         ["schema"]["$ref"];
     let answer = &document["components"]["schemas"]["PostAuthLoginAnswer"];
     assert_eq!(login, "#/components/schemas/PostAuthLoginAnswer");
+    // A sign-in answers its access token, or that a second step is needed
+    // (issue 39.4): both in one type, so a client reads either.
     assert_eq!(
         answer["properties"]["data"]["$ref"],
-        "#/components/schemas/AccessToken"
+        "#/components/schemas/SignInAnswer"
     );
+    let sign_in = &document["components"]["schemas"]["SignInAnswer"]["properties"];
+    for field in ["accessToken", "expiresIn", "mfaRequired", "mfaToken"] {
+        assert!(sign_in.get(field).is_some(), "SignInAnswer lacks {field}");
+    }
     let departments = &document["components"]["schemas"]["GetDepartmentGetAllAnswer"];
     assert_eq!(
         departments["properties"]["data"]["items"]["$ref"],
