@@ -54,6 +54,15 @@ pub const RULES: &[Constraint] = &[
     rule("/api/service-account/disable", "id", Id),
     rule("/api/auth/login", "login", Filled),
     rule("/api/auth/login", "password", Filled),
+    // A first sign-in by a printed code and the person's own second factor
+    // (issue 39): each field must show something; whether a code is right
+    // only the portal knows.
+    rule("/api/auth/first-sign-in", "login", Filled),
+    rule("/api/auth/first-sign-in", "code", Filled),
+    rule("/api/auth/first-sign-in", "password", Filled),
+    rule("/api/user/mfa/confirm", "code", Filled),
+    rule("/api/user/mfa/disable", "code", Filled),
+    rule("/api/user/mfa/recovery-codes", "code", Filled),
     // People (`user.rs`): a login; on create a password, names may wait; on
     // update the name and surname, a password only to change it.
     rule("/api/user/create-user", "login", Schema(LOGIN, true)),
