@@ -398,6 +398,7 @@ async fn service_routes(
                         from: mail.from,
                     }),
                 directory: config.auth.directory.settings()?,
+                sso: config.auth.sso.settings(&shared.public_url)?,
             };
             (
                 portal_auth::SERVICE_NAME,

@@ -38,7 +38,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             docs::Input::Empty,
             axum::routing::post(logout),
         )
-        .answers::<()>()
+        .answers::<SignedOut>()
         .public(),
         Endpoint::post(
             "/api/auth/request-password-reset",
@@ -285,7 +285,7 @@ pub(super) fn client(state: &AppState) -> AuthServiceClient<Balanced> {
 
 // --- Sign-in and session ---
 
-docs::typed!(AccessToken, UserJson, UserDetailJson);
+docs::typed!(AccessToken, SignedOut, UserJson, UserDetailJson);
 
 /// Whose password is forgotten; blank reaches auth as blank.
 #[derive(Default, Deserialize, ToSchema)]
@@ -300,6 +300,14 @@ struct PasswordResetRequestBody {
 struct ResetPasswordBody {
     token: String,
     password: String,
+}
+
+/// A sign-out's answer: after a session of single sign-on, where the
+/// browser goes so the provider's session ends too ("" otherwise).
+#[derive(Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SignedOut {
+    end_session_url: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -441,13 +449,19 @@ async fn logout(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(refresh_token) = refresh_cookie_of(&headers) else {
-        return Ok(Data(()).into_response());
+        return Ok(Data(SignedOut::default()).into_response());
     };
     let request = pb::LogoutRequest {
         refresh_token: refresh_token.to_owned(),
     };
-    client(&state).logout(caller.request(request)).await?;
-    Ok(without_session(&state, Data(()).into_response()))
+    let reply = client(&state)
+        .logout(caller.request(request))
+        .await?
+        .into_inner();
+    let answer = SignedOut {
+        end_session_url: reply.end_session_url,
+    };
+    Ok(without_session(&state, Data(answer).into_response()))
 }
 
 // --- Departments ---

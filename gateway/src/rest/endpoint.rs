@@ -31,6 +31,9 @@ pub struct Endpoint {
     /// endpoint ([`oauth`]), which standard client libraries call; these are
     /// the RFC 6749 error codes it answers, for the document.
     pub oauth: Option<&'static [&'static str]>,
+    /// Answers a redirect (303 with `Location`), never the envelope: a
+    /// browser's trip through single sign-on.
+    pub redirect: bool,
 }
 
 impl Endpoint {
@@ -53,6 +56,7 @@ impl Endpoint {
             also: &[],
             public: false,
             oauth: None,
+            redirect: false,
         }
     }
 
@@ -111,6 +115,15 @@ impl Endpoint {
     pub fn public(self) -> Self {
         Endpoint {
             public: true,
+            ..self
+        }
+    }
+
+    /// Answers a redirect (303), whatever comes of it.
+    pub fn redirects(self) -> Self {
+        Endpoint {
+            redirect: true,
+            answer: None,
             ..self
         }
     }

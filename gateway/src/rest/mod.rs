@@ -26,6 +26,7 @@ mod reference;
 mod route;
 mod search;
 mod service_accounts;
+mod sso;
 mod wiki;
 
 pub use auth::session_cookies;
@@ -76,6 +77,7 @@ pub fn endpoints() -> Vec<Endpoint> {
         .into_iter()
         .chain(mfa::endpoints())
         .chain(invitations::endpoints())
+        .chain(sso::endpoints())
         .chain(service_accounts::endpoints())
         .chain(oauth::endpoints())
         .chain(education::endpoints())

@@ -16,6 +16,7 @@ pub mod demo;
 pub mod directory;
 pub mod domain;
 pub mod rpc;
+pub mod sso;
 pub mod store;
 
 use std::path::PathBuf;
@@ -44,11 +45,13 @@ use crate::app::password_check::PasswordCheck;
 use crate::app::reset_mail::{MailRelay, ResetMail};
 use crate::app::service_tokens::ServiceTokens;
 use crate::app::sessions::Sessions;
+use crate::app::sso_sign_in::SsoSignIn;
 use crate::directory::{Directory, DirectoryArgs, DirectorySettings};
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
 use crate::domain::seal::Seal;
 use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
+use crate::sso::{SingleSignOn, SsoArgs, SsoSettings};
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
@@ -103,6 +106,10 @@ pub struct AuthArgs {
     /// Directory sign-in (`PORTAL_LDAP_*`).
     #[command(flatten)]
     pub directory: DirectoryArgs,
+
+    /// Single sign-on by OpenID Connect (`PORTAL_OIDC_*`).
+    #[command(flatten)]
+    pub sso: SsoArgs,
 
     /// The most a full staff sync may block, as a share (%) of the people
     /// the sync keeps in step, unless the call allows a mass block.
@@ -163,6 +170,8 @@ pub struct AuthSettings {
     /// The directory that checks the passwords of people without a portal
     /// one (`PORTAL_LDAP_*`); none: every password is the portal's.
     pub directory: Option<DirectorySettings>,
+    /// The OpenID provider of single sign-on (`PORTAL_OIDC_*`); none: off.
+    pub sso: Option<SsoSettings>,
     /// `PORTAL_MFA_FOR_ADMINS`.
     pub mfa_for_admins: bool,
 }
@@ -241,6 +250,14 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         DirectorySignIn::new(Directory::new(directory), store.clone())
     });
     let check = PasswordCheck::new(passwords, directory);
+    let single_sign_on = match settings.sso {
+        Some(sso) => {
+            tracing::info!(issuer = %sso.issuer, "single sign-on is on");
+            let sso = SingleSignOn::new(sso).map_err(StartError::Setting)?;
+            Some(SsoSignIn::new(sso, store.clone()))
+        }
+        None => None,
+    };
     // Authenticator secrets are sealed under keys derived from the internal
     // key file, which a database dump does not hold.
     let seal = Seal::new(&settings.internal.derive(domain::seal::PURPOSE))
@@ -250,6 +267,7 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         check.clone(),
         issuer,
         SecondFactor::new(store.clone(), seal, settings.mfa_for_admins),
+        single_sign_on,
     );
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
@@ -348,6 +366,7 @@ mod tests {
             internal: portal_kit::testing::TestKeys::new().internal,
             mail: None,
             directory: None,
+            sso: None,
             mfa_for_admins: false,
         };
         let printed = format!("{settings:?}");

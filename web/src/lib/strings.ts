@@ -124,6 +124,20 @@ export const strings = {
     forgotPassword: 'Забыли пароль?',
     firstSignIn: 'Первый вход по коду',
     passwordReset: 'Пароль изменён. Войдите с новым паролем.',
+    // Single sign-on (issue 39.2): the button names the hospital's provider (PORTAL_OIDC_NAME).
+    sso: (name: string) => `Войти через ${name}`,
+    or: 'или',
+    // Why the provider's way back ended on this page, by the gateway's reason code.
+    ssoErrors: {
+      NOT_IN_PORTAL:
+        'Вход выполнен, но вашей учётной записи нет на портале. Обратитесь к администратору портала.',
+      BLOCKED: 'Учётная запись заблокирована. Обратитесь к администратору.',
+      SSO_CANCELLED: 'Вход через единую учётную запись отменён.',
+      SSO_UNAVAILABLE:
+        'Служба единого входа сейчас недоступна. Войдите по логину и паролю или попробуйте позже.',
+      SSO_OFF: 'Единый вход на этом портале не настроен.',
+    } as Record<string, string>,
+    ssoFailed: 'Не удалось войти через единую учётную запись. Попробуйте ещё раз.',
   },
   rights: {
     UserManagement: 'Управление пользователями',

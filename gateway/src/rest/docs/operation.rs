@@ -53,6 +53,9 @@ pub fn operation(
     if let Some(errors) = endpoint.oauth {
         return oauth_operation(endpoint, errors);
     }
+    if endpoint.redirect {
+        return redirect_operation(endpoint);
+    }
     let success = match endpoint.file {
         Some(media_type) => ResponseBuilder::new()
             .description(format!("The file, {media_type}"))
@@ -147,6 +150,30 @@ pub fn operation(
         operation = operation.response(status.as_str(), response.build());
     }
     operation.build()
+}
+
+/// A browser's step of single sign-on: every outcome is a 303 whose
+/// `Location` is the next page (a refusal's carries its reason code).
+fn redirect_operation(endpoint: &Endpoint) -> utoipa::openapi::path::Operation {
+    let location = utoipa::openapi::HeaderBuilder::new()
+        .schema(ObjectBuilder::new().schema_type(Type::String))
+        .description(Some("The next page"))
+        .build();
+    OperationBuilder::new()
+        .operation_id(Some(operation_id(&endpoint.method, endpoint.path)))
+        .summary(Some(endpoint.summary))
+        .parameters(Some(constraints::parameters(
+            endpoint.path,
+            (endpoint.params)(),
+        )))
+        .response(
+            "303",
+            ResponseBuilder::new()
+                .description("See Other: on to the next page")
+                .header("Location", location)
+                .build(),
+        )
+        .build()
 }
 
 /// The token endpoint: a form in, RFC 6749's token or error JSON out.

@@ -11,6 +11,8 @@ pub enum Method {
     Password,
     /// A bind to the directory.
     Directory,
+    /// Single sign-on: the OpenID provider's ID token.
+    Sso,
 }
 
 impl Method {
@@ -18,6 +20,7 @@ impl Method {
         match self {
             Method::Password => "password",
             Method::Directory => "directory",
+            Method::Sso => "sso",
         }
     }
 }

@@ -8,7 +8,7 @@ use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 
 use crate::app::checked::{Checked, Method};
-use crate::directory::{Directory, Entry};
+use crate::directory::Directory;
 use crate::domain::hr_key::{HrKey, KeyOf};
 use crate::domain::login::{Login, LoginKey};
 use crate::domain::password::PasswordHash;
@@ -68,7 +68,15 @@ impl DirectorySignIn {
             .await?
         {
             Some(user) => user,
-            None if settings.create_people => self.create(login, &entry, tried).await?,
+            None if settings.create_people => {
+                let person = NewPerson {
+                    login,
+                    given_name: entry.given_name.as_deref(),
+                    surname: entry.surname.as_deref(),
+                    employee_number: entry.match_value.as_deref(),
+                };
+                create_person(&self.store, &person, tried).await?
+            }
             None => {
                 return Ok(Checked::Refused {
                     user_id: None,
@@ -97,57 +105,63 @@ impl DirectorySignIn {
             method: Method::Directory,
         })
     }
+}
 
-    /// A person with no rights for an entry the portal does not know
-    /// (`PORTAL_LDAP_CREATE_PEOPLE=true`), linked to its employee number.
-    async fn create(
-        &self,
-        login: &str,
-        entry: &Entry,
-        tried: &AuditContext,
-    ) -> ServiceResult<Credentials> {
-        let login = Login::parse(login.trim())?;
-        // A directory's names may be missing or long: the login stands in.
-        let name = |value: Option<&str>| {
-            value
-                .and_then(|v| PersonName::parse(v, NamePart::Name, true).ok())
-                .map_or_else(
-                    || PersonName::parse(login.as_str(), NamePart::Name, true),
-                    Ok,
-                )
-        };
-        let employee_number = match entry
-            .match_value
-            .as_deref()
-            .and_then(|v| HrKey::parse(v, KeyOf::Person).ok())
-        {
-            Some(number) => EmployeeNumberEdit::Link(number),
-            None => EmployeeNumberEdit::Keep,
-        };
-        let profile = Profile {
-            name: name(entry.given_name.as_deref())?,
-            surname: name(entry.surname.as_deref())?,
-            last_name: PersonName::parse("", NamePart::Patronymic, false)?,
-            login,
-            email: Email::parse("")?,
-            status_id: None,
-            departments: Default::default(),
-            positions: Default::default(),
-            rights: Default::default(),
-            employee_number,
-        };
-        let user = self
-            .store
-            .create_user(tried, &profile, &PasswordHash::none(), now_millis())
-            .await?;
-        tracing::info!(
-            user_id = user.id,
-            "a person was created at their first directory sign-in"
-        );
-        Ok(Credentials {
-            user_id: user.id,
-            password_hash: PasswordHash::none(),
-            blocked: false,
-        })
-    }
+/// A person the directory or the OpenID provider knows and the portal does
+/// not yet: their login and what the other system says of them.
+pub struct NewPerson<'a> {
+    pub login: &'a str,
+    pub given_name: Option<&'a str>,
+    pub surname: Option<&'a str>,
+    pub employee_number: Option<&'a str>,
+}
+
+/// A person with no rights, linked to their employee number
+/// (`PORTAL_LDAP_CREATE_PEOPLE=true`, `PORTAL_OIDC_CREATE_PEOPLE=true`).
+pub async fn create_person(
+    store: &Store,
+    person: &NewPerson<'_>,
+    tried: &AuditContext,
+) -> ServiceResult<Credentials> {
+    let login = Login::parse(person.login.trim())?;
+    // A directory's names may be missing or long: the login stands in.
+    let name = |value: Option<&str>| {
+        value
+            .and_then(|v| PersonName::parse(v, NamePart::Name, true).ok())
+            .map_or_else(
+                || PersonName::parse(login.as_str(), NamePart::Name, true),
+                Ok,
+            )
+    };
+    let employee_number = match person
+        .employee_number
+        .and_then(|v| HrKey::parse(v, KeyOf::Person).ok())
+    {
+        Some(number) => EmployeeNumberEdit::Link(number),
+        None => EmployeeNumberEdit::Keep,
+    };
+    let profile = Profile {
+        name: name(person.given_name)?,
+        surname: name(person.surname)?,
+        last_name: PersonName::parse("", NamePart::Patronymic, false)?,
+        login,
+        email: Email::parse("")?,
+        status_id: None,
+        departments: Default::default(),
+        positions: Default::default(),
+        rights: Default::default(),
+        employee_number,
+    };
+    let user = store
+        .create_user(tried, &profile, &PasswordHash::none(), now_millis())
+        .await?;
+    tracing::info!(
+        user_id = user.id,
+        "a person was created at their first sign-in by another system"
+    );
+    Ok(Credentials {
+        user_id: user.id,
+        password_hash: PasswordHash::none(),
+        blocked: false,
+    })
 }

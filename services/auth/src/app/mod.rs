@@ -3,7 +3,8 @@
 //! portal's hashes or by the directory ([`directory_sign_in`]), other
 //! systems' [`service_tokens`]
 //! (the client-credentials grant), the [`reset_mail`] of «Забыли пароль?»,
-//! the second factor ([`mfa`]) of two-step sign-in,
+//! the second factor ([`mfa`]) of two-step sign-in, single sign-on
+//! ([`sso_sign_in`]),
 //! and at every start the [`housekeeping`]
 //! and the [`bootstrap`] admin.
 
@@ -17,3 +18,4 @@ pub mod password_check;
 pub mod reset_mail;
 pub mod service_tokens;
 pub mod sessions;
+pub mod sso_sign_in;

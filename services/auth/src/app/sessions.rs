@@ -10,6 +10,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use crate::app::limits::{Attempt, SignInLimits};
 use crate::app::mfa::SecondFactor;
 use crate::app::password_check::{Checked, Method, PasswordCheck};
+use crate::app::sso_sign_in::SsoSignIn;
 use crate::directory::REASON_DIRECTORY_UNAVAILABLE;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
@@ -19,7 +20,7 @@ use crate::domain::refresh::{REFRESH_TOKEN_TTL, expires_at};
 use crate::domain::secret::SecretToken;
 use crate::store::Store;
 use crate::store::audit::REASON_BLOCKED;
-use crate::store::session::{Rotation, SignInRecord, UsedFrom};
+use crate::store::session::{Rotation, SignInRecord, SignedOut, UsedFrom};
 use crate::store::user::Credentials;
 
 pub const MSG_CREDENTIALS_REQUIRED: &str = "Введите логин и пароль";
@@ -66,6 +67,15 @@ pub struct IssuedTokens {
     pub refresh_expires_in: i32,
 }
 
+/// The person a single sign-on found, and what the provider said of them.
+pub struct SsoFound {
+    pub user: Credentials,
+    /// The provider checked a second factor (`amr`/`acr`).
+    pub provider_second_factor: bool,
+    /// The provider's session (`sid`, "" if it named none).
+    pub sso_session: String,
+}
+
 /// What a right sign-in opens its session with.
 struct Opening {
     user_id: i64,
@@ -77,6 +87,8 @@ struct Opening {
     /// The second factor given (`totp`, `recovery-code`); its device then
     /// skips the step for 30 days.
     second_factor: Option<&'static str>,
+    /// Single sign-on's provider session (`sid`, "" if it named none).
+    sso_session: Option<String>,
 }
 
 #[derive(Clone)]
@@ -86,6 +98,8 @@ pub struct Sessions {
     limits: SignInLimits,
     issuer: TokenIssuer,
     second_factor: SecondFactor,
+    /// Single sign-on, when PORTAL_OIDC_ISSUER is set.
+    single_sign_on: Option<SsoSignIn>,
 }
 
 impl Sessions {
@@ -94,6 +108,7 @@ impl Sessions {
         check: PasswordCheck,
         issuer: TokenIssuer,
         second_factor: SecondFactor,
+        single_sign_on: Option<SsoSignIn>,
     ) -> Sessions {
         Sessions {
             limits: SignInLimits::new(store.clone()),
@@ -101,7 +116,13 @@ impl Sessions {
             check,
             issuer,
             second_factor,
+            single_sign_on,
         }
+    }
+
+    /// Single sign-on, if it is on.
+    pub fn single_sign_on(&self) -> Option<&SsoSignIn> {
+        self.single_sign_on.as_ref()
     }
 
     /// The second factor of two-step sign-in, for the person's own settings.
@@ -113,13 +134,15 @@ impl Sessions {
     /// person, the audit reason): recorded, and not counted against the limits.
     async fn refuse(
         &self,
-        attempt: Attempt,
+        attempt: Option<Attempt>,
         tried: &AuditContext,
         (user_id, reason): (Option<i64>, &'static str),
         error: ServiceError,
     ) -> ServiceError {
         let recorded = async {
-            attempt.succeeded().await?;
+            if let Some(attempt) = attempt {
+                attempt.succeeded().await?;
+            }
             self.store
                 .record_refused_sign_in(tried, user_id, reason)
                 .await
@@ -225,6 +248,7 @@ impl Sessions {
             device,
             on_known_device: known_device.is_some(),
             second_factor: None,
+            sso_session: None,
         };
         let signed_in = self
             .open_session(opening, Some(attempt), context, used_from)
@@ -256,6 +280,7 @@ impl Sessions {
             device,
             on_known_device: false,
             second_factor: Some(passed.factor),
+            sso_session: None,
         };
         let signed_in = self.open_session(opening, None, context, used_from).await?;
         tracing::info!(
@@ -264,6 +289,58 @@ impl Sessions {
             "second step passed"
         );
         Ok(signed_in)
+    }
+
+    /// Signs in the person single sign-on found (`found`): refused, and
+    /// recorded, when blocked; a second step as after a password unless the
+    /// provider checked a second factor itself.
+    pub async fn sign_in_by_sso(
+        &self,
+        found: SsoFound,
+        device_token: &str,
+        context: &AuditContext,
+        used_from: &UsedFrom,
+    ) -> ServiceResult<SignInOutcome> {
+        let SsoFound {
+            user,
+            provider_second_factor,
+            sso_session,
+        } = found;
+        if user.blocked {
+            let refusal = (Some(user.user_id), REASON_BLOCKED);
+            let error =
+                ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into()).because(REASON_BLOCKED);
+            return Err(self.refuse(None, context, refusal, error).await);
+        }
+        let device = SecretToken::from_client(device_token);
+        if !provider_second_factor {
+            let presented = (!device.is_empty()).then(|| device.hash());
+            let challenge = self
+                .second_factor
+                .challenge(user.user_id, presented.as_ref())
+                .await?;
+            if let Some(mfa_token) = challenge {
+                count_sign_in("second_step");
+                return Ok(SignInOutcome::SecondStep { mfa_token });
+            }
+        }
+        let opening = Opening {
+            user_id: user.user_id,
+            method: Method::Sso,
+            device,
+            on_known_device: false,
+            // The provider's own second factor counts for this sign-in only:
+            // it does not make the device trusted for the portal's.
+            second_factor: None,
+            sso_session: Some(sso_session),
+        };
+        let signed_in = self.open_session(opening, None, context, used_from).await?;
+        tracing::info!(
+            user_id = user.user_id,
+            provider_second_factor,
+            "signed in by single sign-on"
+        );
+        Ok(SignInOutcome::SignedIn(signed_in))
     }
 
     /// The password step's outcome settled: the person to sign in with the
@@ -281,7 +358,7 @@ impl Sessions {
             // The directory's outage is nobody's guess: never counted.
             Err(error) if error.reason() == Some(REASON_DIRECTORY_UNAVAILABLE) => {
                 let refusal = (known, REASON_DIRECTORY_UNAVAILABLE);
-                return Err(self.refuse(attempt, tried, refusal, error).await);
+                return Err(self.refuse(Some(attempt), tried, refusal, error).await);
             }
             other => other?,
         };
@@ -289,7 +366,7 @@ impl Sessions {
             Checked::Right { user, .. } if user.blocked => {
                 let refusal = (Some(user.user_id), REASON_BLOCKED);
                 let error = ServiceError::Unauthenticated(MSG_ACCOUNT_BLOCKED.into());
-                Err(self.refuse(attempt, tried, refusal, error).await)
+                Err(self.refuse(Some(attempt), tried, refusal, error).await)
             }
             Checked::Right { user, method } => Ok((user, method, attempt)),
             Checked::Refused {
@@ -298,7 +375,9 @@ impl Sessions {
                 message,
             } => {
                 let error = ServiceError::Unauthenticated(message.into());
-                Err(self.refuse(attempt, tried, (user_id, reason), error).await)
+                Err(self
+                    .refuse(Some(attempt), tried, (user_id, reason), error)
+                    .await)
             }
             Checked::Wrong { known } => {
                 attempt.failed(tried, known).await?;
@@ -324,6 +403,7 @@ impl Sessions {
             device,
             on_known_device,
             second_factor,
+            sso_session,
         } = opening;
         let now = now_millis();
         let new_device = SecretToken::generate();
@@ -344,6 +424,7 @@ impl Sessions {
                 used_from,
                 method: method.as_str(),
                 second_factor,
+                sso_session: sso_session.as_deref(),
             })
             .await?;
         if let Some(attempt) = attempt {
@@ -409,14 +490,14 @@ impl Sessions {
     }
 
     /// Ends the session of a refresh token, recorded as its person's
-    /// sign-out in `context`; unknown or revoked tokens are fine.
-    /// Ends the session of `token`; answers whose it was and their new
-    /// access version (their tokens and download links of before are void).
+    /// sign-out in `context`; unknown or revoked tokens are fine. Answers
+    /// whose it was and their new access version (their tokens and download
+    /// links of before are void).
     pub async fn sign_out(
         &self,
         token: &str,
         context: &AuditContext,
-    ) -> ServiceResult<Option<(i64, i64)>> {
+    ) -> ServiceResult<Option<SignedOut>> {
         let token = SecretToken::from_client(token);
         if token.is_empty() {
             return Ok(None);
@@ -425,8 +506,8 @@ impl Sessions {
             .store
             .revoke_session_of(context, &token.hash(), now_millis())
             .await?;
-        if let Some((user_id, _)) = ended {
-            tracing::info!(user_id, "signed out");
+        if let Some(ended) = &ended {
+            tracing::info!(user_id = ended.user_id, "signed out");
         }
         Ok(ended)
     }

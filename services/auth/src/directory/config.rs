@@ -275,13 +275,23 @@ impl GroupRights {
     /// pairs split by `;`, each at its last `=` (a right's name has none, a
     /// DN has several).
     pub fn parse(text: &str) -> Result<GroupRights, String> {
+        GroupRights::parse_with(text, true)
+    }
+
+    /// `/portal-admins=UserManagement;…`: the same, of a provider's group
+    /// names (the `groups` claim), which need not be DNs.
+    pub fn parse_names(text: &str) -> Result<GroupRights, String> {
+        GroupRights::parse_with(text, false)
+    }
+
+    fn parse_with(text: &str, dns: bool) -> Result<GroupRights, String> {
         let mut pairs = Vec::new();
         for pair in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
             let (group, right) = pair
                 .rsplit_once('=')
                 .ok_or_else(|| format!("`{pair}` is not GROUP_DN=Right"))?;
             let group = group.trim();
-            if group.is_empty() || !group.contains('=') {
+            if group.is_empty() || (dns && !group.contains('=')) {
                 return Err(format!("`{pair}` names no group DN"));
             }
             let right = Right::parse(right.trim()).ok_or_else(|| {

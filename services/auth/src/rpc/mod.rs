@@ -20,6 +20,7 @@
 //! caller's own second factor any signed-in person; ResetUserMfa
 //! UserManagement ([`mfa`]). SendInvitation, InviteDepartment and
 //! MakeFirstSignInCode UserManagement, FirstSignIn public ([`invitations`]).
+//! Single sign-on's calls are public ([`sso`]).
 //!
 //! The internal services the gateway does not forward are in [`internal`],
 //! ServiceAccountService in [`service_accounts`].
@@ -30,6 +31,7 @@ mod mfa;
 mod password_reset;
 mod service_accounts;
 mod sessions;
+mod sso;
 
 pub use internal::{AccessRevocationRpc, MailRecipientRpc};
 pub use service_accounts::ServiceAccountRpc;
@@ -212,8 +214,12 @@ impl AuthService for AuthRpc {
             .sign_out(&request.into_inner().refresh_token, &context)
             .await?;
         // Refused here at once; the other services within a second.
-        self.versions.raise(ended);
-        reply(pb::LogoutResponse {})
+        let single_sign_on = ended.as_ref().is_some_and(|e| e.single_sign_on);
+        self.versions
+            .raise(ended.map(|e| (e.user_id, e.access_version)));
+        reply(pb::LogoutResponse {
+            end_session_url: self.end_session_url(single_sign_on).await,
+        })
     }
 
     async fn request_password_reset(
@@ -221,6 +227,34 @@ impl AuthService for AuthRpc {
         request: Request<pb::RequestPasswordResetRequest>,
     ) -> RpcResult<pb::RequestPasswordResetResponse> {
         self.ask_password_reset(request).await
+    }
+
+    async fn get_sign_in_options(
+        &self,
+        request: Request<pb::GetSignInOptionsRequest>,
+    ) -> RpcResult<pb::GetSignInOptionsResponse> {
+        self.sign_in_options(request).await
+    }
+
+    async fn start_sso(
+        &self,
+        request: Request<pb::StartSsoRequest>,
+    ) -> RpcResult<pb::StartSsoResponse> {
+        self.begin_single_sign_on(request).await
+    }
+
+    async fn finish_sso(
+        &self,
+        request: Request<pb::FinishSsoRequest>,
+    ) -> RpcResult<pb::FinishSsoResponse> {
+        self.complete_single_sign_on(request).await
+    }
+
+    async fn backchannel_logout(
+        &self,
+        request: Request<pb::BackchannelLogoutRequest>,
+    ) -> RpcResult<pb::BackchannelLogoutResponse> {
+        self.end_by_provider(request).await
     }
 
     async fn reset_password(

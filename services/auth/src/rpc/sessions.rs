@@ -81,7 +81,7 @@ impl AuthRpc {
 
     /// Ends the sessions and refuses the person's access tokens here at once,
     /// in the other services within a second (as a sign-out does).
-    async fn end(
+    pub(super) async fn end(
         &self,
         context: &AuditContext,
         user_id: i64,

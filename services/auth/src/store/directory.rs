@@ -98,7 +98,9 @@ impl Store {
     }
 }
 
-fn credentials((user_id, hash, blocked, _): (i64, String, i64, Option<String>)) -> Credentials {
+pub(super) fn credentials(
+    (user_id, hash, blocked, _): (i64, String, i64, Option<String>),
+) -> Credentials {
     Credentials {
         user_id,
         password_hash: PasswordHash::from_stored(hash),

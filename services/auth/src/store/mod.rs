@@ -2,8 +2,8 @@
 //! one module per aggregate: [`user`] (with what sign-in reads of a login),
 //! [`department`], the [`reference`](mod@reference) lists, [`session`] (refresh-token
 //! families), known [`device`]s, the [`sign_in_attempt`]s the limits count,
-//! [`access`] versions (whose tokens are stale), and other systems'
-//! [`service_account`]s.
+//! [`access`] versions (whose tokens are stale), other systems'
+//! [`service_account`]s, and single sign-on's flows and subjects ([`sso`]).
 //!
 //! Reads run on a pooled connection; every write that touches more than one row
 //! runs in one transaction, which checks the links it writes so that an unknown
@@ -25,6 +25,7 @@ pub mod search;
 pub mod service_account;
 pub mod session;
 pub mod sign_in_attempt;
+pub mod sso;
 pub mod staff;
 pub mod user;
 

@@ -41,6 +41,19 @@ pub struct SignInRecord<'a> {
     /// The second factor given (`totp`, `recovery-code`), recorded with the
     /// method (`password+totp`); its device then skips the step for 30 days.
     pub second_factor: Option<&'a str>,
+    /// A session of single sign-on: the provider's session id (`sid`, ""
+    /// when it named none), which its back-channel logout names.
+    pub sso_session: Option<&'a str>,
+}
+
+/// A session a sign-out ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignedOut {
+    pub user_id: i64,
+    /// The person's new access version.
+    pub access_version: i64,
+    /// The session came from single sign-on (the provider's is to end too).
+    pub single_sign_on: bool,
 }
 
 /// Where a session is used from, for its person's list of their devices: the
@@ -126,14 +139,15 @@ impl Store {
         };
         remember_device(&mut tx, device, sign_in.user_id, sign_in.now).await?;
         let family_id: i64 = sqlx::query_scalar(
-            "INSERT INTO refresh_families (user_id, created_at, expires_at, user_agent, address, last_seen_at) \
-             VALUES ($1, $2, $3, $4, $5, $2) RETURNING id",
+            "INSERT INTO refresh_families (user_id, created_at, expires_at, user_agent, address, last_seen_at, sso_session) \
+             VALUES ($1, $2, $3, $4, $5, $2, $6) RETURNING id",
         )
         .bind(sign_in.user_id)
         .bind(sign_in.now)
         .bind(sign_in.expires_at)
         .bind(sign_in.used_from.user_agent.as_deref())
         .bind(sign_in.used_from.address.as_deref())
+        .bind(sign_in.sso_session)
         .fetch_one(&mut *tx)
         .await?;
         insert_refresh_token(
@@ -243,25 +257,24 @@ impl Store {
     }
 
     /// Ends the session the token belongs to, recorded as its person's
-    /// sign-out; an unknown token ends nothing. Answers whose session it was
-    /// and their new access version.
+    /// sign-out; an unknown token ends nothing.
     pub async fn revoke_session_of(
         &self,
         context: &AuditContext,
         token: &SecretHash,
         now: i64,
-    ) -> ServiceResult<Option<(i64, i64)>> {
+    ) -> ServiceResult<Option<SignedOut>> {
         let mut tx = self.write().await?;
-        let revoked: Option<i64> = sqlx::query_scalar(
+        let revoked: Option<(i64, Option<String>)> = sqlx::query_as(
             "UPDATE refresh_families SET revoked_at = $1 \
              WHERE revoked_at IS NULL AND id IN (SELECT family_id FROM refresh_tokens WHERE token_hash = $2) \
-             RETURNING user_id",
+             RETURNING user_id, sso_session",
         )
         .bind(now)
         .bind(token.as_str())
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(user_id) = revoked else {
+        let Some((user_id, sso_session)) = revoked else {
             return Ok(None);
         };
         let signed_out = context.acting_as(AuditActor::Person(user_id));
@@ -270,9 +283,13 @@ impl Store {
         // What this session was given stops working with it: its access
         // tokens, and the download links they were handed (a ward PC's
         // history keeps those). The person's other sessions renew theirs.
-        let version = raise_access_version(&mut tx, user_id, now).await?;
+        let access_version = raise_access_version(&mut tx, user_id, now).await?;
         tx.commit().await?;
-        Ok(Some((user_id, version)))
+        Ok(Some(SignedOut {
+            user_id,
+            access_version,
+            single_sign_on: sso_session.is_some(),
+        }))
     }
 
     /// `user_id`'s sessions neither ended nor expired at `now`, the most

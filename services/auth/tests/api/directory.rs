@@ -56,7 +56,7 @@ async fn sync_hospital(app: &TestApp) {
     .await;
 }
 
-async fn user_id(app: &TestApp, login: &str) -> i64 {
+pub(crate) async fn user_id(app: &TestApp, login: &str) -> i64 {
     sqlx::query_scalar("SELECT id FROM users WHERE login = $1")
         .bind(login)
         .fetch_one(&app.database().await)
@@ -64,7 +64,7 @@ async fn user_id(app: &TestApp, login: &str) -> i64 {
         .expect("the person")
 }
 
-async fn rights_of(app: &TestApp, user_id: i64) -> Vec<String> {
+pub(crate) async fn rights_of(app: &TestApp, user_id: i64) -> Vec<String> {
     sqlx::query_scalar(
         "SELECT r.name FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
          WHERE ur.user_id = $1 ORDER BY r.name",

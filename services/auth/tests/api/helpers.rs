@@ -8,6 +8,7 @@ pub use portal_auth::AuthSettings;
 use portal_auth::SERVICE_NAME;
 use portal_auth::app::reset_mail::MailRelay;
 use portal_auth::directory::DirectorySettings;
+use portal_auth::sso::SsoSettings;
 use portal_kit::Right;
 use portal_kit::audit::AuditSettings;
 use portal_kit::db::Backend;
@@ -62,6 +63,7 @@ pub fn settings(database_url: &str, keys: &TestKeys, seed_demo: bool) -> AuthSet
         internal: keys.internal.clone(),
         mail: None,
         directory: None,
+        sso: None,
     }
 }
 
@@ -112,6 +114,17 @@ pub async fn spawn_with_directory(backend: Backend, directory: DirectorySettings
     let routes = |url: String, keys: &TestKeys| {
         portal_auth::routes(AuthSettings {
             directory: Some(directory),
+            ..settings(&url, keys, false)
+        })
+    };
+    TestApp(ServiceHarness::start(backend, SERVICE_NAME, routes, Client::new).await)
+}
+
+/// Auth whose people may sign in by the OpenID provider of `sso`.
+pub async fn spawn_with_sso(backend: Backend, sso: SsoSettings) -> TestApp {
+    let routes = |url: String, keys: &TestKeys| {
+        portal_auth::routes(AuthSettings {
+            sso: Some(sso),
             ..settings(&url, keys, false)
         })
     };

@@ -25,7 +25,7 @@ pub const ROWS: [(&str, [Code; 5]); 7] = {
 };
 
 /// OK, or the call's own refusal when its reason is one of `reasons`.
-fn answered<T>(result: Result<tonic::Response<T>, Status>, reasons: &[&str]) -> Code {
+pub(crate) fn answered<T>(result: Result<tonic::Response<T>, Status>, reasons: &[&str]) -> Code {
     match &result {
         Err(status)
             if status

@@ -138,6 +138,7 @@ async fn start_auth(backend: Backend, keys: &TestKeys) -> (Channel, DropGuard, T
         internal: keys.internal.clone(),
         mail: None,
         directory: None,
+        sso: None,
     })
     .await
     .expect("auth starts");

@@ -118,6 +118,7 @@ pub async fn spawn_with_training(backend: Backend) -> TrainingApp {
         internal: keys.internal.clone(),
         mail: None,
         directory: None,
+        sso: None,
     })
     .await
     .expect("auth starts");

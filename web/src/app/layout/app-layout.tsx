@@ -31,7 +31,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const closeDrawer = () => setDrawerOpen(false);
   const exit = async () => {
-    await signOut();
+    if (await signOut()) return;
     await navigate(paths.login, { replace: true });
   };
 

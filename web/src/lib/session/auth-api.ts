@@ -50,8 +50,16 @@ export function renewSession(
   return locks ? locks.request('portal-refresh', renew) : renew();
 }
 
-/** Revokes the session on the server (best effort) and forgets it here. */
-export async function signOut(): Promise<void> {
-  await postRest('/api/auth/logout');
+/**
+ * Revokes the session on the server (best effort) and forgets it here. A session of single
+ * sign-on answers where the provider's session ends too: the browser goes there (and the
+ * provider sends it back to the sign-in page), so `true` means this page is being left.
+ */
+export async function signOut(): Promise<boolean> {
+  const result = await postRest<{ endSessionUrl?: string } | null>('/api/auth/logout');
   endSession();
+  const endSessionUrl = result.ok ? result.data?.endSessionUrl : undefined;
+  if (!endSessionUrl) return false;
+  window.location.assign(endSessionUrl);
+  return true;
 }

@@ -1,14 +1,26 @@
 import { Alert, Button, Link } from '@mui/material';
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useNavigate } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { mfaStrings } from '@/lib/mfa-strings';
+import { returnPathOf } from '@/lib/session/return-path';
 import { finishSignIn } from '@/lib/session/sign-in';
 
 import { AuthForm, Field } from './auth-form';
 
 const text = mfaStrings.step;
+
+/**
+ * The second step after single sign-on: the gateway's redirect brings the token in the address's
+ * fragment (`#mfa=…&next=…`), which no server sees.
+ */
+function fromFragment(hash: string): Arrival {
+  const fields = new URLSearchParams(hash.replace(/^#/, ''));
+  const mfaToken = fields.get('mfa');
+  if (!mfaToken) return null;
+  return { mfaToken, next: returnPathOf(fields) };
+}
 
 type Arrival = { mfaToken?: string; next?: string } | null;
 
@@ -19,7 +31,13 @@ type Arrival = { mfaToken?: string; next?: string } | null;
  */
 export function LoginCodePage() {
   const navigate = useNavigate();
-  const arrival = useLocation().state as Arrival;
+  const location = useLocation();
+  const [arrival] = useState(() => (location.state as Arrival) ?? fromFragment(location.hash));
+
+  // The token leaves the address bar (and the history) at once.
+  useEffect(() => {
+    if (location.hash) void navigate(location.pathname, { replace: true, state: arrival });
+  }, [location.hash, location.pathname, navigate, arrival]);
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [pending, setPending] = useState(false);

@@ -1,4 +1,4 @@
-import { Alert, Button, Link } from '@mui/material';
+import { Alert, Button, Divider, Link } from '@mui/material';
 import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 
@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { returnPathOf } from '@/lib/session/return-path';
 import { useSession } from '@/lib/session/session';
 import { signIn } from '@/lib/session/sign-in';
+import { fetchRest } from '@/lib/rest';
 import { strings } from '@/lib/strings';
 
 import { AuthForm, Field } from './auth-form';
@@ -29,6 +30,9 @@ export function LoginPage() {
   // Someone already signed in (a bookmark, the back button) goes home; a fresh sign-in
   // stays for its success alert first.
   const [arrivedSignedIn] = useState(useSession() !== null);
+  const ssoName = useSsoName();
+  // Back from the provider with a refusal: its reason code, said in Russian.
+  const ssoError = search.get('sso-error');
 
   useEffect(() => {
     if (status.kind !== 'success') return;
@@ -84,6 +88,9 @@ export function LoginPage() {
       )}
       {status.kind === 'success' && <Alert severity="success">{strings.login.success}</Alert>}
       {status.kind === 'error' && <Alert severity="error">{status.message}</Alert>}
+      {ssoError !== null && status.kind === 'idle' && (
+        <Alert severity="error">{strings.login.ssoErrors[ssoError] ?? strings.login.ssoFailed}</Alert>
+      )}
       <Button
         type="submit"
         variant="contained"
@@ -93,6 +100,19 @@ export function LoginPage() {
       >
         {strings.login.submit}
       </Button>
+      {ssoName && (
+        <>
+          <Divider>{strings.login.or}</Divider>
+          <Button
+            variant="outlined"
+            size="large"
+            href={`/api/auth/oidc/start?${new URLSearchParams({ returnTo: destination }).toString()}`}
+            disabled={locked}
+          >
+            {strings.login.sso(ssoName)}
+          </Button>
+        </>
+      )}
       <Link component={RouterLink} to={paths.forgotPassword} sx={{ alignSelf: 'center' }}>
         {strings.login.forgotPassword}
       </Link>
@@ -101,4 +121,22 @@ export function LoginPage() {
       </Link>
     </AuthForm>
   );
+}
+
+/**
+ * The hospital's single sign-on provider's name (issue 39.2), once the server has said it; empty
+ * while it has not or when there is none, so the form never waits for it.
+ */
+function useSsoName(): string {
+  const [name, setName] = useState('');
+  useEffect(() => {
+    let current = true;
+    void fetchRest<{ ssoName: string }>('/api/auth/sign-in-options').then((result) => {
+      if (current && result.ok) setName(result.data.ssoName);
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return name;
 }

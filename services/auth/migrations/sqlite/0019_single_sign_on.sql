@@ -1,0 +1,34 @@
+-- Single sign-on by OpenID Connect (issue 39.2).
+--
+-- A flow between StartSso and FinishSso: kept by the SHA-256 of its state,
+-- good until expires_at (10 minutes) and once (FinishSso deletes it). The
+-- nonce and the PKCE verifier live only here, never in the browser.
+CREATE TABLE sso_flows (
+    state_hash TEXT PRIMARY KEY,
+    nonce TEXT NOT NULL,
+    pkce_verifier TEXT NOT NULL,
+    return_to TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+
+-- Which person a provider's subject (`iss`, `sub`) signed in as, so a
+-- back-channel logout naming only the subject finds them.
+CREATE TABLE sso_identities (
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    linked_at BIGINT NOT NULL,
+    PRIMARY KEY (issuer, subject)
+);
+
+-- A logout token's `jti`, until its expiry: each token ends sessions once.
+CREATE TABLE sso_logout_tokens (
+    jti TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+);
+
+-- A session opened by single sign-on: the provider's session id (`sid`),
+-- '' when the provider named none; NULL for every other session.
+ALTER TABLE refresh_families ADD COLUMN sso_session TEXT;
+CREATE INDEX refresh_families_by_sso_session ON refresh_families (sso_session)
+    WHERE sso_session IS NOT NULL;
