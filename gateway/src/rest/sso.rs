@@ -3,7 +3,9 @@
 //! provider, keeping the flow's state in the cookie `portal_sso` (lax: the
 //! provider's redirect back is a top-level navigation from its site);
 //! `callback` checks that cookie against the state brought back, then sets
-//! the session's cookies as a sign-in does and sends the browser on. Every
+//! the session's cookies as a sign-in does and sends the browser to the
+//! sign-in page (`?sso=signed-in&next=…`), which takes its access token with
+//! the refresh cookie and opens the page asked for. Every
 //! outcome of those two is a redirect: a refusal goes to the sign-in page
 //! with its reason code (`/login?sso-error=NOT_IN_PORTAL`), which the page
 //! says in Russian; a second step to `/login/code` with its token in the
@@ -163,7 +165,10 @@ fn signed_in(state: &AppState, reply: pb::FinishSsoResponse) -> Response {
         return see_other(&format!("{SECOND_STEP_PAGE}#mfa={token}&next={next}"));
     }
     let cookies = session_cookies(state.secure_cookies, &mut sign_in);
-    let mut response = see_other(&reply.return_to);
+    // The page's scripts hold no access token yet: the sign-in page gets one
+    // with the refresh cookie just set, says so, and opens the page asked for.
+    let next = utf8_percent(&reply.return_to);
+    let mut response = see_other(&format!("{SIGN_IN_PAGE}?sso=signed-in&next={next}"));
     for cookie in cookies {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }

@@ -23,6 +23,7 @@ mod rest_password_reset;
 mod rest_revisions;
 mod rest_search;
 mod rest_service_accounts;
+mod rest_sso;
 mod rest_statistics_export;
 mod rest_wiki;
 mod revocation;

@@ -45,7 +45,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     throw new Error(`portal binary not found at ${binary}: build it (cargo build) or set PORTAL_BIN`);
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'));
-  const address = `127.0.0.1:${await freePort()}`;
+  // A test may choose the address itself (the OpenID provider is told it before the portal starts).
+  const address = env.PORTAL_HTTP_ADDR ?? `127.0.0.1:${await freePort()}`;
   const url = `http://${address}`;
 
   const child = spawn(binary, [], {

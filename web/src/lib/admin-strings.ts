@@ -413,6 +413,7 @@ export const adminStrings = {
       'session-ended': 'сеанс завершён из списка устройств или администратором',
       password: 'по паролю портала',
       directory: 'через домен',
+      sso: 'через единую учётную запись',
       'not-in-portal': 'нет на портале',
       'directory-disabled': 'учётная запись отключена в домене',
       'directory-unavailable': 'домен недоступен',

@@ -78,6 +78,14 @@ fn problems(document: &Value) -> Vec<String> {
                 }
             }
             let responses = &operation["responses"];
+            // A browser's step of single sign-on: every outcome is a 303 to
+            // the next page, a refusal's included.
+            if responses["303"]["headers"]["Location"].is_object() {
+                if responses.as_object().is_some_and(|r| r.len() != 1) {
+                    found.push(format!("{at}: a redirect answers only 303"));
+                }
+                continue;
+            }
             let success = responses["200"]["content"].as_object();
             if success.is_none_or(|c| c.values().any(|m| m["schema"].is_null())) {
                 found.push(format!("{at}: 200 without a schema"));

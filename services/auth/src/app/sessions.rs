@@ -10,7 +10,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use crate::app::limits::{Attempt, SignInLimits};
 use crate::app::mfa::SecondFactor;
 use crate::app::password_check::{Checked, Method, PasswordCheck};
-use crate::app::sso_sign_in::SsoSignIn;
+use crate::app::sso_sign_in::{SsoFound, SsoSignIn};
 use crate::directory::REASON_DIRECTORY_UNAVAILABLE;
 use crate::domain::device::DEVICE_TOKEN_TTL;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
@@ -65,15 +65,6 @@ pub struct IssuedTokens {
     pub expires_in: i32,
     /// Lifetime of the refresh token in seconds.
     pub refresh_expires_in: i32,
-}
-
-/// The person a single sign-on found, and what the provider said of them.
-pub struct SsoFound {
-    pub user: Credentials,
-    /// The provider checked a second factor (`amr`/`acr`).
-    pub provider_second_factor: bool,
-    /// The provider's session (`sid`, "" if it named none).
-    pub sso_session: String,
 }
 
 /// What a right sign-in opens its session with.

@@ -10,7 +10,6 @@ use portal_kit::db::now_millis;
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::directory_sign_in::{NewPerson, REASON_NOT_IN_PORTAL, create_person};
-use crate::app::sessions::SsoFound;
 use crate::domain::login::{LoginKey, MAX_LOGIN_CHARS};
 use crate::domain::secret::SecretToken;
 use crate::sso::{Begun, Identity, MSG_SSO_FAILED, SingleSignOn};
@@ -28,6 +27,15 @@ pub const REASON_SSO_CANCELLED: &str = "sso-cancelled";
 pub const MSG_SSO_CANCELLED: &str = "Вход через единую учётную запись отменён.";
 /// How long a person may take at the provider's sign-in page.
 const FLOW_TTL: Duration = Duration::from_secs(600);
+
+/// The person a single sign-on found, and what the provider said of them.
+pub struct SsoFound {
+    pub user: Credentials,
+    /// The provider checked a second factor (`amr`/`acr`).
+    pub provider_second_factor: bool,
+    /// The provider's session (`sid`, "" if it named none).
+    pub sso_session: String,
+}
 
 /// A finished callback: the person and the path they asked for.
 pub struct Finished {

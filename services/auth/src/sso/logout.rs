@@ -75,17 +75,20 @@ impl SingleSignOn {
         validation.set_issuer(&[&issuer]);
         validation.set_audience(&[&self.settings.client_id]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-        let mut last_error = refused(&"no key of the provider verifies it");
+        let mut last_error = None;
         for key in candidates {
             let Ok(decoding) = DecodingKey::from_jwk(key) else {
                 continue;
             };
             match jsonwebtoken::decode::<Claims>(token, &decoding, &validation) {
                 Ok(data) => return logout_of(data.claims),
-                Err(error) => last_error = refused(&error),
+                Err(error) => last_error = Some(error),
             }
         }
-        Err(last_error)
+        Err(match last_error {
+            Some(error) => refused(&error),
+            None => refused(&"no key of the provider verifies it"),
+        })
     }
 }
 

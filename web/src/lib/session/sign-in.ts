@@ -1,4 +1,4 @@
-import { postRest } from '@/lib/rest';
+import { fetchRest, postRest } from '@/lib/rest';
 import { strings } from '@/lib/strings';
 
 import { startSession } from './session';
@@ -30,4 +30,22 @@ export async function finishSignIn(mfaToken: string, code: string): Promise<Sign
   if (!result.ok) return { ok: false, message: result.message };
   if (!startSession(result.data.accessToken)) return { ok: false, message: strings.errors.network };
   return { ok: true };
+}
+
+/**
+ * The name of the hospital's single sign-on provider (issue 39.2) for «Войти через …»; empty
+ * when there is none or the server could not say.
+ */
+export async function singleSignOnName(): Promise<string> {
+  const result = await fetchRest<{ ssoName: string }>('/api/auth/sign-in-options');
+  return result.ok ? result.data.ssoName : '';
+}
+
+/**
+ * After single sign-on the gateway has set the session's refresh cookie; this takes the access
+ * token with it and stores the session. False when there is none after all.
+ */
+export async function resumeSingleSignOn(): Promise<boolean> {
+  const result = await postRest<AccessToken>('/api/auth/refresh-token');
+  return result.ok && startSession(result.data.accessToken);
 }

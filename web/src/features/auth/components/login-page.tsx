@@ -1,12 +1,11 @@
-import { Alert, Button, Divider, Link } from '@mui/material';
+import { Alert, Button, Link, Typography } from '@mui/material';
 import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { paths } from '@/config/paths';
 import { returnPathOf } from '@/lib/session/return-path';
 import { useSession } from '@/lib/session/session';
-import { signIn } from '@/lib/session/sign-in';
-import { fetchRest } from '@/lib/rest';
+import { resumeSingleSignOn, signIn, singleSignOnName } from '@/lib/session/sign-in';
 import { strings } from '@/lib/strings';
 
 import { AuthForm, Field } from './auth-form';
@@ -33,6 +32,15 @@ export function LoginPage() {
   const ssoName = useSsoName();
   // Back from the provider with a refusal: its reason code, said in Russian.
   const ssoError = search.get('sso-error');
+  // Back from the provider signed in: the session's cookie is set, its access token not yet.
+  const ssoSignedIn = search.get('sso') === 'signed-in';
+
+  useEffect(() => {
+    if (!ssoSignedIn) return;
+    void resumeSingleSignOn().then((ok) =>
+      setStatus(ok ? { kind: 'success' } : { kind: 'error', message: strings.login.ssoFailed }),
+    );
+  }, [ssoSignedIn]);
 
   useEffect(() => {
     if (status.kind !== 'success') return;
@@ -102,7 +110,9 @@ export function LoginPage() {
       </Button>
       {ssoName && (
         <>
-          <Divider>{strings.login.or}</Divider>
+          <Typography variant="body2" align="center" color="text.secondary">
+            {strings.login.or}
+          </Typography>
           <Button
             variant="outlined"
             size="large"
@@ -131,8 +141,8 @@ function useSsoName(): string {
   const [name, setName] = useState('');
   useEffect(() => {
     let current = true;
-    void fetchRest<{ ssoName: string }>('/api/auth/sign-in-options').then((result) => {
-      if (current && result.ok) setName(result.data.ssoName);
+    void singleSignOnName().then((name) => {
+      if (current) setName(name);
     });
     return () => {
       current = false;

@@ -4,6 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { renderRoute, settle } from '@/testing/render-route';
 
+// The sign-in page asks whether single sign-on is on; these tests' fetch answers only the
+// calls they make, so that question is answered here: it is off.
+vi.mock('@/lib/session/sign-in', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/session/sign-in')>()),
+  singleSignOnName: () => Promise.resolve(''),
+}));
+
 const envelope = (status: number, body: object) =>
   Promise.resolve(
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
