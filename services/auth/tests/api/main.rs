@@ -8,6 +8,7 @@ mod bootstrap;
 mod directory;
 mod helpers;
 mod idempotency;
+mod idempotent_secrets;
 mod invitations;
 mod mail;
 mod mfa;
