@@ -469,6 +469,21 @@ pub(super) async fn trust_device(
     Ok(())
 }
 
+/// Forgets, in the transaction that sets `user_id`'s password (by an
+/// administrator, a reset link or a first sign-in code), every device that
+/// skips their second step: whoever learnt the old password on one of them
+/// must not get in with the new one and no code.
+pub(super) async fn forget_trusted_devices(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> ServiceResult<()> {
+    sqlx::query("DELETE FROM mfa_trusted_devices WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// The refusal of a person over the limit of wrong codes, with the wait.
 pub fn limited(retry_after_millis: i64) -> ServiceError {
     let seconds = u64::try_from(retry_after_millis.max(1000))

@@ -9,6 +9,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::access::{raise_access_version, subject};
 use super::audit::user_written;
 use super::department::DepartmentRecord;
+use super::mfa::forget_trusted_devices;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
 use super::search;
 use super::staff::HR_LINK_ADMIN;
@@ -387,6 +388,7 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
+            forget_trusted_devices(&mut tx, id).await?;
         }
         for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
             sqlx::query(link.delete_of_owner())

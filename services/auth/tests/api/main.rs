@@ -13,6 +13,7 @@ mod invitations;
 mod mail;
 mod mfa;
 mod mfa_access;
+mod mfa_devices;
 mod own_sessions;
 mod password_reset;
 mod service_accounts;
