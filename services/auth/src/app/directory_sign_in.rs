@@ -148,6 +148,7 @@ impl DirectorySignIn {
             user_id: user.id,
             password_hash: PasswordHash::none(),
             blocked: false,
+            second_factor: false,
         })
     }
 }

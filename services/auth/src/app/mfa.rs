@@ -16,6 +16,7 @@ use crate::store::Store;
 use crate::store::mfa::{
     REASON_CODE_REUSED, REASON_WRONG_CODE, SecondStep, StepRefused, limited, token_invalid,
 };
+use crate::store::user::Credentials;
 
 pub const MSG_CODE_INVALID: &str = "Неверный код. Проверьте время на телефоне и введите новый код.";
 pub const REASON_CODE_INVALID: &str = "mfa-code-invalid";
@@ -66,26 +67,28 @@ impl SecondFactor {
         self.for_admins && is_admin_type
     }
 
-    /// The token of a second step for `user_id` on `device`, if their
-    /// sign-in needs one; `None` if it does not.
+    /// The token of a second step for `user` on `device` (its hash), if
+    /// their sign-in needs one; `None` if it does not. Its queries run on
+    /// `lane`, the store the sign-in chose ([`Store::for_sign_in`]), so a
+    /// known device's sign-in does not queue at the shared pool here either;
+    /// a person without an authenticator (most people; the admins' policy
+    /// lets one in to enrol) asks nothing of the database.
     pub async fn challenge(
         &self,
-        user_id: i64,
+        lane: &Store,
+        user: &Credentials,
         device: Option<&SecretHash>,
     ) -> ServiceResult<Option<SecretToken>> {
+        if !user.second_factor {
+            return Ok(None);
+        }
         let now = now_millis();
-        if !self.store.second_step_needed(user_id, device, now).await? {
+        if !lane.second_step_needed(user.user_id, device, now).await? {
             return Ok(None);
         }
         let token = SecretToken::generate();
-        self.store
-            .open_second_step(
-                user_id,
-                &token.hash(),
-                device,
-                now,
-                now + millis(MFA_TOKEN_TTL),
-            )
+        let expires_at = now + millis(MFA_TOKEN_TTL);
+        lane.open_second_step(user.user_id, &token.hash(), device, now, expires_at)
             .await?;
         Ok(Some(token))
     }

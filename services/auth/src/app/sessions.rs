@@ -209,9 +209,10 @@ impl Sessions {
         let shown = (login_shown, address);
         let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
         let presented = (!device.is_empty()).then(|| device.hash());
+        let lane = self.store.for_sign_in(known_device.is_some());
         let challenge = self
             .second_factor
-            .challenge(user.user_id, presented.as_ref())
+            .challenge(&lane, &user, presented.as_ref())
             .await?;
         if let Some(mfa_token) = challenge {
             attempt.succeeded().await?;
