@@ -20,6 +20,15 @@ impl Method {
             Method::Directory => "directory",
         }
     }
+
+    /// The method [`Method::as_str`] wrote; a row written before the method
+    /// was kept (no value) was a portal password's.
+    pub fn from_stored(stored: &str) -> Method {
+        match stored {
+            "directory" => Method::Directory,
+            _ => Method::Password,
+        }
+    }
 }
 
 /// What the password step found.

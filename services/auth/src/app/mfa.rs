@@ -9,6 +9,7 @@ use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::{ServiceError, ServiceResult};
 
+use crate::app::checked::Method;
 use crate::domain::seal::Seal;
 use crate::domain::secret::{SecretHash, SecretToken};
 use crate::domain::totp::{Code, MFA_TOKEN_TTL, TotpSecret, millis, new_recovery_codes};
@@ -47,10 +48,12 @@ pub struct SecondFactor {
     for_admins: bool,
 }
 
-/// A second step passed: whose sign-in it finishes, on which device, by what.
+/// A second step passed: whose sign-in it finishes, by what, and how its
+/// first step checked the password.
 pub struct Passed {
     pub user_id: i64,
     pub factor: &'static str,
+    pub method: Method,
 }
 
 impl SecondFactor {
@@ -72,12 +75,14 @@ impl SecondFactor {
     /// `lane`, the store the sign-in chose ([`Store::for_sign_in`]), so a
     /// known device's sign-in does not queue at the shared pool here either;
     /// a person without an authenticator (most people; the admins' policy
-    /// lets one in to enrol) asks nothing of the database.
+    /// lets one in to enrol) asks nothing of the database. `method` is how
+    /// the password was checked, for the session the second step opens.
     pub async fn challenge(
         &self,
         lane: &Store,
         user: &Credentials,
         device: Option<&SecretHash>,
+        method: Method,
     ) -> ServiceResult<Option<SecretToken>> {
         if !user.second_factor {
             return Ok(None);
@@ -87,8 +92,8 @@ impl SecondFactor {
             return Ok(None);
         }
         let token = SecretToken::generate();
-        let expires_at = now + millis(MFA_TOKEN_TTL);
-        lane.open_second_step(user.user_id, &token.hash(), device, now, expires_at)
+        let times = (now, now + millis(MFA_TOKEN_TTL));
+        lane.open_second_step(user.user_id, &token.hash(), device, method.as_str(), times)
             .await?;
         Ok(Some(token))
     }
@@ -142,7 +147,12 @@ impl SecondFactor {
                 if !self.store.second_step_passed(&step, now).await? {
                     return Err(token_invalid());
                 }
-                Ok(Passed { user_id, factor })
+                let method = Method::from_stored(&step.method);
+                Ok(Passed {
+                    user_id,
+                    factor,
+                    method,
+                })
             }
             refused => {
                 let reason = match refused {

@@ -212,7 +212,7 @@ impl Sessions {
         let lane = self.store.for_sign_in(known_device.is_some());
         let challenge = self
             .second_factor
-            .challenge(&lane, &user, presented.as_ref())
+            .challenge(&lane, &user, presented.as_ref(), method)
             .await?;
         if let Some(mfa_token) = challenge {
             attempt.succeeded().await?;
@@ -235,8 +235,8 @@ impl Sessions {
 
     /// The second step of a sign-in that asked for a code: the session, on
     /// the device of the first step (`device_token`), which then skips the
-    /// step for 30 days. Recorded with the method `password` (the first step's
-    /// password, the portal's or the directory's, is not carried over).
+    /// step for 30 days. Recorded with the first step's method (the portal's
+    /// password or the directory's), which its token's row kept.
     pub async fn finish_sign_in(
         &self,
         mfa_token: &str,
@@ -253,7 +253,7 @@ impl Sessions {
             .await?;
         let opening = Opening {
             user_id: passed.user_id,
-            method: Method::Password,
+            method: passed.method,
             device,
             on_known_device: false,
             second_factor: Some(passed.factor),

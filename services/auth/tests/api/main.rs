@@ -6,6 +6,7 @@ mod access;
 mod audit;
 mod bootstrap;
 mod directory;
+mod directory_mfa;
 mod helpers;
 mod idempotency;
 mod idempotent_secrets;
