@@ -3,16 +3,19 @@
 //! the rights of its groups set. Which people it checks is
 //! [`crate::app::password_check`]'s rule.
 
-use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
+use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::checked::{Checked, Method};
 use crate::directory::{Directory, Entry};
 use crate::domain::hr_key::{HrKey, KeyOf};
 use crate::domain::login::{Login, LoginKey};
 use crate::domain::password::PasswordHash;
-use crate::domain::user::{Email, EmployeeNumberEdit, NamePart, PersonName, Profile};
+use crate::domain::user::{
+    Email, EmployeeNumberEdit, MSG_LOGIN_TAKEN, NamePart, PersonName, Profile,
+    REASON_EMPLOYEE_NUMBER_TAKEN,
+};
 use crate::store::Store;
 use crate::store::user::Credentials;
 
@@ -68,7 +71,7 @@ impl DirectorySignIn {
             .await?
         {
             Some(user) => user,
-            None if settings.create_people => self.create(login, &entry, tried).await?,
+            None if settings.create_people => self.create_or_find(login, &entry, tried).await?,
             None => {
                 return Ok(Checked::Refused {
                     user_id: None,
@@ -96,6 +99,42 @@ impl DirectorySignIn {
             user,
             method: Method::Directory,
         })
+    }
+
+    /// The person created for `entry`, or, when a parallel first sign-in of
+    /// the same entry created them first (its login or employee number is
+    /// then taken), that person: both sign-ins let in as one person.
+    async fn create_or_find(
+        &self,
+        login: &str,
+        entry: &Entry,
+        tried: &AuditContext,
+    ) -> ServiceResult<Credentials> {
+        let error = match self.create(login, entry, tried).await {
+            Ok(user) => return Ok(user),
+            Err(error) => error,
+        };
+        let taken = matches!(&error, ServiceError::Conflict(message) if message == MSG_LOGIN_TAKEN)
+            || error.reason() == Some(REASON_EMPLOYEE_NUMBER_TAKEN);
+        if !taken {
+            return Err(error);
+        }
+        let key = LoginKey::of(login);
+        match self
+            .store
+            .directory_person(entry.match_value.as_deref(), &key)
+            .await?
+        {
+            Some(user) => {
+                tracing::info!(
+                    user_id = user.user_id,
+                    "a parallel first directory sign-in created the person: signed in as them"
+                );
+                Ok(user)
+            }
+            // Taken by someone who is not this entry's person: refused as before.
+            None => Err(error),
+        }
     }
 
     /// A person with no rights for an entry the portal does not know
