@@ -15,7 +15,6 @@ use portal_auth::domain::seal::{PURPOSE, Seal};
 use portal_auth::store::Store;
 use portal_auth::store::session::UsedFrom;
 use portal_kit::audit::AuditContext;
-use portal_kit::smtp_sink::Mail;
 use portal_kit::testing::totp_code;
 use portal_proto::auth::v1 as pb;
 use sqlx::AnyPool;
@@ -23,6 +22,7 @@ use sqlx::any::AnyPoolOptions;
 
 use crate::helpers::*;
 use crate::mfa::{Enrolled, PASSWORD, enrolled, second_step};
+use crate::password_reset::token_in;
 
 const NEW_PASSWORD: &str = "ромашка-в-ординаторской";
 const RESET_PASSWORD: &str = "одуванчик-на-посту";
@@ -134,17 +134,6 @@ async fn a_known_devices_second_step_is_settled_on_its_own_connections() {
     .await;
 }
 
-/// The token of the reset link in `mail`.
-fn reset_token(mail: &Mail) -> String {
-    let text = mail.text();
-    let link = format!("{PUBLIC_URL}/reset-password?token=");
-    let start = text.find(&link).expect("the link in the mail") + link.len();
-    text[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .collect()
-}
-
 #[tokio::test]
 async fn a_new_password_forgets_the_devices_that_skipped_the_second_step() {
     on_each_backend_mailing(|Mailing { app, sink }| async move {
@@ -188,7 +177,7 @@ async fn a_new_password_forgets_the_devices_that_skipped_the_second_step() {
         app.client
             .clone()
             .reset_password(pb::ResetPasswordRequest {
-                token: reset_token(&mails[0]),
+                token: token_in(&mails[0]),
                 password: RESET_PASSWORD.into(),
             })
             .await
