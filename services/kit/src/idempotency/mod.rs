@@ -30,9 +30,12 @@
 //! method of a service is marked with [`Idempotent::with_secret_answers`],
 //! either [`SecretAnswer::Rerun`] (no key kept: a retry does the call again)
 //! or [`SecretAnswer::Refuse`] (the key kept with the status only: a retry of
-//! a success is refused with [`REASON_SECRET_NOT_REPLAYED`], «Запрос уже
-//! выполнен; повторите действие заново»). Rows stored before a method was
-//! marked lose their answer at the next sweep.
+//! a success is FAILED_PRECONDITION, reason `IDEMPOTENT_SECRET_NOT_REPLAYED`
+//! (REST 409), «Запрос уже выполнен; повторите действие заново»). Auth marks
+//! (its `lib.rs` says why each): Rerun EnrolMfa, MakeFirstSignInCode, Login,
+//! LoginMfa, RefreshToken, FirstSignIn, IssueServiceToken; Refuse ConfirmMfa,
+//! RegenerateRecoveryCodes, CreateServiceAccount, RotateServiceAccountSecret.
+//! Rows stored before a method was marked lose their answer at the next sweep.
 //!
 //! Calls without the metadata, streaming methods, and anonymous callers pass
 //! through untouched: the cost of a call without a key is one header lookup.
