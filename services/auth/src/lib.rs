@@ -180,17 +180,18 @@ pub fn migrations() -> Migrations {
 
 /// AuthService's methods whose answers carry a secret, never stored with
 /// their idempotency key, and what a retry gets (`portal_kit::idempotency`).
-/// Done again: a new pending authenticator replaces the one before, a new
-/// printed code voids the one before, and the sign-ins' tokens are new each
-/// time (their callers are anonymous as a rule, keyed by no one). Refused:
-/// confirming and new recovery codes need a code their first run used up.
+/// Done again: a new pending authenticator replaces the one before, and the
+/// sign-ins' tokens are new each time (their callers are anonymous as a rule,
+/// keyed by no one). Refused: confirming and new recovery codes need a code
+/// their first run used up, and a second printed code would void the first,
+/// which may already be on paper.
 const AUTH_SECRET_ANSWERS: &[(&str, SecretAnswer)] = &[
     ("EnrolMfa", SecretAnswer::Rerun),
-    ("MakeFirstSignInCode", SecretAnswer::Rerun),
     ("Login", SecretAnswer::Rerun),
     ("LoginMfa", SecretAnswer::Rerun),
     ("RefreshToken", SecretAnswer::Rerun),
     ("FirstSignIn", SecretAnswer::Rerun),
+    ("MakeFirstSignInCode", SecretAnswer::Refuse),
     ("ConfirmMfa", SecretAnswer::Refuse),
     ("RegenerateRecoveryCodes", SecretAnswer::Refuse),
 ];

@@ -1,7 +1,7 @@
 //! Writes whose answers carry a secret, retried with an `Idempotency-Key`
 //! (`portal_kit::idempotency::SecretAnswer`): the keys' table never holds the
-//! secret; a new pending authenticator or printed code is made again, and a
-//! confirmation, new recovery codes, a new service account or a rotated
+//! secret; a new pending authenticator is made again, and a confirmation,
+//! new recovery codes, a printed code, a new service account or a rotated
 //! secret are refused on retry rather than replayed or done twice.
 
 use portal_kit::error::reason_of;
@@ -133,15 +133,19 @@ async fn secrets_of_keyed_writes_are_never_stored_and_their_retries_are_not_repl
             .find(|p| p.employee_number == "0002")
             .expect("synced")
             .user_id;
-        for _ in 0..2 {
-            let make = pb::MakeFirstSignInCodeRequest { user_id: anna };
-            let made = client
-                .make_first_sign_in_code(keyed(make, &admin, "print-1"))
-                .await
-                .expect("a printed code, again on retry")
-                .into_inner();
-            secrets.push(made.code);
-        }
+        let make = || pb::MakeFirstSignInCodeRequest { user_id: anna };
+        let made = client
+            .make_first_sign_in_code(keyed(make(), &admin, "print-1"))
+            .await
+            .expect("a printed code")
+            .into_inner();
+        // A second code would void the first, which may be on paper already.
+        not_replayed(
+            client
+                .make_first_sign_in_code(keyed(make(), &admin, "print-1"))
+                .await,
+        );
+        secrets.push(made.code);
 
         let mut accounts = accounts.clone();
         let create = pb::CreateServiceAccountRequest {
@@ -199,6 +203,7 @@ async fn secrets_of_keyed_writes_are_never_stored_and_their_retries_are_not_repl
             [
                 "ConfirmMfa",
                 "CreateServiceAccount",
+                "MakeFirstSignInCode",
                 "RegenerateRecoveryCodes",
                 "RotateServiceAccountSecret"
             ]

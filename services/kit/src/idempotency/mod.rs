@@ -32,9 +32,9 @@
 //! or [`SecretAnswer::Refuse`] (the key kept with the status only: a retry of
 //! a success is FAILED_PRECONDITION, reason `IDEMPOTENT_SECRET_NOT_REPLAYED`
 //! (REST 409), «Запрос уже выполнен; повторите действие заново»). Auth marks
-//! (its `lib.rs` says why each): Rerun EnrolMfa, MakeFirstSignInCode, Login,
-//! LoginMfa, RefreshToken, FirstSignIn, IssueServiceToken; Refuse ConfirmMfa,
-//! RegenerateRecoveryCodes, CreateServiceAccount, RotateServiceAccountSecret.
+//! (its `lib.rs` says why each): Rerun EnrolMfa, Login, LoginMfa, RefreshToken,
+//! FirstSignIn, IssueServiceToken; Refuse ConfirmMfa, RegenerateRecoveryCodes,
+//! MakeFirstSignInCode, CreateServiceAccount, RotateServiceAccountSecret.
 //! Rows stored before a method was marked lose their answer at the next sweep.
 //!
 //! Calls without the metadata, streaming methods, and anonymous callers pass

@@ -14,15 +14,16 @@ pub const MSG_SECRET_NOT_REPLAYED: &str = "Запрос уже выполнен;
 pub enum SecretAnswer {
     /// Nothing of the call is kept: a retry does the call again, as one
     /// without a key does. For a write whose second run is safe and whose
-    /// fresh secret replaces the first (a new pending authenticator, a new
-    /// printed code voiding the one before), or a sign-in's.
+    /// fresh secret replaces the first (a new pending authenticator), or a
+    /// sign-in's.
     Rerun,
     /// The key is kept with the request's hash and the answer's status, never
     /// the answer: a retry of a success is refused (FAILED_PRECONDITION,
     /// [`REASON_SECRET_NOT_REPLAYED`]), so the write is not done twice and
     /// the person repeats it knowingly. A refusal carries no secret and is
     /// replayed as any other. For a write that must not happen twice (a new
-    /// service account) or cannot (a code already used).
+    /// service account, a printed code that would void the first) or cannot
+    /// (a code already used).
     Refuse,
 }
 
