@@ -2,7 +2,8 @@
 //! (issue 39.3): a staff sync with `"invite": true` mails the invitation
 //! whose link `POST /api/auth/reset-password` takes; a department invite
 //! names whom it skipped; a printed code (`/api/user/make-first-sign-in-code`,
-//! retried with its `Idempotency-Key` the same code) is used once at
+//! whose retry with its `Idempotency-Key` is refused, never a second code
+//! nor the first replayed) is used once at
 //! `POST /api/auth/first-sign-in`; only user managers invite.
 
 use std::time::Duration;
@@ -108,33 +109,38 @@ async fn a_synced_person_is_invited_and_another_signs_in_with_a_printed_code() {
 }
 
 /// A code for `user_id`, asked twice with one `Idempotency-Key` as a retry
-/// would: the same code both times (the retry does not void the first).
+/// would: the retry is refused (the code is never kept to replay it), and
+/// does not void the first.
 async fn printed_code(portal: &Portal, admin: &str, user_id: i64) -> String {
-    let mut codes = Vec::new();
-    for _ in 0..2 {
-        let response = portal
+    let ask = || {
+        portal
             .http
             .post(format!("{}/api/user/make-first-sign-in-code", portal.base))
             .bearer_auth(admin)
             .header("Idempotency-Key", "print-orlov-1")
             .json(&json!({ "userId": user_id }))
             .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        let made = data(status, &response.text().await.unwrap());
-        assert_eq!(made["login"], "orlov", "{made}");
-        assert_eq!(made["fullName"], "Орлов Пётр", "{made}");
-        assert!(
-            made["signInUrl"]
-                .as_str()
-                .unwrap()
-                .ends_with("/first-sign-in")
-        );
-        codes.push(made["code"].as_str().unwrap().to_owned());
-    }
-    assert_eq!(codes[0], codes[1]);
-    codes.remove(0)
+    };
+    let response = ask().await.unwrap();
+    let status = response.status().as_u16();
+    let made = data(status, &response.text().await.unwrap());
+    assert_eq!(made["login"], "orlov", "{made}");
+    assert_eq!(made["fullName"], "Орлов Пётр", "{made}");
+    assert!(
+        made["signInUrl"]
+            .as_str()
+            .unwrap()
+            .ends_with("/first-sign-in")
+    );
+    let retried = ask().await.unwrap();
+    let status = retried.status().as_u16();
+    let body = retried.text().await.unwrap();
+    assert_eq!(
+        error(409, status, &body),
+        "Запрос уже выполнен; повторите действие заново"
+    );
+    assert_eq!(envelope(&body)["reason"], "IDEMPOTENT_SECRET_NOT_REPLAYED");
+    made["code"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]

@@ -4,27 +4,11 @@
 //! `mfaToken` with no session and no cookie, and `POST /api/auth/login-mfa`
 //! answers as login does, with the refresh and device cookies.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use crate::support::{Portal, Post, data, envelope, get_data, post_data, start};
 use portal_kit::Right;
+use portal_kit::testing::totp_code;
 use reqwest::header::{HeaderMap, SET_COOKIE};
 use serde_json::{Value, json};
-use totp_rs::{Algorithm, Builder, Secret};
-
-/// The authenticator's current code for the base32 `secret`.
-fn totp_code(secret: &str) -> String {
-    let bytes = Secret::try_from_base32(secret).unwrap().as_bytes().to_vec();
-    let totp = Builder::new()
-        .with_algorithm(Algorithm::SHA1)
-        .with_digits(6)
-        .with_step_duration(30)
-        .with_secret(bytes)
-        .build()
-        .unwrap();
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
-    totp.generate(now.as_secs()).to_string()
-}
 
 fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     let prefix = format!("{name}=");
@@ -90,7 +74,7 @@ async fn a_second_factor_is_enrolled_and_asked_for_at_sign_in() {
         &portal,
         "/api/user/mfa/confirm",
         &token,
-        json!({ "code": totp_code(&secret) }),
+        json!({ "code": totp_code(&secret, 0) }),
     )
     .await;
     let codes: Vec<String> = serde_json::from_value(confirmed["recoveryCodes"].clone()).unwrap();

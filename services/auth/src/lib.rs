@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use portal_kit::audit::{AuditRpc, AuditSettings};
 use portal_kit::db::{Database, DatabaseSettings, Migrations};
 use portal_kit::housekeeping::Housekeeping;
-use portal_kit::idempotency::Idempotent;
+use portal_kit::idempotency::{Idempotent, SecretAnswer};
 use portal_kit::internal::InternalKeys;
 use portal_kit::revocation::AccessVersions;
 use portal_kit::start::StartError;
@@ -187,6 +187,38 @@ pub fn migrations() -> Migrations {
     portal_kit::migrations!(OLDEST_COMPATIBLE_READER)
 }
 
+/// AuthService's methods whose answers carry a secret, never stored with
+/// their idempotency key, and what a retry gets (`portal_kit::idempotency`).
+/// Done again: a new pending authenticator replaces the one before, and the
+/// sign-ins' tokens are new each time (their callers are anonymous as a rule,
+/// keyed by no one). Refused: confirming and new recovery codes need a code
+/// their first run used up, and a second printed code would void the first,
+/// which may already be on paper.
+const AUTH_SECRET_ANSWERS: &[(&str, SecretAnswer)] = &[
+    ("EnrolMfa", SecretAnswer::Rerun),
+    ("Login", SecretAnswer::Rerun),
+    ("LoginMfa", SecretAnswer::Rerun),
+    ("RefreshToken", SecretAnswer::Rerun),
+    ("FirstSignIn", SecretAnswer::Rerun),
+    // A flow's state, and the session its callback opens (once: a retry of
+    // the callback finds its flow used).
+    ("StartSso", SecretAnswer::Rerun),
+    ("FinishSso", SecretAnswer::Rerun),
+    ("MakeFirstSignInCode", SecretAnswer::Refuse),
+    ("ConfirmMfa", SecretAnswer::Refuse),
+    ("RegenerateRecoveryCodes", SecretAnswer::Refuse),
+];
+
+/// ServiceAccountService's, likewise. Refused: a second account must not be
+/// made, nor a second rotation revoke the secret a system already uses (at
+/// most two live: a rotation revokes the older).
+/// Done again: a token is issued anew (its callers are anonymous as a rule).
+const SERVICE_ACCOUNT_SECRET_ANSWERS: &[(&str, SecretAnswer)] = &[
+    ("CreateServiceAccount", SecretAnswer::Refuse),
+    ("RotateServiceAccountSecret", SecretAnswer::Refuse),
+    ("IssueServiceToken", SecretAnswer::Rerun),
+];
+
 /// Connects, migrates, creates the bootstrap admin and demo data if asked, and
 /// returns the service's routes (with the token interceptor installed).
 pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
@@ -284,7 +316,8 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
                 reset_mail,
             )),
             idempotency_keys.clone(),
-        ),
+        )
+        .with_secret_answers(AUTH_SECRET_ANSWERS),
         verifier.clone().with_access_versions(versions.clone()),
     );
     let service_accounts = InterceptedService::new(
@@ -296,7 +329,8 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
                 versions.clone(),
             )),
             idempotency_keys,
-        ),
+        )
+        .with_secret_answers(SERVICE_ACCOUNT_SECRET_ANSWERS),
         verifier.clone().with_access_versions(versions.clone()),
     );
     let audit = InterceptedService::new(

@@ -244,7 +244,9 @@ fn idempotency_key() -> Parameter {
             "Retrying this write with the same key (1–255 visible ASCII characters) within 24 h \
              answers the first result instead of doing it again; the same key with another body \
              is 409 IDEMPOTENCY_KEY_REUSED, and while the first call runs 409 \
-             IDEMPOTENCY_KEY_IN_PROGRESS. Keys are the caller's own, per route.",
+             IDEMPOTENCY_KEY_IN_PROGRESS. An answer holding a secret is never kept: such a \
+             write is done again, or its retry is 409 IDEMPOTENT_SECRET_NOT_REPLAYED. Keys are \
+             the caller's own, per route.",
         ))
         .schema(Some(
             ObjectBuilder::new()

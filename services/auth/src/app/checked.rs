@@ -23,6 +23,16 @@ impl Method {
             Method::Sso => "sso",
         }
     }
+
+    /// The method [`Method::as_str`] wrote; a row written before the method
+    /// was kept (no value) was a portal password's.
+    pub fn from_stored(stored: &str) -> Method {
+        match stored {
+            "directory" => Method::Directory,
+            "sso" => Method::Sso,
+            _ => Method::Password,
+        }
+    }
 }
 
 /// What the password step found.

@@ -3,16 +3,19 @@
 //! the rights of its groups set. Which people it checks is
 //! [`crate::app::password_check`]'s rule.
 
-use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
+use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::checked::{Checked, Method};
 use crate::directory::Directory;
 use crate::domain::hr_key::{HrKey, KeyOf};
 use crate::domain::login::{Login, LoginKey};
 use crate::domain::password::PasswordHash;
-use crate::domain::user::{Email, EmployeeNumberEdit, NamePart, PersonName, Profile};
+use crate::domain::user::{
+    Email, EmployeeNumberEdit, MSG_LOGIN_TAKEN, NamePart, PersonName, Profile,
+    REASON_EMPLOYEE_NUMBER_TAKEN,
+};
 use crate::store::Store;
 use crate::store::user::Credentials;
 
@@ -117,8 +120,39 @@ pub struct NewPerson<'a> {
 }
 
 /// A person with no rights, linked to their employee number
-/// (`PORTAL_LDAP_CREATE_PEOPLE=true`, `PORTAL_OIDC_CREATE_PEOPLE=true`).
+/// (`PORTAL_LDAP_CREATE_PEOPLE=true`, `PORTAL_OIDC_CREATE_PEOPLE=true`); or,
+/// when a parallel first sign-in of the same person created them first (the
+/// login or employee number is then taken), that person: both sign-ins are
+/// let in as one person.
 pub async fn create_person(
+    store: &Store,
+    person: &NewPerson<'_>,
+    tried: &AuditContext,
+) -> ServiceResult<Credentials> {
+    let error = match create(store, person, tried).await {
+        Ok(user) => return Ok(user),
+        Err(error) => error,
+    };
+    let taken = matches!(&error, ServiceError::Conflict(message) if message == MSG_LOGIN_TAKEN)
+        || error.reason() == Some(REASON_EMPLOYEE_NUMBER_TAKEN);
+    if !taken {
+        return Err(error);
+    }
+    let key = LoginKey::of(person.login);
+    match store.directory_person(person.employee_number, &key).await? {
+        Some(user) => {
+            tracing::info!(
+                user_id = user.user_id,
+                "a parallel first sign-in created the person: signed in as them"
+            );
+            Ok(user)
+        }
+        // Taken by someone who is not this person: refused as before.
+        None => Err(error),
+    }
+}
+
+async fn create(
     store: &Store,
     person: &NewPerson<'_>,
     tried: &AuditContext,
@@ -163,5 +197,6 @@ pub async fn create_person(
         user_id: user.id,
         password_hash: PasswordHash::none(),
         blocked: false,
+        second_factor: false,
     })
 }

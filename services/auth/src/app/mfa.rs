@@ -9,6 +9,7 @@ use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::{ServiceError, ServiceResult};
 
+use crate::app::checked::Method;
 use crate::domain::seal::Seal;
 use crate::domain::secret::{SecretHash, SecretToken};
 use crate::domain::totp::{Code, MFA_TOKEN_TTL, TotpSecret, millis, new_recovery_codes};
@@ -16,6 +17,7 @@ use crate::store::Store;
 use crate::store::mfa::{
     REASON_CODE_REUSED, REASON_WRONG_CODE, SecondStep, StepRefused, limited, token_invalid,
 };
+use crate::store::user::Credentials;
 
 pub const MSG_CODE_INVALID: &str = "Неверный код. Проверьте время на телефоне и введите новый код.";
 pub const REASON_CODE_INVALID: &str = "mfa-code-invalid";
@@ -46,10 +48,12 @@ pub struct SecondFactor {
     for_admins: bool,
 }
 
-/// A second step passed: whose sign-in it finishes, on which device, by what.
+/// A second step passed: whose sign-in it finishes, by what, and how its
+/// first step checked the password.
 pub struct Passed {
     pub user_id: i64,
     pub factor: &'static str,
+    pub method: Method,
 }
 
 impl SecondFactor {
@@ -66,26 +70,30 @@ impl SecondFactor {
         self.for_admins && is_admin_type
     }
 
-    /// The token of a second step for `user_id` on `device`, if their
-    /// sign-in needs one; `None` if it does not.
+    /// The token of a second step for `user` on `device` (its hash), if
+    /// their sign-in needs one; `None` if it does not. Its queries run on
+    /// `lane`, the store the sign-in chose ([`Store::for_sign_in`]), so a
+    /// known device's sign-in does not queue at the shared pool here either;
+    /// a person without an authenticator (most people; the admins' policy
+    /// lets one in to enrol) asks nothing of the database. `method` is how
+    /// the password was checked, for the session the second step opens.
     pub async fn challenge(
         &self,
-        user_id: i64,
+        lane: &Store,
+        user: &Credentials,
         device: Option<&SecretHash>,
+        method: Method,
     ) -> ServiceResult<Option<SecretToken>> {
+        if !user.second_factor {
+            return Ok(None);
+        }
         let now = now_millis();
-        if !self.store.second_step_needed(user_id, device, now).await? {
+        if !lane.second_step_needed(user.user_id, device, now).await? {
             return Ok(None);
         }
         let token = SecretToken::generate();
-        self.store
-            .open_second_step(
-                user_id,
-                &token.hash(),
-                device,
-                now,
-                now + millis(MFA_TOKEN_TTL),
-            )
+        let times = (now, now + millis(MFA_TOKEN_TTL));
+        lane.open_second_step(user.user_id, &token.hash(), device, method.as_str(), times)
             .await?;
         Ok(Some(token))
     }
@@ -139,7 +147,12 @@ impl SecondFactor {
                 if !self.store.second_step_passed(&step, now).await? {
                     return Err(token_invalid());
                 }
-                Ok(Passed { user_id, factor })
+                let method = Method::from_stored(&step.method);
+                Ok(Passed {
+                    user_id,
+                    factor,
+                    method,
+                })
             }
             refused => {
                 let reason = match refused {

@@ -223,9 +223,10 @@ impl Sessions {
         let shown = (login_shown, address);
         let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
         let presented = (!device.is_empty()).then(|| device.hash());
+        let lane = self.store.for_sign_in(known_device.is_some());
         let challenge = self
             .second_factor
-            .challenge(user.user_id, presented.as_ref())
+            .challenge(&lane, &user, presented.as_ref(), method)
             .await?;
         if let Some(mfa_token) = challenge {
             attempt.succeeded().await?;
@@ -249,8 +250,8 @@ impl Sessions {
 
     /// The second step of a sign-in that asked for a code: the session, on
     /// the device of the first step (`device_token`), which then skips the
-    /// step for 30 days. Recorded with the method `password` (the first step's
-    /// password, the portal's or the directory's, is not carried over).
+    /// step for 30 days. Recorded with the first step's method (the portal's
+    /// password or the directory's), which its token's row kept.
     pub async fn finish_sign_in(
         &self,
         mfa_token: &str,
@@ -267,7 +268,7 @@ impl Sessions {
             .await?;
         let opening = Opening {
             user_id: passed.user_id,
-            method: Method::Password,
+            method: passed.method,
             device,
             on_known_device: false,
             second_factor: Some(passed.factor),
@@ -308,7 +309,7 @@ impl Sessions {
             let presented = (!device.is_empty()).then(|| device.hash());
             let challenge = self
                 .second_factor
-                .challenge(user.user_id, presented.as_ref())
+                .challenge(&self.store, &user, presented.as_ref(), Method::Sso)
                 .await?;
             if let Some(mfa_token) = challenge {
                 count_sign_in("second_step");

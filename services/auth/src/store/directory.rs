@@ -7,14 +7,11 @@ use portal_kit::{Right, ServiceResult};
 use super::Store;
 use super::access::raise_access_version;
 use super::audit::rights_changed;
-use super::user::{Credentials, lock_user_managers, right_names};
+use super::user::{
+    Credentials, CredentialsRow, credentials_of, lock_user_managers, right_names,
+    select_credentials,
+};
 use crate::domain::login::LoginKey;
-use crate::domain::password::PasswordHash;
-
-const BY_EMPLOYEE_NUMBER: &str = "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0), u.employee_number \
-     FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.employee_number = $1";
-const BY_LOGIN: &str = "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0), u.employee_number \
-     FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1";
 
 impl Store {
     /// The person of a directory entry: the one holding its employee number
@@ -27,22 +24,22 @@ impl Store {
     ) -> ServiceResult<Option<Credentials>> {
         let mut conn = self.read().await?;
         if let Some(number) = number {
-            let row: Option<(i64, String, i64, Option<String>)> =
-                sqlx::query_as(BY_EMPLOYEE_NUMBER)
+            let row: Option<CredentialsRow> =
+                sqlx::query_as(select_credentials("u.employee_number = $1"))
                     .bind(number)
                     .fetch_optional(&mut *conn)
                     .await?;
             if let Some(row) = row {
-                return Ok(Some(credentials(row)));
+                return Ok(Some(credentials_of(row)));
             }
         }
-        let row: Option<(i64, String, i64, Option<String>)> = sqlx::query_as(BY_LOGIN)
+        let row: Option<CredentialsRow> = sqlx::query_as(select_credentials("u.login_key = $1"))
             .bind(login.as_str())
             .fetch_optional(&mut *conn)
             .await?;
         Ok(row
-            .filter(|(_, _, _, linked)| linked.is_none() || linked.as_deref() == number)
-            .map(credentials))
+            .filter(|(.., linked)| linked.is_none() || linked.as_deref() == number)
+            .map(credentials_of))
     }
 
     /// Gives `user_id` the rights of `given` and takes those of `managed` it
@@ -95,16 +92,6 @@ impl Store {
         }
         tx.commit().await?;
         Ok(changed)
-    }
-}
-
-pub(super) fn credentials(
-    (user_id, hash, blocked, _): (i64, String, i64, Option<String>),
-) -> Credentials {
-    Credentials {
-        user_id,
-        password_hash: PasswordHash::from_stored(hash),
-        blocked: blocked != 0,
     }
 }
 

@@ -43,6 +43,8 @@ pub struct SecondStep {
     pub challenge_id: i64,
     pub user_id: i64,
     pub device_hash: Option<String>,
+    /// How the first step's password was checked (`password`, `directory`).
+    pub method: String,
 }
 
 /// Why a second step may not even be tried.
@@ -105,14 +107,15 @@ impl Store {
         Ok(on > 0 && trusted == 0)
     }
 
-    /// Stores a sign-in waiting for its second step.
+    /// Stores a sign-in waiting for its second step, with how its password
+    /// was checked (`method`), which the session it opens is recorded with.
     pub async fn open_second_step(
         &self,
         user_id: i64,
         token: &SecretHash,
         device: Option<&SecretHash>,
-        now: i64,
-        expires_at: i64,
+        method: &str,
+        (now, expires_at): (i64, i64),
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
         sqlx::query("DELETE FROM mfa_challenges WHERE expires_at <= $1")
@@ -120,12 +123,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO mfa_challenges (user_id, token_hash, device_hash, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO mfa_challenges (user_id, token_hash, device_hash, method, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(user_id)
         .bind(token.as_str())
         .bind(device.map(SecretHash::as_str))
+        .bind(method)
         .bind(now)
         .bind(expires_at)
         .execute(&mut *tx)
@@ -144,8 +148,8 @@ impl Store {
         now: i64,
     ) -> ServiceResult<Result<SecondStep, StepRefused>> {
         let mut tx = self.write().await?;
-        let found: Option<(i64, i64, Option<String>)> = sqlx::query_as(
-            "SELECT id, user_id, device_hash FROM mfa_challenges \
+        let found: Option<(i64, i64, Option<String>, String)> = sqlx::query_as(
+            "SELECT id, user_id, device_hash, method FROM mfa_challenges \
              WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND failures < $3",
         )
         .bind(token.as_str())
@@ -153,7 +157,7 @@ impl Store {
         .bind(FAILURES_PER_TOKEN)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((challenge_id, user_id, device_hash)) = found else {
+        let Some((challenge_id, user_id, device_hash, method)) = found else {
             return Ok(Err(StepRefused::Token));
         };
         if let Some(retry_after_millis) = person_limited(&mut tx, user_id, now).await? {
@@ -170,6 +174,7 @@ impl Store {
             challenge_id,
             user_id,
             device_hash,
+            method,
         }))
     }
 
@@ -466,6 +471,21 @@ pub(super) async fn trust_device(
     .bind(now)
     .execute(&mut *conn)
     .await?;
+    Ok(())
+}
+
+/// Forgets, in the transaction that sets `user_id`'s password (by an
+/// administrator, a reset link or a first sign-in code), every device that
+/// skips their second step: whoever learnt the old password on one of them
+/// must not get in with the new one and no code.
+pub(super) async fn forget_trusted_devices(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> ServiceResult<()> {
+    sqlx::query("DELETE FROM mfa_trusted_devices WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use sqlx::AnyConnection;
 
 use super::Store;
 use super::access::raise_access_version;
+use super::mfa::forget_trusted_devices;
 use crate::domain::login::LoginKey;
 use crate::domain::one_time::Purpose;
 use crate::domain::password::PasswordHash;
@@ -288,6 +289,7 @@ pub(super) async fn set_password(
         .execute(&mut *tx)
         .await?;
     // As an administrator's new password does (Store::update_user).
+    forget_trusted_devices(tx, user_id).await?;
     sqlx::query(
         "UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
     )

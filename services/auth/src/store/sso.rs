@@ -5,7 +5,7 @@
 use portal_kit::ServiceResult;
 
 use super::Store;
-use super::user::Credentials;
+use super::user::{Credentials, CredentialsRow, credentials_of, select_credentials};
 use crate::domain::secret::SecretHash;
 
 /// A flow waiting for its callback.
@@ -72,17 +72,14 @@ impl Store {
         issuer: &str,
         subject: &str,
     ) -> ServiceResult<Option<Credentials>> {
-        let row: Option<(i64, String, i64, Option<String>)> = sqlx::query_as(
-            "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0), u.employee_number \
-             FROM sso_identities i JOIN users u ON u.id = i.user_id \
-             LEFT JOIN statuses s ON s.id = u.status_id \
-             WHERE i.issuer = $1 AND i.subject = $2",
-        )
+        let row: Option<CredentialsRow> = sqlx::query_as(select_credentials(
+            "u.id = (SELECT user_id FROM sso_identities WHERE issuer = $1 AND subject = $2)",
+        ))
         .bind(issuer)
         .bind(subject)
         .fetch_optional(&mut *self.read().await?)
         .await?;
-        Ok(row.map(super::directory::credentials))
+        Ok(row.map(credentials_of))
     }
 
     /// Links a provider's subject to `user_id` (again, if it was another's:

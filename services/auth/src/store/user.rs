@@ -9,6 +9,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::access::{raise_access_version, subject};
 use super::audit::user_written;
 use super::department::DepartmentRecord;
+use super::mfa::forget_trusted_devices;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
 use super::search;
 use super::staff::HR_LINK_ADMIN;
@@ -173,6 +174,8 @@ pub struct Credentials {
     pub user_id: i64,
     pub password_hash: PasswordHash,
     pub blocked: bool,
+    /// The person confirmed an authenticator ([`select_credentials`]).
+    pub second_factor: bool,
 }
 
 /// A user as updated, the sessions the update ended, and the user's new
@@ -190,6 +193,32 @@ pub enum SessionsEnded {
     None,
     PasswordChanged,
     Blocked,
+}
+
+/// What sign-in reads of a person: id, password hash, whether their status
+/// blocks sign-in, whether they confirmed an authenticator, employee number.
+pub(super) type CredentialsRow = (i64, String, i64, i64, Option<String>);
+
+/// The [`CredentialsRow`] of the person `condition` names (of `u`, `$1` bound).
+/// The authenticator is read with the password so that a sign-in of someone
+/// without one asks nothing more of the database.
+pub(super) fn select_credentials(condition: &str) -> sqlx::AssertSqlSafe<String> {
+    sqlx::AssertSqlSafe(format!(
+        "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0), \
+         (SELECT COUNT(*) FROM mfa_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL), \
+         u.employee_number FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE {condition}"
+    ))
+}
+
+pub(super) fn credentials_of(
+    (user_id, hash, blocked, second_factor, _): CredentialsRow,
+) -> Credentials {
+    Credentials {
+        user_id,
+        password_hash: PasswordHash::from_stored(hash),
+        blocked: blocked != 0,
+        second_factor: second_factor != 0,
+    }
 }
 
 const KEYED_LOGINS: Keyed = Keyed {
@@ -277,18 +306,11 @@ impl Store {
 
     /// What sign-in needs to know about the person of `login`, if any.
     pub async fn credentials(&self, login: &LoginKey) -> ServiceResult<Option<Credentials>> {
-        let row: Option<(i64, String, i64)> = sqlx::query_as(
-            "SELECT u.id, u.password_hash, COALESCE(s.blocks_sign_in, 0) \
-             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE u.login_key = $1",
-        )
-        .bind(login.as_str())
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(|(user_id, hash, blocked)| Credentials {
-            user_id,
-            password_hash: PasswordHash::from_stored(hash),
-            blocked: blocked != 0,
-        }))
+        let row: Option<CredentialsRow> = sqlx::query_as(select_credentials("u.login_key = $1"))
+            .bind(login.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(credentials_of))
     }
 
     /// Creates a user with their links; the login must be free.
@@ -387,6 +409,7 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
+            forget_trusted_devices(&mut tx, id).await?;
         }
         for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
             sqlx::query(link.delete_of_owner())

@@ -15,12 +15,12 @@ use crate::helpers::*;
 use crate::slapd::{Person, Slapd, person};
 use crate::staff_sync::{department, sync};
 
-const IVANOVA_PASSWORD: &str = "ivanova-domain-pass";
+pub(crate) const IVANOVA_PASSWORD: &str = "ivanova-domain-pass";
 
 /// The directory of most tests: Иванова (an educator, her portal login
 /// `m.ivanova` unlike her directory's), Петров (in no portal), Сидоров
 /// (disabled in the domain), Кузнецова (blocked in the portal).
-fn people() -> Vec<Person<'static>> {
+pub(crate) fn people() -> Vec<Person<'static>> {
     vec![
         person("ivanova", IVANOVA_PASSWORD, Some("1001")),
         person("petrov", "petrov-domain-pass", Some("1002")),
@@ -40,7 +40,7 @@ fn hr_person(number: &str, login: &str, surname: &str) -> pb::StaffPerson {
 }
 
 /// HR sends the people the portal knows, with no password.
-async fn sync_hospital(app: &TestApp) {
+pub(crate) async fn sync_hospital(app: &TestApp) {
     sync(
         app,
         pb::SyncStaffRequest {
@@ -90,7 +90,7 @@ fn refused_with(result: Result<pb::LoginResponse, tonic::Status>, code: Code, me
 }
 
 /// Runs `scenario` on every backend with a fresh auth on `settings`.
-async fn on_each_backend_with<F: Future<Output = ()>>(
+pub(crate) async fn on_each_backend_with<F: Future<Output = ()>>(
     settings: &DirectorySettings,
     scenario: impl Fn(TestApp) -> F,
 ) {

@@ -1,56 +1,21 @@
 //! Two-step sign-in (issue 39.4): enrolling an authenticator, the code a
 //! sign-in then needs, codes used once, recovery codes, devices that skip
 //! the step for 30 days, the per-person guessing limit, an administrator's
-//! reset and the policy for admins. Codes are computed by RFC 6238 (the
-//! `totp-rs` crate, checked against the RFC's vectors in the unit tests)
-//! from the secret the service gave and the clock.
-
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+//! reset and the policy for admins. Codes are computed as an authenticator
+//! app does (RFC 6238, `portal_kit::testing::totp_code`) from the secret the
+//! service gave and the clock.
 
 use portal_kit::Right;
 use portal_kit::error::REASON_KEY;
+use portal_kit::testing::{away_from_a_step_edge, totp_code};
 use portal_proto::audit::v1 as audit_pb;
 use portal_proto::audit::v1::audit_service_client::AuditServiceClient;
 use portal_proto::auth::v1 as pb;
 use tonic::{Code, Status};
-use totp_rs::{Algorithm, Builder, Secret};
 
 use crate::helpers::*;
 
-const PASSWORD: &str = "nurse-password-1";
-
-fn unix_seconds() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs()
-}
-
-/// The authenticator's code `offset` steps from now, for the base32 `secret`.
-fn totp_code(secret: &str, offset: i64) -> String {
-    let bytes = Secret::try_from_base32(secret)
-        .expect("a base32 secret")
-        .as_bytes()
-        .to_vec();
-    let totp = Builder::new()
-        .with_algorithm(Algorithm::SHA1)
-        .with_digits(6)
-        .with_step_duration(30)
-        .with_secret(bytes)
-        .build()
-        .expect("an RFC 6238 authenticator");
-    let at = unix_seconds().saturating_add_signed(offset * 30);
-    totp.generate(at).to_string()
-}
-
-/// Waits out the last seconds of a 30-second step, so the codes a test
-/// computes are still within one step of the service's clock when they land.
-async fn away_from_a_step_edge() {
-    let into = unix_seconds() % 30;
-    if into >= 25 {
-        tokio::time::sleep(Duration::from_secs(31 - into)).await;
-    }
-}
+pub(crate) const PASSWORD: &str = "nurse-password-1";
 
 fn reason(status: &Status) -> &str {
     status
@@ -69,15 +34,15 @@ fn refused<T: std::fmt::Debug>(result: Result<tonic::Response<T>, Status>, code:
 /// A person with an authenticator on: their id, access token, base32
 /// secret and recovery codes. The confirming code is the previous step's,
 /// so this step's and the next are left for sign-ins.
-struct Enrolled {
-    id: i64,
-    login: String,
-    token: String,
-    secret: String,
-    recovery_codes: Vec<String>,
+pub(crate) struct Enrolled {
+    pub(crate) id: i64,
+    pub(crate) login: String,
+    pub(crate) token: String,
+    pub(crate) secret: String,
+    pub(crate) recovery_codes: Vec<String>,
 }
 
-async fn enrolled(app: &TestApp, rights: &[i64]) -> Enrolled {
+pub(crate) async fn enrolled(app: &TestApp, rights: &[i64]) -> Enrolled {
     let login = unique_login("mfa");
     let user = app.staff(&login, PASSWORD, rights, &[]).await;
     let token = app.token(user.id, &[]);
@@ -107,7 +72,7 @@ async fn enrolled(app: &TestApp, rights: &[i64]) -> Enrolled {
     }
 }
 
-async fn first_step(app: &TestApp, login: &str, device: &str) -> pb::LoginResponse {
+pub(crate) async fn first_step(app: &TestApp, login: &str, device: &str) -> pb::LoginResponse {
     app.client
         .clone()
         .login(login_from_device(login, PASSWORD, device))
@@ -116,7 +81,7 @@ async fn first_step(app: &TestApp, login: &str, device: &str) -> pb::LoginRespon
         .into_inner()
 }
 
-async fn second_step(
+pub(crate) async fn second_step(
     app: &TestApp,
     mfa_token: &str,
     code: &str,
@@ -141,7 +106,11 @@ async fn my_mfa(app: &TestApp, token: &str) -> pb::GetMyMfaResponse {
         .into_inner()
 }
 
-async fn audit_of(app: &TestApp, entity: &str, user_id: Option<i64>) -> Vec<audit_pb::AuditRecord> {
+pub(crate) async fn audit_of(
+    app: &TestApp,
+    entity: &str,
+    user_id: Option<i64>,
+) -> Vec<audit_pb::AuditRecord> {
     AuditServiceClient::new(app.channel.clone())
         .list_audit_records(authed(
             audit_pb::ListAuditRecordsRequest {

@@ -44,7 +44,7 @@ async fn reset(app: &TestApp, token: &str, password: &str) -> Result<(), Status>
 }
 
 /// The token of the link in `mail`.
-fn token_in(mail: &Mail) -> String {
+pub(crate) fn token_in(mail: &Mail) -> String {
     let text = mail.text();
     let link = format!("{PUBLIC_URL}/reset-password?token=");
     let start = text.find(&link).expect("the link in the mail") + link.len();

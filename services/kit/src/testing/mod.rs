@@ -5,8 +5,10 @@
 //! authorization matrix and the XSS corpus.
 
 mod matrix;
+mod totp;
 
 pub use matrix::*;
+pub use totp::{away_from_a_step_edge, totp_code};
 
 use std::fmt::Debug;
 use std::future::Future;

@@ -26,13 +26,28 @@
 //! Keys expire after [`KEY_LIFETIME`]; a write sweeps expired keys at most
 //! once an hour per replica.
 //!
+//! An answer that carries a secret is never stored ([`secret`]): each such
+//! method of a service is marked with [`Idempotent::with_secret_answers`],
+//! either [`SecretAnswer::Rerun`] (no key kept: a retry does the call again)
+//! or [`SecretAnswer::Refuse`] (the key kept with the status only: a retry of
+//! a success is FAILED_PRECONDITION, reason `IDEMPOTENT_SECRET_NOT_REPLAYED`
+//! (REST 409), «Запрос уже выполнен; повторите действие заново»). Auth marks
+//! (its `lib.rs` says why each): Rerun EnrolMfa, Login, LoginMfa, RefreshToken,
+//! FirstSignIn, IssueServiceToken; Refuse ConfirmMfa, RegenerateRecoveryCodes,
+//! MakeFirstSignInCode, CreateServiceAccount, RotateServiceAccountSecret.
+//! Rows stored before a method was marked lose their answer at the next sweep.
+//!
 //! Calls without the metadata, streaming methods, and anonymous callers pass
 //! through untouched: the cost of a call without a key is one header lookup.
 //! Every service keeps the keys in its table `idempotency_keys` (its
 //! migrations) and wraps its server in [`Idempotent`] inside the token
 //! interceptor, which tells it the caller.
 
-use std::collections::HashSet;
+mod secret;
+
+pub use secret::{MSG_SECRET_NOT_REPLAYED, REASON_SECRET_NOT_REPLAYED, SecretAnswer};
+
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
@@ -111,9 +126,25 @@ impl<S: NamedService> Idempotent<S> {
             keys: Keys {
                 pool,
                 unary: Arc::new(unary_methods(S::NAME)),
+                secrets: Arc::new(HashMap::new()),
                 last_sweep: Arc::new(AtomicI64::new(0)),
             },
         }
+    }
+
+    /// Marks the methods (by name, `EnrolMfa`) whose answers carry a secret
+    /// with what their retries get; their answers are never stored.
+    pub fn with_secret_answers(mut self, methods: &[(&str, SecretAnswer)]) -> Self {
+        let secrets = methods
+            .iter()
+            .map(|&(name, answer)| (format!("/{}/{name}", S::NAME), answer))
+            .inspect(|(path, _)| {
+                // A misspelt name would store that secret after all.
+                debug_assert!(self.keys.unary.contains(path), "no unary method {path}");
+            })
+            .collect();
+        self.keys.secrets = Arc::new(secrets);
+        self
     }
 }
 
@@ -140,7 +171,7 @@ where
     fn call(&mut self, request: Request<Body>) -> Self::Future {
         let call = match request.headers().get(IDEMPOTENCY_KEY) {
             None => return Box::pin(self.inner.call(request)),
-            Some(key) => Keyed::of(key, &request, &self.keys.unary),
+            Some(key) => Keyed::of(key, &request, &self.keys),
         };
         let call = match call {
             Ok(Some(call)) => call,
@@ -185,21 +216,19 @@ fn unary_methods(service: &str) -> HashSet<String> {
         .collect()
 }
 
-/// A call that carries a key: whose, which method, which key.
+/// A call that carries a key: whose, which method, which key, and whether
+/// its answer carries a secret (then a success is never replayed).
 struct Keyed {
     principal: String,
     method: String,
     key: String,
+    secret: bool,
 }
 
 impl Keyed {
     /// The call's key, if it is unary and its caller known; a malformed key
     /// is refused.
-    fn of(
-        key: &HeaderValue,
-        request: &Request<Body>,
-        unary: &HashSet<String>,
-    ) -> ServiceResult<Option<Keyed>> {
+    fn of(key: &HeaderValue, request: &Request<Body>, keys: &Keys) -> ServiceResult<Option<Keyed>> {
         let principal = match request.extensions().get::<Caller>() {
             Some(Caller::SignedIn(claims)) => format!("user:{}", claims.user_id),
             Some(Caller::ServiceAccount(claims)) => format!("svc:{}", claims.account_id),
@@ -207,14 +236,21 @@ impl Keyed {
             _ => return Ok(None),
         };
         let method = request.uri().path();
-        if !unary.contains(method) {
+        if !keys.unary.contains(method) {
             return Ok(None);
         }
         let key = key_of(key.as_bytes())?;
+        let secret = match keys.secrets.get(method) {
+            // Done again on a retry: nothing to keep.
+            Some(SecretAnswer::Rerun) => return Ok(None),
+            Some(SecretAnswer::Refuse) => true,
+            None => false,
+        };
         Ok(Some(Keyed {
             principal,
             method: method.to_owned(),
             key: key.to_owned(),
+            secret,
         }))
     }
 }
@@ -230,6 +266,7 @@ enum Claim {
 
 /// An answer as recorded.
 struct Stored {
+    code: i64,
     headers: String,
     body: Vec<u8>,
     trailers: String,
@@ -239,6 +276,8 @@ struct Stored {
 struct Keys {
     pool: AnyPool,
     unary: Arc<HashSet<String>>,
+    /// The full paths of the methods whose answers carry a secret.
+    secrets: Arc<HashMap<String, SecretAnswer>>,
     /// Unix milliseconds of this replica's last sweep of expired keys.
     last_sweep: Arc<AtomicI64>,
 }
@@ -273,6 +312,10 @@ impl Keys {
             Claim::Reused => Err(ServiceError::conflict(MSG_KEY_REUSED).because(REASON_KEY_REUSED)),
             Claim::InProgress => {
                 Err(ServiceError::conflict(MSG_KEY_IN_PROGRESS).because(REASON_KEY_IN_PROGRESS))
+            }
+            // Whatever an older release stored, a secret is never replayed.
+            Claim::Answered(stored) if call.secret && stored.code == Code::Ok as i64 => {
+                Err(secret::not_replayed())
             }
             Claim::Answered(stored) => Ok(replay(stored)),
             Claim::Mine => {
@@ -315,16 +358,16 @@ impl Keys {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<i32>().ok())
             .map(Code::from_i32);
-        if code.is_some_and(deterministic) {
+        if let Some(code) = code.filter(|&c| deterministic(c)) {
             let stored = Stored {
+                code: code as i64,
                 headers: to_json(&parts.headers),
                 body: message.to_vec(),
                 trailers: to_json(&trailers),
             };
-            if let Err(error) = self
-                .record(&call, code.map_or(0, |c| c as i64), &stored)
-                .await
-            {
+            // A secret's success keeps its status alone, which refuses retries.
+            let kept = (!call.secret || code != Code::Ok).then_some(&stored);
+            if let Err(error) = self.record(&call, stored.code, kept).await {
                 tracing::warn!(%error, method = call.method, "cannot record an idempotent answer");
                 self.forget(&call).await;
             }
@@ -389,6 +432,7 @@ impl Keys {
                 return Ok(Claim::InProgress);
             }
             return Ok(Claim::Answered(Stored {
+                code: status.unwrap_or_default(),
                 headers: row
                     .try_get::<Option<String>, _>("response_headers")?
                     .unwrap_or_default(),
@@ -403,7 +447,13 @@ impl Keys {
         Ok(Claim::InProgress)
     }
 
-    async fn record(&self, call: &Keyed, code: i64, stored: &Stored) -> Result<(), sqlx::Error> {
+    /// Records the answer of a call (its status only when `stored` is none).
+    async fn record(
+        &self,
+        call: &Keyed,
+        code: i64,
+        stored: Option<&Stored>,
+    ) -> Result<(), sqlx::Error> {
         sqlx::query(
             "UPDATE idempotency_keys SET grpc_status = $4, response_headers = $5, \
              response_body = $6, response_trailers = $7 \
@@ -413,9 +463,9 @@ impl Keys {
         .bind(&call.method)
         .bind(&call.key)
         .bind(code)
-        .bind(&stored.headers)
-        .bind(&stored.body)
-        .bind(&stored.trailers)
+        .bind(stored.map(|s| s.headers.as_str()))
+        .bind(stored.map(|s| s.body.as_slice()))
+        .bind(stored.map(|s| s.trailers.as_str()))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -455,6 +505,30 @@ impl Keys {
         match swept {
             Ok(done) => tracing::debug!(expired = done.rows_affected(), "swept idempotency keys"),
             Err(error) => tracing::warn!(%error, "cannot sweep expired idempotency keys"),
+        }
+        self.forget_stored_secrets().await;
+    }
+
+    /// Drops the answers of secret-bearing methods that a release before
+    /// their mark stored: the status stays (a retry is still refused), the
+    /// secret goes; a method done again on retry loses its rows.
+    async fn forget_stored_secrets(&self) {
+        for (method, answer) in self.secrets.iter() {
+            let statement = match answer {
+                SecretAnswer::Refuse => {
+                    "UPDATE idempotency_keys SET response_headers = NULL, response_body = NULL, \
+                     response_trailers = NULL WHERE method = $1 AND response_body IS NOT NULL \
+                     AND grpc_status = 0"
+                }
+                SecretAnswer::Rerun => "DELETE FROM idempotency_keys WHERE method = $1",
+            };
+            let forgotten = sqlx::query(statement)
+                .bind(method)
+                .execute(&self.pool)
+                .await;
+            if let Err(error) = forgotten {
+                tracing::warn!(%error, method, "cannot forget stored secret answers");
+            }
         }
     }
 }
