@@ -114,6 +114,7 @@ upgrade-drill:
 # then the web client's first load in bytes and its Lighthouse scores (web/scripts/bench-web.ts).
 bench: web
 	$(CARGO) bench --locked -p portal-gateway --bench identity
+	$(CARGO) bench --locked -p portal-auth --bench sign_in
 	$(CARGO) bench --locked -p portal-gateway --bench education
 	$(CARGO) bench --locked -p portal-gateway --bench files
 	$(CARGO) bench --locked -p portal-gateway --bench staff_sync
