@@ -160,7 +160,7 @@ impl From<sqlx::Error> for ServiceError {
 }
 
 /// A database error that may have failed several calls at once: a group
-/// commit's ([`crate::group_commit`]).
+/// commit's (education's `store::group_commit`).
 impl From<Arc<sqlx::Error>> for ServiceError {
     fn from(error: Arc<sqlx::Error>) -> Self {
         match &*error {

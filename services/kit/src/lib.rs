@@ -11,7 +11,6 @@ pub mod day;
 pub mod db;
 pub mod deadline;
 pub mod error;
-pub mod group_commit;
 pub mod housekeeping;
 pub mod idempotency;
 pub mod internal;

@@ -7,7 +7,7 @@
 //! is left and none is open; the unique `(test_id, user_id, try_number)` makes
 //! two concurrent starts on PostgreSQL (whose writers do not queue) collide
 //! rather than both take a try. The loser's transaction is run again from the
-//! start ([`GroupCommit::write`](portal_kit::group_commit::GroupCommit::write))
+//! start ([`GroupCommit::write`](super::group_commit::GroupCommit::write))
 //! and sees the winner's row, so parallel starts return one attempt. On
 //! SQLite the writers queue (`BEGIN IMMEDIATE`, and this process's writers take
 //! turns before that), so the read in the transaction is already the last word.

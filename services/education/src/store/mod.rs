@@ -18,6 +18,7 @@ mod attempt;
 mod compliance;
 mod course;
 mod cycle;
+mod group_commit;
 mod notification;
 mod passes;
 mod records;
@@ -31,13 +32,13 @@ use std::sync::Arc;
 
 pub(crate) use portal_kit::audit::record_change;
 use portal_kit::db::{Backend, for_update};
-use portal_kit::group_commit::GroupCommit;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::any::{Any, AnyArguments, AnyRow};
 use sqlx::query::QueryAs;
 use sqlx::{AnyConnection, AnyPool, FromRow, Transaction};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
+use self::group_commit::GroupCommit;
 use crate::domain::article::MSG_ARTICLE_NOT_FOUND;
 use crate::domain::course::MSG_COURSE_NOT_FOUND;
 use crate::domain::test::MSG_TEST_NOT_FOUND;

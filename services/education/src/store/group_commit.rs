@@ -24,11 +24,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use portal_kit::db::{Backend, WriteError, begin_write, retry_on_collision};
+use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, AnyPool};
 use tokio::sync::{Mutex, mpsc, oneshot};
-
-use crate::db::{Backend, WriteError, begin_write, retry_on_collision};
-use crate::{ServiceError, ServiceResult};
 
 /// A write's body: what it does in the transaction it is given.
 pub type WriteBody<'c, T> = Pin<Box<dyn Future<Output = Result<T, WriteError>> + Send + 'c>>;
@@ -234,10 +233,10 @@ async fn run_batch(
 mod tests {
     use std::time::Duration;
 
+    use portal_kit::testing::{TestDatabase, backends};
     use sqlx::Executor;
 
     use super::*;
-    use crate::testing::{TestDatabase, backends};
 
     async fn table(backend: Backend) -> (AnyPool, TestDatabase) {
         let db = TestDatabase::new(backend).await;
