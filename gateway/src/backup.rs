@@ -4,7 +4,7 @@
 //! back into an empty data directory.
 //!
 //! The backup, run as a second process beside the serving one:
-//! 1. each service's database through `VACUUM INTO` (`kit::sqlite_snapshot`),
+//! 1. each service's database through `VACUUM INTO` (`sqlite_snapshot`),
 //!    in the order education, wiki, files, auth: a copy taken later holds
 //!    everything an earlier one refers to (courses name auth's people, a
 //!    rich text files' videos), except what is created during the backup;
@@ -27,12 +27,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail, ensure};
 use portal_files::store::backup as files_backup;
-use portal_kit::sqlite_snapshot;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::Connection;
 
 use crate::config::{Config, Target};
+use crate::sqlite_snapshot;
 
 /// The layout this binary writes and reads.
 const FORMAT: u32 = 1;

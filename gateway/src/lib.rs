@@ -10,6 +10,7 @@ mod observe;
 mod rest;
 mod server;
 mod slow_body;
+mod sqlite_snapshot;
 mod targets;
 mod upstream;
 mod web;

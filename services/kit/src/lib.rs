@@ -29,7 +29,6 @@ pub mod schema;
 pub mod search;
 pub mod secret_file;
 pub mod serve;
-pub mod sqlite_snapshot;
 pub mod start;
 pub mod telemetry;
 pub mod text;
