@@ -34,11 +34,10 @@ use tower::{ServiceBuilder, ServiceExt};
 
 use crate::client_address::ClientAddress;
 use crate::rest::{ApiError, MSG_UPSTREAM_DOWN, MSG_UPSTREAM_SLOW, is_for_people};
-use crate::upstream::Upstreams;
+use crate::upstream::{Balanced, Upstream, Upstreams};
 
 use portal_kit::deadline;
 use portal_kit::net::FORWARDED_FOR;
-use portal_kit::upstream::{Balanced, Upstream};
 use portal_proto::auth::v1 as pb_auth;
 
 const LOGIN: &str = "/portal.auth.v1.AuthService/Login";

@@ -17,3 +17,5 @@ mod web;
 
 pub use config::{Command, Config, GatewayArgs, Target};
 pub use targets::{Running, run, start};
+/// Replicas balanced behind one name (the balancing test drives them).
+pub use upstream::{Discovery, Resolve, Upstream};

@@ -11,7 +11,6 @@ use portal_kit::net::TrustedProxies;
 use portal_kit::readiness::Readiness;
 use portal_kit::revocation::{AccessVersions, AuthChanges};
 use portal_kit::serve::{serve_grpc, shutdown_signal};
-use portal_kit::upstream::{Discovery, Upstream};
 use secrecy::ExposeSecret;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -19,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 
 use crate::config::{Config, Target};
-use crate::upstream::Upstreams;
+use crate::upstream::{Discovery, Upstream, Upstreams};
 
 /// A started `portal`: where it listens and how to stop it.
 pub struct Running {

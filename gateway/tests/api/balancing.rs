@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portal_kit::upstream::{Discovery, Resolve, Upstream};
+use portal_gateway::{Discovery, Resolve, Upstream};
 use tonic_health::ServingStatus;
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_client::HealthClient;

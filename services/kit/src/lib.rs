@@ -1,7 +1,7 @@
 //! What every Portal service shares: the settings common to all of them, one
 //! database layer, one error model, access-token handling, telemetry, the gRPC
-//! serving scaffold, and calls to other services (balanced over their replicas,
-//! each with its deadline).
+//! serving scaffold, and calls to other services (each with its deadline; the
+//! gateway balances them over the replicas).
 
 pub mod access;
 pub mod account_limits;
@@ -34,7 +34,6 @@ pub mod telemetry;
 pub mod text;
 pub mod token;
 pub mod traces;
-pub mod upstream;
 
 #[cfg(any(test, feature = "testing"))]
 pub mod smtp_sink;

@@ -8,7 +8,7 @@
 //! - the service's own name (`portal.auth.v1.AuthService`) is **readiness**: SERVING
 //!   while the replica can serve calls, i.e. it is not draining and its database
 //!   answers. Kubernetes' readiness probe and the gateways' upstream watches
-//!   ([`crate::upstream`]) ask it, so a replica whose database is away leaves the
+//!   (`gateway/src/upstream`) ask it, so a replica whose database is away leaves the
 //!   rotation and comes back by itself once it answers again.
 //!
 //! A PostgreSQL database is watched on a connection of its own, pinged every

@@ -14,8 +14,8 @@ use crate::account_limits::{AccountLimiter, ServiceAccountLimits};
 use crate::readiness::Readiness;
 use tower::util::BoxCloneSyncService;
 
-/// A channel from one service to another: in the portal binary an
-/// [`crate::upstream::Upstream`] (every replica of the other service), in tests a plain
+/// A channel from one service to another: in the portal binary the
+/// gateway's `Upstream` (every replica of the other service), in tests a plain
 /// tonic channel. Its failures are statuses (not boxed errors, whose erased
 /// lifetime async-trait's `Send` check rejects).
 pub type ServiceChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Status>;

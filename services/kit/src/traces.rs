@@ -3,7 +3,7 @@
 //! The W3C trace context (`traceparent`, `tracestate`) travels on every hop:
 //! the gateway takes a caller's valid one or starts a trace ([`adopt`] on its
 //! request span), every call to another service carries the span it is made
-//! in ([`inject`], in [`crate::upstream::Balanced`], the channel of every such
+//! in ([`inject`], in the gateway's `upstream::Balanced`, the channel of every such
 //! call), and every gRPC server makes its RPC span a child of the caller's
 //! ([`adopt`] in [`crate::metrics::RpcLayer`]). Each of these spans has a
 //! `trace_id` field, so its log lines name the trace.

@@ -1,7 +1,7 @@
 //! Another service as a set of replicas that calls are balanced over: the
 //! gateway's four upstreams (REST translation, gRPC and grpc-web forwarding,
 //! health), files' calls to the wiki, and every service's following of auth
-//! ([`crate::revocation`]). In `all` the in-process services share the
+//! ([`portal_kit::revocation`]). In `all` the in-process services share the
 //! gateway's upstreams rather than open their own.
 //!
 //! A gRPC connection is long-lived, so a channel to a Kubernetes ClusterIP
@@ -25,7 +25,7 @@
 //! DNS drops it, and with no endpoint a call waits with no time limit.
 //!
 //! Channels carry no time-out of their own: each call says how long it may
-//! wait ([`crate::deadline`]), so the REST handlers and the forwarding set the
+//! wait ([`portal_kit::deadline`]), so the REST handlers and the forwarding set the
 //! limit and an upload, answered after its last byte, goes without one on the
 //! very same channel.
 
@@ -38,6 +38,7 @@ use std::sync::{Arc, RwLock, Weak};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use portal_kit::serve::ServiceChannel;
 use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 use tonic::body::Body;
@@ -46,8 +47,6 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tower::{Service, ServiceExt};
-
-use crate::serve::ServiceChannel;
 
 /// How often upstream names are resolved again in production.
 const RESOLVE_INTERVAL: Duration = Duration::from_secs(5);
@@ -436,7 +435,7 @@ impl Service<http::Request<Body>> for Balanced {
 
     fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
         // Every call to another service goes on with the caller's trace.
-        crate::traces::inject(request.headers_mut());
+        portal_kit::traces::inject(request.headers_mut());
         let picked = self.replicas.pick();
         let service = self.replicas.service;
         Box::pin(async move {

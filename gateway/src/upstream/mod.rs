@@ -1,13 +1,15 @@
 //! The gateway's four upstream services, each balanced over its replicas
-//! ([`portal_kit::upstream`]): REST translation, gRPC and grpc-web forwarding,
+//! ([`replicas`]): REST translation, gRPC and grpc-web forwarding,
 //! and health all call them.
+
+mod replicas;
 
 use std::time::Duration;
 
 use anyhow::Context as _;
 use portal_kit::config::Shared;
-pub use portal_kit::upstream::Balanced;
-use portal_kit::upstream::{Discovery, Upstream};
+
+pub use self::replicas::{Balanced, Discovery, Resolve, Upstream};
 
 #[derive(Clone, Debug)]
 pub struct Upstreams {
