@@ -50,6 +50,9 @@ pub struct SecondStep {
     pub sso_session: Option<String>,
 }
 
+/// `id, user_id, device_hash, method, sso_session` of a waiting sign-in.
+type ChallengeRow = (i64, i64, Option<String>, String, Option<String>);
+
 /// Why a second step may not even be tried.
 #[derive(Debug)]
 pub enum StepRefused {
@@ -152,7 +155,7 @@ impl Store {
         now: i64,
     ) -> ServiceResult<Result<SecondStep, StepRefused>> {
         let mut tx = self.write().await?;
-        let found: Option<(i64, i64, Option<String>, String, Option<String>)> = sqlx::query_as(
+        let found: Option<ChallengeRow> = sqlx::query_as(
             "SELECT id, user_id, device_hash, method, sso_session FROM mfa_challenges \
              WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND failures < $3",
         )
