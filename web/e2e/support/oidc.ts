@@ -1,8 +1,8 @@
 // A real OpenID provider for the single sign-on tests (issue 39.2): the `oidc-provider` package
 // run by Node from ./oidc-provider.mjs, as the auth service's API tests run it too.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const CLIENT_ID = 'portal';
 export const CLIENT_SECRET = 'portal-test-secret';
@@ -24,7 +24,8 @@ export async function startOidcProvider(
     },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const lines = createInterface({ input: child.stdout! });
+  if (!child.stdout) throw new Error('the OpenID provider has no output to read');
+  const lines = createInterface({ input: child.stdout });
   const issuer = await new Promise<string>((done, fail) => {
     child.once('exit', () => fail(new Error('the OpenID provider stopped before it listened')));
     lines.once('line', (line) => done((JSON.parse(line) as { issuer: string }).issuer));

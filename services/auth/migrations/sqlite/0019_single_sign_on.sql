@@ -32,3 +32,7 @@ CREATE TABLE sso_logout_tokens (
 ALTER TABLE refresh_families ADD COLUMN sso_session TEXT;
 CREATE INDEX refresh_families_by_sso_session ON refresh_families (sso_session)
     WHERE sso_session IS NOT NULL;
+
+-- A sign-in by single sign-on waiting for the portal's second step keeps
+-- the provider's session, for the session that step opens.
+ALTER TABLE mfa_challenges ADD COLUMN sso_session TEXT;

@@ -54,6 +54,16 @@ pub struct Passed {
     pub user_id: i64,
     pub factor: &'static str,
     pub method: Method,
+    /// The provider's session of a first step by single sign-on.
+    pub sso_session: Option<String>,
+}
+
+/// How a sign-in's first step went, kept for its second.
+#[derive(Clone, Copy)]
+pub struct FirstStep<'a> {
+    pub method: Method,
+    /// The provider's session, for a first step by single sign-on.
+    pub sso_session: Option<&'a str>,
 }
 
 impl SecondFactor {
@@ -82,7 +92,7 @@ impl SecondFactor {
         lane: &Store,
         user: &Credentials,
         device: Option<&SecretHash>,
-        method: Method,
+        first: FirstStep<'_>,
     ) -> ServiceResult<Option<SecretToken>> {
         if !user.second_factor {
             return Ok(None);
@@ -93,7 +103,8 @@ impl SecondFactor {
         }
         let token = SecretToken::generate();
         let times = (now, now + millis(MFA_TOKEN_TTL));
-        lane.open_second_step(user.user_id, &token.hash(), device, method.as_str(), times)
+        let first_step = (first.method.as_str(), first.sso_session);
+        lane.open_second_step(user.user_id, &token.hash(), device, first_step, times)
             .await?;
         Ok(Some(token))
     }
@@ -152,6 +163,7 @@ impl SecondFactor {
                     user_id,
                     factor,
                     method,
+                    sso_session: step.sso_session,
                 })
             }
             refused => {

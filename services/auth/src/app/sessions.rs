@@ -8,7 +8,7 @@ use portal_kit::token::{ACCESS_TOKEN_TTL, MSG_SESSION_EXPIRED, Subject, TokenIss
 use portal_kit::{ServiceError, ServiceResult};
 
 use crate::app::limits::{Attempt, SignInLimits};
-use crate::app::mfa::SecondFactor;
+use crate::app::mfa::{FirstStep, SecondFactor};
 use crate::app::password_check::{Checked, Method, PasswordCheck};
 use crate::app::sso_sign_in::{SsoFound, SsoSignIn};
 use crate::directory::REASON_DIRECTORY_UNAVAILABLE;
@@ -226,7 +226,15 @@ impl Sessions {
         let lane = self.store.for_sign_in(known_device.is_some());
         let challenge = self
             .second_factor
-            .challenge(&lane, &user, presented.as_ref(), method)
+            .challenge(
+                &lane,
+                &user,
+                presented.as_ref(),
+                FirstStep {
+                    method,
+                    sso_session: None,
+                },
+            )
             .await?;
         if let Some(mfa_token) = challenge {
             attempt.succeeded().await?;
@@ -272,7 +280,7 @@ impl Sessions {
             device,
             on_known_device: false,
             second_factor: Some(passed.factor),
-            sso_session: None,
+            sso_session: passed.sso_session,
         };
         let signed_in = self.open_session(opening, None, context, used_from).await?;
         tracing::info!(
@@ -309,7 +317,15 @@ impl Sessions {
             let presented = (!device.is_empty()).then(|| device.hash());
             let challenge = self
                 .second_factor
-                .challenge(&self.store, &user, presented.as_ref(), Method::Sso)
+                .challenge(
+                    &self.store,
+                    &user,
+                    presented.as_ref(),
+                    FirstStep {
+                        method: Method::Sso,
+                        sso_session: Some(&sso_session),
+                    },
+                )
                 .await?;
             if let Some(mfa_token) = challenge {
                 count_sign_in("second_step");

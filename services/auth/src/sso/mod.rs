@@ -315,3 +315,59 @@ fn invalid(error: &dyn std::fmt::Display) -> ServiceError {
     metrics::counter!("portal_sso_errors_total", "kind" => "invalid").increment(1);
     ServiceError::Unauthenticated(MSG_SSO_FAILED.into()).because(REASON_SSO_TOKEN_INVALID)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn sso(acr: Option<&str>) -> SingleSignOn {
+        let args = SsoArgs {
+            oidc_issuer: Some("https://sso.hospital.local/realms/hospital".into()),
+            oidc_client_id: Some("portal".into()),
+            oidc_client_secret: Some("secret".into()),
+            oidc_name: config::DEFAULT_NAME.into(),
+            oidc_match_claim: "employeeID".into(),
+            oidc_scopes: config::DEFAULT_SCOPES.into(),
+            oidc_mfa_amr: config::DEFAULT_MFA_AMR.into(),
+            oidc_mfa_acr: acr.map(str::to_owned),
+            ..SsoArgs::default()
+        };
+        let settings = args
+            .settings("https://portal.hospital.local")
+            .unwrap()
+            .unwrap();
+        SingleSignOn::new(settings).unwrap()
+    }
+
+    fn claims(value: serde_json::Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn the_claims_are_read_by_the_settings_names() {
+        let identity = sso(None).identity(
+            "https://sso",
+            &claims(json!({
+                "sub": "f3c1", "sid": "s-1", "employeeID": 2001,
+                "preferred_username": " olga ", "groups": "/portal-admins",
+                "given_name": "Ольга", "amr": ["pwd"]
+            })),
+        );
+        assert_eq!(identity.match_value.as_deref(), Some("2001"));
+        assert_eq!(identity.preferred_username.as_deref(), Some("olga"));
+        assert_eq!(identity.session.as_deref(), Some("s-1"));
+        assert_eq!(identity.groups, ["/portal-admins"]);
+        assert!(!identity.second_factor, "a password alone");
+    }
+
+    #[test]
+    fn the_providers_second_factor_counts_by_amr_or_the_acr_named() {
+        let by_amr = sso(None).identity("i", &claims(json!({"sub": "a", "amr": ["pwd", "otp"]})));
+        assert!(by_amr.second_factor);
+        let acr = claims(json!({"sub": "a", "acr": "2"}));
+        assert!(!sso(None).identity("i", &acr).second_factor);
+        assert!(sso(Some("1, 2")).identity("i", &acr).second_factor);
+    }
+}

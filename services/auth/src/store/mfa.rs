@@ -43,9 +43,15 @@ pub struct SecondStep {
     pub challenge_id: i64,
     pub user_id: i64,
     pub device_hash: Option<String>,
-    /// How the first step's password was checked (`password`, `directory`).
+    /// How the first step's password was checked (`password`, `directory`,
+    /// `sso`).
     pub method: String,
+    /// The provider's session of a first step by single sign-on.
+    pub sso_session: Option<String>,
 }
+
+/// `id, user_id, device_hash, method, sso_session` of a waiting sign-in.
+type ChallengeRow = (i64, i64, Option<String>, String, Option<String>);
 
 /// Why a second step may not even be tried.
 #[derive(Debug)]
@@ -114,7 +120,7 @@ impl Store {
         user_id: i64,
         token: &SecretHash,
         device: Option<&SecretHash>,
-        method: &str,
+        (method, sso_session): (&str, Option<&str>),
         (now, expires_at): (i64, i64),
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
@@ -123,13 +129,14 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO mfa_challenges (user_id, token_hash, device_hash, method, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO mfa_challenges (user_id, token_hash, device_hash, method, sso_session, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(user_id)
         .bind(token.as_str())
         .bind(device.map(SecretHash::as_str))
         .bind(method)
+        .bind(sso_session)
         .bind(now)
         .bind(expires_at)
         .execute(&mut *tx)
@@ -148,8 +155,8 @@ impl Store {
         now: i64,
     ) -> ServiceResult<Result<SecondStep, StepRefused>> {
         let mut tx = self.write().await?;
-        let found: Option<(i64, i64, Option<String>, String)> = sqlx::query_as(
-            "SELECT id, user_id, device_hash, method FROM mfa_challenges \
+        let found: Option<ChallengeRow> = sqlx::query_as(
+            "SELECT id, user_id, device_hash, method, sso_session FROM mfa_challenges \
              WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND failures < $3",
         )
         .bind(token.as_str())
@@ -157,7 +164,7 @@ impl Store {
         .bind(FAILURES_PER_TOKEN)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((challenge_id, user_id, device_hash, method)) = found else {
+        let Some((challenge_id, user_id, device_hash, method, sso_session)) = found else {
             return Ok(Err(StepRefused::Token));
         };
         if let Some(retry_after_millis) = person_limited(&mut tx, user_id, now).await? {
@@ -175,6 +182,7 @@ impl Store {
             user_id,
             device_hash,
             method,
+            sso_session,
         }))
     }
 

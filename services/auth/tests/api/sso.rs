@@ -384,6 +384,54 @@ async fn signing_out_ends_the_providers_session_and_its_logout_ends_every_sessio
 }
 
 #[tokio::test]
+async fn a_person_with_a_second_factor_gives_it_after_the_provider_and_keeps_the_providers_session()
+{
+    let Some(provider) = OidcProvider::start(accounts()).await else {
+        return;
+    };
+    on_each_backend_with(&provider.settings(|args| args), |app| {
+        let browser = provider.browser();
+        let provider = &provider;
+        async move {
+            let person = crate::mfa::enrolled(&app, &[]).await;
+            let first = sign_in(&app, &browser, &person.login)
+                .await
+                .expect("first step");
+            let first = first.sign_in.expect("an answer");
+            assert!(first.mfa_required, "the provider checked no second factor");
+            assert!(first.refresh_token.is_empty());
+            let mut log = AuditLog::start(&app).await;
+            let session = app
+                .client
+                .clone()
+                .login_mfa(pb::LoginMfaRequest {
+                    mfa_token: first.mfa_token,
+                    code: person.recovery_codes[0].clone(),
+                    device_token: String::new(),
+                })
+                .await
+                .expect("second step")
+                .into_inner();
+            let record = log.next(&app, 1).await.remove(0);
+            assert_eq!(record.reason, "sso", "{record:?}");
+            // Its sign-out still ends the provider's session.
+            let signed_out = app
+                .client
+                .clone()
+                .logout(pb::LogoutRequest {
+                    refresh_token: session.refresh_token,
+                })
+                .await
+                .expect("signed out")
+                .into_inner();
+            let end = signed_out.end_session_url;
+            assert!(end.starts_with(&provider.issuer), "{end}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn without_a_provider_single_sign_on_is_off() {
     on_each_backend(false, |app| async move {
         let options = app
