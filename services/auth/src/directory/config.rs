@@ -253,14 +253,24 @@ fn tls_config(ca_file: Option<&std::path::Path>) -> Result<Arc<ClientConfig>, St
 }
 
 fn required(value: Option<&str>, name: &str) -> Result<String, StartError> {
+    required_with(value, name, "PORTAL_LDAP_URL")
+}
+
+/// The setting `name`, trimmed, which `switch` (the setting that turns its
+/// part on) needs; single sign-on's settings are read the same way.
+pub(crate) fn required_with(
+    value: Option<&str>,
+    name: &str,
+    switch: &str,
+) -> Result<String, StartError> {
     value
         .map(str::trim)
         .filter(|value| !value.is_empty())
         .map(str::to_owned)
-        .ok_or_else(|| setting(&format!("{name} must be set with PORTAL_LDAP_URL")))
+        .ok_or_else(|| setting(&format!("{name} must be set with {switch}")))
 }
 
-fn setting(message: &str) -> StartError {
+pub(crate) fn setting(message: &str) -> StartError {
     StartError::Setting(message.to_owned())
 }
 

@@ -10,6 +10,7 @@ use secrecy::SecretString;
 use url::Url;
 
 use crate::directory::GroupRights;
+use crate::directory::config::{required_with, setting};
 
 /// The ID token's claim that holds the HR employee number the staff sync keeps.
 pub const DEFAULT_MATCH_CLAIM: &str = "employee_number";
@@ -246,15 +247,7 @@ fn words(text: &str, separator: impl Fn(char) -> bool) -> Vec<String> {
 }
 
 fn required(value: Option<&str>, name: &str) -> Result<String, StartError> {
-    value
-        .map(str::trim)
-        .filter(|value| !value.is_empty())
-        .map(str::to_owned)
-        .ok_or_else(|| setting(&format!("{name} must be set with PORTAL_OIDC_ISSUER")))
-}
-
-fn setting(message: &str) -> StartError {
-    StartError::Setting(message.to_owned())
+    required_with(value, name, "PORTAL_OIDC_ISSUER")
 }
 
 #[cfg(test)]
