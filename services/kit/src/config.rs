@@ -9,21 +9,16 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use secrecy::SecretString;
 
 use crate::account_limits::ServiceAccountLimits;
 use crate::audit::AuditArgs;
 use crate::db::DatabaseSettings;
+use crate::db::schema::MigrateMode;
 use crate::net::TrustedProxies;
-use crate::schema::MigrateMode;
 use crate::secret_file;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    Text,
-    Json,
-}
+use crate::telemetry::LogFormat;
 
 #[derive(Clone, Debug, Args)]
 pub struct Shared {

@@ -6,6 +6,7 @@
 pub mod access;
 pub mod account_limits;
 pub mod audit;
+pub mod claims;
 pub mod config;
 pub mod day;
 pub mod db;
@@ -25,7 +26,8 @@ pub mod readiness;
 pub mod revisions;
 pub mod revocation;
 pub mod rich_text;
-pub mod schema;
+pub mod rights;
+pub use db::schema;
 pub mod search;
 pub mod secret_file;
 pub mod serve;

@@ -23,8 +23,8 @@ use std::future::Future;
 use std::sync::{Arc, RwLock, Weak};
 use std::time::Duration;
 
+use crate::claims::{Claims, ServiceAccountClaims};
 use crate::internal::InternalChannel;
-use crate::token::{Claims, ServiceAccountClaims};
 use portal_proto::auth::v1::ListAccessChangesRequest;
 use portal_proto::auth::v1::access_revocation_service_client::AccessRevocationServiceClient;
 

@@ -14,8 +14,15 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
-use crate::config::LogFormat;
 use crate::traces::{Tracer, Tracing};
+
+/// How log lines are written: for a person at a terminal, or one JSON object
+/// a line for a log collector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
 
 /// Installs the global subscriber: the log lines `filter` lets through, and
 /// the spans of traces (exported where `tracing` names a collector). A bad

@@ -1,6 +1,8 @@
 //! Tokens issued and verified: claims, keys, expiry, scopes and access versions.
 
 use super::*;
+use crate::access::Scope;
+use std::time::Duration;
 
 fn subject() -> Subject {
     Subject {

@@ -12,8 +12,10 @@ use sqlx::migrate::Migrator;
 use sqlx::pool::PoolConnection;
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe, Connection, Executor, Transaction};
 
-use crate::schema::{self, MigrateMode, Migrated, SchemaError};
+pub mod schema;
+
 use crate::{ServiceError, ServiceResult};
+use schema::{MigrateMode, Migrated, SchemaError};
 
 /// How long a pooled connection may sit idle before it is pinged when handed out:
 /// one idle through a database restart is broken, and is replaced rather than
@@ -350,27 +352,51 @@ impl From<ServiceError> for WriteError {
     }
 }
 
-/// Each collision means a concurrent writer's transaction committed first, so a
-/// run that collides this often is a defect, not contention.
-const MAX_COLLISIONS: usize = 1_000;
+/// Each collision means a concurrent writer's transaction committed first, so
+/// the next try usually wins; a write that loses this often is refused as
+/// overloaded (the caller may try again later) rather than held without end.
+const MAX_TRIES: u32 = 12;
+/// The pause before the second try; each later one doubles, up to
+/// [`MAX_PAUSE`]. A random part of it is waited ("full jitter"), so writers
+/// that collided spread out instead of meeting again at the same instant.
+const FIRST_PAUSE: Duration = Duration::from_millis(2);
+const MAX_PAUSE: Duration = Duration::from_millis(200);
 
 /// Runs a write transaction (`run` begins and commits it) until it does not
 /// collide with a concurrent writer on a unique index (PostgreSQL's writers do
-/// not queue as SQLite's do).
+/// not queue as SQLite's do), pausing a little longer after each collision.
 pub async fn retry_on_collision<T, F>(mut run: impl FnMut() -> F) -> ServiceResult<T>
 where
     F: Future<Output = Result<T, WriteError>>,
 {
-    for _ in 0..MAX_COLLISIONS {
+    let mut pause = FIRST_PAUSE;
+    for attempt in 1..=MAX_TRIES {
         match run().await {
             Ok(done) => return Ok(done),
-            Err(WriteError::Collided) => continue,
+            Err(WriteError::Collided) if attempt < MAX_TRIES => {
+                tokio::time::sleep(jittered(pause)).await;
+                pause = (pause * 2).min(MAX_PAUSE);
+            }
+            Err(WriteError::Collided) => break,
             Err(WriteError::Refused(error)) => return Err(error),
         }
     }
-    Err(ServiceError::internal(
-        "too many concurrent writes collided",
-    ))
+    tracing::warn!(
+        tries = MAX_TRIES,
+        "a write kept colliding with concurrent writers"
+    );
+    Err(
+        ServiceError::Unavailable(crate::error::MSG_OVERLOADED.into())
+            .because(REASON_WRITE_CONTENDED),
+    )
+}
+
+/// The reason of a write refused after [`MAX_TRIES`] collisions.
+pub const REASON_WRITE_CONTENDED: &str = "write-contended";
+
+fn jittered(pause: Duration) -> Duration {
+    use rand::Rng;
+    pause.mul_f64(rand::thread_rng().r#gen::<f64>())
 }
 
 /// A table whose rows carry a uniquely indexed key computed in Rust from a
@@ -443,6 +469,63 @@ pub fn timestamp_from_millis(millis: i64) -> prost_types::Timestamp {
 mod tests {
     use super::*;
     use crate::testing::{TestDatabase, backends};
+
+    #[tokio::test(start_paused = true)]
+    async fn a_collision_is_tried_again_after_a_pause() {
+        let mut runs = 0;
+        let started = tokio::time::Instant::now();
+        let written = retry_on_collision(|| {
+            runs += 1;
+            let collided = runs < 3;
+            async move {
+                if collided {
+                    Err(WriteError::Collided)
+                } else {
+                    Ok(runs)
+                }
+            }
+        })
+        .await;
+        assert_eq!(written.ok(), Some(3));
+        assert!(
+            started.elapsed() <= FIRST_PAUSE * 3,
+            "two short pauses at most"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_that_keeps_colliding_is_refused_as_overloaded_after_a_bounded_wait() {
+        let mut runs = 0;
+        let started = tokio::time::Instant::now();
+        let refused = retry_on_collision(|| {
+            runs += 1;
+            async { Err::<(), _>(WriteError::Collided) }
+        })
+        .await;
+        assert_eq!(runs, MAX_TRIES);
+        let refusal = refused.expect_err("refused");
+        assert_eq!(refusal.reason(), Some(REASON_WRITE_CONTENDED));
+        assert_eq!(
+            tonic::Status::from(refusal).code(),
+            tonic::Code::Unavailable
+        );
+        assert!(
+            started.elapsed() <= MAX_PAUSE * MAX_TRIES,
+            "the pauses are bounded"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_refusal_is_not_tried_again() {
+        let mut runs = 0;
+        let refused = retry_on_collision(|| {
+            runs += 1;
+            async { Err::<(), _>(WriteError::Refused(ServiceError::conflict("taken"))) }
+        })
+        .await;
+        assert_eq!(runs, 1);
+        assert!(matches!(refused, Err(ServiceError::Conflict(_))));
+    }
 
     async fn name_of(conn: &mut AnyConnection) -> String {
         sqlx::query_scalar(for_update(
