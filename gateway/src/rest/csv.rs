@@ -4,11 +4,12 @@
 //! fields that could start a formula neutralised (OWASP "CSV injection").
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use time::{OffsetDateTime, UtcOffset};
+
+use super::disposition::{Disposition, content_disposition};
 
 /// The byte order mark a file starts with.
 pub const BOM: &str = "\u{feff}";
@@ -43,29 +44,6 @@ fn field(value: &str) -> Cow<'_, str> {
     text
 }
 
-/// `Content-Disposition` of a download named `filename` (RFC 6266): the name
-/// percent-encoded as UTF-8 in `filename*`, which every current browser reads,
-/// and `fallback` (plain ASCII) in `filename` for any that does not.
-pub fn attachment(filename: &str, fallback: &str) -> HeaderValue {
-    let mut encoded = String::new();
-    for byte in filename.bytes() {
-        // RFC 5987 attr-char: these go as they are, every other byte as %XX.
-        if byte.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&byte) {
-            encoded.push(char::from(byte));
-        } else {
-            let _ = write!(encoded, "%{byte:02X}");
-        }
-    }
-    let fallback: String = fallback
-        .chars()
-        .filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\')
-        .collect();
-    HeaderValue::from_str(&format!(
-        "attachment; filename=\"{fallback}\"; filename*=UTF-8''{encoded}"
-    ))
-    .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
-}
-
 /// A CSV file streamed as `body`, saved as `«name» YYYY-MM-DD.csv` (today in
 /// the reader's zone `offset`), `fallback-YYYY-MM-DD.csv` for a browser
 /// without UTF-8 file names.
@@ -82,7 +60,8 @@ pub fn download(name: &str, fallback: &str, offset: UtcOffset, body: axum::body:
             (header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE)),
             (
                 header::CONTENT_DISPOSITION,
-                attachment(
+                content_disposition(
+                    Disposition::Attachment,
                     &format!("{name} {day}.csv"),
                     &format!("{fallback}-{day}.csv"),
                 ),
@@ -124,14 +103,5 @@ mod tests {
         );
         assert_eq!(field("\r=1"), "\"'\r=1\"");
         assert_eq!(field("1-2"), "1-2");
-    }
-
-    #[test]
-    fn the_filename_is_percent_encoded_with_an_ascii_fallback() {
-        let header = attachment("Статистика 2026.csv", "statistics \"2026\".csv");
-        assert_eq!(
-            header.to_str().unwrap(),
-            "attachment; filename=\"statistics2026.csv\"; filename*=UTF-8''%D0%A1%D1%82%D0%B0%D1%82%D0%B8%D1%81%D1%82%D0%B8%D0%BA%D0%B0%202026.csv"
-        );
     }
 }

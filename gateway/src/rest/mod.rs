@@ -9,6 +9,7 @@ mod auth;
 mod body_value;
 mod caller;
 mod csv;
+mod disposition;
 mod docs;
 mod education;
 mod endpoint;

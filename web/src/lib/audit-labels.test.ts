@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { AuditChange, AuditRecord } from './audit';
 import { actorLabel, changeLabel, deedLabel, fieldLabel } from './audit-labels';
+import auditLabels from './audit-labels.json';
+import { strings } from './strings';
 
 const rights: AuditChange = { field: 'rights', old: [], new: ['UserManagement'] };
 
@@ -101,5 +103,11 @@ describe('an audit record as a person reads it', () => {
     expect(changeLabel('test', { field: 'numberOfTries', old: 2, new: 3 }, nameOf)).toBe(
       'Число попыток: 2 → 3',
     );
+  });
+});
+
+describe('the audit vocabulary', () => {
+  it('names rights as the rest of the portal does (strings.ts keeps its own for the first load)', () => {
+    expect(auditLabels.rights).toEqual(strings.rights);
   });
 });

@@ -139,7 +139,7 @@ fn row(record: &RecordJson, names: &Names, offset: UtcOffset) -> String {
         &entity_id,
         action_label(&record.action),
         &changes,
-        reason_label(&record.reason),
+        &reason_label(&record.reason),
     ])
 }
 
