@@ -326,6 +326,8 @@ fn writers(http: &reqwest::Client, gateway: &Gateway, token: &str) -> Writers<i6
 /// How many writes of each kind a burst sends at once: enough for each
 /// service's pool to hold several connections.
 const BURST: usize = 6;
+/// Writes each writer has acknowledged after recovery before the load stops.
+const STEADY_WRITES: usize = 20;
 
 /// Sends [`BURST`] writes of each kind at once, numbered from `from`.
 async fn burst(
@@ -341,25 +343,51 @@ async fn burst(
     futures_util::future::join_all(sends).await
 }
 
-/// Waits until every service's readiness has said SERVING since `since`, at
-/// most 5 s after it.
-async fn wait_ready_again(health: &[(&str, Said, Said)], since: Instant) {
-    let serving_since = |said: &Said| {
+/// Waits until every service's readiness has said `status` since `since`,
+/// failing if one has not within `within` of it.
+async fn wait_readiness(
+    health: &[(&str, Said, Said)],
+    since: Instant,
+    status: ServingStatus,
+    within: Duration,
+) {
+    let said_since = |said: &Said| {
         said.lock()
             .unwrap()
             .last()
-            .is_some_and(|(at, status)| *status == ServingStatus::Serving && *at > since)
+            .is_some_and(|(at, said)| *said == status && *at > since)
     };
-    while !health
-        .iter()
-        .all(|(_, readiness, _)| serving_since(readiness))
-    {
+    while !health.iter().all(|(_, readiness, _)| said_since(readiness)) {
         assert!(
-            since.elapsed() < Duration::from_secs(5),
-            "readiness not SERVING again within 5 s: {health:?}"
+            since.elapsed() < within,
+            "readiness not {status:?} within {within:?}: {health:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Waits until every service's readiness has said SERVING since `since`, at
+/// most 5 s after it.
+async fn wait_ready_again(health: &[(&str, Said, Said)], since: Instant) {
+    wait_readiness(
+        health,
+        since,
+        ServingStatus::Serving,
+        Duration::from_secs(5),
+    )
+    .await;
+}
+
+/// Waits until every service has noticed its database is away (readiness
+/// NOT_SERVING since `since`), at most 3 s after it.
+async fn wait_noticed_away(health: &[(&str, Said, Said)], since: Instant) {
+    wait_readiness(
+        health,
+        since,
+        ServingStatus::NotServing,
+        Duration::from_secs(3),
+    )
+    .await;
 }
 
 /// Every status one health name of a service said, with when.
@@ -431,7 +459,7 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
     writers.wait_writing().await;
     let away = Instant::now();
     topology.databases.set_away(true).await;
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    wait_noticed_away(&health, away).await;
     let back = writers.mark();
     topology.databases.set_away(false).await;
     let deadline = back + Duration::from_secs(5);
@@ -444,7 +472,7 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
     }
     wait_ready_again(&health, back).await;
     // Steady load after, then stop.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    writers.wait_more_writes(STEADY_WRITES).await;
     let load = writers.stop().await;
     assert_eq!(
         load.refused_after_recovery,
@@ -464,7 +492,7 @@ async fn every_service_recovers_by_itself_when_its_database_comes_back() {
     let warm = burst(&http, &gateway, &token, 10_000).await;
     let quiet = Instant::now();
     topology.databases.set_away(true).await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    wait_noticed_away(&health, quiet).await;
     topology.databases.set_away(false).await;
     let reopened = Instant::now();
     wait_ready_again(&health, reopened).await;

@@ -8,7 +8,7 @@
 //! and SAN `localhost`), as the local PostgreSQL of this project's machines has.
 
 use portal_kit::db::{Backend, Database, Migrations};
-use portal_kit::testing::{TestDatabase, backends};
+use portal_kit::testing::{TestDatabase, postgres_or_skip};
 use sqlx::migrate::Migrator;
 
 /// The server's certificate, its own CA (`ssl_cert_file` of Debian's PostgreSQL).
@@ -53,13 +53,7 @@ fn verify_full(url: &str, host: &str, ca: &str) -> String {
 
 #[tokio::test]
 async fn verify_full_with_the_servers_ca_encrypts_and_anything_else_is_refused() {
-    if !backends().contains(&Backend::Postgres) {
-        // Straight to stderr: the test harness swallows a passing test's eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: TLS to PostgreSQL needs PostgreSQL (PORTAL_TEST_POSTGRES_URL)"
-        );
+    if postgres_or_skip("TLS to PostgreSQL").is_none() {
         return;
     }
     assert!(

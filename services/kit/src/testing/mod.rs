@@ -32,6 +32,30 @@ use crate::token::{ServiceAccountSubject, Subject, TokenIssuer, TokenVerifier, e
 
 pub const POSTGRES_URL_VAR: &str = "PORTAL_TEST_POSTGRES_URL";
 
+/// The test server's admin URL (`PORTAL_TEST_POSTGRES_URL`) for a test that
+/// needs PostgreSQL itself; without it the test says SKIPPED (`what` it needs
+/// it for), and fails instead under `PORTAL_REQUIRE_E2E=1` (CI), so a run
+/// that was meant to cover PostgreSQL cannot pass by skipping it.
+pub fn postgres_or_skip(what: &str) -> Option<String> {
+    let url = std::env::var(POSTGRES_URL_VAR)
+        .ok()
+        .filter(|url| !url.is_empty());
+    if url.is_none() {
+        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
+            panic!(
+                "PORTAL_REQUIRE_E2E=1 but {POSTGRES_URL_VAR} is not set: {what} needs PostgreSQL"
+            );
+        }
+        // Straight to stderr: the test harness swallows a passing test's eprintln!.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: {what} needs PostgreSQL (set {POSTGRES_URL_VAR})"
+        );
+    }
+    url
+}
+
 /// The backends this run tests on.
 pub fn backends() -> Vec<Backend> {
     let mut backends = vec![Backend::Sqlite];

@@ -115,6 +115,40 @@ impl<A: Send + 'static, R: std::fmt::Debug + Send + 'static> Writers<A, R> {
         self.load.lock().unwrap().refused.len()
     }
 
+    /// Waits until every writer has had `writes` more writes acknowledged
+    /// than when it was called.
+    pub async fn wait_more_writes(&self, writes: usize) {
+        let acknowledged = |load: &Load<A, R>, writer: usize| {
+            load.acknowledged
+                .iter()
+                .filter(|(w, _)| *w == writer)
+                .count()
+        };
+        let before: Vec<usize> = {
+            let load = self.load.lock().unwrap();
+            (0..self.count)
+                .map(|writer| acknowledged(&load, writer))
+                .collect()
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            {
+                let load = self.load.lock().unwrap();
+                if (0..self.count)
+                    .all(|writer| acknowledged(&load, writer) >= before[writer] + writes)
+                {
+                    return;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "writes stalled: {:?}",
+                    load.refused.last()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// From now on, each writer's first acknowledged write is noted.
     pub fn mark(&self) -> Instant {
         let now = Instant::now();
