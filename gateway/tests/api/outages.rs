@@ -29,8 +29,10 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
+use portal_kit::testing::postgres_or_skip;
+
 use crate::support::cluster::{
-    ADMIN_PASSWORD, Gateway, Process, Topology, Writers, free_port, loopback, postgres_or_skip,
+    ADMIN_PASSWORD, Gateway, Process, Topology, Writers, free_port, loopback,
 };
 
 use portal_auth::SERVICE_NAME as AUTH;

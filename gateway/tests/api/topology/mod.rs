@@ -38,9 +38,10 @@ use portal_proto::education::v1 as education_pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde_json::{Value, json};
 
+use portal_kit::testing::postgres_or_skip;
+
 use crate::support::cluster::{
-    ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, postgres_or_skip,
-    rpc_calls,
+    ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, rpc_calls,
 };
 
 const EDUCATION: &str = "portal.education.v1.EducationService";

@@ -27,8 +27,6 @@ use sqlx::{Connection, Executor};
 pub const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
 pub const ADMIN_PASSWORD: &str = "topology-admin-password";
 
-pub use portal_kit::testing::postgres_or_skip;
-
 /// `KEY=VALUE` lines of a kustomize env file (a ConfigMap's content).
 pub fn env_file(name: &str) -> Vec<(String, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
