@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use portal_kit::ServiceResult;
+use portal_kit::db::placeholders;
 use sqlx::FromRow;
 
 use super::Store;
@@ -46,14 +47,6 @@ impl FromIterator<(i64, i64, i64)> for LatestPasses {
     }
 }
 
-/// `$1, $2, …` for `n` binds.
-fn placeholders(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Ids per query: far below either backend's limit on binds.
 const CHUNK: usize = 1000;
 /// Assignments with the course terms their standing is counted from
@@ -71,8 +64,8 @@ impl Store {
         let mut tests: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
         for chunk in course_ids.chunks(CHUNK) {
             let sql = format!(
-                "SELECT DISTINCT ca.course_id, t.id FROM course_articles ca JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE ca.course_id IN ({}) ORDER BY ca.course_id, t.id",
-                placeholders(chunk.len())
+                "SELECT DISTINCT ca.course_id, t.id FROM course_articles ca JOIN articles a ON a.id = ca.article_id JOIN tests t ON t.id = a.test_id OR t.article_id = a.id WHERE ca.course_id IN {} ORDER BY ca.course_id, t.id",
+                placeholders(1, chunk.len())
             );
             let mut query = sqlx::query_as::<_, (i64, i64)>(sqlx::AssertSqlSafe(sql));
             for id in chunk {
@@ -101,8 +94,8 @@ impl Store {
         let mut rows: Vec<(i64, i64, i64)> = Vec::new();
         for chunk in user_ids.chunks(CHUNK) {
             let sql = format!(
-                "SELECT user_id, test_id, MAX(completed_at) FROM attempts WHERE is_passed = 1 AND user_id IN ({}) GROUP BY user_id, test_id",
-                placeholders(chunk.len())
+                "SELECT user_id, test_id, MAX(completed_at) FROM attempts WHERE is_passed = 1 AND user_id IN {} GROUP BY user_id, test_id",
+                placeholders(1, chunk.len())
             );
             let mut query = sqlx::query_as::<_, (i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
             for id in chunk {

@@ -2,6 +2,7 @@
 //! equipment is decided from (the wiki asks).
 
 use portal_kit::ServiceResult;
+use portal_kit::db::placeholders;
 use sqlx::FromRow;
 
 use super::Store;
@@ -18,14 +19,6 @@ pub struct PassRow {
     pub validity_months: i64,
 }
 
-/// `$first`, `$first+1`, … for `count` values.
-fn placeholders(first: usize, count: usize) -> String {
-    (first..first + count)
-        .map(|n| format!("${n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The tests of a course's articles (linked either way), from `course_articles ca`.
 const COURSE_TEST_JOIN: &str = "FROM course_articles ca JOIN articles ar ON ar.id = ca.article_id JOIN tests t ON t.id = ar.test_id OR t.article_id = ar.id";
 
@@ -36,7 +29,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT id, title FROM courses WHERE id IN ({}) ORDER BY id",
+            "SELECT id, title FROM courses WHERE id IN {} ORDER BY id",
             placeholders(1, ids.len())
         );
         let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
@@ -60,14 +53,14 @@ impl Store {
         let courses = placeholders(1, course_ids.len());
         let users = placeholders(course_ids.len() + 1, user_ids.len());
         let tests_of_named = format!(
-            "SELECT DISTINCT ca.course_id, t.id AS test_id {COURSE_TEST_JOIN} WHERE ca.course_id IN ({courses})"
+            "SELECT DISTINCT ca.course_id, t.id AS test_id {COURSE_TEST_JOIN} WHERE ca.course_id IN {courses}"
         );
         let sql = format!(
             "SELECT p.user_id, p.course_id, MIN(p.last_pass) AS passed_at, \
              (SELECT c.validity_months FROM courses c WHERE c.id = p.course_id) AS validity_months FROM (\
              SELECT a.user_id, ct.course_id, ct.test_id, MAX(a.completed_at) AS last_pass \
              FROM ({tests_of_named}) ct JOIN attempts a ON a.test_id = ct.test_id \
-             WHERE a.is_passed = 1 AND a.completed_at IS NOT NULL AND a.user_id IN ({users}) \
+             WHERE a.is_passed = 1 AND a.completed_at IS NOT NULL AND a.user_id IN {users} \
              GROUP BY a.user_id, ct.course_id, ct.test_id) p \
              GROUP BY p.user_id, p.course_id \
              HAVING COUNT(*) = (SELECT COUNT(DISTINCT t.id) {COURSE_TEST_JOIN} WHERE ca.course_id = p.course_id) \
