@@ -1,4 +1,7 @@
 //! Tests with their questions and answers, and which tests reach a learner.
+//! Their revisions and a restore of one: [`revision`].
+
+mod revision;
 
 use std::collections::HashSet;
 
@@ -7,8 +10,9 @@ use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
+use self::revision::{keep_test_of_before, record_test};
 use super::article::{ArticleRecord, check_article};
-use super::revision::{Editor, keep_test_of_before, record_test};
+use super::revision::Editor;
 use super::search;
 use super::{Store, TESTS, Viewer, record_change};
 use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
@@ -221,23 +225,6 @@ pub(super) async fn require_test(conn: &mut AnyConnection, test_id: i64) -> Serv
     found
         .map(|_| ())
         .ok_or_else(|| ServiceError::not_found(MSG_TEST_NOT_FOUND))
-}
-
-/// INVALID unless `test_id`, if given, names a test.
-pub(super) async fn check_test(
-    conn: &mut AnyConnection,
-    test_id: Option<i64>,
-) -> ServiceResult<()> {
-    let Some(test_id) = test_id else {
-        return Ok(());
-    };
-    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM tests WHERE id = $1")
-        .bind(test_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    found.map(|_| ()).ok_or_else(|| {
-        ServiceError::invalid(format!("Тест с идентификатором {test_id} не существует"))
-    })
 }
 
 /// A test made for an article becomes the article's test when it has none
