@@ -100,7 +100,15 @@ impl Store {
             entity: entity::ARTICLE,
             field: "content",
         };
-        rich_text::clean_stored(&self.pool, self.backend, stored, clean).await
+        let mut rows = rich_text::Recleaning::start(&self.pool, stored, clean).await?;
+        let mut changed = 0;
+        while let Some(row) = rows.next(&self.pool).await? {
+            let mut tx = self.write().await?;
+            let written = row.write(&mut tx).await;
+            tx.end(written).await?;
+            changed += 1;
+        }
+        Ok(changed)
     }
 
     pub async fn update_article(

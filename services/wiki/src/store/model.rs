@@ -218,7 +218,15 @@ impl Store {
             entity: entity::ENVIRONMENT_MODEL,
             field: "shortInstruction",
         };
-        rich_text::clean_stored(&self.pool, self.backend, stored, clean).await
+        let mut rows = rich_text::Recleaning::start(&self.pool, stored, clean).await?;
+        let mut changed = 0;
+        while let Some(row) = rows.next(&self.pool).await? {
+            let mut tx = self.write().await?;
+            row.write(&mut tx).await?;
+            tx.commit().await?;
+            changed += 1;
+        }
+        Ok(changed)
     }
 }
 
