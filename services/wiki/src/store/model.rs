@@ -4,12 +4,15 @@ use std::collections::HashMap;
 
 use portal_kit::audit::{AuditContext, entity};
 use portal_kit::db::for_update;
+use portal_kit::revisions::Restore;
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
-use super::instruction::{keep_instruction_of_before, record_instruction};
+use super::instruction::{
+    INSTRUCTIONS, keep_instruction_of_before, record_instruction, require_model, revision_text,
+};
 use super::reference::NamedRecord;
 use super::search;
 use super::{Author, Store, bind_all, record_change, refused, sees_model};
@@ -227,6 +230,25 @@ impl Store {
             changed += 1;
         }
         Ok(changed)
+    }
+
+    /// Saves a revision's instruction as the model's again, a new revision;
+    /// answers the instruction as stored.
+    pub async fn restore_instruction(
+        &self,
+        audit: &AuditContext,
+        model_id: i64,
+        revision_id: i64,
+        (author, now): (&Author, i64),
+    ) -> ServiceResult<String> {
+        let mut tx = self.write().await?;
+        require_model(&mut tx, model_id).await?;
+        let text = revision_text(&mut tx, model_id, revision_id).await?;
+        let restore = Restore::begin(&mut tx, INSTRUCTIONS, model_id, revision_id).await?;
+        write_instruction(&mut tx, audit, model_id, &text, (author, now)).await?;
+        restore.mark(&mut tx).await?;
+        tx.commit().await?;
+        Ok(text)
     }
 }
 
