@@ -10,8 +10,8 @@ use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::revision::{
-    ARTICLE, ARTICLE_REVISIONS, Editor, RevisionRecord, keep_article_of_before, record_article,
-    revision, revisions,
+    ARTICLE, ARTICLE_REVISIONS, RevisionRecord, WriteContext, keep_article_of_before,
+    record_article, revision, revisions,
 };
 use super::search;
 use super::{ARTICLES, Store, Viewer, record_change};
@@ -66,8 +66,7 @@ impl Store {
     pub async fn create_article(
         &self,
         draft: &ArticleDraft,
-        editor: &Editor,
-        now: i64,
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
@@ -80,10 +79,10 @@ impl Store {
         .bind(&draft.content)
         .bind(draft.deadline.to_string())
         .bind(draft.test_id)
-        .bind(now)
+        .bind(ctx.now)
         .fetch_one(&mut *tx)
         .await?;
-        record_article(&mut tx, id, editor, now).await?;
+        record_article(&mut tx, id, ctx.editor, ctx.now).await?;
         search::index(&mut tx, search::ARTICLE, id).await?;
         let created = ArticleRecord::written(id, draft);
         record_change(&mut tx, audit, (entity::ARTICLE, id), None, Some(&created)).await?;
@@ -115,12 +114,11 @@ impl Store {
         &self,
         id: i64,
         draft: &ArticleDraft,
-        editor: &Editor,
-        now: i64,
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
-        let saved = save_article(&mut tx, id, draft, (editor, now), audit).await;
+        let saved = save_article(&mut tx, id, draft, ctx, audit).await;
         tx.end(saved).await
     }
 
@@ -156,7 +154,7 @@ impl Store {
         &self,
         article_id: i64,
         revision_id: i64,
-        (editor, now): (&Editor, i64),
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<ArticleRecord> {
         let mut tx = self.write().await?;
@@ -170,7 +168,7 @@ impl Store {
                 test_id: fields.test_id,
             };
             let restore = Restore::begin(&mut tx, ARTICLE, article_id, revision_id).await?;
-            let saved = save_article(&mut tx, article_id, &draft, (editor, now), audit).await?;
+            let saved = save_article(&mut tx, article_id, &draft, ctx, audit).await?;
             restore.mark(&mut tx).await?;
             Ok(saved)
         }
@@ -186,7 +184,7 @@ pub(super) async fn save_article(
     conn: &mut AnyConnection,
     id: i64,
     draft: &ArticleDraft,
-    (editor, now): (&Editor, i64),
+    ctx: WriteContext<'_>,
     audit: &AuditContext,
 ) -> ServiceResult<ArticleRecord> {
     check_test(conn, draft.test_id).await?;
@@ -206,7 +204,7 @@ pub(super) async fn save_article(
     if updated.rows_affected() == 0 {
         return Err(ServiceError::not_found(MSG_ARTICLE_NOT_FOUND));
     }
-    record_article(conn, id, editor, now).await?;
+    record_article(conn, id, ctx.editor, ctx.now).await?;
     search::index(conn, search::ARTICLE, id).await?;
     let new = ArticleRecord::written(id, draft);
     record_change(conn, audit, (entity::ARTICLE, id), Some(&old), Some(&new)).await?;

@@ -29,6 +29,25 @@ impl Editor {
     };
 }
 
+/// Who saves an article or a test and when (Unix ms): what its revision
+/// keeps.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteContext<'a> {
+    pub editor: &'a Editor,
+    pub now: i64,
+}
+
+impl WriteContext<'static> {
+    /// The portal's own save (its demo courses) at `now`.
+    pub fn portal(now: i64) -> WriteContext<'static> {
+        static PORTAL: Editor = Editor::PORTAL;
+        WriteContext {
+            editor: &PORTAL,
+            now,
+        }
+    }
+}
+
 /// One saved version, without its content.
 #[derive(Clone, Debug, FromRow)]
 pub struct RevisionRecord {

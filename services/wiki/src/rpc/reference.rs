@@ -5,8 +5,8 @@ use super::{RpcResult, WikiRpc, reply};
 use crate::convert::equipment_unit;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::register::{Batch, Page, RowInput};
-use crate::store::Writer;
 use crate::store::reference::NameTable;
+use crate::store::{WriteContext, Writer};
 use portal_kit::access::Scope as Grant;
 use portal_kit::day::Day;
 use portal_kit::db::now_millis;
@@ -169,7 +169,10 @@ pub(super) async fn upsert_equipment_units(
         .store
         .upsert_units(
             &batch,
-            (writer, now_millis()),
+            WriteContext {
+                by: writer,
+                now: now_millis(),
+            },
             m.dry_run,
             &rpc.audit(&request),
         )

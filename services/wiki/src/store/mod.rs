@@ -104,6 +104,14 @@ impl From<Actor<'_>> for Writer {
     }
 }
 
+/// Who writes and when (Unix ms): a [`Writer`] of units, an [`Author`] of
+/// an instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteContext<W> {
+    pub by: W,
+    pub now: i64,
+}
+
 /// Who wrote something: their id and their name at the time.
 #[derive(Clone, Debug)]
 pub struct Author {

@@ -15,7 +15,7 @@ use super::instruction::{
 };
 use super::reference::NamedRecord;
 use super::search;
-use super::{Author, Store, bind_all, record_change, refused, sees_model};
+use super::{Author, Store, WriteContext, bind_all, record_change, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
 
@@ -204,7 +204,7 @@ impl Store {
         now: i64,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        write_instruction(&mut tx, audit, id, html, (author, now)).await?;
+        write_instruction(&mut tx, audit, id, html, WriteContext { by: author, now }).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -239,13 +239,13 @@ impl Store {
         audit: &AuditContext,
         model_id: i64,
         revision_id: i64,
-        (author, now): (&Author, i64),
+        ctx: WriteContext<&Author>,
     ) -> ServiceResult<String> {
         let mut tx = self.write().await?;
         require_model(&mut tx, model_id).await?;
         let text = revision_text(&mut tx, model_id, revision_id).await?;
         let restore = Restore::begin(&mut tx, INSTRUCTIONS, model_id, revision_id).await?;
-        write_instruction(&mut tx, audit, model_id, &text, (author, now)).await?;
+        write_instruction(&mut tx, audit, model_id, &text, ctx).await?;
         restore.mark(&mut tx).await?;
         tx.commit().await?;
         Ok(text)
@@ -259,7 +259,7 @@ pub(super) async fn write_instruction(
     audit: &AuditContext,
     id: i64,
     html: &str,
-    (author, now): (&Author, i64),
+    WriteContext { by: author, now }: WriteContext<&Author>,
 ) -> ServiceResult<()> {
     let old = model_in(conn, id).await?;
     keep_instruction_of_before(conn, id).await?;

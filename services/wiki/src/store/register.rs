@@ -17,7 +17,7 @@ use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::search;
-use super::{Store, Writer, bind_all, placeholders, record_change};
+use super::{Store, WriteContext, Writer, bind_all, placeholders, record_change};
 use crate::domain::maintenance::{Standing, standing};
 use crate::domain::register::{
     Batch, Current, Outcome, Page, Row, RowError, Upsert, Upserted, changes,
@@ -184,7 +184,7 @@ impl Store {
     async fn insert_units(
         conn: &mut AnyConnection,
         rows: &[&Row],
-        (writer, now): (Writer, i64),
+        WriteContext { by: writer, now }: WriteContext<Writer>,
         audit: &AuditContext,
     ) -> Result<HashMap<String, i64>, WriteError> {
         let mut ids = HashMap::with_capacity(rows.len());
@@ -233,7 +233,7 @@ impl Store {
         old: &StoredUnit,
         row: &Row,
         retired_at: Option<i64>,
-        (writer, now): (Writer, i64),
+        WriteContext { by: writer, now }: WriteContext<Writer>,
         audit: &AuditContext,
     ) -> Result<(), WriteError> {
         let id = old.id;
@@ -268,17 +268,17 @@ impl Store {
     pub async fn upsert_units(
         &self,
         batch: &Batch,
-        (writer, now): (Writer, i64),
+        ctx: WriteContext<Writer>,
         dry_run: bool,
         audit: &AuditContext,
     ) -> ServiceResult<Upsert> {
-        retry_on_collision(|| self.upsert_attempt(batch, (writer, now), dry_run, audit)).await
+        retry_on_collision(|| self.upsert_attempt(batch, ctx, dry_run, audit)).await
     }
 
     async fn upsert_attempt(
         &self,
         batch: &Batch,
-        (writer, now): (Writer, i64),
+        ctx: WriteContext<Writer>,
         dry_run: bool,
         audit: &AuditContext,
     ) -> Result<Upsert, WriteError> {
@@ -324,14 +324,14 @@ impl Store {
                 continue;
             }
             let retired_at = match row.retired {
-                Some(true) => unit.retired_at.or(Some(now)),
+                Some(true) => unit.retired_at.or(Some(ctx.now)),
                 Some(false) => None,
                 None => unit.retired_at,
             };
-            Store::change_unit(&mut tx, unit, row, retired_at, (writer, now), audit).await?;
+            Store::change_unit(&mut tx, unit, row, retired_at, ctx, audit).await?;
             units.push(upserted(unit.id, Outcome::Changed, changed));
         }
-        let created = Store::insert_units(&mut tx, &to_create, (writer, now), audit).await?;
+        let created = Store::insert_units(&mut tx, &to_create, ctx, audit).await?;
         if dry_run {
             tx.rollback().await?;
         } else {

@@ -20,8 +20,8 @@ use super::{
 use crate::domain::revision::MSG_REVISION_NOT_FOUND;
 use crate::domain::test::{AnswerDraft, QuestionDraft, TestDraft, TestSettings};
 use crate::store::revision::{
-    Editor, RevisionRecord, SavedAnswer, SavedQuestion, TEST, TEST_REVISIONS, insert_test_revision,
-    revision, revisions, saved_questions,
+    Editor, RevisionRecord, SavedAnswer, SavedQuestion, TEST, TEST_REVISIONS, WriteContext,
+    insert_test_revision, revision, revisions, saved_questions,
 };
 use crate::store::{Store, Viewer};
 
@@ -96,7 +96,7 @@ impl Store {
         &self,
         test_id: i64,
         revision_id: i64,
-        (editor, now): (&Editor, i64),
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
@@ -118,7 +118,7 @@ impl Store {
                     .map(|question| restored_question(question, &current))
                     .collect(),
             };
-            save_test(&mut tx, test_id, &draft, (editor, now), audit).await?;
+            save_test(&mut tx, test_id, &draft, ctx, audit).await?;
             restore.mark(&mut tx).await
         }
         .await;
