@@ -263,8 +263,8 @@ impl Store {
         Ok(())
     }
 
-    /// Brings the units of `batch` in step, written by `writer` at `now`, each
-    /// unit created or changed recorded in `audit`; `dry_run` writes nothing.
+    /// Brings the units of `batch` in step, written as `ctx` says, each unit
+    /// created or changed recorded in `audit`; `dry_run` writes nothing.
     pub async fn upsert_units(
         &self,
         batch: &Batch,
