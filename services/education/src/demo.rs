@@ -19,7 +19,7 @@ use crate::domain::course::CourseDraft;
 use crate::domain::date::Day;
 use crate::domain::integration::Author;
 use crate::domain::test::{QuestionInput, TestDraft};
-use crate::store::{AttemptChoice, Editor, Store, Viewer};
+use crate::store::{AttemptChoice, Store, Viewer, WriteContext};
 
 pub const DEMO_NURSE_ID: i64 = 2;
 pub const DEMO_DOCTOR_ID: i64 = 3;
@@ -205,7 +205,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                 0,
             )?;
             let article = store
-                .create_article(&draft, &Editor::PORTAL, now, &AuditContext::system())
+                .create_article(&draft, WriteContext::portal(now), &AuditContext::system())
                 .await?;
             article_ids.push(article.id);
             if let Some(test) = &demo_article.test {
@@ -232,7 +232,7 @@ pub async fn load(store: &Store, cleaner: &ContentCleaner) -> ServiceResult<()> 
                 )?;
                 test_ids.push(
                     store
-                        .create_test(&draft, &Editor::PORTAL, now, &AuditContext::system())
+                        .create_test(&draft, WriteContext::portal(now), &AuditContext::system())
                         .await?
                         .id,
                 );

@@ -39,6 +39,7 @@ use crate::domain::file_name::SafeFileName;
 use crate::domain::range::{self, Span};
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
+use crate::store::file::FileRecord;
 use crate::store::search;
 
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";
@@ -92,6 +93,108 @@ impl FilesRpc {
     /// A video's URL for rich text: with its key, which opens it without a token.
     fn video_url(&self, id: i64, public_key: &str) -> String {
         format!("{}?key={public_key}", self.url(id))
+    }
+}
+
+/// The steps of a download.
+impl FilesRpc {
+    /// The download link `asked` carries, if any, checked before the file is
+    /// looked up: a link that is not one tells nothing, not even whether the
+    /// file exists.
+    fn checked_link(&self, asked: &pb::DownloadFileRequest) -> Result<Option<Issued>, Status> {
+        let link = match asked.link.as_str() {
+            "" => return Ok(None),
+            link => link,
+        };
+        let issued = self.links.check(asked.id, link, unix_seconds())?;
+        if !self
+            .versions
+            .is_person_at_least(issued.issued_to, issued.version)
+        {
+            return Err(ServiceError::Unauthenticated(MSG_LINK_SIGNED_OUT.into()).into());
+        }
+        Ok(Some(issued))
+    }
+
+    /// Whether `caller` may download `record`: by a link `issued`, else as
+    /// a document's or a video's reader.
+    async fn may_download(
+        &self,
+        request: &Request<pb::DownloadFileRequest>,
+        caller: &Caller,
+        deadline: Deadline,
+        record: &FileRecord,
+        issued: Option<Issued>,
+    ) -> Result<(), Status> {
+        match issued {
+            Some(issued) => tracing::info!(
+                id = record.id,
+                issued_to = issued.issued_to,
+                "file read through a download link"
+            ),
+            None if record.kind() != Some(Kind::Video) => {
+                caller.claims()?;
+                self.models
+                    .require_visible(
+                        request.metadata(),
+                        deadline,
+                        record.id_related,
+                        MSG_FILE_NOT_FOUND,
+                    )
+                    .await?;
+            }
+            // A video opens by its key without a token (ids are sequential:
+            // anyone could count through them), and for anyone signed in by its
+            // id alone. One saved before keys opens by its id, as its rich text
+            // links it.
+            None if record.public_key.is_empty() || request.get_ref().key == record.public_key => {}
+            None => {
+                caller.claims()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The download's answer: its start (the file, the span sent, its name),
+    /// then the span's bytes in chunks, if any.
+    async fn download_stream(
+        &self,
+        record: FileRecord,
+        size: u64,
+        span: Option<Span>,
+    ) -> Result<DownloadStream, Status> {
+        let key = record.blob_key.clone();
+        let download_name =
+            SafeFileName::for_download(&record.title, &record.file_name).into_string();
+        let url = self.url(record.id);
+        let file = convert::file(record, url, None);
+        let start = pb::DownloadFileResponse {
+            payload: Some(pb::download_file_response::Payload::Start(
+                pb::DownloadStart {
+                    file: Some(file),
+                    offset: span.map_or(0, |s| s.offset as i64),
+                    length: span.map_or(0, |s| s.length as i64),
+                    range_not_satisfiable: span.is_none(),
+                    download_name,
+                },
+            )),
+        };
+        let first = futures_util::stream::once(std::future::ready(Ok(start)));
+        Ok(match span {
+            Some(span) if span.length > 0 => {
+                let chunks = blobs::read(&self.blobs, &key, size, span).await?;
+                Box::pin(first.chain(chunks.map(|chunk| {
+                    chunk
+                        .map_err(Status::from)
+                        .map(|bytes| pb::DownloadFileResponse {
+                            payload: Some(pb::download_file_response::Payload::Chunk(
+                                bytes.to_vec(),
+                            )),
+                        })
+                })))
+            }
+            _ => Box::pin(first),
+        })
     }
 }
 
@@ -187,49 +290,10 @@ impl FilesService for FilesRpc {
         // Files are people's: a link or key opens a download for anyone who
         // holds it, but not for another hospital system's token.
         caller.refuse_service_account()?;
-        let asked = request.get_ref();
-        // Checked before the file is looked up: a link that is not one tells
-        // nothing, not even whether the file exists.
-        let issued = match asked.link.as_str() {
-            "" => None,
-            link => {
-                let issued = self.links.check(asked.id, link, unix_seconds())?;
-                if !self
-                    .versions
-                    .is_person_at_least(issued.issued_to, issued.version)
-                {
-                    return Err(ServiceError::Unauthenticated(MSG_LINK_SIGNED_OUT.into()).into());
-                }
-                Some(issued)
-            }
-        };
-        let record = self.store.file(asked.id).await?;
-        match issued {
-            Some(issued) => tracing::info!(
-                id = record.id,
-                issued_to = issued.issued_to,
-                "file read through a download link"
-            ),
-            None if record.kind() != Some(Kind::Video) => {
-                caller.claims()?;
-                self.models
-                    .require_visible(
-                        request.metadata(),
-                        deadline,
-                        record.id_related,
-                        MSG_FILE_NOT_FOUND,
-                    )
-                    .await?;
-            }
-            // A video opens by its key without a token (ids are sequential:
-            // anyone could count through them), and for anyone signed in by its
-            // id alone. One saved before keys opens by its id, as its rich text
-            // links it.
-            None if record.public_key.is_empty() || asked.key == record.public_key => {}
-            None => {
-                caller.claims()?;
-            }
-        }
+        let issued = self.checked_link(request.get_ref())?;
+        let record = self.store.file(request.get_ref().id).await?;
+        self.may_download(&request, &caller, deadline, &record, issued)
+            .await?;
         let audit = self.audit(&request);
         let asked = request.into_inner();
         let range = range::if_current(asked.range, &asked.if_range, &record.sha256);
@@ -246,38 +310,7 @@ impl FilesService for FilesRpc {
                 .record_download(&audit, &record, issued, span)
                 .await?;
         }
-        let key = record.blob_key.clone();
-        let download_name =
-            SafeFileName::for_download(&record.title, &record.file_name).into_string();
-        let url = self.url(record.id);
-        let file = convert::file(record, url, None);
-        let start = |span: Option<Span>| pb::DownloadFileResponse {
-            payload: Some(pb::download_file_response::Payload::Start(
-                pb::DownloadStart {
-                    file: Some(file.clone()),
-                    offset: span.map_or(0, |s| s.offset as i64),
-                    length: span.map_or(0, |s| s.length as i64),
-                    range_not_satisfiable: span.is_none(),
-                    download_name: download_name.clone(),
-                },
-            )),
-        };
-        let first = futures_util::stream::once(std::future::ready(Ok(start(span))));
-        let stream: DownloadStream = match span {
-            Some(span) if span.length > 0 => {
-                let chunks = blobs::read(&self.blobs, &key, size, span).await?;
-                Box::pin(first.chain(chunks.map(|chunk| {
-                    chunk
-                        .map_err(Status::from)
-                        .map(|bytes| pb::DownloadFileResponse {
-                            payload: Some(pb::download_file_response::Payload::Chunk(
-                                bytes.to_vec(),
-                            )),
-                        })
-                })))
-            }
-            _ => Box::pin(first),
-        };
+        let stream = self.download_stream(record, size, span).await?;
         Ok(Response::new(stream))
     }
 

@@ -66,7 +66,11 @@ impl Housekeeping {
             Err(error) => tracing::warn!(service, %error, "audit purge failed"),
         }
         if self.read_marks {
-            match read_marks::forget_old(&self.pool, now).await {
+            let forgotten = async {
+                let mut conn = self.pool.acquire().await?;
+                read_marks::forget_old(&mut conn, now).await
+            };
+            match forgotten.await {
                 Ok(forgotten) => tidied.read_marks = forgotten,
                 Err(error) => tracing::warn!(service, %error, "forgetting old read marks failed"),
             }

@@ -8,13 +8,15 @@
 //! A key names its item's due day, so a new deadline is a new item and the
 //! marks of the old ones are of no use: each service forgets marks older
 //! than [`KEEP_DAYS`] in its daily [`crate::housekeeping`] ([`forget_old`]).
+//!
+//! Each query runs on the caller's connection: a service's store decides the
+//! transaction a mark is written in (education's writer's turn, for one).
 
 use std::collections::HashSet;
 
-use sqlx::AnyPool;
+use sqlx::AnyConnection;
 
 use crate::audit::{self, AuditContext, Changes, Event};
-use crate::db::{Backend, begin_write};
 use crate::{ServiceError, ServiceResult};
 
 /// The most ids one mark-read call takes.
@@ -45,11 +47,11 @@ pub fn own_keys(prefix: &str, ids: Vec<String>) -> ServiceResult<Vec<String>> {
 }
 
 /// The keys `user_id` marked read.
-pub async fn read_marks(pool: &AnyPool, user_id: i64) -> ServiceResult<HashSet<String>> {
+pub async fn read_marks(conn: &mut AnyConnection, user_id: i64) -> ServiceResult<HashSet<String>> {
     let keys: Vec<String> =
         sqlx::query_scalar("SELECT item_key FROM notification_reads WHERE user_id = $1")
             .bind(user_id)
-            .fetch_all(pool)
+            .fetch_all(&mut *conn)
             .await?;
     Ok(keys.into_iter().collect())
 }
@@ -59,17 +61,16 @@ pub async fn read_marks(pool: &AnyPool, user_id: i64) -> ServiceResult<HashSet<S
 pub const AUDIT_ENTITY: &str = "notification";
 pub const AUDIT_MARK_READ: &str = "mark-read";
 
-/// Marks `keys` read for `user_id` in one transaction; a mark made before
-/// stays as it was. The keys newly marked are recorded, if any.
+/// Marks `keys` read for `user_id` in the caller's write transaction `conn`;
+/// a mark made before stays as it was. The keys newly marked are recorded, if
+/// any.
 pub async fn mark_read(
-    pool: &AnyPool,
-    backend: Backend,
+    conn: &mut AnyConnection,
     user_id: i64,
     keys: &[String],
     now: i64,
     context: &AuditContext,
 ) -> ServiceResult<()> {
-    let mut tx = begin_write(pool, backend).await?;
     let mut marked = Vec::new();
     for key in keys {
         let inserted = sqlx::query(
@@ -78,7 +79,7 @@ pub async fn mark_read(
         .bind(user_id)
         .bind(key)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
         if inserted.rows_affected() > 0 {
             marked.push(key);
@@ -87,18 +88,17 @@ pub async fn mark_read(
     if !marked.is_empty() {
         let changes = Changes::new().field("read", Vec::<&str>::new(), marked);
         let event = Event::new(AUDIT_ENTITY, user_id, AUDIT_MARK_READ).changes(changes);
-        audit::record(&mut tx, context, event).await?;
+        audit::record(conn, context, event).await?;
     }
-    tx.commit().await?;
     Ok(())
 }
 
 /// Deletes the marks made over [`KEEP_DAYS`] before `now` (Unix ms); answers
 /// how many.
-pub async fn forget_old(pool: &AnyPool, now: i64) -> ServiceResult<u64> {
+pub async fn forget_old(conn: &mut AnyConnection, now: i64) -> ServiceResult<u64> {
     let forgotten = sqlx::query("DELETE FROM notification_reads WHERE read_at < $1")
         .bind(now - KEEP_DAYS * DAY_MILLIS)
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
     Ok(forgotten.rows_affected())
 }

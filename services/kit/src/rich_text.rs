@@ -14,10 +14,9 @@ use std::collections::{HashMap, HashSet};
 
 use ammonia::{Builder, UrlRelative};
 use lol_html::{RewriteStrSettings, element, rewrite_str};
-use sqlx::{AnyPool, AssertSqlSafe};
+use sqlx::{AnyConnection, AnyPool, AssertSqlSafe};
 
 use crate::audit::{self, AuditContext, Changes, Event, action};
-use crate::db::{Backend, begin_write};
 use crate::error::ServiceResult;
 
 /// Images travel inside rich text as data URLs, so it may be large: an
@@ -99,58 +98,92 @@ pub struct Stored {
     pub field: &'static str,
 }
 
-/// Cleans the rich text stored in `column` of every row of `table` (with an
-/// `id` key) again with `clean`, so text saved under older rules follows
-/// today's; writes back only what changed, and only where nobody saved the row
-/// meanwhile, each change recorded as the portal's own; answers how many rows
-/// changed. One row at a time: a text may be 10 MB.
-pub async fn clean_stored(
-    pool: &AnyPool,
-    backend: Backend,
+/// Cleaning the rich text stored in `column` of every row of `table` (with an
+/// `id` key) again, so text saved under older rules follows today's: the rows
+/// whose text changes, one at a time (a text may be 10 MB), read on the pool.
+/// Each is written back by [`Recleaned::write`] in a write transaction of the
+/// caller's store.
+pub struct Recleaning<F> {
     stored: Stored,
-    clean: impl Fn(&str) -> String,
-) -> ServiceResult<usize> {
-    let Stored {
-        table,
-        column,
-        entity,
-        field,
-    } = stored;
-    let ids: Vec<i64> =
-        sqlx::query_scalar(AssertSqlSafe(format!("SELECT id FROM {table} ORDER BY id")))
-            .fetch_all(pool)
-            .await?;
-    let mut changed = 0;
-    for id in ids {
-        let text: Option<String> = sqlx::query_scalar(AssertSqlSafe(format!(
-            "SELECT {column} FROM {table} WHERE id = $1"
-        )))
-        .bind(id)
-        .fetch_optional(pool)
-        .await?;
-        let Some(text) = text else { continue };
-        let cleaned = clean(&text);
-        if cleaned != text {
-            let mut tx = begin_write(pool, backend).await?;
-            let updated = sqlx::query(AssertSqlSafe(format!(
-                "UPDATE {table} SET {column} = $1 WHERE id = $2 AND {column} = $3"
-            )))
-            .bind(&cleaned)
-            .bind(id)
-            .bind(&text)
-            .execute(&mut *tx)
-            .await?;
-            if updated.rows_affected() > 0 {
-                let changes =
-                    Changes::new().field(field, Fingerprint(&text), Fingerprint(&cleaned));
-                let event = Event::new(entity, id, action::UPDATE).changes(changes);
-                audit::record(&mut tx, &AuditContext::system(), event).await?;
-            }
-            tx.commit().await?;
-            changed += 1;
-        }
+    clean: F,
+    ids: std::vec::IntoIter<i64>,
+}
+
+impl<F: Fn(&str) -> String> Recleaning<F> {
+    /// Every row of `stored`'s table, to be cleaned with `clean`.
+    pub async fn start(pool: &AnyPool, stored: Stored, clean: F) -> ServiceResult<Recleaning<F>> {
+        let table = stored.table;
+        let ids: Vec<i64> =
+            sqlx::query_scalar(AssertSqlSafe(format!("SELECT id FROM {table} ORDER BY id")))
+                .fetch_all(pool)
+                .await?;
+        Ok(Recleaning {
+            stored,
+            clean,
+            ids: ids.into_iter(),
+        })
     }
-    Ok(changed)
+
+    /// The next row whose text cleaning changes; none after the last.
+    pub async fn next(&mut self, pool: &AnyPool) -> ServiceResult<Option<Recleaned>> {
+        let Stored { table, column, .. } = self.stored;
+        for id in self.ids.by_ref() {
+            let text: Option<String> = sqlx::query_scalar(AssertSqlSafe(format!(
+                "SELECT {column} FROM {table} WHERE id = $1"
+            )))
+            .bind(id)
+            .fetch_optional(pool)
+            .await?;
+            let Some(text) = text else { continue };
+            let cleaned = (self.clean)(&text);
+            if cleaned != text {
+                return Ok(Some(Recleaned {
+                    stored: self.stored,
+                    id,
+                    text,
+                    cleaned,
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A row's text and the same cleaned again.
+pub struct Recleaned {
+    stored: Stored,
+    id: i64,
+    text: String,
+    cleaned: String,
+}
+
+impl Recleaned {
+    /// Writes the cleaned text back in `conn`'s write transaction, only where
+    /// nobody saved the row meanwhile, the change recorded as the portal's
+    /// own.
+    pub async fn write(&self, conn: &mut AnyConnection) -> ServiceResult<()> {
+        let Stored {
+            table,
+            column,
+            entity,
+            field,
+        } = self.stored;
+        let updated = sqlx::query(AssertSqlSafe(format!(
+            "UPDATE {table} SET {column} = $1 WHERE id = $2 AND {column} = $3"
+        )))
+        .bind(&self.cleaned)
+        .bind(self.id)
+        .bind(&self.text)
+        .execute(&mut *conn)
+        .await?;
+        if updated.rows_affected() > 0 {
+            let changes =
+                Changes::new().field(field, Fingerprint(&self.text), Fingerprint(&self.cleaned));
+            let event = Event::new(entity, self.id, action::UPDATE).changes(changes);
+            audit::record(conn, &AuditContext::system(), event).await?;
+        }
+        Ok(())
+    }
 }
 
 /// What the audit log keeps of rich text: its length in characters and the

@@ -49,7 +49,7 @@ use crate::domain::integration::Author;
 use crate::domain::pass::PassQuery;
 use crate::domain::test::QuestionInput;
 use crate::store::search;
-use crate::store::{Editor, Store, Viewer};
+use crate::store::{Editor, Store, Viewer, WriteContext};
 
 pub struct EducationRpc {
     store: Store,
@@ -214,7 +214,14 @@ impl EducationService for EducationRpc {
         )?;
         let created = self
             .store
-            .create_article(&draft, &editor(claims), now_millis(), &audit)
+            .create_article(
+                &draft,
+                WriteContext {
+                    editor: &editor(claims),
+                    now: now_millis(),
+                },
+                &audit,
+            )
             .await?;
         reply(pb::CreateArticleResponse {
             article: Some(created.into()),
@@ -246,7 +253,15 @@ impl EducationService for EducationRpc {
         )?;
         let updated = self
             .store
-            .update_article(id, &draft, &editor(claims), now_millis(), &audit)
+            .update_article(
+                id,
+                &draft,
+                WriteContext {
+                    editor: &editor(claims),
+                    now: now_millis(),
+                },
+                &audit,
+            )
             .await?;
         reply(pb::UpdateArticleResponse {
             article: Some(updated.into()),

@@ -3,6 +3,7 @@
 
 use super::{EducationRpc, RpcResult, editor, reply};
 use crate::convert;
+use crate::store::WriteContext;
 use portal_kit::db::now_millis;
 use portal_kit::{Caller, Right};
 use portal_proto::education::v1 as pb;
@@ -51,7 +52,10 @@ pub(super) async fn restore_article_revision(
         .restore_article(
             m.article_id,
             m.revision_id,
-            (&editor(claims), now_millis()),
+            WriteContext {
+                editor: &editor(claims),
+                now: now_millis(),
+            },
             &audit,
         )
         .await?;
@@ -97,7 +101,10 @@ pub(super) async fn restore_test_revision(
         .restore_test(
             m.test_id,
             m.revision_id,
-            (&editor(claims), now_millis()),
+            WriteContext {
+                editor: &editor(claims),
+                now: now_millis(),
+            },
             &audit,
         )
         .await?;

@@ -9,6 +9,7 @@ use crate::convert;
 use crate::domain::attempt::Submission;
 use crate::domain::statistics::{FilterInput, ResultFilter};
 use crate::domain::test::TestDraft;
+use crate::store::WriteContext;
 use crate::store::{AttemptChoice, Viewer};
 use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
@@ -233,7 +234,14 @@ pub(super) async fn create_test(
     )?;
     let created = rpc
         .store
-        .create_test(&draft, &editor(claims), now_millis(), &rpc.audit(&request))
+        .create_test(
+            &draft,
+            WriteContext {
+                editor: &editor(claims),
+                now: now_millis(),
+            },
+            &rpc.audit(&request),
+        )
         .await?;
     let questions = rpc.store.full_questions(created.id).await?;
     reply(pb::CreateTestResponse {
@@ -264,8 +272,10 @@ pub(super) async fn update_test(
         .update_test(
             m.id,
             &draft,
-            &editor(claims),
-            now_millis(),
+            WriteContext {
+                editor: &editor(claims),
+                now: now_millis(),
+            },
             &rpc.audit(&request),
         )
         .await?;

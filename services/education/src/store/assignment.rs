@@ -46,77 +46,22 @@ impl Store {
         audit: &AuditContext,
     ) -> ServiceResult<AssignOutcome> {
         let mut tx = self.write().await?;
-        // Locked: the assignees read next are the "old" of the record, and
-        // a course's every write locks its row first.
-        let exists: Option<i64> = sqlx::query_scalar(for_update(
-            &tx,
-            "SELECT id FROM courses WHERE id = $1",
-            "courses",
-        ))
-        .bind(course_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if exists.is_none() {
-            return Err(ServiceError::not_found(MSG_COURSE_NOT_FOUND));
-        }
-        let before: BTreeMap<i64, Option<String>> =
-            sqlx::query_as("SELECT user_id, date_deadline FROM course_users WHERE course_id = $1")
-                .bind(course_id)
-                .fetch_all(&mut *tx)
-                .await?
-                .into_iter()
-                .collect();
+        lock_course(&mut tx, course_id).await?;
+        let before = own_deadlines(&mut tx, course_id).await?;
         let deadline = deadline.map(|day| day.to_string());
         let mut outcome = AssignOutcome::default();
         for &user_id in user_ids {
-            if insert_assignee(
-                &mut tx,
-                course_id,
-                user_id,
-                deadline.as_deref(),
-                author,
-                now,
-            )
-            .await?
-            {
+            let deadline = deadline.as_deref();
+            if insert_assignee(&mut tx, course_id, user_id, deadline, author, now).await? {
                 outcome.assigned.push(user_id);
-                continue;
-            }
-            let changed = match &deadline {
-                Some(deadline) => sqlx::query(
-                    "UPDATE course_users SET date_deadline = $1 WHERE course_id = $2 AND user_id = $3 AND (date_deadline IS NULL OR date_deadline <> $4)",
-                )
-                .bind(deadline)
-                .bind(course_id)
-                .bind(user_id)
-                .bind(deadline)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                    > 0,
-                None => false,
-            };
-            if changed {
+            } else if give_own_deadline(&mut tx, course_id, user_id, deadline).await? {
                 outcome.updated.push(user_id);
             } else {
                 outcome.unchanged.push(user_id);
             }
         }
         if !(outcome.assigned.is_empty() && outcome.updated.is_empty()) {
-            let touched = outcome.assigned.iter().chain(&outcome.updated);
-            let old_deadlines: BTreeMap<i64, Option<&str>> = touched
-                .clone()
-                .map(|id| (*id, before.get(id).and_then(|d| d.as_deref())))
-                .collect();
-            let new_deadlines: BTreeMap<i64, Option<&str>> =
-                touched.map(|id| (*id, deadline.as_deref())).collect();
-            let mut assignees: BTreeSet<i64> = before.keys().copied().collect();
-            let old_assignees: Vec<i64> = assignees.iter().copied().collect();
-            assignees.extend(&outcome.assigned);
-            let changes = Changes::new()
-                .field("assignees", old_assignees, assignees)
-                .field("ownDeadlines", old_deadlines, new_deadlines);
-            let event = Event::new(entity::COURSE, course_id, action::UPDATE).changes(changes);
+            let event = assignment_event(course_id, &before, &outcome, deadline.as_deref());
             audit::record(&mut tx, audit, event).await?;
         }
         tx.commit().await?;
@@ -171,4 +116,83 @@ pub(super) async fn insert_assignee(
     .execute(&mut *conn)
     .await?;
     Ok(inserted.rows_affected() > 0)
+}
+
+/// Locks course `course_id`'s row until the transaction ends, NOT_FOUND when
+/// there is none: the assignees read next are the "old" of the record, and a
+/// course's every write locks its row first.
+async fn lock_course(conn: &mut AnyConnection, course_id: i64) -> ServiceResult<()> {
+    let exists: Option<i64> = sqlx::query_scalar(for_update(
+        conn,
+        "SELECT id FROM courses WHERE id = $1",
+        "courses",
+    ))
+    .bind(course_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    exists
+        .map(|_| ())
+        .ok_or_else(|| ServiceError::not_found(MSG_COURSE_NOT_FOUND))
+}
+
+/// The course's assignees with their own deadlines.
+async fn own_deadlines(
+    conn: &mut AnyConnection,
+    course_id: i64,
+) -> ServiceResult<BTreeMap<i64, Option<String>>> {
+    Ok(
+        sqlx::query_as("SELECT user_id, date_deadline FROM course_users WHERE course_id = $1")
+            .bind(course_id)
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// Gives assignee `user_id` the own deadline `deadline`, if one is given and
+/// differs from theirs; whether it did.
+async fn give_own_deadline(
+    conn: &mut AnyConnection,
+    course_id: i64,
+    user_id: i64,
+    deadline: Option<&str>,
+) -> ServiceResult<bool> {
+    let Some(deadline) = deadline else {
+        return Ok(false);
+    };
+    let updated = sqlx::query(
+        "UPDATE course_users SET date_deadline = $1 WHERE course_id = $2 AND user_id = $3 AND (date_deadline IS NULL OR date_deadline <> $4)",
+    )
+    .bind(deadline)
+    .bind(course_id)
+    .bind(user_id)
+    .bind(deadline)
+    .execute(&mut *conn)
+    .await?;
+    Ok(updated.rows_affected() > 0)
+}
+
+/// The record of an assignment that changed something, as one change of the
+/// course: its assignees, and the own deadlines of those assigned or given a
+/// new one (`before`: the assignees and deadlines it found).
+fn assignment_event(
+    course_id: i64,
+    before: &BTreeMap<i64, Option<String>>,
+    outcome: &AssignOutcome,
+    deadline: Option<&str>,
+) -> Event<'static> {
+    let touched = outcome.assigned.iter().chain(&outcome.updated);
+    let old_deadlines: BTreeMap<i64, Option<&str>> = touched
+        .clone()
+        .map(|id| (*id, before.get(id).and_then(|d| d.as_deref())))
+        .collect();
+    let new_deadlines: BTreeMap<i64, Option<&str>> = touched.map(|id| (*id, deadline)).collect();
+    let mut assignees: BTreeSet<i64> = before.keys().copied().collect();
+    let old_assignees: Vec<i64> = assignees.iter().copied().collect();
+    assignees.extend(&outcome.assigned);
+    let changes = Changes::new()
+        .field("assignees", old_assignees, assignees)
+        .field("ownDeadlines", old_deadlines, new_deadlines);
+    Event::new(entity::COURSE, course_id, action::UPDATE).changes(changes)
 }

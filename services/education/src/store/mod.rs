@@ -52,7 +52,7 @@ pub use cycle::InProgress;
 pub use notification::Claim;
 pub use passes::PassRow;
 pub use records::{RecordBell, TrainingRow};
-pub use revision::{Editor, RevisionRecord};
+pub use revision::{Editor, RevisionRecord, WriteContext};
 pub use statistics::{QuestionStats, ResultRecord, ResultsPage};
 pub use test::{AnswerRecord, AssignedTestRecord, FullQuestion, QuestionRecord, TestRecord};
 

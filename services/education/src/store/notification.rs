@@ -25,7 +25,8 @@ pub enum Claim {
 impl Store {
     /// The items `user_id` marked read.
     pub async fn read_marks(&self, user_id: i64) -> ServiceResult<HashSet<String>> {
-        read_marks::read_marks(&self.pool, user_id).await
+        let mut conn = self.pool.acquire().await?;
+        read_marks::read_marks(&mut conn, user_id).await
     }
 
     /// Marks `keys` read for `user_id`.
@@ -36,7 +37,9 @@ impl Store {
         now: i64,
         audit: &AuditContext,
     ) -> ServiceResult<()> {
-        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
+        let mut tx = self.write().await?;
+        let marked = read_marks::mark_read(&mut tx, user_id, keys, now, audit).await;
+        tx.end(marked).await
     }
 
     /// Whether `user_id` gets the daily digest (no row: yes).

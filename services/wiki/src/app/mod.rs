@@ -1,8 +1,7 @@
 //! What a call or the start does beyond one store call: [`clearance`] to
 //! operate equipment (asking education and auth), the start-up
 //! [`housekeeping`], the kept [`qr_codes`] of instructions, the [`labels`]
-//! sheet of a department, how [`maintenance`] stands across units, and a
-//! [`register`]'s batch of units in one transaction.
+//! sheet of a department, and how [`maintenance`] stands across units.
 
 pub mod clearance;
 pub mod housekeeping;
@@ -10,4 +9,3 @@ pub mod labels;
 pub mod maintenance;
 pub mod notifications;
 pub mod qr_codes;
-pub mod register;

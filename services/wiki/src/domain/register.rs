@@ -211,6 +211,40 @@ pub fn changes(row: &Row, current: Current<'_>) -> Vec<UnitField> {
     .collect()
 }
 
+/// What a row did (or, in a dry run, would do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Created,
+    Changed,
+    Unchanged,
+}
+
+/// An accepted row: its unit's id (0 for one a dry run would add), what was
+/// done, and the fields that changed.
+#[derive(Clone, Debug)]
+pub struct Upserted {
+    pub index: usize,
+    pub inventory_number: String,
+    pub id: i64,
+    pub outcome: Outcome,
+    pub changed: Vec<UnitField>,
+}
+
+/// A batch's answer: the accepted rows and the refused ones, each in request
+/// order.
+#[derive(Clone, Debug)]
+pub struct Upsert {
+    pub units: Vec<Upserted>,
+    pub errors: Vec<RowError>,
+    pub dry_run: bool,
+}
+
+impl Upsert {
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.units.iter().filter(|u| u.outcome == outcome).count()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
 use crate::store::search;
 use crate::store::unit::{UnitFilter, UnitRecord};
-use crate::store::{Author, Store, Writer};
+use crate::store::{Author, Store, WriteContext, Writer};
 use portal_kit::day::Day;
 
 pub struct WikiRpc {
@@ -351,7 +351,10 @@ impl WikiService for WikiRpc {
                 &audit,
                 m.environment_model_id,
                 m.revision_id,
-                (&author(claims), now_millis()),
+                WriteContext {
+                    by: &author(claims),
+                    now: now_millis(),
+                },
             )
             .await?;
         reply(pb::RestoreInstructionRevisionResponse { short_instruction })

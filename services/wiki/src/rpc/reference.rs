@@ -2,12 +2,11 @@
 //! and the register other hospital systems read and upsert by inventory number.
 
 use super::{RpcResult, WikiRpc, reply};
-use crate::app::register;
 use crate::convert::equipment_unit;
 use crate::domain::reference::{COUNTRY, DocumentDraft, ENVIRONMENT_TYPE, MANUFACTURER};
 use crate::domain::register::{Batch, Page, RowInput};
-use crate::store::Writer;
 use crate::store::reference::NameTable;
+use crate::store::{WriteContext, Writer};
 use portal_kit::access::Scope as Grant;
 use portal_kit::day::Day;
 use portal_kit::db::now_millis;
@@ -166,13 +165,17 @@ pub(super) async fn upsert_equipment_units(
         })
         .collect();
     let batch = Batch::parse(&inputs)?;
-    let done = register::upsert(
-        &rpc.store,
-        &batch,
-        (writer, now_millis()),
-        m.dry_run,
-        &rpc.audit(&request),
-    )
-    .await?;
+    let done = rpc
+        .store
+        .upsert_units(
+            &batch,
+            WriteContext {
+                by: writer,
+                now: now_millis(),
+            },
+            m.dry_run,
+            &rpc.audit(&request),
+        )
+        .await?;
     reply(done.into())
 }

@@ -1,13 +1,12 @@
 //! Revisions of models' short instructions (issue 25): each save that changes
 //! an instruction keeps the version it saved, with its author and time, in
-//! the save's own transaction; a restore is one more such save.
+//! the save's own transaction; a restore is one more such save, beside the
+//! save it makes (`model.rs`).
 
-use portal_kit::audit::AuditContext;
-use portal_kit::revisions::{Restore, RevisionTable};
+use portal_kit::revisions::RevisionTable;
 use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
-use super::model::write_instruction;
 use super::{Author, Store};
 use crate::domain::instruction::MSG_REVISION_NOT_FOUND;
 use crate::domain::model::MSG_MODEL_NOT_FOUND;
@@ -30,7 +29,7 @@ pub struct InstructionRevisionRecord {
 
 const REVISION_COLUMNS: &str = "SELECT r.id, r.author_id, r.author_name, r.created_at, LENGTH(r.short_instruction) AS size, r.restored_from_id, f.created_at AS restored_from_at FROM instruction_revisions r LEFT JOIN instruction_revisions f ON f.id = r.restored_from_id";
 
-const INSTRUCTIONS: RevisionTable = RevisionTable {
+pub(super) const INSTRUCTIONS: RevisionTable = RevisionTable {
     table: "instruction_revisions",
     item: "environment_model_id",
 };
@@ -70,28 +69,9 @@ impl Store {
         let text = revision_text(&mut conn, model_id, revision_id).await?;
         Ok((revision, text))
     }
-
-    /// Saves a revision's instruction as the model's again, a new revision;
-    /// answers the instruction as stored.
-    pub async fn restore_instruction(
-        &self,
-        audit: &AuditContext,
-        model_id: i64,
-        revision_id: i64,
-        (author, now): (&Author, i64),
-    ) -> ServiceResult<String> {
-        let mut tx = self.write().await?;
-        require_model(&mut tx, model_id).await?;
-        let text = revision_text(&mut tx, model_id, revision_id).await?;
-        let restore = Restore::begin(&mut tx, INSTRUCTIONS, model_id, revision_id).await?;
-        write_instruction(&mut tx, audit, model_id, &text, (author, now)).await?;
-        restore.mark(&mut tx).await?;
-        tx.commit().await?;
-        Ok(text)
-    }
 }
 
-async fn require_model(conn: &mut AnyConnection, model_id: i64) -> ServiceResult<()> {
+pub(super) async fn require_model(conn: &mut AnyConnection, model_id: i64) -> ServiceResult<()> {
     let found: Option<i64> = sqlx::query_scalar("SELECT id FROM environment_models WHERE id = $1")
         .bind(model_id)
         .fetch_optional(&mut *conn)
@@ -101,7 +81,7 @@ async fn require_model(conn: &mut AnyConnection, model_id: i64) -> ServiceResult
         .ok_or_else(|| ServiceError::not_found(MSG_MODEL_NOT_FOUND))
 }
 
-async fn revision_text(
+pub(super) async fn revision_text(
     conn: &mut AnyConnection,
     model_id: i64,
     revision_id: i64,

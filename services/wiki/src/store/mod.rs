@@ -14,6 +14,19 @@
 //! every read. A read or change of one entity by id that finds none (or none
 //! the reader sees) is NOT_FOUND here, with the entity's message.
 
+/// A column of unit `e`'s latest logbook entry (its maintenance standing):
+/// the last by date, then by when it was recorded. Defined before the
+/// modules so that [`unit`](mod@unit) and [`register`] both read it.
+macro_rules! latest_entry {
+    ($column:literal) => {
+        concat!(
+            "(SELECT l.",
+            $column,
+            " FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1)"
+        )
+    };
+}
+
 pub mod clearance;
 pub mod instruction;
 pub mod journal;
@@ -89,6 +102,14 @@ impl From<Actor<'_>> for Writer {
             service_account_id: actor.service_account_id(),
         }
     }
+}
+
+/// Who writes and when (Unix ms): a [`Writer`] of units, an [`Author`] of
+/// an instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteContext<W> {
+    pub by: W,
+    pub now: i64,
 }
 
 /// Who wrote something: their id and their name at the time.

@@ -4,15 +4,18 @@ use std::collections::HashMap;
 
 use portal_kit::audit::{AuditContext, entity};
 use portal_kit::db::for_update;
+use portal_kit::revisions::Restore;
 use portal_kit::rich_text;
 use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
-use super::instruction::{keep_instruction_of_before, record_instruction};
+use super::instruction::{
+    INSTRUCTIONS, keep_instruction_of_before, record_instruction, require_model, revision_text,
+};
 use super::reference::NamedRecord;
 use super::search;
-use super::{Author, Store, bind_all, record_change, refused, sees_model};
+use super::{Author, Store, WriteContext, bind_all, record_change, refused, sees_model};
 use crate::domain::model::{MSG_MODEL_NOT_FOUND, ModelDraft};
 use crate::domain::scope::Scope;
 
@@ -201,7 +204,7 @@ impl Store {
         now: i64,
     ) -> ServiceResult<()> {
         let mut tx = self.write().await?;
-        write_instruction(&mut tx, audit, id, html, (author, now)).await?;
+        write_instruction(&mut tx, audit, id, html, WriteContext { by: author, now }).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -218,7 +221,34 @@ impl Store {
             entity: entity::ENVIRONMENT_MODEL,
             field: "shortInstruction",
         };
-        rich_text::clean_stored(&self.pool, self.backend, stored, clean).await
+        let mut rows = rich_text::Recleaning::start(&self.pool, stored, clean).await?;
+        let mut changed = 0;
+        while let Some(row) = rows.next(&self.pool).await? {
+            let mut tx = self.write().await?;
+            row.write(&mut tx).await?;
+            tx.commit().await?;
+            changed += 1;
+        }
+        Ok(changed)
+    }
+
+    /// Saves a revision's instruction as the model's again, a new revision;
+    /// answers the instruction as stored.
+    pub async fn restore_instruction(
+        &self,
+        audit: &AuditContext,
+        model_id: i64,
+        revision_id: i64,
+        ctx: WriteContext<&Author>,
+    ) -> ServiceResult<String> {
+        let mut tx = self.write().await?;
+        require_model(&mut tx, model_id).await?;
+        let text = revision_text(&mut tx, model_id, revision_id).await?;
+        let restore = Restore::begin(&mut tx, INSTRUCTIONS, model_id, revision_id).await?;
+        write_instruction(&mut tx, audit, model_id, &text, ctx).await?;
+        restore.mark(&mut tx).await?;
+        tx.commit().await?;
+        Ok(text)
     }
 }
 
@@ -229,7 +259,7 @@ pub(super) async fn write_instruction(
     audit: &AuditContext,
     id: i64,
     html: &str,
-    (author, now): (&Author, i64),
+    WriteContext { by: author, now }: WriteContext<&Author>,
 ) -> ServiceResult<()> {
     let old = model_in(conn, id).await?;
     keep_instruction_of_before(conn, id).await?;

@@ -10,7 +10,8 @@ use super::Store;
 impl Store {
     /// The items `user_id` marked read.
     pub async fn read_marks(&self, user_id: i64) -> ServiceResult<HashSet<String>> {
-        read_marks::read_marks(&self.pool, user_id).await
+        let mut conn = self.pool.acquire().await?;
+        read_marks::read_marks(&mut conn, user_id).await
     }
 
     /// Marks `keys` read for `user_id`.
@@ -21,6 +22,9 @@ impl Store {
         keys: &[String],
         now: i64,
     ) -> ServiceResult<()> {
-        read_marks::mark_read(&self.pool, self.backend, user_id, keys, now, audit).await
+        let mut tx = self.write().await?;
+        read_marks::mark_read(&mut tx, user_id, keys, now, audit).await?;
+        tx.commit().await?;
+        Ok(())
     }
 }

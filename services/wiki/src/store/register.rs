@@ -1,22 +1,27 @@
 //! The equipment register's queries: every unit by id with its model's names,
-//! authors and maintenance standing, and what a batch reads and writes inside
-//! the one transaction [`crate::app::register`] holds, a few hundred rows a
-//! statement.
+//! authors and maintenance standing, and a batch of units in one transaction:
+//! the models and units it names read in a few statements (a few hundred rows
+//! a statement), each row planned (create, change, leave), the writes made,
+//! and the whole committed, or rolled back for a dry run, so a dry run answers
+//! exactly what the same batch would do. A collision with a concurrent writer
+//! on an inventory number runs the batch again, which then finds that
+//! writer's unit.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use portal_kit::ServiceResult;
 use portal_kit::audit::{AuditContext, entity};
 use portal_kit::day::Day;
-use portal_kit::db::{WriteError, for_update};
+use portal_kit::db::{WriteError, for_update, retry_on_collision};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
 use super::search;
-use super::unit::latest_entry;
-use super::{Store, Writer, bind_all, placeholders, record_change};
+use super::{Store, WriteContext, Writer, bind_all, placeholders, record_change};
 use crate::domain::maintenance::{Standing, standing};
-use crate::domain::register::{Current, Page, Row};
+use crate::domain::register::{
+    Batch, Current, Outcome, Page, Row, RowError, Upsert, Upserted, changes,
+};
 
 /// Values looked up in one statement (well below either backend's limit on
 /// binds).
@@ -132,7 +137,7 @@ impl Store {
 
     /// The units, retired too, that hold any of `numbers`, by number, locked
     /// until the batch ends ([`for_update`]): what it changes them from.
-    pub async fn units_by_inventory(
+    async fn units_by_inventory(
         conn: &mut AnyConnection,
         numbers: &[&str],
     ) -> Result<HashMap<String, StoredUnit>, WriteError> {
@@ -154,7 +159,7 @@ impl Store {
     }
 
     /// Which of `ids` are models.
-    pub async fn existing_models(
+    async fn existing_models(
         conn: &mut AnyConnection,
         ids: &[i64],
     ) -> Result<HashSet<i64>, WriteError> {
@@ -176,10 +181,10 @@ impl Store {
     /// by `writer`, each recorded in `audit`; the new ids by inventory number.
     /// A number a concurrent writer took first is a collision: the batch runs
     /// again.
-    pub async fn insert_units(
+    async fn insert_units(
         conn: &mut AnyConnection,
         rows: &[&Row],
-        (writer, now): (Writer, i64),
+        WriteContext { by: writer, now }: WriteContext<Writer>,
         audit: &AuditContext,
     ) -> Result<HashMap<String, i64>, WriteError> {
         let mut ids = HashMap::with_capacity(rows.len());
@@ -223,12 +228,12 @@ impl Store {
 
     /// Writes `row` over the unit `old`, with `retired_at` as decided, changed
     /// by `writer` now, recorded in `audit`.
-    pub async fn change_unit(
+    async fn change_unit(
         conn: &mut AnyConnection,
         old: &StoredUnit,
         row: &Row,
         retired_at: Option<i64>,
-        (writer, now): (Writer, i64),
+        WriteContext { by: writer, now }: WriteContext<Writer>,
         audit: &AuditContext,
     ) -> Result<(), WriteError> {
         let id = old.id;
@@ -256,5 +261,90 @@ impl Store {
         )
         .await?;
         Ok(())
+    }
+
+    /// Brings the units of `batch` in step, written as `ctx` says, each unit
+    /// created or changed recorded in `audit`; `dry_run` writes nothing.
+    pub async fn upsert_units(
+        &self,
+        batch: &Batch,
+        ctx: WriteContext<Writer>,
+        dry_run: bool,
+        audit: &AuditContext,
+    ) -> ServiceResult<Upsert> {
+        retry_on_collision(|| self.upsert_attempt(batch, ctx, dry_run, audit)).await
+    }
+
+    async fn upsert_attempt(
+        &self,
+        batch: &Batch,
+        ctx: WriteContext<Writer>,
+        dry_run: bool,
+        audit: &AuditContext,
+    ) -> Result<Upsert, WriteError> {
+        let mut tx = self.write().await?;
+        let model_ids: Vec<i64> = batch
+            .rows
+            .iter()
+            .map(|row| row.model_id)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let models = Store::existing_models(&mut tx, &model_ids).await?;
+        let numbers: Vec<&str> = batch
+            .rows
+            .iter()
+            .map(|row| row.draft.inventory_number.as_str())
+            .collect();
+        let stored = Store::units_by_inventory(&mut tx, &numbers).await?;
+
+        let mut errors = batch.errors.clone();
+        let mut units = Vec::with_capacity(batch.rows.len());
+        let mut to_create: Vec<&Row> = Vec::new();
+        for row in &batch.rows {
+            if !models.contains(&row.model_id) {
+                errors.push(RowError::model_not_found(row));
+                continue;
+            }
+            let upserted = |id, outcome, changed| Upserted {
+                index: row.index,
+                inventory_number: row.draft.inventory_number.clone(),
+                id,
+                outcome,
+                changed,
+            };
+            let Some(unit) = stored.get(&row.draft.inventory_number) else {
+                to_create.push(row);
+                units.push(upserted(0, Outcome::Created, Vec::new()));
+                continue;
+            };
+            let changed = changes(row, unit.current());
+            if changed.is_empty() {
+                units.push(upserted(unit.id, Outcome::Unchanged, changed));
+                continue;
+            }
+            let retired_at = match row.retired {
+                Some(true) => unit.retired_at.or(Some(ctx.now)),
+                Some(false) => None,
+                None => unit.retired_at,
+            };
+            Store::change_unit(&mut tx, unit, row, retired_at, ctx, audit).await?;
+            units.push(upserted(unit.id, Outcome::Changed, changed));
+        }
+        let created = Store::insert_units(&mut tx, &to_create, ctx, audit).await?;
+        if dry_run {
+            tx.rollback().await?;
+        } else {
+            tx.commit().await?;
+            for unit in units.iter_mut().filter(|u| u.outcome == Outcome::Created) {
+                unit.id = created.get(&unit.inventory_number).copied().unwrap_or(0);
+            }
+        }
+        errors.sort_by_key(|error| error.index);
+        Ok(Upsert {
+            units,
+            errors,
+            dry_run,
+        })
     }
 }

@@ -41,19 +41,6 @@ pub struct UnitFilter {
     pub department_id: Option<i64>,
 }
 
-/// A column of unit `e`'s latest logbook entry (its maintenance standing):
-/// the last by date, then by when it was recorded.
-macro_rules! latest_entry {
-    ($column:literal) => {
-        concat!(
-            "(SELECT l.",
-            $column,
-            " FROM maintenance_entries l WHERE l.environment_id = e.id ORDER BY l.performed_on DESC, l.id DESC LIMIT 1)"
-        )
-    };
-}
-pub(super) use latest_entry;
-
 const UNIT_COLUMNS: &str = concat!(
     "SELECT e.id, e.environment_model_id, e.department_id, e.serial_number, e.inventory_number, ",
     latest_entry!("next_due"),

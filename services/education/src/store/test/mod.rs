@@ -1,4 +1,7 @@
 //! Tests with their questions and answers, and which tests reach a learner.
+//! Their revisions and a restore of one: [`revision`].
+
+mod revision;
 
 use std::collections::HashSet;
 
@@ -7,8 +10,9 @@ use portal_kit::{ServiceError, ServiceResult};
 use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
 
+use self::revision::{keep_test_of_before, record_test};
 use super::article::{ArticleRecord, check_article};
-use super::revision::{Editor, keep_test_of_before, record_test};
+use super::revision::WriteContext;
 use super::search;
 use super::{Store, TESTS, Viewer, record_change};
 use crate::domain::test::{MSG_TEST_NOT_FOUND, QuestionDraft, TestDraft};
@@ -133,8 +137,7 @@ impl Store {
     pub async fn create_test(
         &self,
         draft: &TestDraft,
-        editor: &Editor,
-        now: i64,
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
@@ -148,14 +151,14 @@ impl Store {
         .bind(draft.settings.number_of_questions)
         .bind(draft.settings.number_of_tries)
         .bind(draft.article_id)
-        .bind(now)
+        .bind(ctx.now)
         .fetch_one(&mut *tx)
         .await?;
         write_questions(&mut tx, id, &draft.questions).await?;
         let created = AuditedTest::read(&mut tx, id).await?;
         record_change(&mut tx, audit, (entity::TEST, id), None, Some(&created)).await?;
         link_article(&mut tx, draft.article_id, id, audit).await?;
-        record_test(&mut tx, id, editor, now).await?;
+        record_test(&mut tx, id, ctx.editor, ctx.now).await?;
         search::index(&mut tx, search::TEST, id).await?;
         tx.commit().await?;
         Ok(created.test)
@@ -165,12 +168,11 @@ impl Store {
         &self,
         id: i64,
         draft: &TestDraft,
-        editor: &Editor,
-        now: i64,
+        ctx: WriteContext<'_>,
         audit: &AuditContext,
     ) -> ServiceResult<TestRecord> {
         let mut tx = self.write().await?;
-        let saved = save_test(&mut tx, id, draft, (editor, now), audit).await;
+        let saved = save_test(&mut tx, id, draft, ctx, audit).await;
         tx.end(saved).await?;
         self.test(Viewer::Everything, id).await
     }
@@ -183,7 +185,7 @@ pub(super) async fn save_test(
     conn: &mut AnyConnection,
     id: i64,
     draft: &TestDraft,
-    (editor, now): (&Editor, i64),
+    ctx: WriteContext<'_>,
     audit: &AuditContext,
 ) -> ServiceResult<()> {
     check_article(conn, draft.article_id).await?;
@@ -208,7 +210,7 @@ pub(super) async fn save_test(
     let new = AuditedTest::read(conn, id).await?;
     record_change(conn, audit, (entity::TEST, id), Some(&old), Some(&new)).await?;
     link_article(conn, draft.article_id, id, audit).await?;
-    record_test(conn, id, editor, now).await?;
+    record_test(conn, id, ctx.editor, ctx.now).await?;
     search::index(conn, search::TEST, id).await
 }
 
@@ -221,23 +223,6 @@ pub(super) async fn require_test(conn: &mut AnyConnection, test_id: i64) -> Serv
     found
         .map(|_| ())
         .ok_or_else(|| ServiceError::not_found(MSG_TEST_NOT_FOUND))
-}
-
-/// INVALID unless `test_id`, if given, names a test.
-pub(super) async fn check_test(
-    conn: &mut AnyConnection,
-    test_id: Option<i64>,
-) -> ServiceResult<()> {
-    let Some(test_id) = test_id else {
-        return Ok(());
-    };
-    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM tests WHERE id = $1")
-        .bind(test_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    found.map(|_| ()).ok_or_else(|| {
-        ServiceError::invalid(format!("Тест с идентификатором {test_id} не существует"))
-    })
 }
 
 /// A test made for an article becomes the article's test when it has none
