@@ -29,7 +29,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use portal_kit::net::TrustedProxies;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -85,16 +85,7 @@ pub async fn serve(
     limits: Limits,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .keep_alive_interval(KEEPALIVE_INTERVAL)
-        .keep_alive_timeout(KEEPALIVE_TIMEOUT);
+    let builder = connection_builder(&limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let bodies = OpenBodies::default();
     // Each connection holds a receiver; the sender sees none left once all are done.
@@ -105,20 +96,12 @@ pub async fn serve(
             () = shutdown.cancelled() => break,
         };
         let (tcp, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    tracing::warn!(%error, "cannot accept a connection");
-                    tokio::time::sleep(ACCEPT_RETRY).await;
-                    continue;
-                }
+            accepted = accept(&listener) => match accepted {
+                Some(accepted) => accepted,
+                None => continue,
             },
             () = shutdown.cancelled() => break,
         };
-        // Small gRPC frames must not wait for Nagle's algorithm.
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "TCP_NODELAY not set on a connection");
-        }
         let (busy, idle) = watch::channel(Busy::idle());
         let service = TowerToHyperService::new(connection_service(
             app.clone(),
@@ -163,6 +146,39 @@ pub async fn serve(
     drop(connection_open);
     drained.closed().await;
     Ok(())
+}
+
+/// HTTP/1.1 and HTTP/2 on one port, each with its time limits.
+fn connection_builder(limits: &Limits) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(KEEPALIVE_INTERVAL)
+        .keep_alive_timeout(KEEPALIVE_TIMEOUT);
+    builder
+}
+
+/// The next connection, ready for small frames; none after a failed accept
+/// (logged, and waited out a moment: out of descriptors, say).
+async fn accept(listener: &TcpListener) -> Option<(TcpStream, SocketAddr)> {
+    let (tcp, peer) = match listener.accept().await {
+        Ok(accepted) => accepted,
+        Err(error) => {
+            tracing::warn!(%error, "cannot accept a connection");
+            tokio::time::sleep(ACCEPT_RETRY).await;
+            return None;
+        }
+    };
+    // Small gRPC frames must not wait for Nagle's algorithm.
+    if let Err(error) = tcp.set_nodelay(true) {
+        tracing::debug!(%error, "TCP_NODELAY not set on a connection");
+    }
+    Some((tcp, peer))
 }
 
 /// Whether a connection has requests in flight, and since when it has none.

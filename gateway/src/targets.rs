@@ -367,102 +367,128 @@ async fn service_routes(
     peers: &Peers<'_>,
     shutdown: &CancellationToken,
 ) -> anyhow::Result<(&'static str, Routes)> {
-    let shared = &config.shared;
     Ok(match target {
-        Target::Auth => {
-            let private_key_file = keys
-                .private
-                .clone()
-                .context("PORTAL_JWT_PRIVATE_KEY_FILE: required for the auth target")?;
-            let settings = portal_auth::AuthSettings {
-                database: shared.database_for("auth"),
-                private_key_file,
-                public_key_file: keys.public.clone(),
-                admin_login: config.auth.admin_login.clone(),
-                admin_password: config.auth.admin_password().cloned(),
-                seed_demo: shared.seed_demo,
-                audit: audit_settings(config),
-                public_url: shared.public_url.clone(),
-                shutdown: shutdown.clone(),
-                staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
-                mfa_for_admins: config.auth.mfa_for_admins,
-                internal: keys.internal.clone(),
-                // The digests' relay and sender: one PORTAL_SMTP_URL for the portal.
-                mail: config
-                    .education
-                    .digests(&shared.public_url)
-                    .mail
-                    .map(|mail| portal_auth::app::reset_mail::MailRelay {
-                        relay: mail.relay,
-                        from: mail.from,
-                    }),
-                directory: config.auth.directory.settings()?,
-                sso: config.auth.sso.settings(&shared.public_url)?,
-            };
-            (
-                portal_auth::SERVICE_NAME,
-                portal_auth::routes(settings).await?,
-            )
-        }
-        Target::Education => {
-            let settings = portal_education::EducationSettings {
-                database: shared.database_for("education"),
-                public_key_file: keys.public.clone(),
-                public_url: shared.public_url.clone(),
-                frame_hosts: config.education.frame_hosts.clone(),
-                access_versions: peers.access_versions(&keys.internal)?,
-                seed_demo: shared.seed_demo,
-                auth: peers.auth()?.service_channel(),
-                wiki: peers.wiki()?.service_channel(),
-                shutdown: shutdown.clone(),
-                digests: config.education.digests(&shared.public_url),
-                audit: audit_settings(config),
-                internal: keys.internal.clone(),
-            };
-            (
-                portal_education::SERVICE_NAME,
-                portal_education::routes(settings).await?,
-            )
-        }
-        Target::Wiki => {
-            let settings = portal_wiki::WikiSettings {
-                database: shared.database_for("wiki"),
-                public_key_file: keys.public.clone(),
-                access_versions: peers.access_versions(&keys.internal)?,
-                public_url: shared.public_url.clone(),
-                seed_demo: shared.seed_demo,
-                education: peers.education()?.service_channel(),
-                auth: peers.auth()?.service_channel(),
-                audit: audit_settings(config),
-                shutdown: shutdown.clone(),
-                internal: keys.internal.clone(),
-            };
-            (
-                portal_wiki::SERVICE_NAME,
-                portal_wiki::routes(settings).await?,
-            )
-        }
-        Target::Files => {
-            let wiki = peers.wiki()?;
-            let settings = portal_files::FilesSettings {
-                database: shared.database_for("files"),
-                public_key_file: keys.public.clone(),
-                access_versions: peers.access_versions(&keys.internal)?,
-                blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,
-                public_url: shared.public_url.clone(),
-                limits: config.files.limits(),
-                seed_demo: shared.seed_demo,
-                wiki: wiki.service_channel(),
-                link_key_file: link_key_file(config)?,
-                link_lifetime: config.files.link_lifetime(),
-                audit: audit_settings(config),
-                shutdown: shutdown.clone(),
-            };
-            (
-                portal_files::SERVICE_NAME,
-                portal_files::routes(settings).await?,
-            )
-        }
+        Target::Auth => (
+            portal_auth::SERVICE_NAME,
+            portal_auth::routes(auth_settings(config, keys, shutdown)?).await?,
+        ),
+        Target::Education => (
+            portal_education::SERVICE_NAME,
+            portal_education::routes(education_settings(config, keys, peers, shutdown)?).await?,
+        ),
+        Target::Wiki => (
+            portal_wiki::SERVICE_NAME,
+            portal_wiki::routes(wiki_settings(config, keys, peers, shutdown)?).await?,
+        ),
+        Target::Files => (
+            portal_files::SERVICE_NAME,
+            portal_files::routes(files_settings(config, keys, peers, shutdown)?).await?,
+        ),
         Target::All | Target::Gateway => anyhow::bail!("{target:?} is not a service"),
+    })
+}
+
+fn auth_settings(
+    config: &Config,
+    keys: &KeyFiles,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<portal_auth::AuthSettings> {
+    let shared = &config.shared;
+    let private_key_file = keys
+        .private
+        .clone()
+        .context("PORTAL_JWT_PRIVATE_KEY_FILE: required for the auth target")?;
+    Ok(portal_auth::AuthSettings {
+        database: shared.database_for("auth"),
+        private_key_file,
+        public_key_file: keys.public.clone(),
+        admin_login: config.auth.admin_login.clone(),
+        admin_password: config.auth.admin_password().cloned(),
+        seed_demo: shared.seed_demo,
+        audit: audit_settings(config),
+        public_url: shared.public_url.clone(),
+        shutdown: shutdown.clone(),
+        staff_sync_max_block_percent: config.auth.staff_sync_max_block_percent,
+        mfa_for_admins: config.auth.mfa_for_admins,
+        internal: keys.internal.clone(),
+        // The digests' relay and sender: one PORTAL_SMTP_URL for the portal.
+        mail: config
+            .education
+            .digests(&shared.public_url)
+            .mail
+            .map(|mail| portal_auth::app::reset_mail::MailRelay {
+                relay: mail.relay,
+                from: mail.from,
+            }),
+        directory: config.auth.directory.settings()?,
+        sso: config.auth.sso.settings(&shared.public_url)?,
+    })
+}
+
+fn education_settings(
+    config: &Config,
+    keys: &KeyFiles,
+    peers: &Peers<'_>,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<portal_education::EducationSettings> {
+    let shared = &config.shared;
+    Ok(portal_education::EducationSettings {
+        database: shared.database_for("education"),
+        public_key_file: keys.public.clone(),
+        public_url: shared.public_url.clone(),
+        frame_hosts: config.education.frame_hosts.clone(),
+        access_versions: peers.access_versions(&keys.internal)?,
+        seed_demo: shared.seed_demo,
+        auth: peers.auth()?.service_channel(),
+        wiki: peers.wiki()?.service_channel(),
+        shutdown: shutdown.clone(),
+        digests: config.education.digests(&shared.public_url),
+        audit: audit_settings(config),
+        internal: keys.internal.clone(),
+    })
+}
+
+fn wiki_settings(
+    config: &Config,
+    keys: &KeyFiles,
+    peers: &Peers<'_>,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<portal_wiki::WikiSettings> {
+    let shared = &config.shared;
+    Ok(portal_wiki::WikiSettings {
+        database: shared.database_for("wiki"),
+        public_key_file: keys.public.clone(),
+        access_versions: peers.access_versions(&keys.internal)?,
+        public_url: shared.public_url.clone(),
+        seed_demo: shared.seed_demo,
+        education: peers.education()?.service_channel(),
+        auth: peers.auth()?.service_channel(),
+        audit: audit_settings(config),
+        shutdown: shutdown.clone(),
+        internal: keys.internal.clone(),
+    })
+}
+
+fn files_settings(
+    config: &Config,
+    keys: &KeyFiles,
+    peers: &Peers<'_>,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<portal_files::FilesSettings> {
+    let shared = &config.shared;
+    let wiki = peers.wiki()?;
+    Ok(portal_files::FilesSettings {
+        database: shared.database_for("files"),
+        public_key_file: keys.public.clone(),
+        access_versions: peers.access_versions(&keys.internal)?,
+        blobs: portal_files::store::blobs::open(&config.files.store(&shared.data_dir))?,
+        public_url: shared.public_url.clone(),
+        limits: config.files.limits(),
+        seed_demo: shared.seed_demo,
+        wiki: wiki.service_channel(),
+        link_key_file: link_key_file(config)?,
+        link_lifetime: config.files.link_lifetime(),
+        audit: audit_settings(config),
+        shutdown: shutdown.clone(),
     })
 }

@@ -160,49 +160,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             file,
             dry_run,
             full,
-        } => {
-            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
-            let mut batch: auth::SyncStaffRequest =
-                serde_json::from_str(&text).with_context(|| format!("reading {file}"))?;
-            batch.dry_run |= dry_run;
-            batch.full |= full;
-            let sent = batch.people.len();
-            let started = Instant::now();
-            let reply = portal.sync_staff(batch).await?;
-            let seconds = started.elapsed().as_secs_f64();
-            let refused = reply.errors.len();
-            // The counts; the per-row lists (every person created or changed) only counted.
-            let mut result = serde_json::to_value(&reply)?;
-            if let Some(fields) = result.as_object_mut() {
-                for list in ["people", "departments", "positions"] {
-                    fields.remove(list);
-                }
-                fields.insert("sent".into(), sent.into());
-                fields.insert("seconds".into(), seconds.into());
-            }
-            emit(&result);
-            if refused > 0 {
-                eprintln!(
-                    "portal-example-client: {refused} rows refused (the rest applied): see `errors`"
-                );
-            }
-        }
-        Command::Records { after, limit } => {
-            let (mut cursor, mut count) = (after, 0);
-            loop {
-                let page = portal.records(cursor, limit).await?;
-                for record in &page.records {
-                    emit(&serde_json::json!({ "record": record }));
-                    count += 1;
-                }
-                cursor = page.next;
-                // A page shorter than the limit is the last one recorded yet.
-                if page.records.len() < usize::try_from(limit)? {
-                    break;
-                }
-            }
-            emit(&serde_json::json!({ "count": count, "next": cursor }));
-        }
+        } => sync_staff(&portal, &file, dry_run, full).await?,
+        Command::Records { after, limit } => records(&portal, after, limit).await?,
         Command::Watch {
             after,
             max,
@@ -232,6 +191,53 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             emit(&serde_json::to_value(&reply)?);
         }
     }
+    Ok(())
+}
+
+/// Sends a staff batch from `file` and prints the counts of what it did.
+async fn sync_staff(portal: &Portal, file: &str, dry_run: bool, full: bool) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+    let mut batch: auth::SyncStaffRequest =
+        serde_json::from_str(&text).with_context(|| format!("reading {file}"))?;
+    batch.dry_run |= dry_run;
+    batch.full |= full;
+    let sent = batch.people.len();
+    let started = Instant::now();
+    let reply = portal.sync_staff(batch).await?;
+    let seconds = started.elapsed().as_secs_f64();
+    let refused = reply.errors.len();
+    // The counts; the per-row lists (every person created or changed) only counted.
+    let mut result = serde_json::to_value(&reply)?;
+    if let Some(fields) = result.as_object_mut() {
+        for list in ["people", "departments", "positions"] {
+            fields.remove(list);
+        }
+        fields.insert("sent".into(), sent.into());
+        fields.insert("seconds".into(), seconds.into());
+    }
+    emit(&result);
+    if refused > 0 {
+        eprintln!("portal-example-client: {refused} rows refused (the rest applied): see `errors`");
+    }
+    Ok(())
+}
+
+/// Prints every training record after `after`, page by page.
+async fn records(portal: &Portal, after: i64, limit: i32) -> anyhow::Result<()> {
+    let (mut cursor, mut count) = (after, 0);
+    loop {
+        let page = portal.records(cursor, limit).await?;
+        for record in &page.records {
+            emit(&serde_json::json!({ "record": record }));
+            count += 1;
+        }
+        cursor = page.next;
+        // A page shorter than the limit is the last one recorded yet.
+        if page.records.len() < usize::try_from(limit)? {
+            break;
+        }
+    }
+    emit(&serde_json::json!({ "count": count, "next": cursor }));
     Ok(())
 }
 

@@ -387,7 +387,29 @@ async fn download(
         );
         return Ok(response);
     }
-    let body = Body::from_stream(stream.filter_map(|message| {
+    let mut response = Response::new(chunks(stream));
+    if asked_range {
+        *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+        let last = start.offset + start.length - 1;
+        insert(
+            &mut response,
+            header::CONTENT_RANGE,
+            format!("bytes {}-{last}/{}", start.offset, file.size),
+        );
+    }
+    describe(
+        &mut response,
+        file,
+        &start.download_name,
+        start.length,
+        etag,
+    );
+    Ok(response)
+}
+
+/// The file's content as the files service streams it after its start.
+fn chunks(stream: tonic::Streaming<pb::DownloadFileResponse>) -> Body {
+    Body::from_stream(stream.filter_map(|message| {
         std::future::ready(match message {
             Ok(pb::DownloadFileResponse {
                 payload: Some(pb::download_file_response::Payload::Chunk(chunk)),
@@ -398,46 +420,31 @@ async fn download(
                 Some(Err(std::io::Error::other(status.message().to_owned())))
             }
         })
-    }));
-    let mut response = Response::new(body);
-    if asked_range {
-        *response.status_mut() = StatusCode::PARTIAL_CONTENT;
-        let last = start.offset + start.length - 1;
-        insert(
-            &mut response,
-            header::CONTENT_RANGE,
-            format!("bytes {}-{last}/{}", start.offset, file.size),
-        );
-    }
+    }))
+}
+
+/// What a browser needs to know of the file it is given: its type and
+/// length, its name, that it may ask for parts, and that it runs nothing.
+fn describe(response: &mut Response, file: pb::File, name: &str, length: i64, etag: String) {
     let disposition = if file.inline {
         Disposition::Inline
     } else {
         Disposition::Attachment
     };
-    let name = &start.download_name;
-    insert(&mut response, header::CONTENT_TYPE, file.content_type);
-    insert(
-        &mut response,
-        header::CONTENT_LENGTH,
-        start.length.to_string(),
-    );
-    insert(&mut response, header::ACCEPT_RANGES, "bytes".to_owned());
-    insert(&mut response, header::ETAG, etag);
+    insert(response, header::CONTENT_TYPE, file.content_type);
+    insert(response, header::CONTENT_LENGTH, length.to_string());
+    insert(response, header::ACCEPT_RANGES, "bytes".to_owned());
+    insert(response, header::ETAG, etag);
     response.headers_mut().insert(
         header::CONTENT_DISPOSITION,
         content_disposition(disposition, name, name),
     );
     insert(
-        &mut response,
+        response,
         header::CONTENT_SECURITY_POLICY,
         DOWNLOAD_CSP.to_owned(),
     );
-    insert(
-        &mut response,
-        header::X_FRAME_OPTIONS,
-        "SAMEORIGIN".to_owned(),
-    );
-    Ok(response)
+    insert(response, header::X_FRAME_OPTIONS, "SAMEORIGIN".to_owned());
 }
 
 /// The download of file `id` (of `range` in it, if any, for the version

@@ -56,34 +56,6 @@ pub fn operation(
     if endpoint.redirect {
         return redirect_operation(endpoint);
     }
-    let success = match endpoint.file {
-        Some(media_type) => ResponseBuilder::new()
-            .description(format!("The file, {media_type}"))
-            .content(
-                media_type,
-                ContentBuilder::new()
-                    .schema(Some(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary))),
-                    ))
-                    .build(),
-            ),
-        None => {
-            let envelope = match endpoint.answer {
-                Some(answer) => {
-                    let name = answer_name(&operation_id(&endpoint.method, endpoint.path));
-                    let data = answer(components);
-                    components.push((name.clone(), envelopes::answer(data).into()));
-                    Ref::from_schema_name(name)
-                }
-                None => Ref::from_schema_name(ENVELOPE),
-            };
-            ResponseBuilder::new()
-                .description("The envelope with `data`")
-                .content("application/json", json_content(envelope))
-        }
-    };
     let mut parameters = constraints::parameters(endpoint.path, (endpoint.params)());
     if endpoint.method == Method::POST {
         parameters.push(idempotency_key());
@@ -92,34 +64,16 @@ pub fn operation(
         .operation_id(Some(operation_id(&endpoint.method, endpoint.path)))
         .summary(Some(endpoint.summary))
         .parameters(Some(parameters))
-        .response("200", success.build());
-    if endpoint.method == Method::POST {
-        let body = match &endpoint.input {
-            Input::Empty => None,
-            Input::Json(schema) => Some((
-                "application/json",
-                constraints::json_body(endpoint.path, schema(components)),
-            )),
-            Input::Message(name) => Some((
-                "application/json",
-                constraints::json_body(endpoint.path, message_schema(messages, name, 0)),
-            )),
-            Input::Form(fields) => Some((
-                "multipart/form-data",
-                constraints::form_body(endpoint.path, form_schema(fields)),
-            )),
-            Input::UrlEncoded(fields) => {
-                Some(("application/x-www-form-urlencoded", form_schema(fields)))
-            }
-        };
-        if let Some((media_type, schema)) = body {
-            operation = operation.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(media_type, json_content(schema))
-                    .build(),
-            ));
-        }
+        .response("200", success(endpoint, components).build());
+    if endpoint.method == Method::POST
+        && let Some((media_type, schema)) = request_body(endpoint, messages, components)
+    {
+        operation = operation.request_body(Some(
+            RequestBodyBuilder::new()
+                .required(Some(Required::True))
+                .content(media_type, json_content(schema))
+                .build(),
+        ));
     }
     let body_statuses: &[StatusCode] = match endpoint.input {
         Input::Empty => &[],
@@ -132,24 +86,84 @@ pub fn operation(
         .collect::<Vec<_>>();
     statuses.sort();
     for status in statuses {
-        let response = if *status == StatusCode::PARTIAL_CONTENT {
-            ResponseBuilder::new()
-                .description("The asked range of the file")
-                .content(
-                    endpoint.file.unwrap_or("application/octet-stream"),
-                    ContentBuilder::new().build(),
-                )
-        } else {
-            ResponseBuilder::new()
-                .description(status.canonical_reason().unwrap_or("Error"))
-                .content(
-                    "application/json",
-                    json_content(Ref::from_schema_name(ERROR)),
-                )
-        };
-        operation = operation.response(status.as_str(), response.build());
+        operation = operation.response(status.as_str(), failure(endpoint, *status).build());
     }
     operation.build()
+}
+
+/// The 200 answer: the file itself, or the envelope with the endpoint's `data`.
+fn success(endpoint: &Endpoint, components: &mut Named) -> ResponseBuilder {
+    if let Some(media_type) = endpoint.file {
+        return ResponseBuilder::new()
+            .description(format!("The file, {media_type}"))
+            .content(
+                media_type,
+                ContentBuilder::new()
+                    .schema(Some(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary))),
+                    ))
+                    .build(),
+            );
+    }
+    let envelope = match endpoint.answer {
+        Some(answer) => {
+            let name = answer_name(&operation_id(&endpoint.method, endpoint.path));
+            let data = answer(components);
+            components.push((name.clone(), envelopes::answer(data).into()));
+            Ref::from_schema_name(name)
+        }
+        None => Ref::from_schema_name(ENVELOPE),
+    };
+    ResponseBuilder::new()
+        .description("The envelope with `data`")
+        .content("application/json", json_content(envelope))
+}
+
+/// A POST's body: its media type and schema, none for an empty one.
+fn request_body(
+    endpoint: &Endpoint,
+    messages: &BTreeMap<String, &DescriptorProto>,
+    components: &mut Named,
+) -> Option<(&'static str, RefOr<Schema>)> {
+    match &endpoint.input {
+        Input::Empty => None,
+        Input::Json(schema) => Some((
+            "application/json",
+            constraints::json_body(endpoint.path, schema(components)),
+        )),
+        Input::Message(name) => Some((
+            "application/json",
+            constraints::json_body(endpoint.path, message_schema(messages, name, 0)),
+        )),
+        Input::Form(fields) => Some((
+            "multipart/form-data",
+            constraints::form_body(endpoint.path, form_schema(fields)),
+        )),
+        Input::UrlEncoded(fields) => {
+            Some(("application/x-www-form-urlencoded", form_schema(fields)))
+        }
+    }
+}
+
+/// Any other answer: a part of the file (206), else the error envelope.
+fn failure(endpoint: &Endpoint, status: StatusCode) -> ResponseBuilder {
+    if status == StatusCode::PARTIAL_CONTENT {
+        ResponseBuilder::new()
+            .description("The asked range of the file")
+            .content(
+                endpoint.file.unwrap_or("application/octet-stream"),
+                ContentBuilder::new().build(),
+            )
+    } else {
+        ResponseBuilder::new()
+            .description(status.canonical_reason().unwrap_or("Error"))
+            .content(
+                "application/json",
+                json_content(Ref::from_schema_name(ERROR)),
+            )
+    }
 }
 
 /// A browser's step of single sign-on: every outcome is a 303 whose
