@@ -8,15 +8,15 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::access::{raise_access_version, subject};
 use super::audit::user_written;
-use super::department::DepartmentRecord;
 use super::mfa::forget_trusted_devices;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
+use super::rows::{DepartmentRecord, UserRecord};
 use super::search;
-use super::staff::HR_LINK_ADMIN;
 use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
+use crate::domain::staff::HR_LINK_ADMIN;
 use crate::domain::user::{
     EmployeeNumberEdit, MSG_EMPLOYEE_NUMBER_TAKEN, MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN,
     MSG_USER_NOT_FOUND, Profile, REASON_EMPLOYEE_NUMBER_TAKEN,
@@ -34,27 +34,6 @@ struct UserRow {
     created_at: i64,
     employee_number: Option<String>,
     hr_link: Option<String>,
-}
-
-/// A user with the ids of their links.
-#[derive(Clone, Debug)]
-pub struct UserRecord {
-    pub id: i64,
-    pub name: String,
-    pub surname: String,
-    pub last_name: String,
-    pub login: String,
-    pub email: String,
-    pub status_id: Option<i64>,
-    pub created_at: i64,
-    /// The HR system's employee number, if any.
-    pub employee_number: Option<String>,
-    /// Who vouches for it: `sync` (the staff sync made the person), `admin`
-    /// (an administrator linked them), or nobody.
-    pub hr_link: Option<String>,
-    pub department_ids: Vec<i64>,
-    pub position_ids: Vec<i64>,
-    pub right_ids: Vec<i64>,
 }
 
 impl UserRecord {

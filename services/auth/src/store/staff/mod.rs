@@ -16,8 +16,6 @@ mod records;
 mod references;
 mod write;
 
-pub use people::HR_LINK_ADMIN;
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use portal_kit::audit::{self, AuditContext};

@@ -11,15 +11,11 @@ use super::Action;
 use crate::domain::hr_key::HrKey;
 use crate::domain::login::Login;
 use crate::domain::staff::{
-    PersonRow, RowError, Section, StaffBatch, login_from_name, msg_admin_not_linked,
-    msg_not_linked, msg_unknown_department, msg_unknown_position, numbered_login, reason,
+    HR_LINK_ADMIN, HR_LINK_SYNC, PersonRow, RowError, Section, StaffBatch, login_from_name,
+    msg_admin_not_linked, msg_not_linked, msg_unknown_department, msg_unknown_position,
+    numbered_login, reason,
 };
 use crate::domain::user::{MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN};
-
-/// `users.hr_link` of a person the sync created.
-pub(super) const HR_LINK_SYNC: &str = "sync";
-/// `users.hr_link` of a person an administrator linked to their number.
-pub const HR_LINK_ADMIN: &str = "admin";
 
 /// A person as the sync reads them.
 #[derive(Clone, Debug, FromRow)]

@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use portal_kit::audit::{Changes, Event, action, entity};
 
 use super::super::audit::UserFields;
-use super::people::{HR_LINK_SYNC, Plan, Staff};
+use super::people::{Plan, Staff};
 use super::references::ReferenceWritten;
 use super::{Action, PersonChange};
+use crate::domain::staff::HR_LINK_SYNC;
 
 /// What a department's or position's record says changed: its title and code
 /// old → new, when the sync wrote it.

@@ -8,9 +8,10 @@ use portal_kit::db::WriteError;
 use sqlx::AnyConnection;
 
 use super::super::{IN_CHUNK, Link, placeholders, search};
-use super::people::{HR_LINK_SYNC, Plan, Staff, Target};
+use super::people::{Plan, Staff, Target};
 use super::{Action, PersonChange};
 use crate::domain::password::PasswordHash;
+use crate::domain::staff::HR_LINK_SYNC;
 
 /// Rows in one multi-row INSERT of people: 12 binds each.
 const INSERT_CHUNK: usize = 200;
