@@ -30,13 +30,14 @@ use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
 use crate::support::cluster::{
-    ADMIN_PASSWORD, Gateway, Process, Topology, Writers, free_port, loopback, postgres_or_skip,
+    ADMIN_PASSWORD, Gateway, Process, Topology, Writers, free_port, loopback,
 };
 
 use portal_auth::SERVICE_NAME as AUTH;
 use portal_education::SERVICE_NAME as EDUCATION;
 use portal_files::SERVICE_NAME as FILES;
 use portal_kit::error::MSG_UNAVAILABLE;
+use portal_kit::testing::postgres_or_skip;
 use portal_wiki::SERVICE_NAME as WIKI;
 
 /// How soon a service's routes must answer while it is down: at once, not

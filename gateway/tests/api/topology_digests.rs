@@ -17,7 +17,7 @@ use serde_json::json;
 #[tokio::test]
 async fn two_education_replicas_send_each_person_one_digest() {
     let Some(admin_url) =
-        crate::support::cluster::postgres_or_skip("two education replicas sending digests")
+        portal_kit::testing::postgres_or_skip("two education replicas sending digests")
     else {
         return;
     };

@@ -32,6 +32,7 @@ use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use portal_kit::testing::postgres_or_skip;
 use portal_proto::auth::v1 as auth_pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as education_pb;
@@ -39,8 +40,7 @@ use portal_proto::education::v1::education_service_client::EducationServiceClien
 use serde_json::{Value, json};
 
 use crate::support::cluster::{
-    ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, postgres_or_skip,
-    rpc_calls,
+    ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, rpc_calls,
 };
 
 const EDUCATION: &str = "portal.education.v1.EducationService";

@@ -41,6 +41,27 @@ pub fn backends() -> Vec<Backend> {
     backends
 }
 
+/// The test server's admin URL ([`POSTGRES_URL_VAR`]) for a test that needs
+/// PostgreSQL; without it the test says SKIPPED (`what` needs it), and fails
+/// instead under `PORTAL_REQUIRE_E2E=1` (CI), so that it never passes unseen.
+pub fn postgres_or_skip(what: &str) -> Option<String> {
+    let url = std::env::var(POSTGRES_URL_VAR)
+        .ok()
+        .filter(|url| !url.is_empty());
+    if url.is_none() {
+        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
+            panic!("PORTAL_REQUIRE_E2E=1 but {POSTGRES_URL_VAR} is not set");
+        }
+        // Straight to stderr: the test harness swallows a passing test's eprintln!.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: {what} needs PostgreSQL (set {POSTGRES_URL_VAR})"
+        );
+    }
+    url
+}
+
 /// A database that exists for one test and is dropped after it.
 pub struct TestDatabase {
     pub url: String,

@@ -27,27 +27,6 @@ use sqlx::{Connection, Executor};
 pub const PORTAL: &str = env!("CARGO_BIN_EXE_portal");
 pub const ADMIN_PASSWORD: &str = "topology-admin-password";
 
-/// The test server's admin URL (`PORTAL_TEST_POSTGRES_URL`); without it the
-/// test says SKIPPED (`what` it needs it for), and fails instead under
-/// `PORTAL_REQUIRE_E2E=1` (CI).
-pub fn postgres_or_skip(what: &str) -> Option<String> {
-    let url = std::env::var("PORTAL_TEST_POSTGRES_URL")
-        .ok()
-        .filter(|url| !url.is_empty());
-    if url.is_none() {
-        if std::env::var("PORTAL_REQUIRE_E2E").as_deref() == Ok("1") {
-            panic!("PORTAL_REQUIRE_E2E=1 but PORTAL_TEST_POSTGRES_URL is not set");
-        }
-        // Straight to stderr: the test harness swallows a passing test's eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: {what} needs PostgreSQL (set PORTAL_TEST_POSTGRES_URL)"
-        );
-    }
-    url
-}
-
 /// `KEY=VALUE` lines of a kustomize env file (a ConfigMap's content).
 pub fn env_file(name: &str) -> Vec<(String, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
