@@ -6,12 +6,14 @@ use portal_proto::auth::v1 as pb;
 
 use crate::app::service_tokens::ServiceToken;
 use crate::app::sessions::{IssuedTokens, SignInOutcome, SignedIn};
-use crate::store::department::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use crate::store::mail::MailRecipientRecord;
 use crate::store::reference::{PositionRecord, RightRecord, StatusRecord};
-use crate::store::service_account::{SecretRecord, ServiceAccountRecord};
+use crate::store::rows::{
+    DepartmentRecord, DepartmentWithMembers, MemberRecord, SecretRecord, ServiceAccountRecord,
+    UserRecord,
+};
 use crate::store::staff::{ReferenceChange, ReferenceCounts, ResolvedStaff, SyncOutcome};
-use crate::store::user::{Me, UserRecord};
+use crate::store::user::Me;
 
 impl From<SignedIn> for pb::LoginResponse {
     fn from(signed_in: SignedIn) -> Self {

@@ -35,6 +35,7 @@ use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientServiceServer;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
 use secrecy::{ExposeSecret, SecretString};
+use sqlx::AnyPool;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -225,40 +226,8 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
     let issuer = TokenIssuer::from_pem_file(&settings.private_key_file)?;
     let verifier = TokenVerifier::from_pem_file(&settings.public_key_file)?;
     check_key_pair(&issuer, &verifier)?;
-    let admin_login = Login::parse(&settings.admin_login).map_err(|_| {
-        StartError::Setting("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces".into())
-    })?;
-    let admin_password = match settings
-        .admin_password
-        .as_ref()
-        .map(ExposeSecret::expose_secret)
-    {
-        Some(password) => Some(Password::parse(password).map_err(|_| {
-            StartError::Setting("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters".into())
-        })?),
-        None => None,
-    };
-
-    let database = Database::open(&settings.database, &migrations())
-        .await
-        .map_err(StartError::database("auth"))?;
-    let known_devices = Database::lane(
-        &settings.database,
-        KNOWN_DEVICES_CONNECTIONS,
-        "known-devices",
-    )
-    .await
-    .map_err(StartError::database("auth"))?;
-    let idempotency_keys = database.pool.clone();
-    let audit_records = database.pool.clone();
-    Housekeeping::of("auth", &database, &settings.audit, false).spawn(settings.shutdown.clone());
-    let store = Store::new(database.pool, known_devices, database.backend);
-    app::housekeeping::tidy(&store)
-        .await
-        .map_err(StartError::step(HOUSEKEEPING))?;
-    store.index_missing().await.map_err(StartError::step(
-        "indexing people and departments for search",
-    ))?;
+    let (admin_login, admin_password) = admin_account(&settings)?;
+    let (store, pool) = open_store(&settings).await?;
     let passwords = Passwords::new()
         .await
         .map_err(StartError::step("preparing password hashing"))?;
@@ -282,76 +251,161 @@ pub async fn routes(settings: AuthSettings) -> Result<Routes, StartError> {
         DirectorySignIn::new(Directory::new(directory), store.clone())
     });
     let check = PasswordCheck::new(passwords, directory);
-    let single_sign_on = match settings.sso {
-        Some(sso) => {
-            tracing::info!(issuer = %sso.issuer, "single sign-on is on");
-            let sso = SingleSignOn::new(sso).map_err(StartError::Setting)?;
-            Some(SsoSignIn::new(sso, store.clone()))
-        }
-        None => None,
-    };
-    // Authenticator secrets are sealed under keys derived from the internal
-    // key file, which a database dump does not hold.
-    let seal = Seal::new(&settings.internal.derive(domain::seal::PURPOSE))
-        .ok_or_else(|| StartError::Setting("PORTAL_INTERNAL_KEY_FILE: no usable key".into()))?;
+    let single_sign_on = single_sign_on(settings.sso, &store)?;
+    let second_factor = SecondFactor::new(
+        store.clone(),
+        seal(&settings.internal)?,
+        settings.mfa_for_admins,
+    );
     let sessions = Sessions::new(
         store.clone(),
         check.clone(),
         issuer,
-        SecondFactor::new(store.clone(), seal, settings.mfa_for_admins),
+        second_factor,
         single_sign_on,
     );
     // Auth's replicas learn who was blocked or changed from their database.
     let versions = AccessVersions::default();
     versions.follow(store.clone());
+    let auth = AuthRpc::new(
+        store.clone(),
+        check,
+        sessions,
+        settings.audit.trusted_proxies.clone(),
+        versions.clone(),
+        settings.staff_sync_max_block_percent,
+        reset_mail,
+    );
+    let service_accounts = ServiceAccountRpc::new(
+        store.clone(),
+        tokens,
+        settings.audit.trusted_proxies,
+        versions.clone(),
+    );
+    let guards = Guards {
+        verifier,
+        versions,
+        internal: &settings.internal,
+    };
+    Ok(serve(auth, service_accounts, store, pool, guards))
+}
+
+/// The bootstrap admin's login and password (if set) from the settings.
+fn admin_account(settings: &AuthSettings) -> Result<(Login, Option<Password>), StartError> {
+    let admin_login = Login::parse(&settings.admin_login).map_err(|_| {
+        StartError::Setting("PORTAL_ADMIN_LOGIN must be 1 to 64 characters without spaces".into())
+    })?;
+    let admin_password = match settings
+        .admin_password
+        .as_ref()
+        .map(ExposeSecret::expose_secret)
+    {
+        Some(password) => Some(Password::parse(password).map_err(|_| {
+            StartError::Setting("PORTAL_ADMIN_PASSWORD must be 8 to 256 characters".into())
+        })?),
+        None => None,
+    };
+    Ok((admin_login, admin_password))
+}
+
+/// Opens and migrates the database, starts its housekeeping, and tidies and
+/// indexes what an earlier release left. Answers the store and the shared
+/// pool, on which idempotency keys and audit records are read too.
+async fn open_store(settings: &AuthSettings) -> Result<(Store, AnyPool), StartError> {
+    let database = Database::open(&settings.database, &migrations())
+        .await
+        .map_err(StartError::database("auth"))?;
+    let known_devices = Database::lane(
+        &settings.database,
+        KNOWN_DEVICES_CONNECTIONS,
+        "known-devices",
+    )
+    .await
+    .map_err(StartError::database("auth"))?;
+    let pool = database.pool.clone();
+    Housekeeping::of("auth", &database, &settings.audit, false).spawn(settings.shutdown.clone());
+    let store = Store::new(database.pool, known_devices, database.backend);
+    app::housekeeping::tidy(&store)
+        .await
+        .map_err(StartError::step(HOUSEKEEPING))?;
+    store.index_missing().await.map_err(StartError::step(
+        "indexing people and departments for search",
+    ))?;
+    Ok((store, pool))
+}
+
+/// Authenticator secrets are sealed under keys derived from the internal
+/// key file, which a database dump does not hold.
+fn seal(internal: &InternalKeys) -> Result<Seal, StartError> {
+    Seal::new(&internal.derive(domain::seal::PURPOSE))
+        .ok_or_else(|| StartError::Setting("PORTAL_INTERNAL_KEY_FILE: no usable key".into()))
+}
+
+fn single_sign_on(
+    settings: Option<SsoSettings>,
+    store: &Store,
+) -> Result<Option<SsoSignIn>, StartError> {
+    let Some(sso) = settings else {
+        return Ok(None);
+    };
+    tracing::info!(issuer = %sso.issuer, "single sign-on is on");
+    let sso = SingleSignOn::new(sso).map_err(StartError::Setting)?;
+    Ok(Some(SsoSignIn::new(sso, store.clone())))
+}
+
+/// What lets a call in: a person's or a system's token (not older than their
+/// access version), or for the internal services the portal's own credential.
+struct Guards<'a> {
+    verifier: TokenVerifier,
+    versions: AccessVersions,
+    internal: &'a InternalKeys,
+}
+
+/// The services behind their guards, retried writes answered once.
+fn serve(
+    auth: AuthRpc,
+    service_accounts: ServiceAccountRpc,
+    store: Store,
+    pool: AnyPool,
+    guards: Guards,
+) -> Routes {
+    let Guards {
+        verifier,
+        versions,
+        internal,
+    } = guards;
     let service = InterceptedService::new(
-        Idempotent::new(
-            AuthServiceServer::new(AuthRpc::new(
-                store.clone(),
-                check,
-                sessions,
-                settings.audit.trusted_proxies.clone(),
-                versions.clone(),
-                settings.staff_sync_max_block_percent,
-                reset_mail,
-            )),
-            idempotency_keys.clone(),
-        )
-        .with_secret_answers(AUTH_SECRET_ANSWERS),
+        Idempotent::new(AuthServiceServer::new(auth), pool.clone())
+            .with_secret_answers(AUTH_SECRET_ANSWERS),
         verifier.clone().with_access_versions(versions.clone()),
     );
     let service_accounts = InterceptedService::new(
         Idempotent::new(
-            ServiceAccountServiceServer::new(ServiceAccountRpc::new(
-                store.clone(),
-                tokens,
-                settings.audit.trusted_proxies,
-                versions.clone(),
-            )),
-            idempotency_keys,
+            ServiceAccountServiceServer::new(service_accounts),
+            pool.clone(),
         )
         .with_secret_answers(SERVICE_ACCOUNT_SECRET_ANSWERS),
         verifier.clone().with_access_versions(versions.clone()),
     );
     let audit = InterceptedService::new(
-        AuditServiceServer::new(AuditRpc::new(audit_records)),
+        AuditServiceServer::new(AuditRpc::new(pool)),
         verifier.with_access_versions(versions),
     );
     // Internal: they answer for no person, so only the portal's own services
     // (their credential) may call them.
     let mail_recipients = InterceptedService::new(
         MailRecipientServiceServer::new(MailRecipientRpc::new(store.clone())),
-        settings.internal.guard(),
+        internal.guard(),
     );
     let revocation = InterceptedService::new(
         AccessRevocationServiceServer::new(AccessRevocationRpc::new(store)),
-        settings.internal.guard(),
+        internal.guard(),
     );
-    Ok(Routes::new(service)
+    Routes::new(service)
         .add_service(service_accounts)
         .add_service(audit)
         .add_service(revocation)
-        .add_service(mail_recipients))
+        .add_service(mail_recipients)
 }
 
 /// Connections of the known devices' lane ([`store::Store::for_sign_in`]),

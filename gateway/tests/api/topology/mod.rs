@@ -32,13 +32,12 @@ use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use portal_kit::testing::postgres_or_skip;
 use portal_proto::auth::v1 as auth_pb;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::education::v1 as education_pb;
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use serde_json::{Value, json};
-
-use portal_kit::testing::postgres_or_skip;
 
 use crate::support::cluster::{
     ADMIN_PASSWORD, Gateway, Load, Topology, Writers, free_port, loopback, rpc_calls,

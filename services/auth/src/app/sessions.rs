@@ -172,6 +172,40 @@ impl Sessions {
             count_sign_in("incomplete");
             return Err(ServiceError::invalid(MSG_CREDENTIALS_REQUIRED));
         }
+        let claimed = self.claimed(login, device_token).await?;
+        let login_shown = shown(claimed.key.as_ref());
+        let queue = match claimed.known_device {
+            Some(_) => Queue::Priority,
+            None => Queue::Ordinary,
+        };
+        self.check.passwords().check_room(queue)?;
+        let keys = claimed.attempt_keys(address);
+        let attempt = self.begin_attempt(&keys, login_shown, address).await?;
+        let tried = context.acting_as(AuditActor::Anonymous {
+            login: Some(login.trim().chars().take(MAX_LOGIN_CHARS).collect()),
+        });
+        let known = claimed.credentials.as_ref().map(|c| c.user_id);
+        let checked = self
+            .check
+            .check(login, password, claimed.credentials, queue, &tried)
+            .await;
+        let shown = (login_shown, address);
+        let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
+        let opening = Opening {
+            user_id: user.user_id,
+            method,
+            device: claimed.device,
+            on_known_device: claimed.known_device.is_some(),
+            second_factor: None,
+            sso_session: None,
+        };
+        self.after_password(&user, opening, attempt, context, used_from)
+            .await
+    }
+
+    /// Who `login` names and whether `device_token` is their known device,
+    /// read before the password is checked.
+    async fn claimed(&self, login: &str, device_token: &str) -> ServiceResult<Claimed> {
         // No login can be this long: it matches nobody, and neither it nor its
         // length is kept or logged whole.
         let key = (login.chars().count() <= MAX_LOGIN_CHARS).then(|| LoginKey::of(login));
@@ -188,21 +222,22 @@ impl Sessions {
             (Some(user), false) => known_device(&lookups, &device, user.user_id).await?,
             _ => None,
         };
-        let keys = AttemptKeys {
-            address: address.to_owned(),
-            login: match known_device {
-                Some(_) => None,
-                None => Some(key.as_ref().map_or("", LoginKey::as_str).to_owned()),
-            },
-            device: known_device.clone(),
-        };
-        let login_shown = key.as_ref().map_or("(too long)", LoginKey::as_str);
-        let queue = match known_device {
-            Some(_) => Queue::Priority,
-            None => Queue::Ordinary,
-        };
-        self.check.passwords().check_room(queue)?;
-        let attempt = self.limits.begin(&keys).await.inspect_err(|error| {
+        Ok(Claimed {
+            key,
+            device,
+            credentials,
+            known_device,
+        })
+    }
+
+    /// The attempt the limits count, unless they refuse it.
+    async fn begin_attempt(
+        &self,
+        keys: &AttemptKeys,
+        login_shown: &str,
+        address: &str,
+    ) -> ServiceResult<Attempt> {
+        self.limits.begin(keys).await.inspect_err(|error| {
             if matches!(error, ServiceError::RateLimited { .. }) {
                 count_sign_in("rate_limited");
             }
@@ -211,27 +246,29 @@ impl Sessions {
                 address,
                 "sign-in refused by the limits"
             );
-        })?;
-        let tried = context.acting_as(AuditActor::Anonymous {
-            login: Some(login.trim().chars().take(MAX_LOGIN_CHARS).collect()),
-        });
-        let known = credentials.as_ref().map(|c| c.user_id);
-        let checked = self
-            .check
-            .check(login, password, credentials, queue, &tried)
-            .await;
-        let shown = (login_shown, address);
-        let (user, method, attempt) = self.settle(checked, attempt, &tried, known, shown).await?;
-        let presented = (!device.is_empty()).then(|| device.hash());
-        let lane = self.store.for_sign_in(known_device.is_some());
+        })
+    }
+
+    /// After a right password: a code asked of a person with a second
+    /// factor on a device they do not trust, else the session `opening`.
+    async fn after_password(
+        &self,
+        user: &Credentials,
+        opening: Opening,
+        attempt: Attempt,
+        context: &AuditContext,
+        used_from: &UsedFrom,
+    ) -> ServiceResult<SignInOutcome> {
+        let presented = (!opening.device.is_empty()).then(|| opening.device.hash());
+        let lane = self.store.for_sign_in(opening.on_known_device);
         let challenge = self
             .second_factor
             .challenge(
                 &lane,
-                &user,
+                user,
                 presented.as_ref(),
                 FirstStep {
-                    method,
+                    method: opening.method,
                     sso_session: None,
                 },
             )
@@ -242,14 +279,6 @@ impl Sessions {
             tracing::info!(user_id = user.user_id, "password right: a code is asked");
             return Ok(SignInOutcome::SecondStep { mfa_token });
         }
-        let opening = Opening {
-            user_id: user.user_id,
-            method,
-            device,
-            on_known_device: known_device.is_some(),
-            second_factor: None,
-            sso_session: None,
-        };
         let signed_in = self
             .open_session(opening, Some(attempt), context, used_from)
             .await?;
@@ -542,6 +571,36 @@ impl Sessions {
             refresh_expires_in: seconds(REFRESH_TOKEN_TTL),
         })
     }
+}
+
+/// Who a sign-in's form names, read before its password is checked.
+struct Claimed {
+    /// `None` for a login too long to be anyone's.
+    key: Option<LoginKey>,
+    device: SecretToken,
+    credentials: Option<Credentials>,
+    /// The limits' key of the person's known device the form presents.
+    known_device: Option<String>,
+}
+
+impl Claimed {
+    /// An attempt from a known device counts against that device; any
+    /// other against the login.
+    fn attempt_keys(&self, address: &str) -> AttemptKeys {
+        AttemptKeys {
+            address: address.to_owned(),
+            login: match self.known_device {
+                Some(_) => None,
+                None => Some(self.key.as_ref().map_or("", LoginKey::as_str).to_owned()),
+            },
+            device: self.known_device.clone(),
+        }
+    }
+}
+
+/// The login as logs show it.
+fn shown(key: Option<&LoginKey>) -> &str {
+    key.map_or("(too long)", LoginKey::as_str)
 }
 
 /// The limit key of a device token that has signed in as `user_id` before

@@ -18,6 +18,7 @@ pub mod seal;
 pub mod secret;
 pub mod service_account;
 pub mod staff;
+pub mod staff_plan;
 pub mod totp;
 pub mod user;
 pub mod user_agent;

@@ -128,6 +128,11 @@ pub mod reason {
     pub const ADMIN_NOT_LINKED: &str = "staff-admin-not-linked";
 }
 
+/// `users.hr_link` of a person the sync created.
+pub const HR_LINK_SYNC: &str = "sync";
+/// `users.hr_link` of a person an administrator linked to their number.
+pub const HR_LINK_ADMIN: &str = "admin";
+
 pub fn msg_not_linked(login: &str) -> String {
     format!(
         "Учётная запись «{login}» создана в портале, и администратор не связал её с этим табельным номером: синхронизация её не меняет. Укажите табельный номер в карточке пользователя"

@@ -17,7 +17,7 @@ use crate::domain::client_credentials::PublicKey;
 use crate::domain::secret::SecretToken;
 use crate::domain::service_account::{ServiceAccountDraft, new_client_id};
 use crate::store::Store;
-use crate::store::service_account::ServiceAccountRecord;
+use crate::store::rows::ServiceAccountRecord;
 
 /// Other hospital systems' accounts, and their tokens.
 pub struct ServiceAccountRpc {

@@ -9,9 +9,7 @@ use portal_kit::audit::{self, AuditContext, Changes, Event, action, entity};
 use serde::Serialize;
 use sqlx::AnyConnection;
 
-use super::department::DepartmentWithMembers;
-use super::service_account::ServiceAccountRecord;
-use super::user::UserRecord;
+use super::rows::{DepartmentWithMembers, ServiceAccountRecord, UserRecord};
 
 /// Why a sign-in was refused, as its record says (never the password).
 pub const REASON_WRONG_PASSWORD: &str = "wrong-password";

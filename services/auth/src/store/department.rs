@@ -6,35 +6,15 @@ use portal_kit::audit::{AuditContext, action};
 use portal_kit::db::{Keyed, conflict_on_unique, for_update, rekey};
 use portal_kit::text::name_key;
 use portal_kit::{ServiceError, ServiceResult};
-use sqlx::{AnyConnection, FromRow};
+use sqlx::AnyConnection;
 
 use super::access::raise_access_version;
 use super::audit::department_written;
+use super::rows::{DepartmentRecord, DepartmentWithMembers, MemberRecord};
 use super::search;
 use super::{Link, Store, check_links, links, write_links};
 use crate::domain::department::{DepartmentDraft, MSG_DEPARTMENT_NOT_FOUND, MSG_TITLE_TAKEN};
 use crate::domain::ids::{IdSet, LinkTo};
-
-#[derive(Clone, Debug, FromRow)]
-pub struct DepartmentRecord {
-    pub id: i64,
-    pub title: String,
-}
-
-#[derive(Clone, Debug, FromRow)]
-pub struct MemberRecord {
-    pub id: i64,
-    pub name: String,
-    pub surname: String,
-    pub last_name: String,
-}
-
-#[derive(Clone, Debug)]
-pub struct DepartmentWithMembers {
-    pub id: i64,
-    pub title: String,
-    pub members: Vec<MemberRecord>,
-}
 
 const KEYED_TITLES: Keyed = Keyed {
     table: "departments",

@@ -4,6 +4,7 @@
 //! families), known [`device`]s, the [`sign_in_attempt`]s the limits count,
 //! [`access`] versions (whose tokens are stale), other systems'
 //! [`service_account`]s, and single sign-on's flows and subjects ([`sso`]).
+//! The records more than one of them answer with are in [`rows`].
 //!
 //! Reads run on a pooled connection; every write that touches more than one row
 //! runs in one transaction, which checks the links it writes so that an unknown
@@ -21,6 +22,7 @@ pub mod mail;
 pub mod mfa;
 pub mod password_reset;
 pub mod reference;
+pub mod rows;
 pub mod search;
 pub mod service_account;
 pub mod session;

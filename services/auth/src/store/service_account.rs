@@ -9,6 +9,7 @@ use portal_kit::{ServiceError, ServiceResult};
 use sqlx::{AnyConnection, FromRow};
 
 use super::audit::service_account_written;
+use super::rows::{SecretRecord, ServiceAccountRecord};
 use super::{Store, check_links};
 use crate::domain::client_credentials::{Failures, failure_window_start};
 use crate::domain::ids::{IdSet, LinkTo};
@@ -34,33 +35,6 @@ struct AccountRow {
     last_used_at: Option<i64>,
     last_used_from: String,
     created_at: i64,
-}
-
-/// A client secret as admins see it: never its value.
-#[derive(Clone, Debug, PartialEq, Eq, FromRow)]
-pub struct SecretRecord {
-    pub id: i64,
-    pub created_at: i64,
-    pub last_used_at: Option<i64>,
-}
-
-/// A service account as admins see it.
-#[derive(Clone, Debug)]
-pub struct ServiceAccountRecord {
-    pub id: i64,
-    pub client_id: String,
-    pub name: String,
-    pub description: String,
-    pub owner_id: i64,
-    pub owner_name: String,
-    pub scopes: Scopes,
-    pub active: bool,
-    pub has_public_key: bool,
-    /// Oldest first.
-    pub secrets: Vec<SecretRecord>,
-    pub last_used_at: Option<i64>,
-    pub last_used_from: String,
-    pub created_at: i64,
 }
 
 impl ServiceAccountRecord {

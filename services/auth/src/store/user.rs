@@ -8,15 +8,15 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::access::{raise_access_version, subject};
 use super::audit::user_written;
-use super::department::DepartmentRecord;
 use super::mfa::forget_trusted_devices;
 use super::reference::{PositionRecord, RightRecord, StatusRecord};
+use super::rows::{DepartmentRecord, UserRecord};
 use super::search;
-use super::staff::HR_LINK_ADMIN;
 use super::{Link, Store, all_links, check_links, links, write_links};
 use crate::domain::ids::LinkTo;
 use crate::domain::login::LoginKey;
 use crate::domain::password::PasswordHash;
+use crate::domain::staff::HR_LINK_ADMIN;
 use crate::domain::user::{
     EmployeeNumberEdit, MSG_EMPLOYEE_NUMBER_TAKEN, MSG_LAST_USER_MANAGER, MSG_LOGIN_TAKEN,
     MSG_USER_NOT_FOUND, Profile, REASON_EMPLOYEE_NUMBER_TAKEN,
@@ -34,27 +34,6 @@ struct UserRow {
     created_at: i64,
     employee_number: Option<String>,
     hr_link: Option<String>,
-}
-
-/// A user with the ids of their links.
-#[derive(Clone, Debug)]
-pub struct UserRecord {
-    pub id: i64,
-    pub name: String,
-    pub surname: String,
-    pub last_name: String,
-    pub login: String,
-    pub email: String,
-    pub status_id: Option<i64>,
-    pub created_at: i64,
-    /// The HR system's employee number, if any.
-    pub employee_number: Option<String>,
-    /// Who vouches for it: `sync` (the staff sync made the person), `admin`
-    /// (an administrator linked them), or nobody.
-    pub hr_link: Option<String>,
-    pub department_ids: Vec<i64>,
-    pub position_ids: Vec<i64>,
-    pub right_ids: Vec<i64>,
 }
 
 impl UserRecord {
@@ -380,22 +359,7 @@ impl Store {
             .await?
             .ok_or_else(|| ServiceError::not_found(MSG_USER_NOT_FOUND))?;
         let blocked = check_profile_links(&mut tx, profile).await?;
-        sqlx::query(
-            "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
-             status_id = $7, updated_at = $8 WHERE id = $9",
-        )
-        .bind(profile.name.as_str())
-        .bind(profile.surname.as_str())
-        .bind(profile.last_name.as_str())
-        .bind(profile.login.as_str())
-        .bind(profile.login.key().as_str())
-        .bind(profile.email.as_str())
-        .bind(profile.status_id)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await
-        .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+        write_profile(&mut tx, id, profile, now).await?;
         link_employee_number(
             &mut tx,
             id,
@@ -404,31 +368,10 @@ impl Store {
         )
         .await?;
         if let Some(hash) = password {
-            sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
-                .bind(hash.as_str())
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            forget_trusted_devices(&mut tx, id).await?;
+            set_password(&mut tx, id, hash).await?;
         }
-        for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
-            sqlx::query(link.delete_of_owner())
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        write_user_links(&mut tx, id, profile).await?;
-        let managers: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
-             JOIN users u ON u.id = ur.user_id LEFT JOIN statuses s ON s.id = u.status_id \
-             WHERE r.name = $1 AND COALESCE(s.blocks_sign_in, 0) = 0",
-        )
-        .bind(Right::UserManagement.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
-        if managers == 0 {
-            return Err(ServiceError::conflict(MSG_LAST_USER_MANAGER));
-        }
+        relink_user(&mut tx, id, profile).await?;
+        require_a_user_manager(&mut tx).await?;
         let ended = if blocked {
             SessionsEnded::Blocked
         } else if password.is_some() {
@@ -437,11 +380,7 @@ impl Store {
             SessionsEnded::None
         };
         if ended != SessionsEnded::None {
-            sqlx::query("UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL")
-                .bind(now)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            end_sessions(&mut tx, id, now).await?;
         }
         // Tokens say who the person is and what they may do: once that
         // changed, or they are blocked, every token signed before is stale.
@@ -487,6 +426,83 @@ impl Store {
         })
         .await
     }
+}
+
+/// Writes user `id`'s fields of `profile`; a login someone has is refused.
+async fn write_profile(
+    conn: &mut AnyConnection,
+    id: i64,
+    profile: &Profile,
+    now: i64,
+) -> ServiceResult<()> {
+    sqlx::query(
+        "UPDATE users SET name = $1, surname = $2, last_name = $3, login = $4, login_key = $5, email = $6, \
+         status_id = $7, updated_at = $8 WHERE id = $9",
+    )
+    .bind(profile.name.as_str())
+    .bind(profile.surname.as_str())
+    .bind(profile.last_name.as_str())
+    .bind(profile.login.as_str())
+    .bind(profile.login.key().as_str())
+    .bind(profile.email.as_str())
+    .bind(profile.status_id)
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await
+    .map_err(|error| conflict_on_unique(error, || ServiceError::conflict(MSG_LOGIN_TAKEN)))?;
+    Ok(())
+}
+
+/// Sets user `id`'s password; the devices they trusted are asked for the
+/// second factor again.
+async fn set_password(conn: &mut AnyConnection, id: i64, hash: &PasswordHash) -> ServiceResult<()> {
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+        .bind(hash.as_str())
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    forget_trusted_devices(conn, id).await?;
+    Ok(())
+}
+
+/// Replaces user `id`'s departments, positions and rights by `profile`'s.
+async fn relink_user(conn: &mut AnyConnection, id: i64, profile: &Profile) -> ServiceResult<()> {
+    for link in [Link::UserDepartments, Link::UserPositions, Link::UserRights] {
+        sqlx::query(link.delete_of_owner())
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    write_user_links(conn, id, profile).await
+}
+
+/// Refuses a write that leaves nobody who may sign in and manage users.
+async fn require_a_user_manager(conn: &mut AnyConnection) -> ServiceResult<()> {
+    let managers: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM user_rights ur JOIN rights r ON r.id = ur.right_id \
+         JOIN users u ON u.id = ur.user_id LEFT JOIN statuses s ON s.id = u.status_id \
+         WHERE r.name = $1 AND COALESCE(s.blocks_sign_in, 0) = 0",
+    )
+    .bind(Right::UserManagement.as_str())
+    .fetch_one(&mut *conn)
+    .await?;
+    if managers == 0 {
+        return Err(ServiceError::conflict(MSG_LAST_USER_MANAGER));
+    }
+    Ok(())
+}
+
+/// Ends every session of user `id`.
+async fn end_sessions(conn: &mut AnyConnection, id: i64, now: i64) -> ServiceResult<()> {
+    sqlx::query(
+        "UPDATE refresh_families SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// Makes writes that may block or take UserManagement queue here, so two of

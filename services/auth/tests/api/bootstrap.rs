@@ -1,7 +1,7 @@
 //! What a database gets at start: schema, bootstrap admin, demo data.
 
 use portal_kit::db::{Backend, Database};
-use portal_kit::testing::{TestDatabase, TestKeys, backends};
+use portal_kit::testing::{TestDatabase, TestKeys, backends, postgres_or_skip};
 use portal_proto::auth::v1 as pb;
 use tonic::Code;
 
@@ -210,13 +210,7 @@ async fn demo_data_gives_departments_staff_and_the_admin_memberships() {
 /// replicas.
 #[tokio::test]
 async fn replicas_starting_at_once_on_an_empty_database_all_come_up() {
-    if !backends().contains(&Backend::Postgres) {
-        // Straight to stderr: the test harness swallows a passing test's eprintln!.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: replicas starting at once need PostgreSQL (PORTAL_TEST_POSTGRES_URL)"
-        );
+    if postgres_or_skip("starting replicas at once").is_none() {
         return;
     }
     const REPLICAS: usize = 6;

@@ -1,8 +1,8 @@
 //! Staff by the HR system's keys: employee numbers of people, codes of
 //! departments and positions (migration 0006), and the sync that keeps them
 //! in step: [`references`] syncs departments and positions, [`people`] reads
-//! the staff and plans each person's change, [`write`] writes the plans and
-//! [`records`] says what they did in the audit log.
+//! the staff for `domain::staff_plan` to plan each person's change, [`write`]
+//! writes the plans and [`records`] says what they did in the audit log.
 //!
 //! Whom the sync keeps in step (issue 37): the people it created (`hr_link`
 //! `sync`, migration 0012) unless they hold an admin right, and the people an
@@ -16,18 +16,21 @@ mod records;
 mod references;
 mod write;
 
-pub use people::HR_LINK_ADMIN;
-
 use std::collections::{BTreeMap, BTreeSet};
 
+use portal_kit::ServiceResult;
 use portal_kit::audit::{self, AuditContext};
 use portal_kit::db::{WriteError, retry_on_collision};
-use portal_kit::{ServiceError, ServiceResult};
+
+use sqlx::AnyConnection;
 
 use super::user::lock_user_managers;
 use super::{Store, fetch_in};
 use crate::domain::hr_key::HrKey;
 use crate::domain::staff::{RowError, Section, StaffBatch, StaffQuery};
+use crate::domain::staff_plan::people::plan_people;
+use crate::domain::staff_plan::references::Reference;
+use crate::domain::staff_plan::{Action, mass_block_refusal};
 
 /// A person as the HR system knows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,108 +70,115 @@ impl Store {
     /// queries on one connection, whatever the number of keys.
     pub async fn resolve_staff(&self, query: &StaffQuery) -> ServiceResult<ResolvedStaff> {
         let mut conn = self.read().await?;
-        let departments: Vec<(i64, String)> = fetch_in(
-            &mut conn,
-            "SELECT id, code FROM departments WHERE code IN {} ORDER BY id",
-            &key_strings(&query.department_codes),
-        )
-        .await?;
-        let department_ids: Vec<i64> = departments.iter().map(|(id, _)| *id).collect();
-        let memberships: Vec<(i64, i64)> = fetch_in(
-            &mut conn,
-            "SELECT department_id, user_id FROM department_users WHERE department_id IN {}",
-            &department_ids,
-        )
-        .await?;
-        let mut members: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
-        for (department_id, user_id) in &memberships {
-            members.entry(*department_id).or_default().insert(*user_id);
-        }
-
-        const PERSON: &str = "SELECT u.id, COALESCE(u.employee_number, ''), COALESCE(s.blocks_sign_in, 0) \
-             FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE";
-        let mut people: BTreeMap<i64, (String, i64)> = BTreeMap::new();
-        let by_number: Vec<(i64, String, i64)> = fetch_in(
-            &mut conn,
-            &format!("{PERSON} u.employee_number IN {{}}"),
-            &key_strings(&query.employee_numbers),
-        )
-        .await?;
-        let wanted_ids: BTreeSet<i64> = query
-            .user_ids
+        let departments = departments_by_code(&mut conn, query).await?;
+        let members = departments
             .iter()
-            .chain(memberships.iter().map(|(_, user_id)| *user_id))
-            .collect();
-        let wanted_ids: Vec<i64> = wanted_ids.into_iter().collect();
-        let by_id: Vec<(i64, String, i64)> =
-            fetch_in(&mut conn, &format!("{PERSON} u.id IN {{}}"), &wanted_ids).await?;
-        for (id, number, blocked) in by_number.into_iter().chain(by_id) {
-            people.insert(id, (number, blocked));
-        }
-
-        let user_ids: Vec<i64> = people.keys().copied().collect();
-        let links: Vec<(i64, i64)> = fetch_in(
-            &mut conn,
-            "SELECT user_id, department_id FROM department_users WHERE user_id IN {}",
-            &user_ids,
-        )
-        .await?;
-        let mut departments_of: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
-        for (user_id, department_id) in links {
-            departments_of
-                .entry(user_id)
-                .or_default()
-                .insert(department_id);
-        }
+            .flat_map(|d| d.member_ids.iter().copied());
+        let wanted_ids: BTreeSet<i64> = query.user_ids.iter().chain(members).collect();
+        let people = people_by_key(&mut conn, query, wanted_ids).await?;
         Ok(ResolvedStaff {
-            people: people
-                .into_iter()
-                .map(|(user_id, (employee_number, blocked))| StaffKeyRecord {
-                    user_id,
-                    employee_number,
-                    department_ids: departments_of
-                        .remove(&user_id)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .collect(),
-                    blocked: blocked != 0,
-                })
-                .collect(),
-            departments: departments
-                .into_iter()
-                .map(|(department_id, code)| DepartmentKeyRecord {
-                    member_ids: members
-                        .remove(&department_id)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .collect(),
-                    department_id,
-                    code,
-                })
-                .collect(),
+            people: with_departments(&mut conn, people).await?,
+            departments,
         })
     }
 }
 
-// --- The sync ---
-
-/// What the sync did, or would do, to a person, a department or a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Created,
-    Changed,
-    Blocked,
-}
-
-impl Action {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::Created => "created",
-            Action::Changed => "changed",
-            Action::Blocked => "blocked",
-        }
+/// The departments of `query`'s codes, with their members.
+async fn departments_by_code(
+    conn: &mut AnyConnection,
+    query: &StaffQuery,
+) -> ServiceResult<Vec<DepartmentKeyRecord>> {
+    let departments: Vec<(i64, String)> = fetch_in(
+        conn,
+        "SELECT id, code FROM departments WHERE code IN {} ORDER BY id",
+        &key_strings(&query.department_codes),
+    )
+    .await?;
+    let department_ids: Vec<i64> = departments.iter().map(|(id, _)| *id).collect();
+    let memberships: Vec<(i64, i64)> = fetch_in(
+        conn,
+        "SELECT department_id, user_id FROM department_users WHERE department_id IN {}",
+        &department_ids,
+    )
+    .await?;
+    let mut members: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for (department_id, user_id) in memberships {
+        members.entry(department_id).or_default().insert(user_id);
     }
+    Ok(departments
+        .into_iter()
+        .map(|(department_id, code)| DepartmentKeyRecord {
+            member_ids: members
+                .remove(&department_id)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            department_id,
+            code,
+        })
+        .collect())
 }
+
+/// The people of `query`'s employee numbers and of `ids`: each one's
+/// number ('' for none) and whether their status blocks sign-in, by id.
+async fn people_by_key(
+    conn: &mut AnyConnection,
+    query: &StaffQuery,
+    ids: BTreeSet<i64>,
+) -> ServiceResult<BTreeMap<i64, (String, i64)>> {
+    const PERSON: &str = "SELECT u.id, COALESCE(u.employee_number, ''), COALESCE(s.blocks_sign_in, 0) \
+         FROM users u LEFT JOIN statuses s ON s.id = u.status_id WHERE";
+    let by_number: Vec<(i64, String, i64)> = fetch_in(
+        conn,
+        &format!("{PERSON} u.employee_number IN {{}}"),
+        &key_strings(&query.employee_numbers),
+    )
+    .await?;
+    let ids: Vec<i64> = ids.into_iter().collect();
+    let by_id: Vec<(i64, String, i64)> =
+        fetch_in(conn, &format!("{PERSON} u.id IN {{}}"), &ids).await?;
+    Ok(by_number
+        .into_iter()
+        .chain(by_id)
+        .map(|(id, number, blocked)| (id, (number, blocked)))
+        .collect())
+}
+
+/// `people` with the departments each belongs to.
+async fn with_departments(
+    conn: &mut AnyConnection,
+    people: BTreeMap<i64, (String, i64)>,
+) -> ServiceResult<Vec<StaffKeyRecord>> {
+    let user_ids: Vec<i64> = people.keys().copied().collect();
+    let links: Vec<(i64, i64)> = fetch_in(
+        conn,
+        "SELECT user_id, department_id FROM department_users WHERE user_id IN {}",
+        &user_ids,
+    )
+    .await?;
+    let mut departments_of: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for (user_id, department_id) in links {
+        departments_of
+            .entry(user_id)
+            .or_default()
+            .insert(department_id);
+    }
+    Ok(people
+        .into_iter()
+        .map(|(user_id, (employee_number, blocked))| StaffKeyRecord {
+            user_id,
+            employee_number,
+            department_ids: departments_of
+                .remove(&user_id)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            blocked: blocked != 0,
+        })
+        .collect())
+}
+
+// --- The sync ---
 
 /// One person created, changed or blocked.
 #[derive(Clone, Debug)]
@@ -263,7 +273,7 @@ impl Store {
         };
         let departments = references::sync_references(
             &mut tx,
-            references::Reference::Department,
+            Reference::Department,
             &batch.departments,
             now,
             &mut outcome.errors,
@@ -271,7 +281,7 @@ impl Store {
         .await?;
         let positions = references::sync_references(
             &mut tx,
-            references::Reference::Position,
+            Reference::Position,
             &batch.positions,
             now,
             &mut outcome.errors,
@@ -279,7 +289,7 @@ impl Store {
         .await?;
         let mut staff = people::read_staff(&mut tx).await?;
         outcome.managed = staff.managed();
-        let plans = people::plan_people(
+        let plans = plan_people(
             &mut staff,
             batch,
             &departments.by_code,
@@ -287,16 +297,10 @@ impl Store {
             &mut outcome.errors,
             &mut outcome.unchanged,
         );
-        let blocking = plans
-            .iter()
-            .filter(|plan| plan.action == Action::Blocked)
-            .count();
-        if batch.full
-            && !batch.allow_mass_block
-            && blocking * 100 > outcome.managed * usize::from(max_block_percent)
+        if let Some(refusal) = mass_block_refusal(batch, &plans, outcome.managed, max_block_percent)
         {
             if !batch.dry_run {
-                return Err(mass_block(blocking, outcome.managed, max_block_percent).into());
+                return Err(refusal.into());
             }
             outcome.mass_block_refused = true;
         }
@@ -311,39 +315,12 @@ impl Store {
             );
             audit::record_all(&mut tx, context, &records).await?;
         }
-        for change in &people {
-            match change.action {
-                Action::Created => outcome.created += 1,
-                Action::Changed => outcome.changed += 1,
-                Action::Blocked => outcome.blocked += 1,
-            }
-        }
-        outcome.people = people;
-        outcome.departments = departments.changes;
-        outcome.department_counts = departments.counts;
-        outcome.positions = positions.changes;
-        outcome.position_counts = positions.counts;
-        // Errors in the order of the request: by list, then row.
-        outcome.errors.sort_by_key(|error| {
-            let section = [Section::Departments, Section::Positions, Section::People]
-                .iter()
-                .position(|s| *s == error.section);
-            (section, error.index.is_none(), error.index)
-        });
+        outcome.people_written(people);
+        outcome.references_written(departments, positions);
+        outcome.sort_errors();
         if batch.dry_run {
             tx.rollback().await?;
-            for change in outcome
-                .people
-                .iter_mut()
-                .filter(|c| c.action == Action::Created)
-            {
-                change.user_id = 0;
-            }
-            for change in outcome.departments.iter_mut().chain(&mut outcome.positions) {
-                if change.action == Action::Created {
-                    change.id = 0;
-                }
-            }
+            outcome.forget_undone_ids();
         } else {
             tx.commit().await?;
             outcome.raised = raised;
@@ -352,13 +329,52 @@ impl Store {
     }
 }
 
-/// The reason of a full sync refused for blocking too many people.
-pub const REASON_MASS_BLOCK: &str = "staff-mass-block";
+impl SyncOutcome {
+    fn people_written(&mut self, people: Vec<PersonChange>) {
+        for change in &people {
+            match change.action {
+                Action::Created => self.created += 1,
+                Action::Changed => self.changed += 1,
+                Action::Blocked => self.blocked += 1,
+            }
+        }
+        self.people = people;
+    }
 
-fn mass_block(blocking: usize, managed: usize, max_percent: u8) -> ServiceError {
-    ServiceError::conflict(format!(
-        "Полная выгрузка заблокировала бы {blocking} из {managed} сотрудников, которых ведёт синхронизация, — больше {max_percent} %. \
-         Проверьте выгрузку пробным запуском; если увольнений действительно столько, повторите с разрешением массовой блокировки (allowMassBlock)"
-    ))
-    .because(REASON_MASS_BLOCK)
+    fn references_written(
+        &mut self,
+        departments: references::ReferencesSynced,
+        positions: references::ReferencesSynced,
+    ) {
+        self.departments = departments.changes;
+        self.department_counts = departments.counts;
+        self.positions = positions.changes;
+        self.position_counts = positions.counts;
+    }
+
+    /// Errors in the order of the request: by list, then row.
+    fn sort_errors(&mut self) {
+        self.errors.sort_by_key(|error| {
+            let section = [Section::Departments, Section::Positions, Section::People]
+                .iter()
+                .position(|s| *s == error.section);
+            (section, error.index.is_none(), error.index)
+        });
+    }
+
+    /// A dry run's answer names no id of what it created, as it is undone.
+    fn forget_undone_ids(&mut self) {
+        for change in self
+            .people
+            .iter_mut()
+            .filter(|c| c.action == Action::Created)
+        {
+            change.user_id = 0;
+        }
+        for change in self.departments.iter_mut().chain(&mut self.positions) {
+            if change.action == Action::Created {
+                change.id = 0;
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
-//! The departments and positions of a sync: created, retitled, or adopted by
-//! title when they have no code yet.
+//! The departments and positions of a sync written as
+//! [`KnownReferences`] decides: created, retitled, or adopted by title when
+//! they have no code yet.
 
 use std::collections::HashMap;
 
@@ -8,45 +9,19 @@ use portal_kit::text::name_key;
 use sqlx::AnyConnection;
 
 use super::super::search;
-use super::{Action, ReferenceChange, ReferenceCounts};
-use crate::domain::department::MSG_TITLE_TAKEN;
-use crate::domain::staff::{MSG_POSITION_TITLE_TAKEN, ReferenceRow, RowError, Section, reason};
+use super::{ReferenceChange, ReferenceCounts};
+use crate::domain::staff::{ReferenceRow, RowError};
+use crate::domain::staff_plan::Action;
+use crate::domain::staff_plan::references::{
+    KnownReference, KnownReferences, Reference, ReferenceStep,
+};
 
-/// Departments and positions, kept alike by code.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Reference {
-    Department,
-    Position,
-}
-
+// The tables of departments and positions: the store's half of `Reference`.
 impl Reference {
-    fn section(self) -> Section {
-        match self {
-            Reference::Department => Section::Departments,
-            Reference::Position => Section::Positions,
-        }
-    }
-
     fn select_all(self) -> &'static str {
         match self {
             Reference::Department => "SELECT id, title, COALESCE(code, '') FROM departments",
             Reference::Position => "SELECT id, title, COALESCE(code, '') FROM positions",
-        }
-    }
-
-    /// What must be unique among titles: departments' as people read them,
-    /// positions' as written (the tables' unique indexes).
-    fn title_key(self, title: &str) -> String {
-        match self {
-            Reference::Department => name_key(title),
-            Reference::Position => title.to_owned(),
-        }
-    }
-
-    fn title_taken(self) -> &'static str {
-        match self {
-            Reference::Department => MSG_TITLE_TAKEN,
-            Reference::Position => MSG_POSITION_TITLE_TAKEN,
         }
     }
 
@@ -108,16 +83,9 @@ impl Reference {
     }
 }
 
-/// A department or position as stored.
-struct KnownReference {
-    id: i64,
-    title: String,
-    /// Empty when it has none.
-    code: String,
-}
-
 /// What syncing one list of departments or positions left: the id of every
 /// code (sent or known before).
+#[derive(Default)]
 pub(super) struct ReferencesSynced {
     pub(super) by_code: HashMap<String, i64>,
     pub(super) changes: Vec<ReferenceChange>,
@@ -134,7 +102,50 @@ pub(super) struct ReferenceWritten {
     pub(super) code: String,
 }
 
-/// Creates, retitles or adopts (by title) the departments or positions of `rows`.
+impl ReferencesSynced {
+    fn created(&mut self, id: i64, row: &ReferenceRow) {
+        let code = row.code.as_str().to_owned();
+        self.counts.created += 1;
+        self.written.push(ReferenceWritten {
+            id,
+            before: None,
+            title: row.title.clone(),
+            code: code.clone(),
+        });
+        self.changes.push(ReferenceChange {
+            code,
+            action: Action::Created,
+            changed: Vec::new(),
+            id,
+        });
+    }
+
+    fn changed(
+        &mut self,
+        id: i64,
+        before: (String, String),
+        row: &ReferenceRow,
+        changed: Vec<&'static str>,
+    ) {
+        let code = row.code.as_str().to_owned();
+        self.counts.changed += 1;
+        self.written.push(ReferenceWritten {
+            id,
+            before: Some(before),
+            title: row.title.clone(),
+            code: code.clone(),
+        });
+        self.changes.push(ReferenceChange {
+            code,
+            action: Action::Changed,
+            changed,
+            id,
+        });
+    }
+}
+
+/// Creates, retitles or adopts (by title) the departments or positions of
+/// `rows`, as [`KnownReferences`] decides row by row.
 pub(super) async fn sync_references(
     conn: &mut AnyConnection,
     reference: Reference,
@@ -145,116 +156,34 @@ pub(super) async fn sync_references(
     let stored: Vec<(i64, String, String)> = sqlx::query_as(reference.select_all())
         .fetch_all(&mut *conn)
         .await?;
-    let mut known: Vec<KnownReference> = stored
-        .into_iter()
-        .map(|(id, title, code)| KnownReference { id, title, code })
-        .collect();
-    let mut by_code: HashMap<String, usize> = HashMap::new();
-    let mut by_title: HashMap<String, usize> = HashMap::new();
-    for (at, record) in known.iter().enumerate() {
-        if !record.code.is_empty() {
-            by_code.insert(record.code.clone(), at);
-        }
-        by_title.insert(reference.title_key(&record.title), at);
-    }
-    let mut changes = Vec::new();
-    let mut counts = ReferenceCounts::default();
-    let mut written = Vec::new();
+    let mut known = KnownReferences::new(
+        reference,
+        stored
+            .into_iter()
+            .map(|(id, title, code)| KnownReference { id, title, code })
+            .collect(),
+    );
+    let mut synced = ReferencesSynced::default();
     for row in rows {
         let code = row.code.as_str();
-        let title_key = reference.title_key(&row.title);
-        let titled = by_title.get(&title_key).copied();
-        let (at, changed) = match by_code.get(code).copied() {
-            Some(at) if known[at].title == row.title => {
-                counts.unchanged += 1;
-                continue;
+        match known.step(row) {
+            ReferenceStep::Unchanged => synced.counts.unchanged += 1,
+            ReferenceStep::Refused => errors.push(known.refusal(row)),
+            ReferenceStep::Create => {
+                // The id links people within the transaction, even in
+                // a dry run; the answer shows none for what is undone.
+                let id = reference.insert(conn, code, &row.title, now).await?;
+                known.created(id, row);
+                synced.created(id, row);
             }
-            Some(at) if titled.is_none_or(|holder| holder == at) => (at, vec!["title"]),
-            None => match titled {
-                Some(at) if known[at].code.is_empty() => {
-                    let mut changed = vec!["code"];
-                    if known[at].title != row.title {
-                        changed.push("title");
-                    }
-                    (at, changed)
-                }
-                Some(_) => {
-                    refuse_reference(errors, reference, row);
-                    continue;
-                }
-                None => {
-                    // The id links people within the transaction, even in
-                    // a dry run; the answer shows none for what is undone.
-                    let id = reference.insert(conn, code, &row.title, now).await?;
-                    known.push(KnownReference {
-                        id,
-                        title: row.title.clone(),
-                        code: code.to_owned(),
-                    });
-                    by_code.insert(code.to_owned(), known.len() - 1);
-                    by_title.insert(title_key, known.len() - 1);
-                    counts.created += 1;
-                    written.push(ReferenceWritten {
-                        id,
-                        before: None,
-                        title: row.title.clone(),
-                        code: code.to_owned(),
-                    });
-                    changes.push(ReferenceChange {
-                        code: code.to_owned(),
-                        action: Action::Created,
-                        changed: Vec::new(),
-                        id,
-                    });
-                    continue;
-                }
-            },
-            Some(_) => {
-                refuse_reference(errors, reference, row);
-                continue;
+            ReferenceStep::Update { at, changed } => {
+                let id = known.id(at);
+                reference.update(conn, id, code, &row.title).await?;
+                let before = known.updated(at, row);
+                synced.changed(id, before, row, changed);
             }
-        };
-        reference
-            .update(conn, known[at].id, code, &row.title)
-            .await?;
-        by_title.remove(&reference.title_key(&known[at].title));
-        by_title.insert(title_key, at);
-        by_code.insert(code.to_owned(), at);
-        let before = (
-            std::mem::replace(&mut known[at].title, row.title.clone()),
-            std::mem::replace(&mut known[at].code, code.to_owned()),
-        );
-        written.push(ReferenceWritten {
-            id: known[at].id,
-            before: Some(before),
-            title: row.title.clone(),
-            code: code.to_owned(),
-        });
-        counts.changed += 1;
-        changes.push(ReferenceChange {
-            code: code.to_owned(),
-            action: Action::Changed,
-            changed,
-            id: known[at].id,
-        });
+        }
     }
-    Ok(ReferencesSynced {
-        by_code: by_code
-            .into_iter()
-            .map(|(code, at)| (code, known[at].id))
-            .collect(),
-        changes,
-        counts,
-        written,
-    })
-}
-
-fn refuse_reference(errors: &mut Vec<RowError>, reference: Reference, row: &ReferenceRow) {
-    errors.push(RowError {
-        section: reference.section(),
-        index: Some(row.index),
-        key: row.code.as_str().to_owned(),
-        message: reference.title_taken().to_owned(),
-        reason: reason::TITLE_TAKEN,
-    });
+    synced.by_code = known.ids_by_code();
+    Ok(synced)
 }

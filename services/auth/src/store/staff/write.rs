@@ -8,14 +8,29 @@ use portal_kit::db::WriteError;
 use sqlx::AnyConnection;
 
 use super::super::{IN_CHUNK, Link, placeholders, search};
-use super::people::{HR_LINK_SYNC, Plan, Staff, Target};
-use super::{Action, PersonChange};
+use super::PersonChange;
 use crate::domain::password::PasswordHash;
+use crate::domain::staff::HR_LINK_SYNC;
+use crate::domain::staff_plan::Action;
+use crate::domain::staff_plan::people::{Plan, Staff, Target};
 
 /// Rows in one multi-row INSERT of people: 12 binds each.
 const INSERT_CHUNK: usize = 200;
 /// Rows in one multi-row INSERT of links: 2 binds each.
 const LINK_CHUNK: usize = 500;
+
+/// What writing the plans leaves to do in bulk, and the versions raised.
+#[derive(Default)]
+struct Written {
+    /// (user, department) links to insert.
+    departments: Vec<(i64, i64)>,
+    /// (user, position) links to insert.
+    positions: Vec<(i64, i64)>,
+    /// People whose access version went up, with the new version.
+    raised: Vec<(i64, i64)>,
+    /// People blocked, whose sessions end.
+    blocked: Vec<i64>,
+}
 
 /// Writes the plans: new people in multi-row inserts, each changed person in
 /// one update (with their access version raised where their tokens went
@@ -29,9 +44,7 @@ pub(super) async fn write_plans(
 ) -> Result<(Vec<PersonChange>, Vec<(i64, i64)>), WriteError> {
     let created = insert_people(conn, plans, now).await?;
     let mut changes = Vec::with_capacity(plans.len());
-    let mut raised = Vec::new();
-    let mut added = (Vec::new(), Vec::new());
-    let mut blocked = Vec::new();
+    let mut written = Written::default();
     for plan in plans {
         let target = &plan.target;
         let user_id = match plan.stored {
@@ -39,46 +52,15 @@ pub(super) async fn write_plans(
                 let id = *created.get(&target.employee_number).ok_or_else(|| {
                     ServiceError::internal("a created person's id was not returned")
                 })?;
-                added.0.extend(target.departments.iter().map(|&d| (id, d)));
-                added.1.extend(target.positions.iter().map(|&p| (id, p)));
+                written
+                    .departments
+                    .extend(target.departments.iter().map(|&d| (id, d)));
+                written
+                    .positions
+                    .extend(target.positions.iter().map(|&p| (id, p)));
                 id
             }
-            Some(at) => {
-                let id = staff.people[at].id;
-                let stale = plan.makes_tokens_stale();
-                if let Some(version) = update_person(conn, id, target, stale, now).await? {
-                    raised.push((id, version));
-                }
-                for (link, map, after, pairs) in [
-                    (
-                        Link::UserDepartments,
-                        &staff.departments,
-                        &target.departments,
-                        &mut added.0,
-                    ),
-                    (
-                        Link::UserPositions,
-                        &staff.positions,
-                        &target.positions,
-                        &mut added.1,
-                    ),
-                ] {
-                    let before: BTreeSet<i64> =
-                        map.get(&id).into_iter().flatten().copied().collect();
-                    for gone in before.difference(after) {
-                        sqlx::query(link.delete_one())
-                            .bind(id)
-                            .bind(*gone)
-                            .execute(&mut *conn)
-                            .await?;
-                    }
-                    pairs.extend(after.difference(&before).map(|&to| (id, to)));
-                }
-                if plan.action == Action::Blocked {
-                    blocked.push(id);
-                }
-                id
-            }
+            Some(at) => write_known_person(conn, staff, plan, at, now, &mut written).await?,
         };
         changes.push(PersonChange {
             employee_number: target.employee_number.clone(),
@@ -87,8 +69,64 @@ pub(super) async fn write_plans(
             user_id,
         });
     }
-    insert_links(conn, Link::UserDepartments, &added.0).await?;
-    insert_links(conn, Link::UserPositions, &added.1).await?;
+    insert_links(conn, Link::UserDepartments, &written.departments).await?;
+    insert_links(conn, Link::UserPositions, &written.positions).await?;
+    end_sessions(conn, &written.blocked, now).await?;
+    Ok((changes, written.raised))
+}
+
+/// Writes the plan of the known person at `at`: their fields and the links
+/// they lost now, the rest into `written`. Answers their id.
+async fn write_known_person(
+    conn: &mut AnyConnection,
+    staff: &Staff,
+    plan: &Plan,
+    at: usize,
+    now: i64,
+    written: &mut Written,
+) -> Result<i64, WriteError> {
+    let target = &plan.target;
+    let id = staff.people[at].id;
+    let stale = plan.makes_tokens_stale();
+    if let Some(version) = update_person(conn, id, target, stale, now).await? {
+        written.raised.push((id, version));
+    }
+    for (link, map, after, pairs) in [
+        (
+            Link::UserDepartments,
+            &staff.departments,
+            &target.departments,
+            &mut written.departments,
+        ),
+        (
+            Link::UserPositions,
+            &staff.positions,
+            &target.positions,
+            &mut written.positions,
+        ),
+    ] {
+        let before: BTreeSet<i64> = map.get(&id).into_iter().flatten().copied().collect();
+        for gone in before.difference(after) {
+            sqlx::query(link.delete_one())
+                .bind(id)
+                .bind(*gone)
+                .execute(&mut *conn)
+                .await?;
+        }
+        pairs.extend(after.difference(&before).map(|&to| (id, to)));
+    }
+    if plan.action == Action::Blocked {
+        written.blocked.push(id);
+    }
+    Ok(id)
+}
+
+/// Ends the sessions of the `blocked` people.
+async fn end_sessions(
+    conn: &mut AnyConnection,
+    blocked: &[i64],
+    now: i64,
+) -> Result<(), WriteError> {
     for chunk in blocked.chunks(IN_CHUNK) {
         let statement = format!(
             "UPDATE refresh_families SET revoked_at = $1 WHERE revoked_at IS NULL AND user_id IN {}",
@@ -100,7 +138,7 @@ pub(super) async fn write_plans(
         }
         query.execute(&mut *conn).await?;
     }
-    Ok((changes, raised))
+    Ok(())
 }
 
 /// Inserts the people the plans create, [`INSERT_CHUNK`] to a statement;
