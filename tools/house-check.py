@@ -5,6 +5,9 @@
 2. No module circle in a Rust crate: two modules (neither inside the other) that
    reach each other through `use crate::…` / `super::…` paths. The web has
    eslint's `import-x/no-cycle` for the same rule.
+3. No Rust function over 80 lines outside tests, but for the few that are one
+   declarative table (`TABLES`: a resource's routes, demo data), which read
+   best whole.
 
 Exit status 1 with one line per breach; a run on a clean tree prints nothing.
 The debts not yet repaid are listed in `tools/house-debts.txt` (issue 40): a file
@@ -38,6 +41,60 @@ def tracked_files() -> list[str]:
 
 
 DEBTS = ROOT / "tools" / "house-debts.txt"
+MAX_FUNCTION_LINES = 80
+# Functions that are one table: each line an entry, nothing to name as a step.
+TABLES = {
+    ("gateway/src/rest/auth.rs", "endpoints"),
+    ("gateway/src/rest/education.rs", "endpoints"),
+    ("gateway/src/rest/wiki.rs", "endpoints"),
+    ("gateway/src/rest/service_accounts.rs", "endpoints"),
+    ("gateway/src/rest/reference.rs", "endpoints"),
+    ("services/education/src/demo.rs", "load"),
+    ("services/wiki/src/demo.rs", "load"),
+}
+FUNCTION = re.compile(
+    r"^(\s*)(?:pub(?:\([^)]*\))? )?(?:async )?(?:const )?(?:unsafe )?fn (\w+)"
+)
+
+
+def long_functions(files: list[str]) -> list[tuple[str, str, int]]:
+    """Rust functions (outside tests) longer than MAX_FUNCTION_LINES, by the
+    lines from `fn` to the closing brace at its indentation (rustfmt's layout)."""
+    found = []
+    for name in files:
+        if not name.endswith(".rs") or "/tests/" in name or "/benches/" in name:
+            continue
+        if name.endswith("/tests.rs"):
+            continue
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        end = next(
+            (i for i, line in enumerate(lines) if re.match(r"\s*#\[cfg\(test\)\]", line)),
+            len(lines),
+        )
+        i = 0
+        while i < end:
+            match = FUNCTION.match(lines[i])
+            if not match:
+                i += 1
+                continue
+            indent = match.group(1)
+            j = i
+            while j < end and not lines[j].rstrip().endswith(("{", ";")):
+                j += 1
+            if j >= end or lines[j].rstrip().endswith(";"):
+                i = j + 1
+                continue
+            k = j + 1
+            while k < end and lines[k].rstrip() != indent + "}":
+                k += 1
+            length = k - i + 1
+            if length > MAX_FUNCTION_LINES and (name, match.group(2)) not in TABLES:
+                found.append((name, match.group(2), length))
+            i = j + 1
+    return found
 
 
 def oversized(files: list[str]) -> list[tuple[str, int]]:
@@ -228,6 +285,10 @@ def main() -> int:
     for crate, members in circles:
         if not any(crate == c and m <= members for c, m in found):
             messages.append(f"{DEBTS.name}: the circle in {crate} of {' '.join(sorted(members))} is gone; remove its line")
+    for name, function, length in long_functions(files):
+        messages.append(
+            f"{name}: fn {function} is {length} lines (the house's limit is {MAX_FUNCTION_LINES})"
+        )
     for message in messages:
         print(message)
     return 1 if messages else 0
