@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::forward::{forward, method};
 use super::origin::OwnSite;
-use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, cookie, docs};
+use super::{ApiError, AppState, Body, CallContext, Data, Endpoint, Query, cookie, docs};
 
 pub const REFRESH_COOKIE: &str = "portal_refresh";
 /// The browser's device token: it has signed in as a person before, so
@@ -418,7 +418,7 @@ fn refresh_cookie_of(headers: &HeaderMap) -> Option<&str> {
 async fn refresh_token(
     State(state): State<AppState>,
     _: OwnSite,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
 ) -> Response {
     let Some(refresh_token) = refresh_cookie_of(&headers) else {
@@ -445,7 +445,7 @@ async fn refresh_token(
 async fn logout(
     State(state): State<AppState>,
     _: OwnSite,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(refresh_token) = refresh_cookie_of(&headers) else {

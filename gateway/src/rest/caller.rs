@@ -11,12 +11,14 @@ use crate::client_address::ClientAddress;
 
 use super::*;
 
-/// Who is calling, carried on to the service: the bearer token and the client
-/// address (for auth's per-address rate limit), and how long a call may take.
+/// What the gateway carries on from an HTTP request to the service it calls:
+/// the bearer token and the client address (for auth's per-address rate
+/// limit), and how long a call may take. Who the caller is, the service
+/// decides from the token (`portal_kit::access::Caller`).
 /// A write's `Idempotency-Key` travels on as the `idempotency-key` metadata
 /// (`portal_kit::idempotency`); a read's is dropped, reads need none.
 #[derive(Clone)]
-pub struct Caller {
+pub struct CallContext {
     authorization: Option<HeaderValue>,
     idempotency_key: Option<HeaderValue>,
     client_address: Option<ClientAddress>,
@@ -27,7 +29,7 @@ pub struct Caller {
     call_timeout: Duration,
 }
 
-impl FromRequestParts<AppState> for Caller {
+impl FromRequestParts<AppState> for CallContext {
     type Rejection = ApiError;
 
     /// A write's malformed `Idempotency-Key` is refused here, whether or not
@@ -44,7 +46,7 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(key) = &idempotency_key {
             portal_kit::idempotency::key_of(key.as_bytes()).map_err(Status::from)?;
         }
-        Ok(Caller {
+        Ok(CallContext {
             call_timeout: state.upstreams.call_timeout,
             authorization: parts.headers.get(header::AUTHORIZATION).cloned(),
             idempotency_key,
@@ -58,11 +60,11 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
-impl Caller {
+impl CallContext {
     /// The same caller without its `Authorization` header, for a call whose
     /// credentials travel in the message (the OAuth token endpoint's).
-    pub fn without_authorization(self) -> Caller {
-        Caller {
+    pub fn without_authorization(self) -> CallContext {
+        CallContext {
             authorization: None,
             ..self
         }
@@ -71,14 +73,14 @@ impl Caller {
     /// `message` as a gRPC request on behalf of this caller, answered within
     /// the upstream call time-out (a 504 after it).
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
-        let mut request = self.stream(message);
+        let mut request = self.request_without_deadline(message);
         portal_kit::deadline::limit(&mut request, self.call_timeout);
         request
     }
 
-    /// As [`Caller::request`] with no time limit: an upload, answered after
-    /// its last byte, or a download, as long as its file.
-    pub fn stream<T>(&self, message: T) -> tonic::Request<T> {
+    /// As [`CallContext::request`] with no time limit, for a stream: an
+    /// upload, answered after its last byte, or a download, as long as its file.
+    pub fn request_without_deadline<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         let metadata = request.metadata_mut();
         let headers = [

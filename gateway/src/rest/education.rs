@@ -17,7 +17,9 @@ use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Schema}
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::forward::{forward, method};
-use super::{ApiError, AppState, Body, Caller, Data, Endpoint, Query, csv, docs, rich_text_write};
+use super::{
+    ApiError, AppState, Body, CallContext, Data, Endpoint, Query, csv, docs, rich_text_write,
+};
 
 mod export;
 mod integration;
@@ -641,7 +643,7 @@ struct StartBody {
 
 async fn list_all_test_results(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<ResultFilter>,
 ) -> Result<Response, ApiError> {
     let request = pb::ListAllTestResultsRequest {

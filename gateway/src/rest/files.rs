@@ -31,7 +31,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::disposition::{Disposition, content_disposition};
 use super::docs::{self, FormField};
 use super::forward::{forward, method};
-use super::{ApiError, ApiResult, AppState, Body as JsonBody, Caller, Data, Endpoint, Query};
+use super::{ApiError, ApiResult, AppState, Body as JsonBody, CallContext, Data, Endpoint, Query};
 
 pub const MSG_NO_FILE: &str = "Не выбран файл";
 pub const MSG_NOT_A_FORM: &str = "Ожидается форма multipart/form-data с файлом";
@@ -149,7 +149,7 @@ struct SavedVideo {
 
 async fn save_file(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<MaybeIdRelated>,
     request: Request,
 ) -> ApiResult<pb::SaveFileResponse> {
@@ -175,13 +175,17 @@ async fn save_file(
     });
     // An upload is answered after its last byte, however long it takes.
     let mut files = client(&state);
-    let reply = until_failed(files.save_file(caller.stream(messages)), failed).await?;
+    let reply = until_failed(
+        files.save_file(caller.request_without_deadline(messages)),
+        failed,
+    )
+    .await?;
     Ok(Data(reply))
 }
 
 async fn save_video(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     request: Request,
 ) -> ApiResult<SavedVideo> {
     let form = Form::open(request, "video").await?;
@@ -195,7 +199,11 @@ async fn save_video(
         payload: Some(payload),
     });
     let mut files = client(&state);
-    let reply = until_failed(files.save_video(caller.stream(messages)), failed).await?;
+    let reply = until_failed(
+        files.save_video(caller.request_without_deadline(messages)),
+        failed,
+    )
+    .await?;
     Ok(Data(SavedVideo {
         saved_video_url: reply.saved_video_url,
     }))
@@ -345,7 +353,7 @@ fn gathered(
 
 async fn download(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Path(id): Path<i64>,
     Query(query): Query<DownloadLink>,
     headers: HeaderMap,
@@ -451,7 +459,7 @@ fn describe(response: &mut Response, file: pb::File, name: &str, length: i64, et
 /// `if_range` names): its stream and its first message.
 async fn open_download(
     state: &AppState,
-    caller: &Caller,
+    caller: &CallContext,
     id: i64,
     (range, if_range): (Option<pb::ByteRange>, &str),
     query: &DownloadLink,
@@ -471,7 +479,7 @@ async fn open_download(
     };
     // As long as the file takes to arrive.
     let mut stream = client(state)
-        .download_file(caller.stream(request))
+        .download_file(caller.request_without_deadline(request))
         .await?
         .into_inner();
     match stream.message().await?.and_then(|m| m.payload) {

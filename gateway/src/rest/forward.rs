@@ -20,7 +20,7 @@ use axum::handler::Handler;
 use serde::Serialize;
 
 use super::docs::{Answer, Answers};
-use super::{ApiResult, AppState, Caller, Data};
+use super::{ApiResult, AppState, CallContext, Data};
 
 /// A handler that makes its request from `input` (`Query<_>`, `Body<_>`, or
 /// `()` for none), calls `rpc` (see [`method!`]) on behalf of the caller within
@@ -29,7 +29,8 @@ pub fn forward<I, M, Req, F, Fut, Rep, T>(
     make: fn(I) -> Req,
     rpc: F,
     data: fn(Rep) -> T,
-) -> impl Handler<(M, State<AppState>, Caller, I), AppState> + Answers<(State<AppState>, Caller, I)>
+) -> impl Handler<(M, State<AppState>, CallContext, I), AppState>
++ Answers<(State<AppState>, CallContext, I)>
 where
     I: FromRequest<AppState, M> + Send + 'static,
     M: 'static,
@@ -39,7 +40,7 @@ where
     Rep: 'static,
     T: Serialize + Answer + 'static,
 {
-    move |State(state): State<AppState>, caller: Caller, input: I| async move {
+    move |State(state): State<AppState>, caller: CallContext, input: I| async move {
         let reply = rpc(&state, caller.request(make(input))).await?;
         ApiResult::Ok(Data(data(reply.into_inner())))
     }

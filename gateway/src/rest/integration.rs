@@ -12,7 +12,7 @@ use axum::extract::{DefaultBodyLimit, State};
 use portal_proto::auth::v1 as pb;
 use prost::Message as _;
 
-use super::{ApiResult, AppState, Body, Caller, Data, Endpoint, docs};
+use super::{ApiResult, AppState, Body, CallContext, Data, Endpoint, docs};
 
 pub fn endpoints() -> Vec<Endpoint> {
     staff_endpoints()
@@ -45,7 +45,7 @@ fn staff_endpoints() -> Vec<Endpoint> {
 /// every batch the contract does.
 async fn sync_staff(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Body(batch): Body<pb::SyncStaffRequest>,
 ) -> ApiResult<pb::SyncStaffResponse> {
     let mut auth = super::auth::client(&state);

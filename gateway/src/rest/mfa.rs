@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::auth::{DEVICE_COOKIE, client, session_cookies};
 use super::forward::{forward, method};
 use super::route::{get, post};
-use super::{ApiError, AppState, Body, Caller, Data, Endpoint, cookie, docs};
+use super::{ApiError, AppState, Body, CallContext, Data, Endpoint, cookie, docs};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![
@@ -151,7 +151,7 @@ fn signed_in(state: &AppState, mut reply: pb::LoginResponse) -> Response {
 
 pub(super) async fn login(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
     Body(body): Body<LoginBody>,
 ) -> Result<Response, ApiError> {
@@ -169,7 +169,7 @@ pub(super) async fn login(
 
 async fn login_mfa(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
     Body(body): Body<LoginMfaBody>,
 ) -> Result<Response, ApiError> {

@@ -31,7 +31,7 @@ mod sso;
 mod wiki;
 
 pub use auth::session_cookies;
-pub use caller::{Caller, cookie, left_out};
+pub use caller::{CallContext, cookie, left_out};
 pub use endpoint::{Endpoint, MAX_ANSWER_BYTES, rich_text_write};
 pub use error::{ApiError, ApiResult, Data, MSG_UPSTREAM_DOWN, MSG_UPSTREAM_SLOW, is_for_people};
 pub use extract::{Body, Query};

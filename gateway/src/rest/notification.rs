@@ -17,7 +17,7 @@ use tonic::{Code, Status};
 use utoipa::ToSchema;
 
 use super::forward::{forward, method};
-use super::{ApiResult, AppState, Body, Caller, Data, Endpoint, docs};
+use super::{ApiResult, AppState, Body, CallContext, Data, Endpoint, docs};
 use crate::upstream::Balanced;
 
 const EDUCATION_PREFIX: &str = "education:";
@@ -135,7 +135,7 @@ fn items_or_away<T: Into<Item>>(
     }
 }
 
-async fn get_mine(State(state): State<AppState>, caller: Caller) -> ApiResult<Mine> {
+async fn get_mine(State(state): State<AppState>, caller: CallContext) -> ApiResult<Mine> {
     let mut from_education = education(&state);
     let mut from_wiki = wiki(&state);
     let (courses, equipment) = tokio::join!(
@@ -174,7 +174,7 @@ struct MarkReadBody {
 
 async fn mark_read(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Body(body): Body<MarkReadBody>,
 ) -> ApiResult<()> {
     let (education_ids, wiki_ids): (Vec<String>, Vec<String>) = body

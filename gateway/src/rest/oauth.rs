@@ -28,7 +28,7 @@ use serde::Serialize;
 use tonic::Code;
 
 use super::service_accounts::client;
-use super::{AppState, Caller, Endpoint, Enveloped, docs};
+use super::{AppState, CallContext, Endpoint, Enveloped, docs};
 
 pub const TOKEN_PATH: &str = "/api/oauth/token";
 const CLIENT_CREDENTIALS: &str = "client_credentials";
@@ -346,7 +346,7 @@ fn refusal_of(status: &tonic::Status) -> Refusal {
 
 async fn token(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {

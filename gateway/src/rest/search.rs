@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use tonic::Status;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, docs, left_out};
+use super::{ApiError, ApiResult, AppState, CallContext, Data, Endpoint, Query, docs, left_out};
 
 pub fn endpoints() -> Vec<Endpoint> {
     vec![Endpoint::get(
@@ -76,7 +76,7 @@ macro_rules! found {
 
 async fn search(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<SearchQuery>,
 ) -> ApiResult<Vec<Found>> {
     if portal_kit::search::Query::parse(&query.q).is_none() {

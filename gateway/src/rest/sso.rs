@@ -23,7 +23,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::auth::{DEVICE_COOKIE, client, session_cookies};
 use super::forward::{forward, method};
 use super::route::get;
-use super::{ApiError, AppState, Caller, Data, Endpoint, Query, cookie, docs};
+use super::{ApiError, AppState, CallContext, Data, Endpoint, Query, cookie, docs};
 
 /// The flow's state, between `start` and `callback`.
 pub const SSO_COOKIE: &str = "portal_sso";
@@ -104,7 +104,7 @@ docs::typed!(Ended);
 
 async fn start(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<StartQuery>,
 ) -> Response {
     let request = pb::StartSsoRequest {
@@ -124,7 +124,7 @@ async fn start(
 
 async fn callback(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     headers: HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> Response {
@@ -187,7 +187,7 @@ fn refused(status: &tonic::Status) -> Response {
 
 async fn backchannel_logout(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     // A missing or repeated field reaches auth as no token, which it refuses.

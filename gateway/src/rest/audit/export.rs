@@ -11,7 +11,7 @@ use time::{OffsetDateTime, UtcOffset};
 use super::labels::{action_label, entity_label, field_label, reason_label};
 use super::names::Names;
 use super::{AuditQuery, CHUNK, Merged, RecordJson};
-use crate::rest::{ApiError, AppState, Caller, Query, csv};
+use crate::rest::{ApiError, AppState, CallContext, Query, csv};
 
 const HEADER: [&str; 10] = [
     "Время",
@@ -31,7 +31,7 @@ const ROWS_PER_PIECE: usize = 500;
 
 pub(super) async fn export(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<AuditQuery>,
 ) -> Result<Response, ApiError> {
     let offset = query.offset()?;

@@ -37,7 +37,9 @@ use tonic::Status;
 use utoipa::{IntoParams, ToSchema};
 
 use self::names::Names;
-use super::{ApiError, ApiResult, AppState, Caller, Data, Endpoint, Query, csv, docs, left_out};
+use super::{
+    ApiError, ApiResult, AppState, CallContext, Data, Endpoint, Query, csv, docs, left_out,
+};
 use crate::upstream::Balanced;
 
 pub fn endpoints() -> Vec<Endpoint> {
@@ -269,7 +271,7 @@ struct Source {
 pub(super) struct Merged {
     sources: Vec<Source>,
     filters: pb::ListAuditRecordsRequest,
-    caller: Caller,
+    caller: CallContext,
     chunk: u32,
     /// Only records older than this one: a cursor's last, shown before.
     below: Option<Key>,
@@ -291,7 +293,7 @@ impl Merged {
     /// is left out.
     async fn start(
         state: &AppState,
-        caller: Caller,
+        caller: CallContext,
         mut filters: pb::ListAuditRecordsRequest,
         chunk: u32,
         cursor: Option<&Cursor>,
@@ -405,7 +407,7 @@ impl Merged {
 /// than `below`; answers the total matching.
 async fn read_chunk(
     source: &mut Source,
-    caller: &Caller,
+    caller: &CallContext,
     filters: &pb::ListAuditRecordsRequest,
     chunk: u32,
     below: Option<Key>,
@@ -499,7 +501,7 @@ pub(super) struct ChangeJson {
 
 async fn get_records(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(query): Query<AuditQuery>,
 ) -> ApiResult<RecordsPage> {
     let filters = query.request()?;

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::{ActorJson, ChangeJson, RecordJson};
-use crate::rest::{AppState, Caller};
+use crate::rest::{AppState, CallContext};
 
 type Named = HashMap<i64, String>;
 
@@ -39,7 +39,7 @@ fn named<T>(
 }
 
 impl Names {
-    pub(super) async fn of(state: &AppState, caller: &Caller) -> Names {
+    pub(super) async fn of(state: &AppState, caller: &CallContext) -> Names {
         let auth = AuthServiceClient::new(state.upstreams.auth.channel.clone())
             .max_decoding_message_size(crate::rest::MAX_ANSWER_BYTES);
         let (mut users, mut statuses, mut departments, mut positions) =

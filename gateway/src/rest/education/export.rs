@@ -20,7 +20,7 @@ use time::{OffsetDateTime, UtcOffset};
 use utoipa::IntoParams;
 
 use super::super::csv;
-use super::super::{ApiError, AppState, Caller, Query};
+use super::super::{ApiError, AppState, CallContext, Query};
 use super::client;
 
 /// Results read per call to the service (its largest page).
@@ -62,7 +62,7 @@ struct Person {
 
 pub(super) async fn export_test_results(
     State(state): State<AppState>,
-    caller: Caller,
+    caller: CallContext,
     Query(filter): Query<ExportFilter>,
 ) -> Result<Response, ApiError> {
     let offset = filter
