@@ -6,7 +6,7 @@ fails when the file is not what the code says, so the table cannot drift.
 Read from the endpoint tables' source (`gateway/src/rest/**`): an
 `Endpoint::get|post|download(path, summary, …)` entry, the RPCs it names with
 `method!(client, rpc)`, and those its handler function calls with
-`caller.request(…)` / `caller.stream(…)`. The test
+`caller.request(…)` / `caller.request_without_deadline(…)`. The test
 `every_route_is_in_the_generated_table` holds the table to `rest::endpoints()`.
 """
 
@@ -25,7 +25,7 @@ ENTRY = re.compile(r'Endpoint::(get|post|download)\(\s*("[^"]+"|[A-Z_]+),\s*"((?
 CONST = re.compile(r'const ([A-Z_]+): &str = "([^"]+)";')
 METHOD = re.compile(r"method!\(\s*\w+\s*,\s*(\w+)\s*\)")
 HANDLER = re.compile(r"\b(?:get|post|route::get|route::post|rich_text_write)\(\s*([a-z_][a-z0-9_]*)\s*\)")
-CALL = re.compile(r"\.([a-z_][a-z0-9_]*)\(\s*caller\s*\.\s*(?:request|stream)\(")
+CALL = re.compile(r"\.([a-z_][a-z0-9_]*)\(\s*caller\s*\.\s*(?:request|request_without_deadline)\(")
 FN = re.compile(r"\n(?:pub(?:\([^)]*\))?\s+)?async fn ([a-z_][a-z0-9_]*)\b")
 
 
