@@ -77,6 +77,12 @@ impl Deadline {
         Deadline(Instant::now() + asked.unwrap_or(DEFAULT_CALL_LIMIT))
     }
 
+    /// A deadline `limit` from now, for work no incoming call bounds (a
+    /// stream's each step).
+    pub fn within(limit: Duration) -> Deadline {
+        Deadline(Instant::now() + limit)
+    }
+
     /// What is left of the call's time; nothing once it has passed.
     pub fn remaining(self) -> Duration {
         self.0.saturating_duration_since(Instant::now())

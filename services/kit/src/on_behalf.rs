@@ -1,16 +1,49 @@
 //! A call one service makes to another on behalf of its caller, with the
 //! caller's own token (so the other service applies its own rule to them):
 //! what the other's refusal means for the caller here. The wiki asks
-//! education and auth so, and education asks auth and the wiki.
+//! education and auth so, education asks auth and the wiki, and files asks
+//! the wiki.
 
-use tonic::{Code, Status};
+use tonic::metadata::MetadataMap;
+use tonic::{Code, Request, Status};
 
 use crate::ServiceError;
+use crate::deadline::Deadline;
 use crate::error::{REASON_ACCESS_REVOKED, REASON_KEY};
 use crate::token::MSG_SESSION_EXPIRED;
 
 /// The metadata such a call carries on: only the caller's credentials.
 pub const AUTHORIZATION: &str = "authorization";
+
+/// The caller on whose behalf another service is asked: their metadata (the
+/// token) and the deadline their answer is due by.
+#[derive(Clone, Copy)]
+pub struct OnBehalf<'a> {
+    pub metadata: &'a MetadataMap,
+    pub deadline: Deadline,
+}
+
+impl<'a> OnBehalf<'a> {
+    /// The caller of `request`, due by its own deadline (read now: call it
+    /// first thing in the call).
+    pub fn of<T>(request: &'a Request<T>) -> OnBehalf<'a> {
+        OnBehalf {
+            metadata: request.metadata(),
+            deadline: Deadline::of_call(request.metadata()),
+        }
+    }
+
+    /// `message` as a request to another service on the caller's behalf:
+    /// their token, and what is left of their call as its limit.
+    pub fn request<T>(self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        self.deadline.bound(&mut request);
+        if let Some(token) = self.metadata.get(AUTHORIZATION) {
+            request.metadata_mut().insert(AUTHORIZATION, token.clone());
+        }
+        request
+    }
+}
 
 /// The refusal `status` of another service, asked on the caller's behalf, as
 /// this service's answer to the caller; `unavailable` names the service

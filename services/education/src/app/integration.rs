@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use portal_kit::audit::AuditContext;
+use portal_kit::deadline::Deadline;
 use portal_kit::token::MSG_SESSION_EXPIRED;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::auth::v1::ResolveStaffRequest;
@@ -86,12 +87,13 @@ impl Watch {
         let expiry = Instant::now() + until(self.expires_at);
         // Subscribed before the first read: a result committed after it rings.
         let mut bell = self.store.record_bell();
-        let caller = OnBehalf {
-            metadata: &self.metadata,
-            limit: WATCH_CALL_LIMIT,
-        };
         loop {
             bell.mark_unchanged();
+            // Each step asks auth within its own limit: the stream has none.
+            let caller = OnBehalf {
+                metadata: &self.metadata,
+                deadline: Deadline::within(WATCH_CALL_LIMIT),
+            };
             let page = Page {
                 after: cursor,
                 limit: WATCH_BATCH,

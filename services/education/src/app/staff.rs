@@ -7,27 +7,17 @@
 //! read the passes of (auth's `GetDepartmentWithUsers`).
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use portal_kit::ServiceResult;
-use portal_kit::on_behalf::{AUTHORIZATION, refusal};
+pub use portal_kit::on_behalf::OnBehalf;
+use portal_kit::on_behalf::refusal;
 use portal_kit::serve::ServiceChannel;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::auth::v1::{
     GetDepartmentWithUsersRequest, ResolveStaffRequest, ResolveStaffResponse,
 };
-use tonic::Request;
-use tonic::metadata::MetadataMap;
 
 pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников временно недоступен, попробуйте позже";
-
-/// Whose behalf auth is asked on: the caller's metadata (their token) and
-/// how long the answer may take.
-#[derive(Clone, Copy)]
-pub struct OnBehalf<'a> {
-    pub metadata: &'a MetadataMap,
-    pub limit: Duration,
-}
 
 #[derive(Clone)]
 pub struct Staff {
@@ -96,19 +86,5 @@ impl Staff {
             Err(status) if status.code() == tonic::Code::NotFound => Ok(Vec::new()),
             Err(status) => Err(refusal(&status, MSG_AUTH_UNAVAILABLE)),
         }
-    }
-}
-
-impl OnBehalf<'_> {
-    /// `message` as a request to another service (auth, the wiki) on the
-    /// caller's behalf: their token, and what is left of their call as its
-    /// limit.
-    pub(crate) fn request<T>(self, message: T) -> Request<T> {
-        let mut request = Request::new(message);
-        portal_kit::deadline::limit(&mut request, self.limit);
-        if let Some(token) = self.metadata.get(AUTHORIZATION) {
-            request.metadata_mut().insert(AUTHORIZATION, token.clone());
-        }
-        request
     }
 }

@@ -26,7 +26,7 @@ pub(super) async fn list_training_records(
     let page = Page::parse(request.get_ref().after, request.get_ref().limit)?;
     let on_behalf = OnBehalf {
         metadata: request.metadata(),
-        limit: deadline.remaining(),
+        deadline,
     };
     let records = integration::records(&rpc.store, &rpc.staff, on_behalf, page).await?;
     let (records, next) = convert::records(records, page.after);
@@ -68,7 +68,7 @@ pub(super) async fn list_training_compliance(
     let after = (page.after, m.after_user_id);
     let on_behalf = OnBehalf {
         metadata: request.metadata(),
-        limit: deadline.remaining(),
+        deadline,
     };
     let (items, today) = integration::compliance(
         &rpc.store,
@@ -107,7 +107,7 @@ pub(super) async fn assign_course(
     )?;
     let on_behalf = OnBehalf {
         metadata: request.metadata(),
-        limit: deadline.remaining(),
+        deadline,
     };
     let assignment = integration::assign_course(
         &rpc.store,

@@ -29,7 +29,6 @@ use std::pin::Pin;
 use portal_kit::access::Actor;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
-use portal_kit::deadline::Deadline;
 use portal_kit::net::TrustedProxies;
 use portal_kit::search::Asked;
 use portal_kit::token::Claims;
@@ -328,10 +327,7 @@ impl EducationService for EducationRpc {
     ) -> RpcResult<pb::ListCoursePassesResponse> {
         let caller = Caller::of(&request);
         let m = request.get_ref();
-        let on_behalf = OnBehalf {
-            metadata: request.metadata(),
-            limit: Deadline::of_call(request.metadata()).remaining(),
-        };
+        let on_behalf = OnBehalf::of(&request);
         passes::require_readable(&self.staff, &caller, on_behalf, &m.user_ids).await?;
         let query = PassQuery::parse(&m.user_ids, &m.course_ids)?;
         let (courses, passes) = passes::course_passes(&self.store, &query).await?;
@@ -419,12 +415,8 @@ impl EducationService for EducationRpc {
         &self,
         request: Request<pb::EnrollForClearanceRequest>,
     ) -> RpcResult<pb::EnrollForClearanceResponse> {
-        let limit = Deadline::of_call(request.metadata()).remaining();
+        let on_behalf = OnBehalf::of(&request);
         let user_id = Caller::of(&request).user_id()?;
-        let on_behalf = OnBehalf {
-            metadata: request.metadata(),
-            limit,
-        };
         let ids = (user_id, request.get_ref().course_id);
         let at = (now_millis(), &self.audit(&request));
         let (course, enrolled) =

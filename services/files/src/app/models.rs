@@ -9,20 +9,16 @@
 //! call; what the wiki hides is NOT_FOUND here as well.
 
 use portal_kit::deadline::Deadline;
-use portal_kit::error::{REASON_ACCESS_REVOKED, REASON_KEY};
+use portal_kit::on_behalf::{OnBehalf, refusal};
 use portal_kit::serve::ServiceChannel;
 use portal_kit::{ServiceError, ServiceResult};
 use portal_proto::wiki::v1::wiki_service_client::WikiServiceClient;
 use portal_proto::wiki::v1::{
     CheckEnvironmentModelVisibleRequest, CheckEnvironmentModelVisibleResponse,
 };
-use tonic::Request;
 use tonic::metadata::MetadataMap;
 
 pub const MSG_WIKI_UNAVAILABLE: &str = "Сервис оборудования временно недоступен, попробуйте позже";
-
-/// The metadata forwarded to the wiki: only the caller's credentials.
-const AUTHORIZATION: &str = "authorization";
 
 #[derive(Clone)]
 pub struct Models {
@@ -64,13 +60,10 @@ impl Models {
         deadline: Deadline,
         model_id: i64,
     ) -> ServiceResult<CheckEnvironmentModelVisibleResponse> {
-        let mut request = Request::new(CheckEnvironmentModelVisibleRequest {
-            environment_model_id: model_id,
-        });
-        deadline.bound(&mut request);
-        if let Some(token) = metadata.get(AUTHORIZATION) {
-            request.metadata_mut().insert(AUTHORIZATION, token.clone());
-        }
+        let request =
+            OnBehalf { metadata, deadline }.request(CheckEnvironmentModelVisibleRequest {
+                environment_model_id: model_id,
+            });
         match self
             .wiki
             .clone()
@@ -78,20 +71,7 @@ impl Models {
             .await
         {
             Ok(reply) => Ok(reply.into_inner()),
-            // The wiki learned of a block or a change of rights before files
-            // did: the caller's token is as stale here.
-            Err(status)
-                if status.code() == tonic::Code::Unauthenticated
-                    && status.metadata().get(REASON_KEY).is_some_and(|reason| {
-                        reason.as_bytes() == REASON_ACCESS_REVOKED.as_bytes()
-                    }) =>
-            {
-                Err(ServiceError::AccessRevoked)
-            }
-            Err(status) => {
-                tracing::warn!(%status, model_id, "the wiki did not say whether a model is visible");
-                Err(ServiceError::Unavailable(MSG_WIKI_UNAVAILABLE.into()))
-            }
+            Err(status) => Err(refusal(&status, MSG_WIKI_UNAVAILABLE)),
         }
     }
 }

@@ -9,15 +9,13 @@ use std::collections::HashMap;
 
 use portal_kit::ServiceResult;
 use portal_kit::audit::AuditContext;
-use portal_kit::deadline::Deadline;
-use portal_kit::on_behalf::{AUTHORIZATION, refusal};
+pub use portal_kit::on_behalf::OnBehalf;
+use portal_kit::on_behalf::refusal;
 use portal_kit::serve::ServiceChannel;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::auth::v1::{DepartmentMember, GetDepartmentWithUsersRequest};
 use portal_proto::education::v1::education_service_client::EducationServiceClient;
 use portal_proto::education::v1::{ListCoursePassesRequest, ListCoursePassesResponse};
-use tonic::Request;
-use tonic::metadata::MetadataMap;
 
 use crate::domain::clearance::{Clearance, RequiredCourses};
 use crate::store::Store;
@@ -28,32 +26,6 @@ pub const MSG_AUTH_UNAVAILABLE: &str = "Сервис сотрудников вр
 /// Education's limits of one `ListCoursePasses` call.
 const PEOPLE_PER_CALL: usize = 1000;
 const COURSES_PER_CALL: usize = 50;
-
-/// The caller on whose behalf another service is asked: their metadata (the
-/// token) and the deadline of their call.
-#[derive(Clone, Copy)]
-pub struct OnBehalf<'a> {
-    pub metadata: &'a MetadataMap,
-    pub deadline: Deadline,
-}
-
-impl<'a> OnBehalf<'a> {
-    pub fn of<T>(request: &'a Request<T>) -> OnBehalf<'a> {
-        OnBehalf {
-            metadata: request.metadata(),
-            deadline: Deadline::of_call(request.metadata()),
-        }
-    }
-
-    fn request<T>(self, message: T) -> Request<T> {
-        let mut request = Request::new(message);
-        self.deadline.bound(&mut request);
-        if let Some(token) = self.metadata.get(AUTHORIZATION) {
-            request.metadata_mut().insert(AUTHORIZATION, token.clone());
-        }
-        request
-    }
-}
 
 /// A course the clearance names: id and title.
 #[derive(Clone, Debug, PartialEq, Eq)]
