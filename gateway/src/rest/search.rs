@@ -7,8 +7,11 @@
 
 use crate::rest::route::get;
 use axum::extract::State;
+use futures_util::future::join_all;
 use portal_kit::ServiceError;
 use portal_kit::search::{DEFAULT_LIMIT, MAX_LIMIT, MSG_EMPTY_QUERY, REASON_EMPTY_QUERY};
+use portal_proto::search::v1::SearchResponse;
+use portal_proto::search::v1::{SearchRequest, search_service_client::SearchServiceClient};
 use serde::{Deserialize, Serialize};
 use tonic::Status;
 use utoipa::{IntoParams, ToSchema};
@@ -55,23 +58,20 @@ struct Found {
     rank: f64,
 }
 
-/// A service's hits as every service's `SearchHit` has them.
-macro_rules! found {
-    ($reply:expr) => {
-        $reply
-            .into_inner()
-            .hits
-            .into_iter()
-            .map(|hit| Found {
-                url: url(&hit.kind, hit.id, &hit.path_ids),
-                kind: hit.kind,
-                id: hit.id,
-                title: hit.title,
-                snippet: hit.snippet,
-                rank: hit.rank,
-            })
-            .collect::<Vec<_>>()
-    };
+/// A service's hits as the web lists them.
+fn found(answer: SearchResponse) -> Vec<Found> {
+    answer
+        .hits
+        .into_iter()
+        .map(|hit| Found {
+            url: url(&hit.kind, hit.id, &hit.path_ids),
+            kind: hit.kind,
+            id: hit.id,
+            title: hit.title,
+            snippet: hit.snippet,
+            rank: hit.rank,
+        })
+        .collect()
 }
 
 async fn search(
@@ -98,33 +98,32 @@ async fn search(
         .and_then(|limit| usize::try_from(limit).ok())
         .filter(|limit| *limit > 0)
         .map_or(DEFAULT_LIMIT, |limit| limit.min(MAX_LIMIT));
-    let wire_limit = i32::try_from(limit).unwrap_or(i32::MAX);
-    macro_rules! request {
-        ($($pb:ident)::+) => {
-            caller.request($($pb)::+ {
-                query: query.q.clone(),
-                kinds: kinds.clone(),
-                limit: wire_limit,
-            })
-        };
-    }
-    let (mut auth, mut education, mut wiki, mut files) = (
-        super::auth::client(&state),
-        super::education::client(&state),
-        super::wiki::client(&state),
-        super::files::client(&state),
-    );
-    let (auth, education, wiki, files) = tokio::join!(
-        auth.search(request!(portal_proto::auth::v1::SearchRequest)),
-        education.search(request!(portal_proto::education::v1::SearchRequest)),
-        wiki.search(request!(portal_proto::wiki::v1::SearchRequest)),
-        files.search(request!(portal_proto::files::v1::SearchRequest)),
-    );
+    let request = SearchRequest {
+        query: query.q,
+        kinds,
+        limit: i32::try_from(limit).unwrap_or(i32::MAX),
+    };
+    // Every service serves the same SearchService over its own items.
+    let upstreams = &state.upstreams;
+    let services = [
+        ("auth", &upstreams.auth),
+        ("education", &upstreams.education),
+        ("wiki", &upstreams.wiki),
+        ("files", &upstreams.files),
+    ];
+    let answers = join_all(services.map(|(_, upstream)| {
+        let mut client = SearchServiceClient::new(upstream.channel.clone());
+        let request = caller.request(request.clone());
+        async move { client.search(request).await }
+    }))
+    .await;
     let mut hits = Vec::new();
-    hits.extend(answered("auth", auth.map(|reply| found!(reply)))?);
-    hits.extend(answered("education", education.map(|reply| found!(reply)))?);
-    hits.extend(answered("wiki", wiki.map(|reply| found!(reply)))?);
-    hits.extend(answered("files", files.map(|reply| found!(reply)))?);
+    for ((service, _), answer) in services.into_iter().zip(answers) {
+        hits.extend(answered(
+            service,
+            answer.map(|reply| found(reply.into_inner())),
+        )?);
+    }
     hits.sort_by(|a, b| {
         b.rank
             .total_cmp(&a.rank)

@@ -64,7 +64,10 @@ impl Upstreams {
 
     /// Every gRPC service the gateway forwards, with the upstream that owns
     /// it: each upstream's own, and auth's ServiceAccountService beside its
-    /// AuthService (one process serves both).
+    /// AuthService (one process serves both). The contracts every service
+    /// serves over its own records (`portal.audit.v1`, `portal.search.v1`)
+    /// are not forwarded: four services serve the same name, so the gateway
+    /// asks all four itself (`rest::audit`, `rest::search`).
     pub fn forwarded(&self) -> Vec<(&'static str, &Upstream)> {
         let mut services: Vec<(&'static str, &Upstream)> = self
             .all()

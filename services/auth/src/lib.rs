@@ -34,6 +34,7 @@ use portal_proto::auth::v1::access_revocation_service_server::AccessRevocationSe
 use portal_proto::auth::v1::auth_service_server::AuthServiceServer;
 use portal_proto::auth::v1::mail_recipient_service_server::MailRecipientServiceServer;
 use portal_proto::auth::v1::service_account_service_server::ServiceAccountServiceServer;
+use portal_proto::search::v1::search_service_server::SearchServiceServer;
 use secrecy::{ExposeSecret, SecretString};
 use sqlx::AnyPool;
 use tokio_util::sync::CancellationToken;
@@ -51,7 +52,7 @@ use crate::directory::{Directory, DirectoryArgs, DirectorySettings};
 use crate::domain::login::Login;
 use crate::domain::password::{Password, Passwords};
 use crate::domain::seal::Seal;
-use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, ServiceAccountRpc};
+use crate::rpc::{AccessRevocationRpc, AuthRpc, MailRecipientRpc, SearchRpc, ServiceAccountRpc};
 use crate::sso::{SingleSignOn, SsoArgs, SsoSettings};
 use crate::store::Store;
 
@@ -389,6 +390,10 @@ fn serve(
     );
     let audit = InterceptedService::new(
         AuditServiceServer::new(AuditRpc::new(pool)),
+        verifier.clone().with_access_versions(versions.clone()),
+    );
+    let search = InterceptedService::new(
+        SearchServiceServer::new(SearchRpc::new(store.clone())),
         verifier.with_access_versions(versions),
     );
     // Internal: they answer for no person, so only the portal's own services
@@ -404,6 +409,7 @@ fn serve(
     Routes::new(service)
         .add_service(service_accounts)
         .add_service(audit)
+        .add_service(search)
         .add_service(revocation)
         .add_service(mail_recipients)
 }

@@ -44,6 +44,7 @@ use portal_kit::start::StartError;
 use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::education::v1::education_service_server::EducationServiceServer;
 use portal_proto::education::v1::notification_service_server::NotificationServiceServer;
+use portal_proto::search::v1::search_service_server::SearchServiceServer;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -53,7 +54,7 @@ use crate::app::digest::{DigestSettings, Digests, MailSettings};
 use crate::app::staff::Staff;
 use crate::domain::article::ContentCleaner;
 use crate::notification_rpc::NotificationRpc;
-use crate::rpc::EducationRpc;
+use crate::rpc::{EducationRpc, SearchRpc};
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
@@ -228,6 +229,7 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
         digests,
         proxies.clone(),
     ));
+    let search = SearchServiceServer::new(SearchRpc::new(store.clone()));
     let rpc = EducationRpc::new(
         store,
         cleaner,
@@ -244,7 +246,8 @@ pub async fn routes(settings: EducationSettings) -> Result<Routes, StartError> {
         Idempotent::new(notifications, idempotency_keys),
         verifier.clone(),
     ))
-    .add_service(InterceptedService::new(audit, verifier)))
+    .add_service(InterceptedService::new(audit, verifier.clone()))
+    .add_service(InterceptedService::new(search, verifier)))
 }
 
 #[cfg(test)]

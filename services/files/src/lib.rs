@@ -31,6 +31,7 @@ use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
 use portal_proto::files::v1::files_service_server::FilesServiceServer;
+use portal_proto::search::v1::search_service_server::SearchServiceServer;
 use tokio_util::sync::CancellationToken;
 use tonic::service::Routes;
 use tonic::service::interceptor::InterceptedService;
@@ -40,7 +41,7 @@ use crate::app::models::Models;
 use crate::app::pdf_text;
 use crate::app::uploads::Uploads;
 pub use crate::app::uploads::{Limits, MAX_CHUNK};
-use crate::rpc::FilesRpc;
+use crate::rpc::{FilesRpc, SearchRpc};
 use crate::store::Store;
 pub use crate::store::blobs::Blobs;
 
@@ -197,11 +198,13 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         }
     });
     let uploads = Uploads::new(store.clone(), settings.blobs.clone(), settings.limits);
+    let models = Models::new(settings.wiki);
+    let search = SearchServiceServer::new(SearchRpc::new(store.clone(), models.clone()));
     let rpc = FilesRpc::new(
         store.clone(),
         settings.blobs,
         uploads.clone(),
-        Models::new(settings.wiki),
+        models,
         (links, settings.access_versions.clone()),
         (&settings.public_url, settings.audit.trusted_proxies),
     );
@@ -215,7 +218,9 @@ pub async fn routes(settings: FilesSettings) -> Result<Routes, StartError> {
         Idempotent::new(FilesServiceServer::new(rpc), idempotency_keys),
         verifier.clone(),
     );
-    Ok(Routes::new(service).add_service(InterceptedService::new(audit, verifier)))
+    Ok(Routes::new(service)
+        .add_service(InterceptedService::new(audit, verifier.clone()))
+        .add_service(InterceptedService::new(search, verifier)))
 }
 
 #[cfg(test)]

@@ -11,11 +11,14 @@
 //! since the public instruction page embeds it (with its key) for people who
 //! are not signed in. A download
 //! with a link GetFiles issued ([`LinkKeys`]) is decided by the link alone.
+//! Search: the shared SearchService (`portal.search.v1`) in [`search`].
 
-use std::collections::{BTreeMap, BTreeSet};
+mod search;
+
+pub use search::SearchRpc;
+
 use std::pin::Pin;
 
-use futures_util::future::join_all;
 use futures_util::{Stream, StreamExt};
 use portal_kit::audit::{AuditActor, AuditContext};
 use portal_kit::db::now_millis;
@@ -23,7 +26,6 @@ use portal_kit::deadline::Deadline;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::TrustedProxies;
 use portal_kit::revocation::AccessVersions;
-use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError};
 use portal_proto::files::v1 as pb;
 use portal_proto::files::v1::files_service_server::FilesService;
@@ -40,7 +42,6 @@ use crate::domain::range::{self, Span};
 use crate::store::Store;
 use crate::store::blobs::{self, Blobs};
 use crate::store::file::FileRecord;
-use crate::store::search;
 
 pub const MSG_NO_MODEL: &str = "Не указано оборудование, к которому относится документ";
 pub const MSG_MODEL_NOT_FOUND: &str =
@@ -58,6 +59,8 @@ pub struct FilesRpc {
     public_url: String,
     /// Whose forwarded client address the audit log believes.
     proxies: TrustedProxies,
+    /// Answers the deprecated Search.
+    search: SearchRpc,
 }
 
 impl FilesRpc {
@@ -70,6 +73,7 @@ impl FilesRpc {
         (public_url, proxies): (&str, TrustedProxies),
     ) -> FilesRpc {
         FilesRpc {
+            search: SearchRpc::new(store.clone(), models.clone()),
             store,
             blobs,
             uploads,
@@ -355,42 +359,9 @@ impl FilesService for FilesRpc {
             saved_video_url: self.video_url(id, &public_key),
         }))
     }
+
+    /// Deprecated: SearchService's Search answers it.
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
-        let deadline = Deadline::of_call(request.metadata());
-        Caller::of(&request).claims()?;
-        let m = request.get_ref();
-        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
-        // More than asked: some may be of models the caller does not see.
-        let found = self.store.search(&asked, asked.limit * 4).await?;
-        let models: BTreeSet<i64> = found
-            .iter()
-            .filter_map(|f| f.path_ids.first().copied())
-            .collect();
-        let answers = join_all(
-            models
-                .iter()
-                .map(|id| self.models.check(request.metadata(), deadline, *id)),
-        )
-        .await;
-        // Each visible model's path: the department whose page shows it, if any.
-        let mut paths = BTreeMap::new();
-        for (id, answer) in models.iter().zip(answers) {
-            let answer = answer?;
-            if answer.visible {
-                let department = (answer.department_id > 0).then_some(answer.department_id);
-                paths.insert(*id, department.into_iter().chain([*id]).collect::<Vec<_>>());
-            }
-        }
-        let hits = found
-            .into_iter()
-            .filter_map(|mut f| {
-                let path = paths.get(f.path_ids.first()?)?;
-                f.path_ids.clone_from(path);
-                Some(f)
-            })
-            .take(asked.limit)
-            .map(portal_kit::search_hit!(pb::SearchHit))
-            .collect();
-        Ok(Response::new(pb::SearchResponse { hits }))
+        portal_kit::search::answer_deprecated(&self.search, request).await
     }
 }

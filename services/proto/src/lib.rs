@@ -28,6 +28,12 @@ pub mod audit {
     }
 }
 
+pub mod search {
+    pub mod v1 {
+        tonic::include_proto!("portal.search.v1");
+    }
+}
+
 pub mod files {
     pub mod v1 {
         tonic::include_proto!("portal.files.v1");

@@ -32,6 +32,7 @@ use portal_kit::rich_text::MAX_MESSAGE_BYTES;
 use portal_kit::serve::ServiceChannel;
 use portal_kit::start::StartError;
 use portal_proto::audit::v1::audit_service_server::AuditServiceServer;
+use portal_proto::search::v1::search_service_server::SearchServiceServer;
 use portal_proto::wiki::v1::digest_item_service_server::DigestItemServiceServer;
 use portal_proto::wiki::v1::notification_service_server::NotificationServiceServer;
 use portal_proto::wiki::v1::wiki_service_server::WikiServiceServer;
@@ -43,7 +44,7 @@ use crate::app::clearance::Training;
 use crate::digest_rpc::DigestRpc;
 use crate::domain::instruction::Sanitizer;
 use crate::notification_rpc::NotificationRpc;
-use crate::rpc::WikiRpc;
+use crate::rpc::{SearchRpc, WikiRpc};
 use crate::store::Store;
 
 /// The full gRPC name of the service, for health and routing.
@@ -132,6 +133,7 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         DigestItemServiceServer::new(DigestRpc::new(store.clone())),
         settings.internal.guard(),
     );
+    let search = SearchServiceServer::new(SearchRpc::new(store.clone()));
     let rpc = WikiRpc::new(store, &settings.public_url, training, proxies);
     let server = WikiServiceServer::new(rpc)
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -144,7 +146,8 @@ pub async fn routes(settings: WikiSettings) -> Result<Routes, StartError> {
         Idempotent::new(notifications, idempotency_keys),
         verifier.clone(),
     ))
-    .add_service(InterceptedService::new(audit, verifier))
+    .add_service(InterceptedService::new(audit, verifier.clone()))
+    .add_service(InterceptedService::new(search, verifier))
     .add_service(digest_items))
 }
 

@@ -23,17 +23,20 @@
 //! Single sign-on's calls are public ([`sso`]).
 //!
 //! The internal services the gateway does not forward are in [`internal`],
-//! ServiceAccountService in [`service_accounts`].
+//! ServiceAccountService in [`service_accounts`], the shared SearchService
+//! (`portal.search.v1`) in [`search`].
 
 mod internal;
 mod invitations;
 mod mfa;
 mod password_reset;
+mod search;
 mod service_accounts;
 mod sessions;
 mod sso;
 
 pub use internal::{AccessRevocationRpc, MailRecipientRpc};
+pub use search::SearchRpc;
 pub use service_accounts::ServiceAccountRpc;
 
 use std::collections::HashSet;
@@ -44,7 +47,6 @@ use portal_kit::db::now_millis;
 use portal_kit::error::MSG_NO_RIGHTS;
 use portal_kit::net::{TrustedProxies, limit_key};
 use portal_kit::revocation::AccessVersions;
-use portal_kit::search::Asked;
 use portal_kit::{Caller, Right, ServiceError, ServiceResult};
 use portal_proto::auth::v1 as pb;
 use portal_proto::auth::v1::auth_service_server::AuthService;
@@ -58,7 +60,6 @@ use crate::domain::ids::IdSet;
 use crate::domain::staff::{StaffBatch, StaffQuery, add_chunk};
 use crate::domain::user::{NewUser, UserUpdate};
 use crate::store::Store;
-use crate::store::search;
 use crate::store::user::{SessionsEnded, UserUpdated};
 
 pub struct AuthRpc {
@@ -74,6 +75,8 @@ pub struct AuthRpc {
     staff_sync_max_block_percent: u8,
     /// The links of «Забыли пароль?».
     reset_mail: ResetMail,
+    /// Answers the deprecated Search.
+    search: SearchRpc,
 }
 
 impl AuthRpc {
@@ -87,6 +90,7 @@ impl AuthRpc {
         reset_mail: ResetMail,
     ) -> AuthRpc {
         AuthRpc {
+            search: SearchRpc::new(store.clone()),
             store,
             password_check,
             sessions,
@@ -678,23 +682,8 @@ impl AuthService for AuthRpc {
         })
     }
 
-    /// UserManagement finds people and departments; anyone else signed in
-    /// nothing (the gateway asks every service on everyone's behalf).
+    /// Deprecated: SearchService's Search answers it.
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
-        let caller = Caller::of(&request);
-        caller.claims()?;
-        let m = request.get_ref();
-        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
-        let found = if caller.has(Right::UserManagement) {
-            self.store.search(&asked).await?
-        } else {
-            Vec::new()
-        };
-        reply(pb::SearchResponse {
-            hits: found
-                .into_iter()
-                .map(portal_kit::search_hit!(pb::SearchHit))
-                .collect(),
-        })
+        portal_kit::search::answer_deprecated(&self.search, request).await
     }
 }

@@ -18,6 +18,7 @@ mod mfa_devices;
 mod oidc_provider;
 mod own_sessions;
 mod password_reset;
+mod search;
 mod service_accounts;
 mod sessions;
 mod slapd;

@@ -16,13 +16,18 @@
 //! to service accounts with training.read (the reads) or training.assign
 //! (AssignCourse); every other call refuses service accounts.
 //! EnrollForClearance is the caller's own, for a course the wiki says clears
-//! them to operate equipment they see ([`crate::app::clearance`]).
+//! them to operate equipment they see ([`crate::app::clearance`]). Search:
+//! the shared SearchService (`portal.search.v1`) in [`search`].
 
 mod revision;
 
 mod for_systems;
 
+mod search;
+
 mod test;
+
+pub use search::SearchRpc;
 
 use std::pin::Pin;
 
@@ -30,7 +35,6 @@ use portal_kit::access::Actor;
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::net::TrustedProxies;
-use portal_kit::search::Asked;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceResult};
 use portal_proto::education::v1 as pb;
@@ -47,7 +51,6 @@ use crate::domain::course::CourseDraft;
 use crate::domain::integration::Author;
 use crate::domain::pass::PassQuery;
 use crate::domain::test::QuestionInput;
-use crate::store::search;
 use crate::store::{Editor, Store, Viewer, WriteContext};
 
 pub struct EducationRpc {
@@ -61,6 +64,8 @@ pub struct EducationRpc {
     shutdown: CancellationToken,
     /// Whose forwarded client address the audit log believes.
     proxies: TrustedProxies,
+    /// Answers the deprecated Search.
+    search: SearchRpc,
 }
 
 impl EducationRpc {
@@ -72,6 +77,7 @@ impl EducationRpc {
         proxies: TrustedProxies,
     ) -> EducationRpc {
         EducationRpc {
+            search: SearchRpc::new(store.clone()),
             store,
             cleaner,
             staff,
@@ -605,17 +611,9 @@ impl EducationService for EducationRpc {
         for_systems::assign_course(self, request).await
     }
 
+    /// Deprecated: SearchService's Search answers it.
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
-        let viewer = viewer(&Caller::of(&request))?;
-        let m = request.get_ref();
-        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
-        let found = self.store.search(viewer, &asked).await?;
-        reply(pb::SearchResponse {
-            hits: found
-                .into_iter()
-                .map(portal_kit::search_hit!(pb::SearchHit))
-                .collect(),
-        })
+        portal_kit::search::answer_deprecated(&self.search, request).await
     }
 }
 

@@ -408,6 +408,7 @@ async fn call_as(
                 ..Default::default()
             }
         ),
+        #[allow(deprecated)] // held to its rule while it is served
         "Search" => done!(
             search,
             pb::SearchRequest {

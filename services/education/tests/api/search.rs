@@ -2,28 +2,21 @@
 //! what is assigned to them, a manager everything, each hit with the path
 //! of its page.
 
+use portal_kit::testing;
 use portal_proto::education::v1 as pb;
+use portal_proto::search::v1::SearchHit;
 
 use crate::helpers::*;
 
-async fn search(app: &TestApp, token: &str, query: &str) -> Vec<pb::SearchHit> {
-    app.client
-        .clone()
-        .search(authed(
-            pb::SearchRequest {
-                query: query.into(),
-                kinds: Vec::new(),
-                limit: 0,
-            },
-            token,
-        ))
-        .await
-        .expect("search")
-        .into_inner()
-        .hits
+/// The hits of `query`, which the deprecated Search must answer alike.
+#[allow(deprecated)]
+async fn search(app: &TestApp, token: &str, query: &str) -> Vec<SearchHit> {
+    let mut client = app.client.clone();
+    let answer = testing::search_as(app, token, query, async |r| client.search(r).await).await;
+    answer.expect("search").hits
 }
 
-fn found(hits: &[pb::SearchHit]) -> Vec<(&str, i64)> {
+fn found(hits: &[SearchHit]) -> Vec<(&str, i64)> {
     hits.iter().map(|h| (h.kind.as_str(), h.id)).collect()
 }
 
@@ -114,4 +107,14 @@ async fn a_learner_finds_only_what_is_assigned_to_them() {
         );
     })
     .await;
+}
+
+#[tokio::test]
+async fn anyone_signed_in_searches_and_no_service_account() {
+    on_each_backend(|app| async move { testing::assert_search_access(&app).await }).await;
+}
+
+#[test]
+fn the_search_matrix_covers_every_rpc_of_the_contract() {
+    testing::assert_matrix_covers(testing::SEARCH_MATRIX, "portal.search.v1", "SearchService");
 }

@@ -172,6 +172,7 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
             )
         }
         "SaveVideo" => code(&app.save_video(token, "w.mp4", &mp4(100)).await),
+        #[allow(deprecated)] // held to its rule while it is served
         "Search" => code(
             &client
                 .search(with_token(

@@ -5,29 +5,28 @@
 use std::time::{Duration, Instant};
 
 use portal_files::demo::MANUAL;
-use portal_kit::testing::backends;
-use portal_proto::files::v1 as pb;
+use portal_kit::testing::{self, backends};
+use portal_proto::search::v1::SearchHit;
 use sqlx::Connection;
 
 use crate::helpers::*;
 
-async fn search(app: &TestApp, token: &str, query: &str) -> Vec<pb::SearchHit> {
-    app.client
-        .clone()
-        .search(with_token(
-            pb::SearchRequest {
-                query: query.into(),
-                ..Default::default()
-            },
-            Some(token),
-        ))
-        .await
-        .expect("search")
-        .into_inner()
-        .hits
+/// The hits of `query`, which the deprecated Search must answer alike.
+#[allow(deprecated)]
+async fn search(app: &TestApp, token: &str, query: &str) -> Vec<SearchHit> {
+    let mut client = app.client.clone();
+    let answer = testing::search_as(app, token, query, async |r| client.search(r).await).await;
+    answer.expect("search").hits
 }
 
-fn ids(hits: &[pb::SearchHit]) -> Vec<i64> {
+/// The hits of `query` from the shared search alone: while a text is read
+/// in the background, two calls may find it differently.
+async fn search_while_reading(app: &TestApp, token: &str, query: &str) -> Vec<SearchHit> {
+    let answer = testing::shared_search(app, token, query).await;
+    answer.expect("search").hits
+}
+
+fn ids(hits: &[SearchHit]) -> Vec<i64> {
     hits.iter().map(|hit| hit.id).collect()
 }
 
@@ -102,13 +101,16 @@ async fn a_pdf_stored_before_texts_were_read_is_read_at_the_next_start() {
 
         app.restart().await;
         assert_eq!(
-            ids(&search(&app, &editor, "Памятка").await),
+            ids(&search_while_reading(&app, &editor, "Памятка").await),
             [id],
             "the missing entry is written at start"
         );
         // The text is read in the background.
         let deadline = Instant::now() + Duration::from_secs(30);
-        while search(&app, &editor, "самотестирование").await.is_empty() {
+        while search_while_reading(&app, &editor, "самотестирование")
+            .await
+            .is_empty()
+        {
             assert!(Instant::now() < deadline, "the text was not read in 30 s");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -119,4 +121,17 @@ async fn a_pdf_stored_before_texts_were_read_is_read_at_the_next_start() {
             .expect("the kept text");
         assert!(text.contains("Плановое ТО"), "{text}");
     }
+}
+
+#[tokio::test]
+async fn anyone_signed_in_searches_and_no_service_account() {
+    for backend in backends() {
+        let app = spawn_app(backend, StoreKind::Directory, false).await;
+        testing::assert_search_access(&app).await;
+    }
+}
+
+#[test]
+fn the_search_matrix_covers_every_rpc_of_the_contract() {
+    testing::assert_matrix_covers(testing::SEARCH_MATRIX, "portal.search.v1", "SearchService");
 }

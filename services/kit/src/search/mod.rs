@@ -25,8 +25,11 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+mod rpc;
 mod snippet;
 mod typos;
+
+pub use rpc::{answer, answer_deprecated};
 
 use rust_stemmers::{Algorithm, Stemmer};
 use sqlx::AnyConnection;
@@ -400,22 +403,6 @@ impl Asked {
 pub struct Found {
     pub hit: Hit,
     pub path_ids: Vec<i64>,
-}
-
-/// A closure making a service's `SearchHit` (its contract's `$hit`) of a
-/// [`Found`]: every service's message has the same fields.
-#[macro_export]
-macro_rules! search_hit {
-    ($($hit:ident)::+) => {
-        |found: $crate::search::Found| $($hit)::+ {
-            kind: found.hit.kind,
-            id: found.hit.entity_id,
-            title: found.hit.title,
-            snippet: found.hit.snippet,
-            rank: found.hit.rank,
-            path_ids: found.path_ids,
-        }
-    };
 }
 
 /// The words of a rich text (sanitised HTML) for the index: tags dropped,

@@ -168,21 +168,33 @@ pub const AUDIT_MATRIX: &[AccessRule] = &[(
 /// account's token of each scope, and fails on any answer but the rule's.
 pub async fn assert_audit_access<C>(harness: &ServiceHarness<C>) {
     let mut client = AuditServiceClient::new(harness.channel.clone());
-    let tokens = caller_tokens(&harness.keys, [0, 901, 902, 903, 904], &[]);
-    access_matrix(harness.backend, AUDIT_MATRIX, async |_, who| {
-        let request = with_token(ListAuditRecordsRequest::default(), tokens[who].as_deref());
+    assert_served_beside(harness, AUDIT_MATRIX, async |token| {
+        let request = with_token(ListAuditRecordsRequest::default(), token);
         code(&client.list_audit_records(request).await)
+    })
+    .await;
+}
+
+/// Makes the one call of a contract a service serves beside its own
+/// (`call`, given the caller's token, if any) as every caller of `matrix`,
+/// then with a service account's token of each scope, none of which opens
+/// it, and fails on any answer but the rule's.
+pub(super) async fn assert_served_beside<C>(
+    harness: &ServiceHarness<C>,
+    matrix: &[AccessRule],
+    mut call: impl AsyncFnMut(Option<&str>) -> Code,
+) {
+    let tokens = caller_tokens(&harness.keys, [0, 901, 902, 903, 904], &[]);
+    access_matrix(harness.backend, matrix, async |_, who| {
+        call(tokens[who].as_deref()).await
     })
     .await;
     scope_matrix(
         harness.backend,
         &harness.keys,
-        AUDIT_MATRIX,
+        matrix,
         &[],
-        async |_, token| {
-            let request = authed(ListAuditRecordsRequest::default(), token);
-            code(&client.list_audit_records(request).await)
-        },
+        async |_, token| call(Some(token)).await,
     )
     .await;
 }

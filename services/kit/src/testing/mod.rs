@@ -5,9 +5,11 @@
 //! authorization matrix and the XSS corpus.
 
 mod matrix;
+mod search;
 mod totp;
 
 pub use matrix::*;
+pub use search::{SEARCH_MATRIX, assert_search_access, search_as, shared_search};
 pub use totp::{away_from_a_step_edge, totp_code};
 
 use std::fmt::Debug;

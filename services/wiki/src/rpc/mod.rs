@@ -13,7 +13,8 @@
 //! or EducationManagement, the department in the caller's scope, and auth's
 //! leave to list its members; CheckClearanceCourse tells education whether
 //! a course clears the caller to operate a model they see.
-//! Writes record who made them (a person or a service account).
+//! Writes record who made them (a person or a service account). Search: the
+//! shared SearchService (`portal.search.v1`) in [`search`].
 
 mod unit;
 
@@ -21,13 +22,16 @@ mod reference;
 
 mod required_training;
 
+mod search;
+
+pub use search::SearchRpc;
+
 use std::collections::HashMap;
 
 use portal_kit::access::{Actor, Scope as Grant};
 use portal_kit::audit::AuditContext;
 use portal_kit::db::now_millis;
 use portal_kit::net::TrustedProxies;
-use portal_kit::search::Asked;
 use portal_kit::text::Field;
 use portal_kit::token::Claims;
 use portal_kit::{Caller, Right, ServiceResult};
@@ -45,7 +49,6 @@ use crate::domain::model::{ModelDraft, ModelInput};
 use crate::domain::scope::Scope;
 use crate::store::model::ModelRecord;
 use crate::store::reference::{NameTable, NamedRecord};
-use crate::store::search;
 use crate::store::unit::{UnitFilter, UnitRecord};
 use crate::store::{Author, Store, WriteContext, Writer};
 use portal_kit::day::Day;
@@ -59,6 +62,8 @@ pub struct WikiRpc {
     qr_codes: QrCodes,
     /// Whose forwarded client address the audit log believes.
     proxies: TrustedProxies,
+    /// Answers the deprecated Search.
+    search: SearchRpc,
 }
 
 impl WikiRpc {
@@ -69,6 +74,7 @@ impl WikiRpc {
         proxies: TrustedProxies,
     ) -> WikiRpc {
         WikiRpc {
+            search: SearchRpc::new(store.clone()),
             store,
             training,
             sanitizer: Sanitizer::new(public_url),
@@ -571,17 +577,9 @@ impl WikiService for WikiRpc {
         reference::upsert_equipment_units(self, request).await
     }
 
+    /// Deprecated: SearchService's Search answers it.
     async fn search(&self, request: Request<pb::SearchRequest>) -> RpcResult<pb::SearchResponse> {
-        let scope = Scope::of(&Caller::of(&request))?;
-        let m = request.get_ref();
-        let asked = Asked::parse(&m.query, &m.kinds, m.limit, &search::KINDS)?;
-        let found = self.store.search(&scope, &asked).await?;
-        reply(pb::SearchResponse {
-            hits: found
-                .into_iter()
-                .map(portal_kit::search_hit!(pb::SearchHit))
-                .collect(),
-        })
+        portal_kit::search::answer_deprecated(&self.search, request).await
     }
 }
 

@@ -413,6 +413,7 @@ async fn call_as(app: &TestApp, fixture: &Fixture, rpc: &str, token: Option<&str
                 }],
             }
         ),
+        #[allow(deprecated)] // held to its rule while it is served
         "Search" => done!(
             search,
             pb::SearchRequest {

@@ -2,29 +2,22 @@
 //! word forms, lookalikes, an inventory number's prefix, each hit a thing
 //! the caller sees, with its page's path.
 
+use portal_kit::testing;
+use portal_proto::search::v1::SearchHit;
 use portal_proto::wiki::v1 as pb;
 use tonic::Code;
 
 use crate::helpers::*;
 
-async fn search(app: &TestApp, token: &str, query: &str) -> Vec<pb::SearchHit> {
-    app.client
-        .clone()
-        .search(authed(
-            pb::SearchRequest {
-                query: query.into(),
-                kinds: Vec::new(),
-                limit: 0,
-            },
-            token,
-        ))
-        .await
-        .expect("search")
-        .into_inner()
-        .hits
+/// The hits of `query`, which the deprecated Search must answer alike.
+#[allow(deprecated)]
+async fn search(app: &TestApp, token: &str, query: &str) -> Vec<SearchHit> {
+    let mut client = app.client.clone();
+    let answer = testing::search_as(app, token, query, async |r| client.search(r).await).await;
+    answer.expect("search").hits
 }
 
-fn found(hits: &[pb::SearchHit]) -> Vec<(&str, i64)> {
+fn found(hits: &[SearchHit]) -> Vec<(&str, i64)> {
     hits.iter().map(|h| (h.kind.as_str(), h.id)).collect()
 }
 
@@ -123,19 +116,22 @@ async fn edits_are_found_at_once_and_a_retired_unit_no_more() {
         // Without units in their department the model is no longer theirs either.
         assert!(search(&app, &learner, "монитор").await.is_empty());
 
-        let blank = app
-            .client
-            .clone()
-            .search(authed(
-                pb::SearchRequest {
-                    query: " — ".into(),
-                    ..Default::default()
-                },
-                &learner,
-            ))
+        let mut client = app.client.clone();
+        #[allow(deprecated)]
+        let blank = testing::search_as(&app, &learner, " — ", async |r| client.search(r).await)
             .await
             .unwrap_err();
         assert_eq!(blank.code(), Code::InvalidArgument);
     })
     .await;
+}
+
+#[tokio::test]
+async fn anyone_signed_in_searches_and_no_service_account() {
+    on_each_backend(|app| async move { testing::assert_search_access(&app).await }).await;
+}
+
+#[test]
+fn the_search_matrix_covers_every_rpc_of_the_contract() {
+    testing::assert_matrix_covers(testing::SEARCH_MATRIX, "portal.search.v1", "SearchService");
 }
